@@ -1,0 +1,20 @@
+/* Files other tools read are written whole or not at all: a temporary file
+ * beside the target, fsync, rename, fsync of the directory. */
+#ifndef ATOMIC_H
+#define ATOMIC_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Write 'doc' to 'path' ("-" = stdout). 0 or negative errno. The temporary
+ * file is removed on every failure and on signals. */
+int atomic_write_json(const char *path, json_t *doc, size_t json_flags);
+
+/* Generic form: 'emit' writes the content to f and returns 0 or -errno. */
+int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx);
+
+/* Check before measuring that 'path' can be created: its directory exists
+ * and is writable. 0 or negative errno. */
+int atomic_check_writable(const char *path);
+
+#endif

@@ -1,0 +1,44 @@
+/* Option tables: one table per command, parsed with getopt_long, --help
+ * generated from the same table (STYLE.md habit 6). */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdio.h>
+
+struct cli_opt {
+	const char *name;    /* long name */
+	int key;             /* short letter, or a value >= 256 for long-only */
+	const char *arg;     /* argument name; NULL for a flag */
+	const char *help;
+};
+
+struct cli_cmd {
+	const char *name;      /* "info" */
+	const char *args;      /* positional synopsis, e.g. "FILE" or NULL */
+	const char *summary;   /* one line */
+	const char *details;   /* paragraph after the options, or NULL */
+	const struct cli_opt *opts; /* terminated by { NULL } ; --help is implicit */
+};
+
+#define CLI_HELP_KEY 'h'
+
+/*
+ * Parse argv (argv[0] is the command name). Calls on_opt(key, optarg, ctx)
+ * for each option; on_opt returns 0, or -1 after printing a usage error.
+ * Returns the index of the first positional argument, or
+ * -MS_EXIT_USAGE-1 style negatives: CLI_DONE when --help was printed,
+ * CLI_USAGE on a usage error (message already on stderr).
+ */
+enum { CLI_DONE = -1, CLI_USAGE = -2 };
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
+	      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx);
+void cli_usage(const struct cli_cmd *cmd, FILE *f);
+
+/* Value parsers: return 0 or -1 after printing "invalid --name value". */
+int cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
+int cli_parse_double(const char *opt, const char *s, double min, double max, double *out);
+/* Sizes with K/M/G suffixes (binary), e.g. "64K", "128M". */
+int cli_parse_size(const char *opt, const char *s, unsigned long long *out);
+int cli_format_size(unsigned long long bytes, char *buf, size_t size);
+
+#endif

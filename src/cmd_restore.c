@@ -1,0 +1,88 @@
+/* mthpscope restore: apply a settings journal left by a process that died. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "thp.h"
+
+static const struct cli_opt restore_opts[] = {
+	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default 0)" },
+	{ NULL },
+};
+
+static const struct cli_cmd restore_cli = {
+	.name = "restore",
+	.summary = "Put back THP settings that a killed mthpscope left changed.",
+	.details = "Before its first write, mthpscope saves every THP knob it may touch to a\n"
+		   "journal under /run (or $MTHPSCOPE_RUNDIR) and restores it on every exit path.\n"
+		   "Only SIGKILL or a power loss can leave it behind; this command (or the next\n"
+		   "mthpscope start as root) applies it and says what it changed. A corrupt or\n"
+		   "truncated journal is refused and kept, for a person to read.\n"
+		   "Exit status: 0 restored or nothing to do, 1 corrupt journal,\n"
+		   "3 not root, or its writer is still running.",
+	.opts = restore_opts,
+};
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	long v;
+
+	(void)ctx;
+	if (key == 'w') {
+		if (cli_parse_long("wait", arg, 0, 3600, &v))
+			return -1;
+		thp_set_lock_wait((int)v);
+	}
+	return 0;
+}
+
+static int restore_run(int argc, char **argv)
+{
+	struct thp_recovery r;
+	char msg[512], path[4096];
+	int i, err;
+
+	i = cli_parse(&restore_cli, argc, argv, on_opt, NULL);
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if (i < argc) {
+		ms_err("restore: unexpected argument '%s'", argv[i]);
+		return MS_EXIT_USAGE;
+	}
+	thp_journal_path(path, sizeof(path));
+	err = thp_recover(&r);
+	if (err == -EBUSY && r.pid) {
+		ms_err("restore: the journal belongs to pid %d, which is still running and will "
+		       "restore the settings itself", r.pid);
+		return MS_EXIT_ENV;
+	}
+	if (err == -EBADMSG) {
+		ms_err("restore: %s is corrupt or truncated; it was not applied and is kept for "
+		       "inspection. Check the THP settings by hand, then delete it.", path);
+		return MS_EXIT_FAIL;
+	}
+	if (err) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("restore: %s", msg);
+		return ms_exit_for_errno(err);
+	}
+	if (!r.applied) {
+		printf("nothing to restore: no journal at %s\n", path);
+		return MS_EXIT_OK;
+	}
+	printf("restored the THP settings saved by pid %d (%d knob%s changed back)\n", r.pid,
+	       r.nr_changed, r.nr_changed == 1 ? "" : "s");
+	for (i = 0; i < r.nr_changed; i++)
+		printf("  %s\n", r.changed[i]);
+	return MS_EXIT_OK;
+}
+
+const struct ms_command cmd_restore = {
+	.name = "restore",
+	.summary = "put back THP settings left changed by a killed run",
+	.run = restore_run,
+};

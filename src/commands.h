@@ -1,0 +1,10 @@
+/* The subcommands; main.c lists them in one table. */
+#ifndef COMMANDS_H
+#define COMMANDS_H
+
+#include "mthpscope.h"
+
+extern const struct ms_command cmd_info;
+extern const struct ms_command cmd_restore;
+
+#endif

@@ -1,0 +1,94 @@
+#include <stdio.h>
+#include <errno.h>
+#include <string.h>
+
+#include "commands.h"
+#include "thp.h"
+
+/* One table; a command joins by adding its line (and its cmd_<name>.c). */
+static const struct ms_command *const commands[] = {
+	&cmd_info,
+	&cmd_restore,
+	NULL,
+};
+
+static void usage(FILE *f)
+{
+	const struct ms_command *const *c;
+
+	fprintf(f, "Usage: mthpscope COMMAND [OPTIONS]\n\n"
+		   "Measure what each multi-size THP (mTHP) folio order buys in address\n"
+		   "translation on this CPU and kernel.\n\nCommands:\n");
+	for (c = commands; *c; c++)
+		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(f, "\n'mthpscope COMMAND --help' describes a command.\n"
+		   "Options: -h, --help   this text;  -V, --version   the version\n"
+		   "Exit status: 0 success, 1 runtime failure, 2 usage error,\n"
+		   "3 the environment cannot do what was asked (no root, no PMU, no mTHP).\n");
+}
+
+/* A journal left by a process that died: put the user's settings back
+ * before anything else happens. */
+static void recover_stale_journal(const char *cmd)
+{
+	struct thp_recovery r;
+	char msg[512];
+	int err, i;
+
+	if (!strcmp(cmd, "restore") || !thp_journal_exists())
+		return;
+	err = thp_recover(&r);
+	if (err == -EPERM) {
+		ms_warn("THP settings changed by a process that died are still in effect; "
+			"run 'mthpscope restore' as root to put them back");
+		return;
+	}
+	if (err == -EBUSY)
+		return; /* its writer is alive and will restore */
+	if (err) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_warn("a settings journal was left behind but could not be applied: %s; "
+			"see 'mthpscope restore --help'", msg);
+		return;
+	}
+	if (r.applied) {
+		ms_note("restored THP settings left changed by pid %d:", r.pid);
+		for (i = 0; i < r.nr_changed; i++)
+			fprintf(stderr, "  %s\n", r.changed[i]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct ms_command *const *c;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return MS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return MS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("mthpscope %s\n", MTHPSCOPE_VERSION);
+		return MS_EXIT_OK;
+	}
+	for (c = commands; *c; c++) {
+		if (strcmp(argv[1], (*c)->name))
+			continue;
+		recover_stale_journal((*c)->name);
+		rc = (*c)->run(argc - 1, argv + 1);
+		thp_restore();
+		if (fflush(stdout) == EOF) {
+			ms_err("writing to standard output failed");
+			return MS_EXIT_FAIL;
+		}
+		return rc;
+	}
+	ms_err("unknown command '%s'", argv[1]);
+	fputc('\n', stderr);
+	usage(stderr);
+	return MS_EXIT_USAGE;
+}

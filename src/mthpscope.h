@@ -1,0 +1,33 @@
+/* Shared definitions: exit statuses, the command-layer contract. */
+#ifndef MTHPSCOPE_H
+#define MTHPSCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses (DESIGN.md, Contracts). Only main() and cmd_*.c exit. */
+enum ms_exit {
+	MS_EXIT_OK = 0,
+	MS_EXIT_FAIL = 1,  /* runtime failure */
+	MS_EXIT_USAGE = 2, /* bad command line */
+	MS_EXIT_ENV = 3,   /* the environment cannot do what was asked */
+};
+
+#define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* A subcommand: one cmd_<name>.c file defines one of these. */
+struct ms_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* returns an ms_exit value */
+};
+
+void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stderr */
+void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
+void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
+
+/* Map a negative errno from a module to an exit status. */
+int ms_exit_for_errno(int err);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * Statistics for small samples of benchmark repetitions. Names say exactly
+ * what is computed. Functions that need a sorted copy make their own; inputs
+ * are never modified. Return convention: 0 or negative errno (-EINVAL for
+ * n == 0 or non-finite input), results through out-parameters.
+ */
+#ifndef STATS_H
+#define STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A small seeded PRNG (xoshiro256**), so bootstraps are reproducible. */
+struct stats_rng {
+	uint64_t s[4];
+};
+void stats_rng_seed(struct stats_rng *r, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *r);
+double stats_rng_uniform(struct stats_rng *r); /* [0, 1) */
+
+int stats_median(const double *x, size_t n, double *out);
+int stats_mean(const double *x, size_t n, double *out);
+/* Median absolute deviation (unscaled: median |x - median|). */
+int stats_mad(const double *x, size_t n, double *out);
+/* Linear-interpolated quantile, q in [0, 1] (Hyndman-Fan type 7). */
+int stats_quantile(const double *x, size_t n, double q, double *out);
+
+/* Percentile bootstrap CI of the median of x, at level (e.g. 0.95),
+ * 'iters' resamples with a seeded rng. */
+int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned iters,
+			      uint64_t seed, double *lo, double *hi);
+/* Percentile bootstrap CI of the ratio median(b) / median(a) - 1 (the
+ * relative change of b against a), resampling both independently. */
+int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, size_t nb,
+				  double level, unsigned iters, uint64_t seed,
+				  double *lo, double *hi);
+
+/* Two-sided Mann-Whitney U test: exact p for small samples without ties
+ * (na, nb <= 20), normal approximation with tie correction otherwise. */
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       double *u, double *p_two_sided);
+
+/* Holm-Bonferroni: adjusted p-values (monotone), in the input order. */
+int stats_holm_adjust(const double *p, size_t n, double *p_adj);
+
+#endif

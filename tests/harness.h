@@ -1,0 +1,163 @@
+/*
+ * A small test harness in the spirit of kselftest_harness.h: each TEST runs
+ * in a forked child so a crash stays inside its test; SKIP is distinct from
+ * FAIL. The program exits 0 when every test passed or skipped (77 when all
+ * skipped), 1 when one failed. ctest maps 77 to "Skipped".
+ *
+ *   TEST(parse_choice) { EXPECT_EQ(1, 1); }
+ *   int main(void) { return harness_main(); }   -- or HARNESS_MAIN
+ *
+ * Tests that write THP knobs put the word MTHPSCOPE_TEST_WRITES_THP in their
+ * file: tests/CMakeLists.txt then never runs two of them at once.
+ */
+#ifndef HARNESS_H
+#define HARNESS_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HARNESS_SKIP_STATUS 77
+#define HARNESS_MAX_TESTS 256
+
+struct harness_test {
+	const char *name;
+	void (*fn)(void);
+};
+
+static struct harness_test harness_tests[HARNESS_MAX_TESTS];
+static int harness_nr_tests;
+static int harness_failed_here;
+
+#define TEST(name)                                                              \
+	static void test_##name(void);                                          \
+	__attribute__((constructor)) static void register_##name(void)          \
+	{                                                                       \
+		if (harness_nr_tests < HARNESS_MAX_TESTS)                       \
+			harness_tests[harness_nr_tests++] =                     \
+				(struct harness_test){ #name, test_##name };    \
+	}                                                                       \
+	static void test_##name(void)
+
+#define SKIP(...)                                                               \
+	do {                                                                    \
+		printf("  SKIP: ");                                             \
+		printf(__VA_ARGS__);                                            \
+		printf("\n");                                                   \
+		fflush(stdout);                                                 \
+		_exit(HARNESS_SKIP_STATUS);                                     \
+	} while (0)
+
+#define FAIL_AT(...)                                                            \
+	do {                                                                    \
+		printf("  FAIL %s:%d: ", __FILE__, __LINE__);                   \
+		printf(__VA_ARGS__);                                            \
+		printf("\n");                                                   \
+		fflush(stdout);                                                 \
+		harness_failed_here = 1;                                        \
+	} while (0)
+
+/* EXPECT_* record a failure and go on; ASSERT_* stop the test. */
+#define EXPECT_TRUE(c)                                                          \
+	do {                                                                    \
+		if (!(c))                                                       \
+			FAIL_AT("expected %s", #c);                             \
+	} while (0)
+#define ASSERT_TRUE(c)                                                          \
+	do {                                                                    \
+		if (!(c)) {                                                     \
+			FAIL_AT("expected %s", #c);                             \
+			_exit(1);                                               \
+		}                                                               \
+	} while (0)
+#define EXPECT_EQ(a, b)                                                         \
+	do {                                                                    \
+		long long _a = (long long)(a), _b = (long long)(b);             \
+		if (_a != _b)                                                   \
+			FAIL_AT("%s == %s: %lld != %lld", #a, #b, _a, _b);      \
+	} while (0)
+#define ASSERT_EQ(a, b)                                                         \
+	do {                                                                    \
+		long long _a = (long long)(a), _b = (long long)(b);             \
+		if (_a != _b) {                                                 \
+			FAIL_AT("%s == %s: %lld != %lld", #a, #b, _a, _b);      \
+			_exit(1);                                               \
+		}                                                               \
+	} while (0)
+#define EXPECT_STREQ(a, b)                                                      \
+	do {                                                                    \
+		const char *_a = (a), *_b = (b);                                \
+		if (!_a || !_b || strcmp(_a, _b))                               \
+			FAIL_AT("%s == %s: \"%s\" != \"%s\"", #a, #b,           \
+				_a ? _a : "(null)", _b ? _b : "(null)");        \
+	} while (0)
+#define EXPECT_NEAR(a, b, tol)                                                  \
+	do {                                                                    \
+		double _a = (a), _b = (b);                                      \
+		if (!(fabs(_a - _b) <= (tol)))                                  \
+			FAIL_AT("%s ~= %s: %g vs %g (tol %g)", #a, #b, _a, _b,  \
+				(double)(tol));                                 \
+	} while (0)
+
+static inline int harness_main(void)
+{
+	int i, passed = 0, failed = 0, skipped = 0;
+	const char *only = getenv("HARNESS_ONLY");
+
+	for (i = 0; i < harness_nr_tests; i++) {
+		int status;
+		pid_t pid;
+
+		if (only && strcmp(only, harness_tests[i].name))
+			continue;
+		printf("[ RUN  ] %s\n", harness_tests[i].name);
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			harness_tests[i].fn();
+			fflush(stdout);
+			_exit(harness_failed_here ? 1 : 0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+			printf("[ FAIL ] %s: fork/wait: %s\n", harness_tests[i].name, strerror(errno));
+			failed++;
+			continue;
+		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			printf("[  OK  ] %s\n", harness_tests[i].name);
+			passed++;
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == HARNESS_SKIP_STATUS) {
+			printf("[ SKIP ] %s\n", harness_tests[i].name);
+			skipped++;
+		} else {
+			if (WIFSIGNALED(status))
+				printf("[ FAIL ] %s: killed by signal %d\n", harness_tests[i].name,
+				       WTERMSIG(status));
+			else
+				printf("[ FAIL ] %s\n", harness_tests[i].name);
+			failed++;
+		}
+	}
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	if (failed)
+		return 1;
+	if (skipped && !passed)
+		return HARNESS_SKIP_STATUS;
+	return 0;
+}
+
+#define HARNESS_MAIN                                                            \
+	int main(void) { return harness_main(); }
+
+#define REQUIRE_ROOT()                                                          \
+	do {                                                                    \
+		if (geteuid() != 0)                                             \
+			SKIP("needs root");                                     \
+	} while (0)
+
+#endif
