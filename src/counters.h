@@ -42,6 +42,44 @@ extern const size_t ctr_nr_sw_events;
 /* 0 when the software event opens on this thread, else -errno. */
 int ctr_probe_sw(const struct ctr_sw_event *ev);
 
+/*
+ * Event groups (implemented with the counters issue). One group per PMU:
+ * PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING, bound to the
+ * calling thread, user-only unless include_kernel, enabled and disabled
+ * around the measured loop only, one read() per sample, scaled for
+ * multiplexing with the scale recorded.
+ */
+struct ctr_spec {
+	const char *metric; /* semantic name: "walks", "page_faults", ... */
+	const char *event;  /* libpfm4 string ("icl::DTLB_LOAD_MISSES:WALK_COMPLETED"),
+			     * raw "rNNNN", or a perf generic name ("page-faults") */
+};
+
+struct ctr_value {
+	const char *metric;
+	const char *event;
+	const char *source;  /* "pmu" or "sw" */
+	double value;        /* scaled count */
+	double scale;        /* time_enabled / time_running; 1.0 when not multiplexed */
+	bool multiplexed;
+};
+
+struct ctr_set; /* opaque: the groups of one measurement */
+
+struct ctr_options {
+	bool include_kernel;
+};
+
+/* Open every spec (all or nothing). On failure *bad names the index of the
+ * spec that failed (for ctr_strerror). */
+int ctr_set_open(struct ctr_set **set, const struct ctr_spec *specs, int n,
+		 const struct ctr_options *opts, int *bad);
+int ctr_set_enable(struct ctr_set *set);  /* reset + enable */
+int ctr_set_disable(struct ctr_set *set);
+/* Fill out[0..n-1] in spec order. */
+int ctr_set_read(struct ctr_set *set, struct ctr_value *out, int n);
+void ctr_set_close(struct ctr_set *set);
+
 /* perf_event_paranoid, or -99 when unreadable. */
 int ctr_paranoid(void);
 
