@@ -27,6 +27,8 @@ enum {
 	OPT_COUNT = 'n',
 	OPT_JSON = 'j',
 	OPT_EMPTY = 256,
+	OPT_SMAPS,
+	OPT_THREADS,
 };
 
 static const struct cli_opt scan_opts_table[] = {
@@ -40,6 +42,10 @@ static const struct cli_opt scan_opts_table[] = {
 				   "--count, text output runs until interrupted)" },
 	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.scan/1)" },
 	{ "inc-empty", OPT_EMPTY, NULL, "text: print labels whose value is 0 too" },
+	{ "smaps", OPT_SMAPS, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
+				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
+				    "shows PMD mappings)" },
+	{ "threads", OPT_THREADS, "N", "workers per process (default: 2 on 2 or more CPUs)" },
 	{ NULL },
 };
 
@@ -139,6 +145,14 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return 0;
 	case OPT_EMPTY:
 		c->inc_empty = true;
+		return 0;
+	case OPT_SMAPS:
+		c->o.use_smaps = true;
+		return 0;
+	case OPT_THREADS:
+		if (cli_parse_long("threads", arg, 1, SCAN_MAX_THREADS, &v))
+			return -1;
+		c->o.nr_threads = (int)v;
 		return 0;
 	}
 	return -1;

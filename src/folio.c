@@ -446,8 +446,10 @@ static int scan_regions(struct folio_scanner *s, unsigned long long vfn, unsigne
 		a.category_anyof_mask = FOLIO_PAGE_IS_PRESENT | FOLIO_PAGE_IS_SWAPPED;
 		a.return_mask = FOLIO_PAGE_IS_PRESENT | FOLIO_PAGE_IS_SWAPPED | FOLIO_PAGE_IS_HUGE;
 		nr = ioctl(s->pm_fd, FOLIO_PAGEMAP_SCAN, &a);
+		if (nr < 0 && errno == EFAULT)
+			return 0; /* beyond the user address space ([vsyscall]): nothing to see */
 		if (nr < 0)
-			return errno == EINTR ? 0 : -errno;
+			return -errno;
 		for (i = 0; i < nr && !s->stop; i++) {
 			unsigned long long r0 = s->regions[i].start >> s->page_shift;
 			unsigned long long r1 = s->regions[i].end >> s->page_shift;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,17 +108,20 @@ static void parse_field(const char *line, struct scan_vma *v)
 	}
 }
 
-static int read_smaps(int pid, struct vma_list *l)
+/* /proc/PID/smaps, or /proc/PID/maps (the same header lines, no fields). */
+static int read_vmas(int pid, bool smaps, struct vma_list *l)
 {
 	char path[64], *line = NULL;
+	const char *file = smaps ? "smaps" : "maps";
 	size_t cap = 0;
 	FILE *f;
 	int err = 0;
 
+	l->nr = 0;
 	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
 	else
-		snprintf(path, sizeof(path), "/proc/self/smaps");
+		snprintf(path, sizeof(path), "/proc/self/%s", file);
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
@@ -185,8 +189,12 @@ static int on_extent(const struct folio_extent *e, void *arg)
 	struct scan_stats *st = c->st;
 	int t = e->anon ? SCAN_ANON : SCAN_FILE;
 
+	if (e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM)
+		st->total[t] += e->pages;
 	switch (e->kind) {
 	case FOLIO_THP:
+		if (!e->partial && e->pmd_mapped)
+			st->pmd[t] += e->pages;
 		if (e->partial)
 			st->partial[t] += e->pages;
 		else if (e->aligned)
@@ -224,12 +232,20 @@ static unsigned long long sub_clamp(unsigned long long a, unsigned long long b)
  * PMD-order aligned count and of every --cont count (a PMD-mapped folio is
  * aligned in both address spaces, so all its blocks were counted).
  */
-static void finish_vma(const struct scan_opts *o, struct scan_vma *v)
+static void finish_vma(const struct scan_opts *o, struct scan_vma *v, bool smaps)
 {
 	struct scan_stats *st = &v->st;
 	unsigned sh = o->page_shift - 10;
 	int t, i;
 
+	if (!smaps) {
+		/* PAGEMAP_SCAN showed the PMD mappings: the same amounts smaps
+		 * would give, without its walk of every page table */
+		v->anon_huge_kb = st->pmd[SCAN_ANON] << sh;
+		v->file_pmd_kb = st->pmd[SCAN_FILE] << sh;
+		v->anon_kb = st->total[SCAN_ANON] << sh;
+		v->rss_kb = (st->total[SCAN_ANON] + st->total[SCAN_FILE]) << sh;
+	}
 	st->pmd[SCAN_ANON] = v->anon_huge_kb >> sh;
 	st->pmd[SCAN_FILE] = (v->shmem_pmd_kb + v->file_pmd_kb) >> sh;
 	for (t = 0; t < 2; t++) {
@@ -241,45 +257,152 @@ static void finish_vma(const struct scan_opts *o, struct scan_vma *v)
 	st->total[SCAN_FILE] = sub_clamp(v->rss_kb, v->anon_kb) >> sh;
 }
 
-static int scan_one_vma(struct folio_scanner *s, const struct scan_opts *o, struct scan_vma *v)
+/*
+ * The VMAs of one process are cut into chunks of SCAN_CHUNK bytes of address
+ * space (PMD-aligned, so a PMD mapping is never cut) that the workers take
+ * in turn; folio_scanner_chunk() gives a folio across a chunk edge to the
+ * chunk where it begins. Each worker holds one scanner: memory is its
+ * buffers, whatever the size of the process.
+ */
+#define SCAN_CHUNK (32UL << 20)
+
+struct scan_job {
+	int pid;
+	const struct scan_opts *o;
+	struct scan_vma *v;
+	size_t nr;
+	pthread_mutex_t lock;
+	size_t next_vma;        /* cursor: the next chunk to hand out */
+	unsigned long next_addr;
+	int err;
+};
+
+static bool take_chunk(struct scan_job *j, size_t *vi, unsigned long *start, unsigned long *end)
 {
-	struct folio_hist h;
-	struct vma_ctx c = { .o = o, .st = &v->st };
+	while (j->next_vma < j->nr && !j->err) {
+		struct scan_vma *v = &j->v[j->next_vma];
+
+		if (!v->scanned || j->next_addr >= v->end) {
+			j->next_vma++;
+			j->next_addr = j->next_vma < j->nr ? j->v[j->next_vma].start : 0;
+			continue;
+		}
+		if (j->next_addr < v->start)
+			j->next_addr = v->start;
+		*vi = j->next_vma;
+		*start = j->next_addr;
+		*end = (j->next_addr & ~(SCAN_CHUNK - 1)) + SCAN_CHUNK;
+		if (*end > v->end || *end <= *start)
+			*end = v->end;
+		j->next_addr = *end;
+		return true;
+	}
+	return false;
+}
+
+static void *worker(void *arg)
+{
+	struct scan_job *j = arg;
+	struct folio_scanner *s = NULL;
 	int err;
 
-	memset(&h, 0, sizeof(h));
-	err = folio_scanner_range(s, v->start, v->end, &h, on_extent, &c);
-	if (err)
-		return err;
-	v->st.swapped += h.swapped;
-	return 0;
+	err = folio_scanner_open(&s, j->pid);
+	for (;;) {
+		struct scan_stats st;
+		struct folio_hist h;
+		struct vma_ctx c = { .o = j->o, .st = &st };
+		unsigned long start, end;
+		size_t vi;
+
+		pthread_mutex_lock(&j->lock);
+		if (err && !j->err)
+			j->err = err;
+		if (err || !take_chunk(j, &vi, &start, &end)) {
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		pthread_mutex_unlock(&j->lock);
+		memset(&st, 0, sizeof(st));
+		memset(&h, 0, sizeof(h));
+		err = folio_scanner_chunk(s, j->v[vi].start, j->v[vi].end, start, end, &h,
+					  on_extent, &c);
+		st.swapped = h.swapped;
+		pthread_mutex_lock(&j->lock);
+		scan_stats_add(&j->v[vi].st, &st);
+		pthread_mutex_unlock(&j->lock);
+	}
+	folio_scanner_close(s);
+	return NULL;
+}
+
+static int nr_workers(const struct scan_opts *o, const struct vma_list *l)
+{
+	unsigned long long span = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = o->nr_threads > 0 ? o->nr_threads : (cpus > 1 ? 2 : 1);
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->v[i].scanned)
+			span += l->v[i].end - l->v[i].start;
+	/* a thread costs more than a small process takes to scan */
+	return span >= 2 * SCAN_CHUNK ? n : 1;
+}
+
+static int scan_vmas(int pid, const struct scan_opts *o, struct vma_list *l)
+{
+	struct scan_job j = { .pid = pid, .o = o, .v = l->v, .nr = l->nr,
+			      .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .next_addr = l->nr ? l->v[0].start : 0 };
+	pthread_t th[SCAN_MAX_THREADS];
+	int n = nr_workers(o, l), started = 0, i;
+
+	for (i = 1; i < n && i < SCAN_MAX_THREADS; i++)
+		if (!pthread_create(&th[started], NULL, worker, &j))
+			started++;
+	worker(&j);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	return j.err;
 }
 
 int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
 {
 	struct folio_scanner *s = NULL;
 	struct vma_list l = { 0 };
+	bool smaps = o->use_smaps;
 	size_t i;
 	int err;
 
-	err = read_smaps(pid, &l);
+	err = read_vmas(pid, smaps, &l);
 	if (err || !l.nr)
 		goto out; /* a kernel thread has no VMAs and no pagemap */
+	/* the scanner tells whether PAGEMAP_SCAN can stand in for smaps */
 	err = folio_scanner_open(&s, pid);
 	if (err)
 		goto out;
+	if (!smaps && !folio_scanner_pagemap_scan(s)) {
+		smaps = true;
+		err = read_vmas(pid, smaps, &l);
+		if (err)
+			goto out;
+	}
+	folio_scanner_close(s);
+	s = NULL;
 	for (i = 0; i < l.nr; i++) {
 		struct scan_vma *v = &l.v[i];
 
-		/* as thpmaps: only accessible VMAs with resident pages */
-		v->scanned = strncmp(v->perms, "---", 3) && v->rss_kb > 0;
-		if (v->scanned) {
-			err = scan_one_vma(s, o, v);
-			if (err)
-				goto out;
-			finish_vma(o, v);
-		}
-		err = fn ? fn(v, ctx) : 0;
+		/* as thpmaps: only accessible VMAs with resident pages (without
+		 * smaps, every accessible VMA: an empty one costs one ioctl) */
+		v->scanned = strncmp(v->perms, "---", 3) && (!smaps || v->rss_kb > 0);
+	}
+	err = scan_vmas(pid, o, &l);
+	if (err)
+		goto out;
+	for (i = 0; i < l.nr; i++) {
+		if (l.v[i].scanned)
+			finish_vma(o, &l.v[i], smaps);
+		err = fn ? fn(&l.v[i], ctx) : 0;
 		if (err)
 			goto out;
 	}

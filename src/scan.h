@@ -17,6 +17,7 @@
 #include "folio.h"
 
 #define SCAN_MAX_CONT 10
+#define SCAN_MAX_THREADS 16
 #define SCAN_MAX_LABELS (2 * (3 * (FOLIO_MAX_ORDER + 1) + 2) + 4 * SCAN_MAX_CONT + 8)
 
 enum { SCAN_ANON = 0, SCAN_FILE = 1 };
@@ -26,7 +27,9 @@ struct scan_opts {
 	int pmd_order;
 	int nr_cont;
 	int cont_order[SCAN_MAX_CONT];
-	int nr_threads;        /* workers for a large VMA (0: as many as CPUs, at most 2) */
+	int nr_threads;        /* workers per process (0: 2 when there are 2 CPUs) */
+	bool use_smaps;        /* PMD-mapped amounts and percent bases from smaps, as
+				* thpmaps does, even where PAGEMAP_SCAN gives them */
 };
 
 /* Statistics of one VMA or of a sum, in base pages; [SCAN_ANON] / [SCAN_FILE]. */
@@ -48,9 +51,10 @@ struct scan_vma {
 	unsigned long long pgoff, inode;
 	unsigned major, minor;
 	char name[512];
-	/* smaps, kB */
+	/* kB: from smaps, or counted by the scan where PAGEMAP_SCAN shows PMD
+	 * mappings (then ShmemPmdMapped is 0 and FilePmdMapped holds both) */
 	unsigned long long rss_kb, anon_kb, anon_huge_kb, shmem_pmd_kb, file_pmd_kb;
-	bool scanned;          /* readable and Rss > 0 (thpmaps skips the others) */
+	bool scanned;          /* accessible (and Rss > 0 with smaps): thpmaps skips the others */
 	struct scan_stats st;
 };
 

@@ -140,6 +140,24 @@ TEST(orders_exact_with_cont)
 	EXPECT_EQ(sum_kb(s), 4096);
 	EXPECT_EQ(kb(s, "anon-cont-pmd-aligned-64kB"), 4096);
 	EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 0);
+
+	/* smaps' PMD amounts (thpmaps' way) give the same labels as PAGEMAP_SCAN's,
+	 * and one worker the same as two */
+	{
+		json_t *sm = scan_pids("--cont 64K --smaps", getpid(), 0);
+		json_t *one = scan_pids("--cont 64K --threads 1", getpid(), 0);
+		char *q[] = { p0, p2, p4, p9 };
+		size_t i;
+
+		for (i = 0; i < 4; i++) {
+			EXPECT_TRUE(json_equal(vma_stats(doc, getpid(), q[i]),
+					       vma_stats(sm, getpid(), q[i])));
+			EXPECT_TRUE(json_equal(vma_stats(doc, getpid(), q[i]),
+					       vma_stats(one, getpid(), q[i])));
+		}
+		json_decref(sm);
+		json_decref(one);
+	}
 	json_decref(doc);
 }
 
