@@ -41,30 +41,35 @@ read -r word target <"$tmp/out"
 rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$target/status")
 echo "process $target: $(awk -v k="$rss_kb" 'BEGIN { printf "%.2f", k / 1048576 }') GiB resident, orders 0/2/4/9"
 
-# time_runs NAME CMD...: best and median wall time of $reps runs
+# time_runs NAME CMD...: best and median wall time of $reps runs, and the
+# median CPU time (user + system: less sensitive to other load than wall)
 time_runs() {
-	local name=$1 t0 t1 i
+	local name=$1 i
 	shift
 	: >"$tmp/times"
 	for ((i = 0; i < reps; i++)); do
-		t0=$(date +%s%N)
-		"$@" >"$tmp/$name.txt" 2>"$tmp/$name.err"
-		t1=$(date +%s%N)
-		echo $(( (t1 - t0) / 1000 )) >>"$tmp/times"
+		/usr/bin/time -f "%e %U %S" -o "$tmp/t1" "$@" >"$tmp/$name.txt" 2>"$tmp/$name.err"
+		tail -1 "$tmp/t1" >>"$tmp/times"
 	done
-	sort -n "$tmp/times" | awk -v n="$name" -v k="$rss_kb" '
-		{ t[NR] = $1 }
-		END { best = t[1] / 1e6; med = t[int((NR + 1) / 2)] / 1e6;
-		      printf "%-28s best %7.1f ms  median %7.1f ms  %6.1f GiB/s (best)\n",
-			     n, best * 1e3, med * 1e3, k / 1048576 / best }'
-	sort -n "$tmp/times" | head -1 >"$tmp/$name.best"
+	local best med cpu
+	best=$(awk '{ print $1 }' "$tmp/times" | sort -n | head -1)
+	med=$(awk '{ print $1 }' "$tmp/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	cpu=$(awk '{ print $2 + $3 }' "$tmp/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	echo "$best" >"$tmp/$name.best"
+	awk -v n="$name" -v k="$rss_kb" -v b="$best" -v m="$med" -v c="$cpu" 'BEGIN {
+		printf "%-30s wall best %6.0f ms, median %6.0f ms; cpu median %6.0f ms; %5.1f GiB/s (best wall)\n",
+		       n, b * 1e3, m * 1e3, c * 1e3, k / 1048576 / b }'
 }
 
+[ -x /usr/bin/time ] || { echo "bench-scan: needs /usr/bin/time (apt-get install time)" >&2; exit 3; }
 time_runs "mthpscope scan" "$bin" scan --pid "$target" --rollup --cont 64K
+time_runs "mthpscope --threads 1" "$bin" scan --pid "$target" --rollup --cont 64K --threads 1
+time_runs "mthpscope --smaps" "$bin" scan --pid "$target" --rollup --cont 64K --smaps
 time_runs "mthpscope (no PAGEMAP_SCAN)" env MTHPSCOPE_NO_PAGEMAP_SCAN=1 \
 	"$bin" scan --pid "$target" --rollup --cont 64K
-cmp -s "$tmp/mthpscope scan.txt" "$tmp/mthpscope (no PAGEMAP_SCAN).txt" ||
-	echo "WARNING: the two paths disagree"
+for f in "mthpscope --threads 1" "mthpscope --smaps" "mthpscope (no PAGEMAP_SCAN)"; do
+	cmp -s "$tmp/mthpscope scan.txt" "$tmp/$f.txt" || echo "WARNING: '$f' disagrees"
+done
 
 if [ -n "${THPMAPS:-}" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 	time_runs thpmaps /usr/bin/python3 "$THPMAPS" --pid "$target" --rollup --cont 64K
