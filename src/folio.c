@@ -683,6 +683,36 @@ bool folio_scanner_pagemap_scan(const struct folio_scanner *s)
 	return s->use_scan;
 }
 
+int folio_scanner_next_mapped(struct folio_scanner *s, unsigned long start, unsigned long end,
+			      unsigned long *next)
+{
+	struct folio_pm_scan_arg a;
+	struct folio_page_region r;
+	int nr;
+
+	*next = start;
+	if (!s->use_scan || start >= end)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.start = start;
+	a.end = end;
+	a.vec = (uintptr_t)&r;
+	a.vec_len = 1;
+	a.max_pages = 1;
+	a.category_anyof_mask = FOLIO_PAGE_IS_PRESENT | FOLIO_PAGE_IS_SWAPPED;
+	a.return_mask = FOLIO_PAGE_IS_PRESENT | FOLIO_PAGE_IS_SWAPPED;
+	nr = ioctl(s->pm_fd, FOLIO_PAGEMAP_SCAN, &a);
+	if (nr < 0 && errno == EFAULT) {
+		*next = end; /* beyond the user address space */
+		return 0;
+	}
+	if (nr < 0)
+		return -errno;
+	*next = nr ? (unsigned long)r.start : end;
+	return 0;
+}
+
 int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h)
 {
 	struct folio_scanner *s;

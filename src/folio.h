@@ -122,6 +122,10 @@ int folio_scanner_chunk(struct folio_scanner *s, unsigned long lo, unsigned long
 /* The kernel has PAGEMAP_SCAN (6.7+): PMD mappings are seen and skipped
  * over in one read each. */
 bool folio_scanner_pagemap_scan(const struct folio_scanner *s);
+/* The first page in [start, end) that is present or swapped (end if none),
+ * found by PAGEMAP_SCAN without reading the holes; without it, start. */
+int folio_scanner_next_mapped(struct folio_scanner *s, unsigned long start, unsigned long end,
+			      unsigned long *next);
 void folio_scanner_close(struct folio_scanner *s);
 
 /*

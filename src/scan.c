@@ -277,10 +277,12 @@ struct scan_job {
 	int err;
 };
 
-static bool take_chunk(struct scan_job *j, size_t *vi, unsigned long *start, unsigned long *end)
+static bool take_chunk(struct scan_job *j, struct folio_scanner *s, size_t *vi,
+		       unsigned long *start, unsigned long *end)
 {
 	while (j->next_vma < j->nr && !j->err) {
 		struct scan_vma *v = &j->v[j->next_vma];
+		int err;
 
 		if (!v->scanned || j->next_addr >= v->end) {
 			j->next_vma++;
@@ -289,6 +291,16 @@ static bool take_chunk(struct scan_job *j, size_t *vi, unsigned long *start, uns
 		}
 		if (j->next_addr < v->start)
 			j->next_addr = v->start;
+		/* Skip address space with nothing mapped (a sanitizer's shadow is
+		 * terabytes of it): no folio begins there, so no chunk edge rule
+		 * is broken. */
+		err = folio_scanner_next_mapped(s, j->next_addr, v->end, &j->next_addr);
+		if (err) {
+			j->err = err;
+			return false;
+		}
+		if (j->next_addr >= v->end)
+			continue;
 		*vi = j->next_vma;
 		*start = j->next_addr;
 		*end = (j->next_addr & ~(SCAN_CHUNK - 1)) + SCAN_CHUNK;
@@ -317,7 +329,7 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&j->lock);
 		if (err && !j->err)
 			j->err = err;
-		if (err || !take_chunk(j, &vi, &start, &end)) {
+		if (err || !take_chunk(j, s, &vi, &start, &end)) {
 			pthread_mutex_unlock(&j->lock);
 			break;
 		}
