@@ -98,4 +98,33 @@ static inline char *tu_map_order(int order, size_t size, unsigned long long *fal
 	return p;
 }
 
+/* Map 'size' bytes PMD-aligned and read-fault them with only PMD-size THP
+ * enabled: the huge zero page (or the small one when use_zero_page is 0). */
+static inline char *tu_map_huge_zero(size_t size)
+{
+	struct thp_settings s;
+	volatile char *p;
+	size_t off;
+	char sum = 0;
+
+	if (thp_read(&s) || !s.pmd_order)
+		SKIP("no THP sysfs");
+	if (thp_set_only_order(&s, s.pmd_order)) {
+		thp_restore();
+		SKIP("cannot set THP knobs");
+	}
+	p = tu_map_aligned(size);
+	if (p) {
+		madvise((void *)p, size, MADV_HUGEPAGE);
+		for (off = 0; off < size; off += 4096)
+			sum += p[off];
+		madvise((void *)p, size, MADV_NOHUGEPAGE);
+	}
+	(void)sum;
+	thp_restore();
+	if (!p)
+		SKIP("mmap failed");
+	return (char *)p;
+}
+
 #endif

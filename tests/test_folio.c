@@ -3,6 +3,8 @@
  * orders 0, 2, 4 and 9, and the classified kinds (zero page).
  * Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP.
  */
+#include <fcntl.h>
+
 #include "harness.h"
 #include "folio_util.h"
 
@@ -132,6 +134,79 @@ TEST(chunks_add_up)
 		EXPECT_EQ(sum.anon, whole.anon);
 	}
 	folio_scanner_close(sc);
+}
+
+/* The huge zero page: classified, neither an order-9 folio nor partial. */
+static void check_huge_zero(bool pagemap_scan)
+{
+	struct folio_hist h;
+	char *p;
+
+	tu_require_pfns();
+	if (!pagemap_scan)
+		setenv("MTHPSCOPE_NO_PAGEMAP_SCAN", "1", 1);
+	p = tu_map_huge_zero(SIZE);
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + SIZE, &h), 0);
+	EXPECT_EQ(h.zero_page, NPAGES);
+	EXPECT_EQ(h.pages[9], 0);
+	EXPECT_EQ(h.partial, 0);
+	EXPECT_EQ(h.present, NPAGES);
+	EXPECT_EQ(h.anon + h.file, 0);
+	munmap(p, SIZE);
+}
+
+TEST(huge_zero_page) { check_huge_zero(true); }
+TEST(huge_zero_page_pagemap_only) { check_huge_zero(false); }
+
+/* KSM pages: order-0 folios, counted in 'ksm' too. Needs ksmd running. */
+TEST(ksm_pages)
+{
+	struct folio_hist h;
+	char run = '0', *p;
+	int i, fd;
+
+	tu_require_pfns();
+	fd = open("/sys/kernel/mm/ksm/run", O_RDONLY);
+	if (fd < 0 || read(fd, &run, 1) != 1 || run != '1')
+		SKIP("KSM is not running (/sys/kernel/mm/ksm/run is not 1)");
+	close(fd);
+	p = tu_map_aligned(SIZE);
+	ASSERT_TRUE(p != NULL);
+	madvise(p, SIZE, MADV_NOHUGEPAGE);
+	memset(p, 0x5a, SIZE); /* identical pages */
+	ASSERT_EQ(madvise(p, SIZE, MADV_MERGEABLE), 0);
+	for (i = 0; i < 100; i++) { /* up to 10 s for ksmd to merge them */
+		ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + SIZE, &h), 0);
+		if (h.ksm == NPAGES)
+			break;
+		usleep(100000);
+	}
+	if (!h.ksm)
+		SKIP("ksmd merged nothing within 10 s");
+	/* merged or not yet, every page is an order-0 folio */
+	EXPECT_EQ(h.pages[0], NPAGES);
+	EXPECT_EQ(h.partial, 0);
+	EXPECT_TRUE(h.ksm <= NPAGES);
+}
+
+/* hugetlb pages: classified, not THP. Needs free 2 MiB huge pages. */
+TEST(hugetlb_pages)
+{
+	struct folio_hist h;
+	char *p;
+	size_t off;
+
+	tu_require_pfns();
+	p = mmap(NULL, 2 * TU_PMD, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p == MAP_FAILED)
+		SKIP("no free hugetlb pages (vm.nr_hugepages is 0)");
+	for (off = 0; off < 2 * TU_PMD; off += 4096)
+		p[off] = 1;
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + 2 * TU_PMD, &h), 0);
+	EXPECT_EQ(h.hugetlb, 2 * TU_PMD / 4096);
+	EXPECT_EQ(h.pages[9] + h.partial + h.pages[0], 0);
+	munmap(p, 2 * TU_PMD);
 }
 
 TEST(bad_input)

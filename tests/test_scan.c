@@ -303,6 +303,21 @@ TEST(forked_child_shares)
 	waitpid(child, NULL, 0);
 }
 
+/* thpmaps would call the huge zero page file-thp-pte-aligned-2048kB */
+TEST(huge_zero_page_label)
+{
+	json_t *doc, *s;
+	char *p;
+
+	tu_require_pfns();
+	p = tu_map_huge_zero(4 * MB);
+	doc = scan_pids("", getpid(), 0);
+	s = vma_stats(doc, getpid(), p);
+	EXPECT_EQ(kb(s, "zero-page"), 4096);
+	EXPECT_EQ(sum_kb(s), 4096);
+	json_decref(doc);
+}
+
 TEST(json_round_trip)
 {
 	json_t *doc, *again, *sample, *rollup;
