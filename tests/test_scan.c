@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "harness.h"
@@ -325,7 +326,11 @@ TEST(json_round_trip)
 	int rc;
 
 	tu_require_pfns();
-	doc = run_scan("--json --rollup --cont 64K --cont 2M --interval 10 --count 2", &rc);
+	char args[128];
+
+	snprintf(args, sizeof(args),
+		 "--json --rollup --cont 64K --cont 2M --interval 10 --count 2 --pid %d", getpid());
+	doc = run_scan(args, &rc);
 	ASSERT_EQ(rc, 0);
 	ASSERT_TRUE(doc != NULL);
 	EXPECT_STREQ(json_string_value(json_object_get(doc, "schema")), "mthpscope.scan/1");
@@ -348,6 +353,108 @@ TEST(json_round_trip)
 	free(text);
 	json_decref(again);
 	json_decref(doc);
+}
+
+/*
+ * A cgroup tree as --cgroup reads it: directories with cgroup.procs files.
+ * A stand-in under /tmp tests the walk without touching the machine's
+ * cgroups: the parent in the top one, a child in a nested one.
+ */
+static void fake_cgroup(char *dir, size_t size, int pid1, int pid2)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(dir, size, "/tmp/mthpscope-cg.XXXXXX");
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	fprintf(f, "%d\n", pid1);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/child", dir);
+	ASSERT_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/child/cgroup.procs", dir);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	fprintf(f, "%d\n", pid2);
+	fclose(f);
+}
+
+static void remove_fake_cgroup(const char *dir)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/child/cgroup.procs", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/child", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST(cgroup_and_text)
+{
+	char dir[600], args[700], cmd[900], line[256];
+	bool found = false, label = false;
+	json_t *doc, *procs;
+	size_t i;
+	char *p;
+	FILE *f;
+	int rc;
+
+	int pipefd[2], nfound = 0;
+	pid_t child;
+
+	tu_require_pfns();
+	p = map_or_skip(4, 2 * MB);
+	ASSERT_EQ(pipe(pipefd), 0);
+	child = fork();
+	if (child == 0) {
+		close(pipefd[1]);
+		(void)!read(pipefd[0], line, 1);
+		_exit(0);
+	}
+	close(pipefd[0]);
+	fake_cgroup(dir, sizeof(dir), getpid(), child);
+	snprintf(args, sizeof(args), "--json --cgroup '%s'", dir);
+	doc = run_scan(args, &rc);
+	remove_fake_cgroup(dir);
+	close(pipefd[1]);
+	waitpid(child, NULL, 0);
+	ASSERT_EQ(rc, 0);
+	procs = json_object_get(json_array_get(json_object_get(doc, "samples"), 0), "processes");
+	for (i = 0; i < json_array_size(procs); i++) {
+		json_int_t pid = json_integer_value(json_object_get(json_array_get(procs, i), "pid"));
+		nfound += pid == getpid() || pid == child;
+	}
+	EXPECT_EQ(nfound, 2);
+	EXPECT_EQ(json_array_size(procs), 2);
+	found = nfound == 2;
+	EXPECT_TRUE(found);
+	json_decref(doc);
+
+	/* text: thpmaps' line format, label padded to 32 columns */
+	snprintf(cmd, sizeof(cmd), "%s scan --pid %d", bin(), getpid());
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		unsigned pct;
+		char tail[8];
+
+		if (strncmp(line, "anon-thp-pte-aligned-64kB:", 26))
+			continue;
+		EXPECT_EQ(strlen(line), 32 + 8 + 3 + 7 + 1); /* "   2048 kB (100%)\n" */
+		EXPECT_EQ(sscanf(line + 26, "%llu kB (%u%%%7s", &v, &pct, tail), 3);
+		EXPECT_EQ(v, 2048);
+		EXPECT_EQ(pct, 100);
+		label = true;
+	}
+	EXPECT_EQ(pclose(f), 0);
+	EXPECT_TRUE(label);
+	munmap(p, 2 * MB);
 }
 
 static int exit_of(const char *args)
