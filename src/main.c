@@ -9,6 +9,8 @@
 static const struct ms_command *const commands[] = {
 	&cmd_info,
 	&cmd_restore,
+	&cmd_analyze,
+	&cmd_plot,
 	NULL,
 };
 
