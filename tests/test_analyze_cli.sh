@@ -28,7 +28,7 @@ done
 truncate -s 65M "$tmp/huge.json"
 for row in "bad/truncated.json|truncated JSON" \
 	   "bad/wrong_schema.json|version 'mthpscope.results/2' is not supported" \
-	   "bad/missing_field.json|trials[5].span: missing" \
+	   "bad/missing_field.json|$.trials[5].span: missing" \
 	   "bad/no_trials.json|no trials" \
 	   "bad/nan.json|NaN or infinity at line" \
 	   "bad/only_order0.json|only order 0" \
