@@ -26,11 +26,12 @@ static const struct cli_cmd plot_cli = {
 		   "gain vs bloat, faults.",
 	.details = "Writes into DIR: gain.* (primary metric saved vs order 0, CI whiskers,\n"
 		   "materiality line, recommended order marked), metric_<name>.* (per-order\n"
-		   "bars of every metric), staircase.* (when the file holds several spans: log x,\n"
-		   "one line per order), gain_bloat.* (gain against sparse RSS, when sparse\n"
-		   "trials exist), faults.* (page faults per order, log y). Each figure keeps\n"
-		   "its NAME.dat and NAME.gp; 'gnuplot NAME.gp' redraws it. Needs gnuplot\n"
-		   "(Debian: gnuplot-nox). Prints the files written.\n"
+		   "bars of every metric that is not zero at every order), staircase.* (when\n"
+		   "the file holds several spans: log x, one line per order), gain_bloat.*\n"
+		   "(gain against sparse RSS, when sparse trials exist), faults.* (page faults\n"
+		   "per order, log y). Each figure keeps its NAME.dat and NAME.gp; 'gnuplot\n"
+		   "NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox). Prints the files\n"
+		   "written.\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing.",
 	.opts = plot_opts_table,
