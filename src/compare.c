@@ -21,6 +21,7 @@ static const struct {
 	enum compare_dir dir;
 } metric_table[] = {
 	{ "ns_per_access", COMPARE_DIR_LOWER },
+	{ "wall_ns_per_access", COMPARE_DIR_LOWER },
 	{ "cycles", COMPARE_DIR_LOWER },
 	{ "instructions", COMPARE_DIR_NONE },
 	{ "dtlb_misses", COMPARE_DIR_LOWER },
@@ -31,6 +32,9 @@ static const struct {
 	{ "mmu_overhead", COMPARE_DIR_LOWER },
 	{ "page_faults", COMPARE_DIR_LOWER },
 	{ "fault_ns", COMPARE_DIR_LOWER },
+	{ "populate_ns", COMPARE_DIR_LOWER },
+	{ "anon_fault_alloc", COMPARE_DIR_NONE },
+	{ "anon_fault_fallback", COMPARE_DIR_LOWER },
 	{ "rss_bytes", COMPARE_DIR_LOWER },
 };
 
@@ -582,7 +586,10 @@ static int row_stats(struct compare_row *row, const struct compare_series *sa,
 		err = stats_median(sb->values, sb->n, &row->b);
 	if (err)
 		return err;
-	row->delta_pct = row->a != 0.0 ? 100.0 * (row->b - row->a) / row->a : NAN;
+	if (row->a != 0.0)
+		row->delta_pct = 100.0 * (row->b - row->a) / row->a;
+	else
+		row->delta_pct = row->b == 0.0 ? 0.0 : NAN; /* 0 -> 0 is no change */
 	if (row->a != 0.0 && sa->n >= 2 && sb->n >= 2 &&
 	    !stats_bootstrap_rel_change_ci(sa->values, sa->n, sb->values, sb->n, o->ci_level,
 					   o->bootstrap_iters, o->seed, &lo, &hi)) {
@@ -889,7 +896,16 @@ static void fmt_metric(const struct compare_report *r, const struct compare_row 
 static void write_text(const struct compare_report *r, FILE *f)
 {
 	size_t i, other = 0;
+	int mw = 6;
 
+	for (i = 0; i < r->nr_rows; i++) {
+		char m[96];
+		int n;
+
+		fmt_metric(r, &r->rows[i], m, sizeof(m));
+		n = (int)strlen(m);
+		mw = n > mw ? n : mw;
+	}
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
 		char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
@@ -902,7 +918,7 @@ static void write_text(const struct compare_report *r, FILE *f)
 			fprintf(f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; "
 				   "p: Mann-Whitney U, Holm-adjusted, * below %.2g\n",
 				r->ci_level * 100, r->alpha);
-			fprintf(f, "%-14s %5s %6s %12s %12s %9s %20s %10s  %s\n", "metric", "order",
+			fprintf(f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", mw, "metric", "order",
 				"span", "A", "B", "delta", "CI", "p", "verdict");
 		}
 		fmt_value(w->a, va, sizeof(va));
@@ -912,7 +928,7 @@ static void write_text(const struct compare_report *r, FILE *f)
 		fmt_p(w, p, sizeof(p));
 		fmt_span(w->span, sp, sizeof(sp));
 		fmt_metric(r, w, m, sizeof(m));
-		fprintf(f, "%-14s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", m, w->order, sp,
+		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, m, w->order, sp,
 			va, vb, d, ci, p, compare_verdict_name(w->verdict),
 			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
 	}
