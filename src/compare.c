@@ -987,7 +987,8 @@ static const struct compare_row *find_row(const struct compare_report *r, size_t
 
 static double gain_pct(const struct compare_row *w)
 {
-	return w->dir == COMPARE_DIR_LOWER ? -w->delta_pct : w->delta_pct;
+	/* + 0.0: no "-0.00%" for an unchanged lower-is-better metric */
+	return (w->dir == COMPARE_DIR_LOWER ? -w->delta_pct : w->delta_pct) + 0.0;
 }
 
 static void lkml_label(const struct compare_report *r, const struct compare_row *w, char *buf,
