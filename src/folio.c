@@ -74,6 +74,9 @@ struct folio_pm_scan_arg {
  * is these buffers, whatever the size of the process. */
 #define FOLIO_BATCH 32768
 #define FOLIO_NR_REGIONS 1024
+/* PFN gap up to which one read covers two runs (a system call costs about
+ * as much as reading four flags) */
+#define FOLIO_PFN_GAP 4
 
 /* The THP folio (or part of one) being walked. */
 struct folio_piece {
@@ -328,6 +331,7 @@ static int scan_ptes(struct folio_scanner *s, unsigned long long vfn, unsigned l
 {
 	while (n && !s->stop) {
 		size_t len = n < FOLIO_BATCH ? (size_t)n : FOLIO_BATCH, got, i, j;
+		unsigned long long last;
 		int err;
 
 		err = read_full(s->pm_fd, s->pm, len * 8, (off_t)(vfn * 8), &got);
@@ -348,19 +352,35 @@ static int scan_ptes(struct folio_scanner *s, unsigned long long vfn, unsigned l
 			}
 			if (!pfn)
 				return -EPERM; /* PFNs are hidden without CAP_SYS_ADMIN */
-			while (j < len && (s->pm[j] & PM_PRESENT) &&
-			       (s->pm[j] & PM_PFN_MASK) == pfn + (j - i))
+			/*
+			 * One kpageflags read for a window of ascending PFNs with small
+			 * gaps: the few flags read in between cost less than a system
+			 * call (order-0 faults mostly get ascending PFNs).
+			 */
+			last = pfn;
+			while (j < len && (s->pm[j] & PM_PRESENT)) {
+				unsigned long long next = s->pm[j] & PM_PFN_MASK;
+				if (next <= last || next > last + FOLIO_PFN_GAP ||
+				    next - pfn >= FOLIO_BATCH)
+					break;
+				last = next;
 				j++;
+			}
 			/* A folio cannot go on past a break in the PFNs or a hole:
 			 * end it while the flags after it are still at hand. */
 			if (s->thp.active && (vfn + i != s->thp.vfn + s->thp.n ||
 					      pfn != s->thp.pfn + s->thp.n))
 				finish_thp(s);
-			err = read_flags(s, pfn, j - i);
-			if (err)
-				return err;
-			for (size_t k = i; k < j; k++)
-				add_page(s, vfn + k, pfn + (k - i), s->kf[k - i], pmd);
+			/* the same PFN again (the zero page) needs no new read */
+			if (pfn < s->kf_pfn || last >= s->kf_pfn + s->kf_len) {
+				err = read_flags(s, pfn, (size_t)(last - pfn + 1));
+				if (err)
+					return err;
+			}
+			for (size_t k = i; k < j; k++) {
+				unsigned long long pk = s->pm[k] & PM_PFN_MASK;
+				add_page(s, vfn + k, pk, s->kf[pk - s->kf_pfn], pmd);
+			}
 		}
 		vfn += len;
 		n -= len;
