@@ -260,7 +260,8 @@ static void print_labels(const struct scan_cmd *c, const struct scan_stats *st)
 			continue;
 		printf("%s:%*s%8llu kB", l[i].name, pad > 0 ? pad : 0, "", l[i].kb);
 		if (l[i].type >= 0 && tot[l[i].type])
-			printf(" (%2.0f%%)", 100.0 * (double)l[i].kb / (double)tot[l[i].type]);
+			/* the share first, then x100: thpmaps' rounding, to the digit */
+			printf(" (%2.0f%%)", (double)l[i].kb / (double)tot[l[i].type] * 100.0);
 		putchar('\n');
 	}
 }
