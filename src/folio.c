@@ -65,7 +65,6 @@ struct folio_pm_scan_arg {
 };
 
 #define FOLIO_PAGEMAP_SCAN _IOWR('f', 16, struct folio_pm_scan_arg)
-#define FOLIO_PAGE_IS_FILE (1ULL << 2)
 #define FOLIO_PAGE_IS_PRESENT (1ULL << 3)
 #define FOLIO_PAGE_IS_SWAPPED (1ULL << 4)
 #define FOLIO_PAGE_IS_HUGE (1ULL << 6)
@@ -613,10 +612,11 @@ static int follow_tail(struct folio_scanner *s, unsigned long long vfn, unsigned
 {
 	struct folio_piece *p = &s->thp;
 
-	while (p->active && vfn < hi && vfn == p->vfn + p->n) {
-		/* a folio is at most PMD-sized: one PMD's entries finish it */
-		size_t len = hi - vfn < (1ULL << s->pmd_order) ? (size_t)(hi - vfn)
-							       : (size_t)1 << s->pmd_order;
+	while (p->active && !p->whole && vfn < hi && vfn == p->vfn + p->n &&
+	       p->n < (1ULL << s->pmd_order)) {
+		/* a folio is at most PMD-sized: read no further than that */
+		unsigned long long more = (1ULL << s->pmd_order) - p->n;
+		size_t len = (size_t)(hi - vfn < more ? hi - vfn : more);
 		size_t got, j = 0;
 		int err;
 
