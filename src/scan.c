@@ -198,9 +198,11 @@ static int on_extent(const struct folio_extent *e, void *arg)
 		if (e->partial)
 			st->partial[t] += e->pages;
 		else if (e->aligned)
-			st->aligned[t][e->order] += e->pages;
+			st->aligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
+				e->pages;
 		else
-			st->unaligned[t][e->order] += e->pages;
+			st->unaligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
+				e->pages;
 		add_cont(c->o, st, t, e);
 		break;
 	case FOLIO_SMALL:
