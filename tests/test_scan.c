@@ -246,11 +246,6 @@ TEST(shmem_file_side)
 
 	tu_require_pfns();
 	ASSERT_EQ(thp_read(&ts), 0);
-	err = thp_set_top("shmem_enabled", THP_W_ALWAYS);
-	if (err) {
-		thp_restore();
-		SKIP("cannot set shmem_enabled");
-	}
 	fd = (int)syscall(SYS_memfd_create, "mthpscope-test", 0);
 	ASSERT_TRUE(fd >= 0);
 	ASSERT_EQ(ftruncate(fd, 4 * MB), 0);
@@ -258,9 +253,14 @@ TEST(shmem_file_side)
 	ASSERT_TRUE(p != NULL);
 	p = mmap(p, 4 * MB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
 	ASSERT_TRUE(p != MAP_FAILED);
-	for (off = 0; off < 4 * MB; off += 4096)
-		p[off] = 1;
+	/* the knob only while faulting, with nothing in between that can fail */
+	err = thp_set_top("shmem_enabled", THP_W_ALWAYS);
+	if (!err)
+		for (off = 0; off < 4 * MB; off += 4096)
+			p[off] = 1;
 	thp_restore();
+	if (err)
+		SKIP("cannot set shmem_enabled");
 	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + 4 * MB, &h), 0);
 	EXPECT_EQ(h.file, 1024);
 	EXPECT_EQ(h.anon, 0);
