@@ -48,17 +48,18 @@ time_runs() {
 	shift
 	: >"$tmp/times"
 	for ((i = 0; i < reps; i++)); do
-		/usr/bin/time -f "%e %U %S" -o "$tmp/t1" "$@" >"$tmp/$name.txt" 2>"$tmp/$name.err"
+		/usr/bin/time -f "%e %U %S %M" -o "$tmp/t1" "$@" >"$tmp/$name.txt" 2>"$tmp/$name.err"
 		tail -1 "$tmp/t1" >>"$tmp/times"
 	done
-	local best med cpu
+	local best med cpu rss
 	best=$(awk '{ print $1 }' "$tmp/times" | sort -n | head -1)
 	med=$(awk '{ print $1 }' "$tmp/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	cpu=$(awk '{ print $2 + $3 }' "$tmp/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	rss=$(awk '{ print $4 }' "$tmp/times" | sort -n | tail -1)
 	echo "$best" >"$tmp/$name.best"
-	awk -v n="$name" -v k="$rss_kb" -v b="$best" -v m="$med" -v c="$cpu" 'BEGIN {
-		printf "%-30s wall best %6.0f ms, median %6.0f ms; cpu median %6.0f ms; %5.1f GiB/s (best wall)\n",
-		       n, b * 1e3, m * 1e3, c * 1e3, k / 1048576 / b }'
+	awk -v n="$name" -v k="$rss_kb" -v b="$best" -v m="$med" -v c="$cpu" -v r="$rss" 'BEGIN {
+		printf "%-30s wall best %5.0f ms, median %5.0f ms; cpu median %5.0f ms; %5.1f GiB/s (best wall); max RSS %5.1f MiB\n",
+		       n, b * 1e3, m * 1e3, c * 1e3, k / 1048576 / b, r / 1024 }'
 }
 
 [ -x /usr/bin/time ] || { echo "bench-scan: needs /usr/bin/time (apt-get install time)" >&2; exit 3; }
