@@ -380,6 +380,26 @@ static int scan_vmas(int pid, const struct scan_opts *o, struct vma_list *l)
 	return j.err;
 }
 
+static bool is_zombie(int pid)
+{
+	char path[64], buf[512], *rp;
+	FILE *f;
+	size_t n;
+
+	if (!pid)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold anything, the state follows the last ')' */
+	rp = strrchr(buf, ')');
+	return !rp || rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X';
+}
+
 int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
 {
 	struct folio_scanner *s = NULL;
@@ -389,6 +409,8 @@ int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
 	int err;
 
 	err = read_vmas(pid, smaps, &l);
+	if (!err && !l.nr && is_zombie(pid))
+		err = -ESRCH; /* it has exited; its parent has not reaped it yet */
 	if (err || !l.nr)
 		goto out; /* a kernel thread has no VMAs and no pagemap */
 	/* the scanner tells whether PAGEMAP_SCAN can stand in for smaps */

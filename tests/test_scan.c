@@ -457,6 +457,31 @@ TEST(cgroup_and_text)
 	munmap(p, 2 * MB);
 }
 
+/* A named process that exits during a timeline ends it with exit 1. */
+TEST(named_process_exits)
+{
+	char cmd[256];
+	pid_t child;
+	int st;
+
+	tu_require_pfns();
+	child = fork();
+	if (child == 0) {
+		char *p = tu_map_aligned(4 * MB);
+		if (p)
+			memset(p, 1, 4 * MB);
+		usleep(300000);
+		_exit(0);
+	}
+	ASSERT_TRUE(child > 0);
+	/* not reaped until the scan is over: a zombie counts as gone too */
+	snprintf(cmd, sizeof(cmd), "%s scan --pid %d --rollup --interval 20 --count 1000 "
+		 ">/dev/null 2>&1", bin(), child);
+	st = system(cmd);
+	EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : 128, 1);
+	waitpid(child, NULL, 0);
+}
+
 static int exit_of(const char *args)
 {
 	char cmd[512];
