@@ -209,6 +209,25 @@ TEST(mremap_unaligned)
 	EXPECT_EQ(kb(s, "anon-thp-pmd-aligned-2048kB"), 0);
 	EXPECT_EQ(sum_kb(s), 2048);
 	json_decref(doc);
+
+	/* moved back to an aligned address it stays PTE-mapped: aligned, not PMD */
+	{
+		char *back = tu_map_aligned(2 * MB);
+		json_t *sm;
+
+		ASSERT_TRUE(back != NULL);
+		back = mremap(q9, 2 * MB, 2 * MB, MREMAP_MAYMOVE | MREMAP_FIXED, back);
+		ASSERT_TRUE(back != MAP_FAILED);
+		doc = scan_pids("--cont 64K", getpid(), 0);
+		sm = scan_pids("--cont 64K --smaps", getpid(), 0);
+		s = vma_stats(doc, getpid(), back);
+		EXPECT_EQ(kb(s, "anon-thp-pte-aligned-2048kB"), 2048);
+		EXPECT_EQ(kb(s, "anon-thp-pmd-aligned-2048kB"), 0);
+		EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 2048);
+		EXPECT_TRUE(json_equal(s, vma_stats(sm, getpid(), back)));
+		json_decref(sm);
+		json_decref(doc);
+	}
 }
 
 /* MADV_DONTNEED of a whole folio is a hole; of half a folio, the other half
