@@ -93,6 +93,8 @@ struct folio_scanner {
 	unsigned page_shift;
 	unsigned pmd_order;
 	bool use_scan;    /* PAGEMAP_SCAN works on this kernel */
+	bool probe;       /* find the end of large folios by probing (see probe_big) */
+	int last_order;   /* order of the last complete folio: probing pays after big ones */
 	uint64_t *pm;     /* FOLIO_BATCH pagemap entries */
 	uint64_t *kf;     /* FOLIO_BATCH + 1 kpageflags entries */
 	struct folio_page_region *regions;
@@ -256,6 +258,7 @@ static void finish_thp(struct folio_scanner *s)
 	    (p->whole || !(flags_of(s, p->pfn + p->n) & KPF_COMPOUND_TAIL))) {
 		e.partial = false;
 		e.order = ilog2ull(p->n);
+		s->last_order = e.order;
 		e.aligned = !(p->vfn & (p->n - 1));
 	}
 	account(s, &e);
@@ -282,6 +285,7 @@ static void add_page(struct folio_scanner *s, unsigned long long vfn, unsigned l
 		return;
 	}
 	finish_thp(s);
+	s->last_order = 0;
 	if (s->run_active && s->run.kind == kind && vfn == (s->run.start >> s->page_shift) +
 	    s->run.pages && s->run.anon == !!(fl & KPF_ANON)) {
 		s->run.pages++;
@@ -319,6 +323,112 @@ static int read_flags(struct folio_scanner *s, unsigned long long pfn, size_t n)
 	if (s->after_valid) {
 		s->after_pfn = pfn + n;
 		s->after_fl = s->kf[n];
+	}
+	return 0;
+}
+
+#define FOLIO_PROBE_SEG 32   /* flags read to see whether a big folio starts */
+#define FOLIO_PROBE_ORDER 6  /* probing pays from folios of 64 pages */
+#define FOLIO_SEG 512        /* flags read at a time, so probing can start */
+
+/*
+ * A large folio mapped by PTEs, found without reading the flags of all its
+ * pages. Its head is at 'pfn', pages [pfn + 1, pfn + FOLIO_PROBE_SEG] are
+ * tails (already read): the folio has more than FOLIO_PROBE_SEG pages. A
+ * folio is aligned to its size in PFNs, so while the page at pfn + 2^m is a
+ * tail it is a tail of this folio, and the first m where it is not gives the
+ * order: one read per order instead of 2^m. Returns the order, or 0 when the
+ * folio goes on past 'avail' pages (it is partial here: read page by page).
+ */
+static int probe_big(struct folio_scanner *s, unsigned long long pfn, unsigned long long avail,
+		     uint64_t *end_fl)
+{
+	int m;
+
+	for (m = ilog2ull(FOLIO_PROBE_SEG) + 1; m <= (int)s->pmd_order; m++) {
+		uint64_t fl = 0;
+		size_t got;
+
+		if ((1ULL << m) > avail || (pfn & ((1ULL << m) - 1)))
+			return 0;
+		if (read_full(s->kpf_fd, &fl, sizeof(fl), (off_t)((pfn + (1ULL << m)) * 8), &got) ||
+		    got != sizeof(fl))
+			fl = 0; /* past the last PFN: nothing, not a tail */
+		if (!(fl & KPF_COMPOUND_TAIL)) {
+			*end_fl = fl;
+			return m;
+		}
+	}
+	return 0;
+}
+
+/* Does kf[0 .. FOLIO_PROBE_SEG] show a head followed by tails only? */
+static bool starts_big(const struct folio_scanner *s)
+{
+	size_t k;
+
+	if (classify(s->kf[0]) != FOLIO_THP || !(s->kf[0] & KPF_COMPOUND_HEAD))
+		return false;
+	for (k = 1; k <= FOLIO_PROBE_SEG; k++)
+		if ((s->kf[k] & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL)) != KPF_COMPOUND_TAIL)
+			return false;
+	return true;
+}
+
+/*
+ * The present entries pm[i, j) at vfn + i.. hold ascending PFNs from 'pfn'
+ * to 'last' with small gaps. Read their flags in segments and walk them.
+ */
+static int scan_window(struct folio_scanner *s, unsigned long long vfn, size_t i, size_t j,
+		       unsigned long long pfn, unsigned long long last, bool pmd)
+{
+	/* a run without gaps: consecutive PFNs, where a big folio can be probed */
+	bool exact = last - pfn == j - i - 1;
+	size_t k = i;
+	int err;
+
+	while (k < j && !s->stop) {
+		unsigned long long pk = s->pm[k] & PM_PFN_MASK, plast;
+		size_t seg = j - k < FOLIO_SEG ? j - k : FOLIO_SEG, q;
+
+		/* A folio cannot go on past a break in the PFNs or a hole:
+		 * end it while the flags after it are still at hand. */
+		if (s->thp.active && (vfn + k != s->thp.vfn + s->thp.n ||
+				      pk != s->thp.pfn + s->thp.n))
+			finish_thp(s);
+		if (exact && s->probe && s->last_order >= FOLIO_PROBE_ORDER &&
+		    j - k > 2 * FOLIO_PROBE_SEG) {
+			uint64_t end_fl = 0;
+			int m;
+
+			err = read_flags(s, pk, FOLIO_PROBE_SEG + 1); /* + the one after */
+			if (err)
+				return err;
+			if (starts_big(s) && (m = probe_big(s, pk, j - k, &end_fl))) {
+				add_page(s, vfn + k, pk, s->kf[0], pmd);
+				s->thp.n = 1ULL << m;
+				/* finish_thp() asks for the flags after the folio */
+				s->after_valid = true;
+				s->after_pfn = pk + (1ULL << m);
+				s->after_fl = end_fl;
+				k += (size_t)1 << m;
+				continue;
+			}
+			seg = FOLIO_PROBE_SEG;
+		} else {
+			plast = s->pm[k + seg - 1] & PM_PFN_MASK;
+			/* the same PFN again (the zero page) needs no new read */
+			if (pk < s->kf_pfn || plast >= s->kf_pfn + s->kf_len) {
+				err = read_flags(s, pk, (size_t)(plast - pk + 1));
+				if (err)
+					return err;
+			}
+		}
+		for (q = k; q < k + seg; q++) {
+			unsigned long long pq = s->pm[q] & PM_PFN_MASK;
+			add_page(s, vfn + q, pq, s->kf[pq - s->kf_pfn], pmd);
+		}
+		k += seg;
 	}
 	return 0;
 }
@@ -365,21 +475,9 @@ static int scan_ptes(struct folio_scanner *s, unsigned long long vfn, unsigned l
 				last = next;
 				j++;
 			}
-			/* A folio cannot go on past a break in the PFNs or a hole:
-			 * end it while the flags after it are still at hand. */
-			if (s->thp.active && (vfn + i != s->thp.vfn + s->thp.n ||
-					      pfn != s->thp.pfn + s->thp.n))
-				finish_thp(s);
-			/* the same PFN again (the zero page) needs no new read */
-			if (pfn < s->kf_pfn || last >= s->kf_pfn + s->kf_len) {
-				err = read_flags(s, pfn, (size_t)(last - pfn + 1));
-				if (err)
-					return err;
-			}
-			for (size_t k = i; k < j; k++) {
-				unsigned long long pk = s->pm[k] & PM_PFN_MASK;
-				add_page(s, vfn + k, pk, s->kf[pk - s->kf_pfn], pmd);
-			}
+			err = scan_window(s, vfn, i, j, pfn, last, pmd);
+			if (err)
+				return err;
 		}
 		vfn += len;
 		n -= len;
@@ -551,6 +649,7 @@ int folio_scanner_open(struct folio_scanner **out, int pid)
 		goto out;
 	}
 	s->use_scan = !getenv("MTHPSCOPE_NO_PAGEMAP_SCAN") && scan_ioctl_works(s->pm_fd);
+	s->probe = !getenv("MTHPSCOPE_NO_PROBE");
 	*out = s;
 	return 0;
 out:

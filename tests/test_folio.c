@@ -209,6 +209,87 @@ TEST(hugetlb_pages)
 	munmap(p, 2 * TU_PMD);
 }
 
+struct ext_sum {
+	unsigned long long n, hash;
+};
+
+static int sum_extent(const struct folio_extent *e, void *ctx)
+{
+	struct ext_sum *x = ctx;
+
+	x->n++;
+	x->hash = x->hash * 1000003ULL ^ (e->start + e->pages * 7 + (unsigned)(e->order + 1) * 131 +
+					   e->partial * 17 + e->aligned * 19 + e->kind * 23 +
+					   e->pmd_mapped * 29);
+	return 0;
+}
+
+static void scan_both(unsigned long lo, unsigned long hi, struct folio_hist *h,
+		      struct ext_sum *x, bool probe)
+{
+	struct folio_scanner *sc;
+
+	if (probe)
+		unsetenv("MTHPSCOPE_NO_PROBE");
+	else
+		setenv("MTHPSCOPE_NO_PROBE", "1", 1);
+	ASSERT_EQ(folio_scanner_open(&sc, 0), 0);
+	memset(h, 0, sizeof(*h));
+	memset(x, 0, sizeof(*x));
+	/* twice: the first pass teaches the scanner that folios are big */
+	ASSERT_EQ(folio_scanner_range(sc, lo, hi, h, NULL, NULL), 0);
+	memset(h, 0, sizeof(*h));
+	ASSERT_EQ(folio_scanner_range(sc, lo, hi, h, sum_extent, x), 0);
+	folio_scanner_close(sc);
+}
+
+/*
+ * Probing the end of big PTE-mapped folios gives exactly what reading every
+ * page's flags gives: orders 6 and 8, and PMD-size folios moved to an
+ * unaligned address, with holes and partial folios.
+ */
+TEST(probing_matches_full_read)
+{
+	static const int orders[] = { 6, 8, 9 };
+	unsigned long long fallbacks;
+	struct folio_hist a, b;
+	struct ext_sum xa, xb;
+	size_t i;
+	int o;
+
+	tu_require_pfns();
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		char *p = tu_map_order(orders[i], 8UL << 20, &fallbacks), *q = p;
+		unsigned long lo, hi;
+
+		if (orders[i] == 9) {
+			char *dst = tu_map_aligned(10UL << 20);
+			ASSERT_TRUE(dst != NULL);
+			q = mremap(p, 8UL << 20, 8UL << 20, MREMAP_MAYMOVE | MREMAP_FIXED,
+				   dst + 4096);
+			ASSERT_TRUE(q != MAP_FAILED);
+		}
+		madvise(q + (3UL << 20) + 5 * 4096, 3 * 4096, MADV_DONTNEED);
+		madvise(q + (5UL << 20), 300 * 4096, MADV_DONTNEED);
+		lo = (unsigned long)q;
+		hi = lo + (8UL << 20);
+		scan_both(lo, hi, &a, &xa, true);
+		scan_both(lo, hi, &b, &xb, false);
+		for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+			EXPECT_EQ(a.pages[o], b.pages[o]);
+		EXPECT_EQ(a.present, b.present);
+		EXPECT_EQ(a.partial, b.partial);
+		EXPECT_EQ(a.unaligned, b.unaligned);
+		EXPECT_EQ(a.anon, b.anon);
+		EXPECT_EQ(xa.n, xb.n);
+		EXPECT_EQ(xa.hash, xb.hash);
+		/* most of it in big folios, some partial */
+		EXPECT_TRUE(a.pages[orders[i]] > 0 || fallbacks);
+		EXPECT_TRUE(a.partial > 0 || fallbacks);
+		munmap(q, 8UL << 20);
+	}
+}
+
 TEST(bad_input)
 {
 	struct folio_hist h;
