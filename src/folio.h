@@ -1,6 +1,16 @@
 /*
  * pagemap + kpageflags: which folio orders back a range of a process.
  * Bits as in Documentation/admin-guide/mm/pagemap.rst.
+ *
+ * A scan reads the range's pagemap in batches and the flags of present PFNs
+ * in runs of consecutive PFNs, and walks them in address order into extents
+ * (one folio, or the part of one mapped here) with the semantics of the
+ * kernel's tools/mm/thpmaps. Where the kernel has PAGEMAP_SCAN (6.7+) it
+ * finds present and PMD-mapped ranges first: holes cost nothing and a PMD
+ * mapping costs one pagemap and one flags read. Memory is the scanner's
+ * fixed buffers, whatever the size of the range.
+ *
+ * Return convention: 0 or negative errno; nothing here prints.
  */
 #ifndef FOLIO_H
 #define FOLIO_H
