@@ -23,7 +23,7 @@ ctest --test-dir "$build" --output-on-failure
 arm64_tests='^test_(arch|counters|sampling|thp_parse)$'
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
 	arm=${MTHPSCOPE_TEST_BUILD_ARM64:-build-arm64}
-	cmake -S . -B "$arm" -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-aarch64.cmake \
+	cmake --no-warn-unused-cli -S . -B "$arm" -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build "$arm" -j"$(nproc)" >/dev/null
 	HARNESS_NOFORK=1 ctest --test-dir "$arm" --output-on-failure --timeout 300 -R "$arm64_tests"
