@@ -759,11 +759,25 @@ int thp_recover(struct thp_recovery *r)
 		return 0;
 	if (geteuid() != 0 && !getenv("MTHPSCOPE_THP_ROOT"))
 		return -EPERM;
+	/* A live writer's journal is not ours to apply: say so without waiting
+	 * for its lock. */
+	doc = json_load_file(path, 0, &jerr);
+	if (doc && !json_unpack(doc, "{s:I, s:I}", "pid", &pid, "starttime", &st) &&
+	    pid != getpid() && pid_alive((int)pid, (unsigned long long)st)) {
+		r->pid = (int)pid;
+		json_decref(doc);
+		return -EBUSY;
+	}
+	json_decref(doc);
+	doc = NULL;
 	if (lock_fd < 0) {
 		if ((err = lock_take()))
 			return err;
 		own_lock = true;
 	}
+	/* Its writer may have restored and removed it while we waited. */
+	if (access(path, F_OK) < 0)
+		goto out;
 	snprintf(last_path, sizeof(last_path), "%s", path);
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc || json_unpack(doc, "{s:s, s:I, s:I, s:o}", "schema", &schema, "pid", &pid,
