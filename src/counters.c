@@ -406,9 +406,10 @@ static struct ctr_group *group_for(struct ctr_set *set, unsigned key)
 int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 		 const struct ctr_options *opts, int *bad)
 {
+	struct perf_event_attr attr[CTR_MAX_EVENTS];
 	struct ctr_set *set;
 	bool kernel = opts && opts->include_kernel;
-	int i, err = 0;
+	int i, err = 0, failed = -1;
 
 	*setp = NULL;
 	if (bad)
@@ -420,12 +421,8 @@ int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 		return -ENOMEM;
 	for (i = 0; i < CTR_MAX_EVENTS; i++)
 		set->fd[i] = -1;
+	/* every string first: a typo is reported before any counter opens */
 	for (i = 0; i < n; i++) {
-		struct perf_event_attr attr;
-		struct ctr_group *g;
-		unsigned long long id;
-		int fd;
-
 		set->n = i + 1;
 		set->metric[i] = strdup(specs[i].metric ? specs[i].metric : specs[i].event);
 		set->event[i] = strdup(specs[i].event ? specs[i].event : "");
@@ -433,16 +430,22 @@ int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 			err = -ENOMEM;
 			goto out;
 		}
-		err = ctr_encode(specs[i].event, kernel, &attr);
+		err = ctr_encode(specs[i].event, kernel, &attr[i]);
 		if (err)
 			goto out;
-		set->source[i] = ctr_attr_source(&attr);
-		g = group_for(set, ctr_group_key(&attr));
-		attr.read_format = CTR_READ_FORMAT;
+		set->source[i] = ctr_attr_source(&attr[i]);
+	}
+	for (i = 0; i < n; i++) {
+		struct ctr_group *g = group_for(set, ctr_group_key(&attr[i]));
+		unsigned long long id;
+		int fd;
+
+		failed = i;
+		attr[i].read_format = CTR_READ_FORMAT;
 		/* only the leader starts disabled: enabling it starts the group */
-		attr.disabled = g->leader < 0;
-		attr.inherit = 0;
-		fd = ctr_perf_open(&attr, 0, -1, g->leader, PERF_FLAG_FD_CLOEXEC);
+		attr[i].disabled = g->leader < 0;
+		attr[i].inherit = 0;
+		fd = ctr_perf_open(&attr[i], 0, -1, g->leader, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			err = fd;
 			goto out;
@@ -460,7 +463,7 @@ int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 out:
 	if (err) {
 		if (bad)
-			*bad = set->n - 1;
+			*bad = failed >= 0 ? failed : set->n - 1;
 		ctr_set_close(set);
 		return err;
 	}
