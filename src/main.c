@@ -11,6 +11,8 @@ static const struct ms_command *const commands[] = {
 	&cmd_restore,
 	&cmd_analyze,
 	&cmd_plot,
+	&cmd_scan,
+	&cmd_events,
 	NULL,
 };
 
