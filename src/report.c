@@ -63,6 +63,23 @@ static json_t *order_json(const struct analysis *a, const struct analyze_order *
 	return j;
 }
 
+/* "a, b" -> ["a", "b"] */
+static json_t *split_list(const char *s)
+{
+	json_t *arr = json_array();
+	const char *p = s;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		json_array_append_new(arr, json_stringn(p, len));
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return arr;
+}
+
 json_t *report_analysis_json(const struct analysis *a)
 {
 	const struct results *r = a->res;
@@ -120,7 +137,7 @@ json_t *report_analysis_json(const struct analysis *a)
 	if (a->candidate_order >= 0)
 		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
 	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
-			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", ANALYSIS_SCHEMA,
 			"source", "file", r->path, "kernel", r->kernel, "arch", r->arch,
 			"cpu_model", r->cpu_model, "virtualized", r->virtualized, "pmu_available",
@@ -131,6 +148,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"threshold", a->threshold, "alpha", ANALYZE_ALPHA, "level", ANALYZE_LEVEL,
 			"trials_used", (json_int_t)a->nr_included, "trials_excluded",
 			(json_int_t)a->nr_excluded, "trials_unverified", (json_int_t)a->nr_unverified,
+			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
 	return doc;
@@ -329,6 +347,11 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 		snprintf(buf, sizeof(buf), "Cost side: no sparse trials, so no RSS bloat "
 			 "figure%s.", a->orders[0].faults.n ? "" : "; no page_faults metric either");
 	paragraph(f, md, buf);
+	if (a->other_patterns[0]) {
+		snprintf(buf, sizeof(buf), "Also in the file, not analysed here: pattern(s) %s. "
+			 "The verdict rests on pattern %s alone.", a->other_patterns, a->pattern);
+		paragraph(f, md, buf);
+	}
 	if (a->nr_unverified) {
 		snprintf(buf, sizeof(buf), "%zu trials carry no folio verification (a run "
 			 "without root cannot read PFNs): their folio order is assumed, not "
