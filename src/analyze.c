@@ -787,9 +787,9 @@ static void recommend(struct analysis *a)
 		a->verdict = AN_INCONCLUSIVE;
 		a->candidate_order = first_gain;
 		if (first_gain >= 0) {
-			append(r, rs, "Order %d gains (", first_gain);
+			append(r, rs, "Order %d gains: ", first_gain);
 			describe_gain(a, r, rs, first_gain);
-			append(r, rs, "), but order %d below it can neither be shown to gain nor "
+			append(r, rs, ". But order %d below it can neither be shown to gain nor be "
 			       "ruled out: ", lowest_unclear);
 		} else {
 			append(r, rs, "Too noisy to tell: ");

@@ -190,6 +190,32 @@ static void fmt_p(char *b, size_t n, double p)
 		snprintf(b, n, "%.3f", p);
 }
 
+/* Print text wrapped at 78 columns; lines after the first indented. */
+static void wrap_hanging(FILE *f, const char *text, const char *indent)
+{
+	const char *p = text;
+	const char *ind = "";
+	size_t width = 78;
+
+	while (*p) {
+		size_t len = strlen(p), cut = len;
+
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%s%.*s\n", ind, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		ind = indent;
+		width = 78 - strlen(indent);
+	}
+}
+
 /* Print text wrapped at 78 columns, each line indented. */
 static void wrap(FILE *f, const char *indent, const char *text)
 {
@@ -252,7 +278,7 @@ static void make_row(const struct analysis *a, const struct analyze_order *o, st
 static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
-	char span[32];
+	char span[32], line[512];
 
 	snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
 	if (md) {
@@ -261,8 +287,9 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
 			r->virtualized ? " (virtual machine)" : "",
 			r->pmu_available ? "available" : "none");
-		fprintf(f, "- Pattern `%s`, span %s; %zu trials used, %zu excluded\n", a->pattern,
-			span, a->nr_included, a->nr_excluded);
+		fprintf(f, "- Trials: %zu used, %zu excluded (all spans and sparse trials); the "
+			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
+			a->nr_excluded, a->pattern, span, a->nr_spans > 1 ? " (the largest)" : "");
 		fprintf(f, "- Primary metric: `%s` (%s, %s; lower is better). Gain = share of the "
 			"order-0 value saved, 95 %% bootstrap CI; p = two-sided Mann-Whitney vs "
 			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
@@ -275,10 +302,13 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "host:    Linux %s, %s, %s%s\n", r->kernel, r->arch,
 		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
 		r->virtualized ? " (virtual machine)" : "");
-	fprintf(f, "PMU:     %s\n", r->pmu_available ? "available" :
-		(r->pmu_reason[0] ? r->pmu_reason : "none"));
-	fprintf(f, "trials:  pattern %s, span %s: %zu used, %zu excluded\n", a->pattern, span,
+	snprintf(line, sizeof(line), "PMU:     %s", r->pmu_available ? "available" :
+		 (r->pmu_reason[0] ? r->pmu_reason : "none"));
+	wrap_hanging(f, line, "         ");
+	fprintf(f, "trials:  %zu used, %zu excluded (all spans and sparse trials)\n",
 		a->nr_included, a->nr_excluded);
+	fprintf(f, "verdict: on pattern %s at span %s%s\n", a->pattern, span,
+		a->nr_spans > 1 ? " (the largest)" : "");
 	fprintf(f, "metric:  %s (%s, %s; lower is better)\n", a->metric, a->metric_source,
 		a->metric_unit);
 	fprintf(f, "gain:    share of the order-0 value saved, 95 %% bootstrap CI; p: two-sided\n"
