@@ -9,10 +9,11 @@
 static const struct ms_command *const commands[] = {
 	&cmd_info,
 	&cmd_restore,
-	&cmd_analyze,
-	&cmd_plot,
 	&cmd_scan,
 	&cmd_events,
+	&cmd_analyze,
+	&cmd_plot,
+	&cmd_compare,
 	NULL,
 };
 
