@@ -286,6 +286,28 @@ static int choose_pattern(struct ctx *c)
 	return best ? 0 : -ENODATA;
 }
 
+/* The verdict rests on one pattern; the others are named so nobody thinks
+ * they were weighed in (analyse them from a file of their own). */
+static void note_other_patterns(struct ctx *c)
+{
+	char *o = c->a->other_patterns;
+	size_t i, size = sizeof(c->a->other_patterns);
+
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const char *p = c->r->trials[i].pattern;
+		size_t len = strlen(p);
+		const char *hit;
+		bool seen = false;
+
+		if (c->r->trials[i].sparse || !strcmp(p, c->a->pattern))
+			continue;
+		for (hit = strstr(o, p); hit && !seen; hit = strstr(hit + 1, p))
+			seen = (hit == o || hit[-1] == ' ') && (hit[len] == ',' || !hit[len]);
+		if (!seen)
+			append(o, size, "%s%s", o[0] ? ", " : "", p);
+	}
+}
+
 /* Spans of the pattern (ascending, distinct) and the verdict's span: the
  * largest one with included order-0 trials, where translation matters most. */
 static void collect_spans(struct ctx *c)
@@ -765,9 +787,9 @@ static void recommend(struct analysis *a)
 		a->verdict = AN_INCONCLUSIVE;
 		a->candidate_order = first_gain;
 		if (first_gain >= 0) {
-			append(r, rs, "Order %d gains (", first_gain);
+			append(r, rs, "Order %d gains: ", first_gain);
 			describe_gain(a, r, rs, first_gain);
-			append(r, rs, "), but order %d below it can neither be shown to gain nor "
+			append(r, rs, ". But order %d below it can neither be shown to gain nor be "
 			       "ruled out: ", lowest_unclear);
 		} else {
 			append(r, rs, "Too noisy to tell: ");
@@ -810,6 +832,7 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 			  "translation");
 		goto out;
 	}
+	note_other_patterns(&c);
 	collect_spans(&c);
 	if (!a->span) {
 		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' (%zu of %zu "

@@ -114,6 +114,7 @@ struct analysis {
 	size_t nr_excluded;
 	size_t nr_included;
 	size_t nr_unverified;        /* included trials without folio verification */
+	char other_patterns[128];    /* dense patterns present but not analysed, "" if none */
 	/* recommendation */
 	enum analyze_verdict verdict;
 	int min_order;               /* -1 = null */

@@ -63,6 +63,23 @@ static json_t *order_json(const struct analysis *a, const struct analyze_order *
 	return j;
 }
 
+/* "a, b" -> ["a", "b"] */
+static json_t *split_list(const char *s)
+{
+	json_t *arr = json_array();
+	const char *p = s;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		json_array_append_new(arr, json_stringn(p, len));
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return arr;
+}
+
 json_t *report_analysis_json(const struct analysis *a)
 {
 	const struct results *r = a->res;
@@ -120,7 +137,7 @@ json_t *report_analysis_json(const struct analysis *a)
 	if (a->candidate_order >= 0)
 		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
 	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
-			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", ANALYSIS_SCHEMA,
 			"source", "file", r->path, "kernel", r->kernel, "arch", r->arch,
 			"cpu_model", r->cpu_model, "virtualized", r->virtualized, "pmu_available",
@@ -131,6 +148,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"threshold", a->threshold, "alpha", ANALYZE_ALPHA, "level", ANALYZE_LEVEL,
 			"trials_used", (json_int_t)a->nr_included, "trials_excluded",
 			(json_int_t)a->nr_excluded, "trials_unverified", (json_int_t)a->nr_unverified,
+			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
 	return doc;
@@ -170,6 +188,32 @@ static void fmt_p(char *b, size_t n, double p)
 		snprintf(b, n, "<0.001");
 	else
 		snprintf(b, n, "%.3f", p);
+}
+
+/* Print text wrapped at 78 columns; lines after the first indented. */
+static void wrap_hanging(FILE *f, const char *text, const char *indent)
+{
+	const char *p = text;
+	const char *ind = "";
+	size_t width = 78;
+
+	while (*p) {
+		size_t len = strlen(p), cut = len;
+
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%s%.*s\n", ind, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		ind = indent;
+		width = 78 - strlen(indent);
+	}
 }
 
 /* Print text wrapped at 78 columns, each line indented. */
@@ -234,7 +278,7 @@ static void make_row(const struct analysis *a, const struct analyze_order *o, st
 static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
-	char span[32];
+	char span[32], line[512];
 
 	snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
 	if (md) {
@@ -243,8 +287,9 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
 			r->virtualized ? " (virtual machine)" : "",
 			r->pmu_available ? "available" : "none");
-		fprintf(f, "- Pattern `%s`, span %s; %zu trials used, %zu excluded\n", a->pattern,
-			span, a->nr_included, a->nr_excluded);
+		fprintf(f, "- Trials: %zu used, %zu excluded (all spans and sparse trials); the "
+			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
+			a->nr_excluded, a->pattern, span, a->nr_spans > 1 ? " (the largest)" : "");
 		fprintf(f, "- Primary metric: `%s` (%s, %s; lower is better). Gain = share of the "
 			"order-0 value saved, 95 %% bootstrap CI; p = two-sided Mann-Whitney vs "
 			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
@@ -257,10 +302,13 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "host:    Linux %s, %s, %s%s\n", r->kernel, r->arch,
 		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
 		r->virtualized ? " (virtual machine)" : "");
-	fprintf(f, "PMU:     %s\n", r->pmu_available ? "available" :
-		(r->pmu_reason[0] ? r->pmu_reason : "none"));
-	fprintf(f, "trials:  pattern %s, span %s: %zu used, %zu excluded\n", a->pattern, span,
+	snprintf(line, sizeof(line), "PMU:     %s", r->pmu_available ? "available" :
+		 (r->pmu_reason[0] ? r->pmu_reason : "none"));
+	wrap_hanging(f, line, "         ");
+	fprintf(f, "trials:  %zu used, %zu excluded (all spans and sparse trials)\n",
 		a->nr_included, a->nr_excluded);
+	fprintf(f, "verdict: on pattern %s at span %s%s\n", a->pattern, span,
+		a->nr_spans > 1 ? " (the largest)" : "");
 	fprintf(f, "metric:  %s (%s, %s; lower is better)\n", a->metric, a->metric_source,
 		a->metric_unit);
 	fprintf(f, "gain:    share of the order-0 value saved, 95 %% bootstrap CI; p: two-sided\n"
@@ -329,6 +377,11 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 		snprintf(buf, sizeof(buf), "Cost side: no sparse trials, so no RSS bloat "
 			 "figure%s.", a->orders[0].faults.n ? "" : "; no page_faults metric either");
 	paragraph(f, md, buf);
+	if (a->other_patterns[0]) {
+		snprintf(buf, sizeof(buf), "Also in the file, not analysed here: pattern(s) %s. "
+			 "The verdict rests on pattern %s alone.", a->other_patterns, a->pattern);
+		paragraph(f, md, buf);
+	}
 	if (a->nr_unverified) {
 		snprintf(buf, sizeof(buf), "%zu trials carry no folio verification (a run "
 			 "without root cannot read PFNs): their folio order is assumed, not "

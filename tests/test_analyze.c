@@ -125,6 +125,24 @@ TEST(noisy_advice)
 	results_free(r);
 }
 
+/* Trials of another pattern are named, not weighed in. */
+TEST(other_patterns_named)
+{
+	struct results *r = load("flat.json");
+	struct analysis *a;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < r->nr_trials; i += 2)
+		snprintf(r->trials[i].pattern, sizeof(r->trials[i].pattern), "%s",
+			 i % 4 ? "random" : "stream");
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_STREQ(a->pattern, "chase-tlb");
+	EXPECT_STREQ(a->other_patterns, "stream, random");
+	analyze_free(a);
+	results_free(r);
+}
+
 /* The same input gives the same document, byte for byte (seeded bootstrap). */
 TEST(json_reproducible)
 {
