@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "plot.h"
 #include "results.h"
 
 enum {
@@ -15,6 +16,8 @@ enum {
 	OPT_METRIC = 'm',
 	OPT_FAIL = 256,
 	OPT_ALPHA,
+	OPT_PLOT,
+	OPT_PLOT_FORMAT,
 };
 
 static const struct cli_opt compare_opts_table[] = {
@@ -25,6 +28,9 @@ static const struct cli_opt compare_opts_table[] = {
 	{ "fail-on-regression", OPT_FAIL, "PCT", "exit 1 when a significant change for the "
 						 "worse is larger than PCT percent" },
 	{ "alpha", OPT_ALPHA, "A", "significance level after Holm correction (default 0.05)" },
+	{ "plot", OPT_PLOT, "DIR", "also write A/B figures (per order, A and B side by side with "
+				   "CIs; one per metric) into DIR through gnuplot" },
+	{ "plot-format", OPT_PLOT_FORMAT, "FMT", "png (default) or svg" },
 	{ NULL },
 };
 
@@ -56,6 +62,8 @@ struct compare_cmd_opts {
 	size_t nr_bufs;
 	double fail_pct; /* < 0: off */
 	double alpha;
+	const char *plot_dir;
+	enum plot_format plot_format;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
@@ -86,6 +94,15 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return cli_parse_double("fail-on-regression", arg, 0, 1e9, &o->fail_pct);
 	case OPT_ALPHA:
 		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
+	case OPT_PLOT:
+		o->plot_dir = arg;
+		break;
+	case OPT_PLOT_FORMAT:
+		if (plot_parse_format(arg, &o->plot_format)) {
+			ms_err("compare: invalid --plot-format '%s' (png or svg)", arg);
+			return -1;
+		}
+		break;
 	}
 	return 0;
 }
@@ -191,7 +208,8 @@ static void print_regressions(const struct compare_report *r, double pct)
 
 static int compare_run(int argc, char **argv)
 {
-	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05 };
+	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
+				      .plot_format = PLOT_PNG };
 	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
 	struct compare_report report = { .nr_rows = 0 };
 	struct compare_input *inputs = NULL;
@@ -261,6 +279,18 @@ static int compare_run(int argc, char **argv)
 	if (compare_write(&report, o.format, stdout)) {
 		ms_err("compare: writing the report failed");
 		goto out;
+	}
+	if (o.plot_dir) {
+		size_t nfig = 0;
+
+		fflush(stdout);
+		err = compare_plot(&report, o.plot_dir, o.plot_format, &nfig, msg, sizeof(msg));
+		if (err) {
+			ms_err("compare: plot: %s", msg);
+			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
+			goto out;
+		}
+		ms_note("%zu A/B figure%s written to %s", nfig, nfig == 1 ? "" : "s", o.plot_dir);
 	}
 	rc = MS_EXIT_OK;
 	if (o.fail_pct >= 0) {

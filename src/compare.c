@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "mthpscope.h"
+#include "plot.h"
 #include "results.h"
 #include "stats.h"
 
@@ -229,6 +230,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 	in->cpu_model = res->cpu_model;
 	in->virtualized = res->virtualized;
 	in->pmu_available = res->pmu_available;
+	in->page_size = (unsigned long)res->page_size;
 	in->settings = o->settings;
 	in->series = o->series;
 	in->nr_series = ns;
@@ -581,6 +583,7 @@ static int row_stats(struct compare_row *row, const struct compare_series *sa,
 	row->na = sa->n;
 	row->nb = sb->n;
 	row->ci_lo = row->ci_hi = row->p_value = row->p_holm = NAN;
+	row->a_lo = row->a_hi = row->b_lo = row->b_hi = NAN;
 	err = stats_median(sa->values, sa->n, &row->a);
 	if (!err)
 		err = stats_median(sb->values, sb->n, &row->b);
@@ -595,6 +598,16 @@ static int row_stats(struct compare_row *row, const struct compare_series *sa,
 					   o->bootstrap_iters, o->seed, &lo, &hi)) {
 		row->ci_lo = 100.0 * lo;
 		row->ci_hi = 100.0 * hi;
+	}
+	if (sa->n >= 2 && stats_bootstrap_median_ci(sa->values, sa->n, o->ci_level,
+						    o->bootstrap_iters, o->seed, &lo, &hi) == 0) {
+		row->a_lo = lo;
+		row->a_hi = hi;
+	}
+	if (sb->n >= 2 && stats_bootstrap_median_ci(sb->values, sb->n, o->ci_level,
+						    o->bootstrap_iters, o->seed, &lo, &hi) == 0) {
+		row->b_lo = lo;
+		row->b_hi = hi;
 	}
 	if (sa->n >= 2 && sb->n >= 2 &&
 	    stats_mann_whitney(sa->values, sa->n, sb->values, sb->n, &u, &row->p_value))
@@ -1121,4 +1134,82 @@ int compare_write(const struct compare_report *r, enum compare_format fmt, FILE 
 	if (!err && ferror(f))
 		err = -EIO;
 	return err;
+}
+
+/* ---- A/B figures ------------------------------------------------------ */
+
+/* Rows [first, last) share other, pattern, metric and span (rows are
+ * sorted that way): one figure. */
+static int plot_group(const struct compare_report *r, size_t first, size_t last,
+		      const char *dir, enum plot_format fmt, char *err, size_t errsize)
+{
+	const struct compare_row *w0 = &r->rows[first];
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[w0->other];
+	struct plot_ab_row *pr;
+	char name[64], title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	size_t i;
+	int rc;
+
+	pr = calloc(last - first, sizeof(*pr));
+	if (!pr)
+		return -ENOMEM;
+	for (i = first; i < last; i++) {
+		const struct compare_row *w = &r->rows[i];
+		struct plot_ab_row *p = &pr[i - first];
+
+		p->order = w->order;
+		cli_format_size((unsigned long long)(a->page_size ? a->page_size : 4096)
+					<< w->order, p->label, sizeof(p->label));
+		p->a = w->a;
+		p->a_lo = w->a_lo;
+		p->a_hi = w->a_hi;
+		p->b = w->b;
+		p->b_lo = w->b_lo;
+		p->b_hi = w->b_hi;
+	}
+	cli_format_size(w0->span, sp, sizeof(sp));
+	/* File names from the metric and what tells figures apart. */
+	snprintf(name, sizeof(name), "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
+		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
+		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
+		 r->single_span ? "" : sp);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == ' ')
+			name[i] = '_';
+	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
+	snprintf(subtitle, sizeof(subtitle),
+		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
+		 "%s is better", w0->pattern, sp, w0->na, w0->nb, r->ci_level * 100,
+		 w0->dir == COMPARE_DIR_LOWER ? "lower" : w0->dir == COMPARE_DIR_HIGHER ? "higher"
+										   : "neither");
+	snprintf(ylabel, sizeof(ylabel), "%s (median)", w0->metric);
+	snprintf(la, sizeof(la), "A: %s (%s)", a->label, or_unknown(a->kernel));
+	snprintf(lb, sizeof(lb), "B: %s (%s)", b->label, or_unknown(b->kernel));
+	rc = plot_ab(dir, name, fmt, title, subtitle, ylabel, la, lb, pr, last - first, err,
+		     errsize);
+	free(pr);
+	return rc;
+}
+
+int compare_plot(const struct compare_report *r, const char *dir, int fmt, size_t *nr_written,
+		 char *err, size_t errsize)
+{
+	size_t i, first = 0;
+	int rc = 0;
+
+	*nr_written = 0;
+	for (i = 1; i <= r->nr_rows && !rc; i++) {
+		const struct compare_row *p = &r->rows[first], *w = &r->rows[i];
+
+		if (i < r->nr_rows && w->other == p->other && w->span == p->span &&
+		    !strcmp(w->metric, p->metric) && !strcmp(w->pattern, p->pattern))
+			continue;
+		rc = plot_group(r, first, i, dir, (enum plot_format)fmt, err, errsize);
+		if (rc == -ENOMEM)
+			snprintf(err, errsize, "out of memory");
+		if (!rc)
+			(*nr_written)++;
+		first = i;
+	}
+	return rc;
 }

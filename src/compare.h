@@ -55,6 +55,7 @@ struct compare_input {
 	const char *cpu_model;
 	int virtualized;       /* 1, 0, or -1 when unknown */
 	int pmu_available;     /* 1, 0, or -1 when unknown */
+	unsigned long page_size; /* 0: unknown (4096 assumed for labels) */
 	const struct compare_setting *settings;
 	size_t nr_settings;
 	const struct compare_series *series;
@@ -99,6 +100,7 @@ struct compare_row {
 	const char *metric;
 	size_t na, nb;
 	double a, b;         /* medians */
+	double a_lo, a_hi, b_lo, b_hi; /* bootstrap CIs of the medians, for plots */
 	double delta_pct;    /* 100 * (b - a) / a; NAN when a == 0 */
 	double ci_lo, ci_hi; /* CI of delta_pct; NAN when not computable */
 	double p_value;      /* Mann-Whitney U, two-sided, unadjusted; NAN if n < 2 */
@@ -140,5 +142,13 @@ int compare_format_parse(const char *s, enum compare_format *out);
 json_t *compare_json(const struct compare_report *report);
 /* Write the report in one format. Returns 0 or -EIO. */
 int compare_write(const struct compare_report *report, enum compare_format fmt, FILE *out);
+
+/* A/B figures into dir through plot_ab(): one per compared file, pattern,
+ * span and metric, per order A and B side by side with the CIs of their
+ * medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]". fmt is a
+ * plot_format. 0, or a negative errno with the message in err (-ENOPKG:
+ * gnuplot or its template is missing). *nr_written counts the figures. */
+int compare_plot(const struct compare_report *report, const char *dir, int fmt,
+		 size_t *nr_written, char *err, size_t errsize);
 
 #endif

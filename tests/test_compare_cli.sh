@@ -60,5 +60,18 @@ expect 0 "CPU model differs" -- "$B" compare "$base" "$D/compare-otherhost.json"
 jq -e '.comparable == false and (.warnings | length) >= 4' "$T/out" >/dev/null ||
 	{ echo "FAIL: otherhost json"; fails=$((fails + 1)); }
 
+# A/B figures: one per metric, real pictures (needs gnuplot).
+if command -v gnuplot >/dev/null; then
+	expect 0 "2 A/B figures written" -- "$B" compare "$base" "$D/compare-slow20.json" --plot "$T/plots"
+	for m in ns_per_access page_faults; do
+		head -c 4 "$T/plots/ab-$m.png" | grep -q PNG || { echo "FAIL: ab-$m.png is not a PNG"; fails=$((fails + 1)); }
+	done
+	expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" "$D/compare-noise.json" -m ns_per_access --plot "$T/svg" --plot-format svg
+	[ -s "$T/svg/ab-ns_per_access-compare-noise.svg" ] || { echo "FAIL: svg per file"; fails=$((fails + 1)); }
+	expect 2 "invalid --plot-format" -- "$B" compare "$base" "$base" --plot "$T/x" --plot-format gif
+else
+	echo "gnuplot missing: A/B figures not checked"
+fi
+
 [ "$fails" -eq 0 ] && echo "all compare CLI checks passed"
 exit $((fails > 0))
