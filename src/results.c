@@ -649,6 +649,7 @@ const struct results_metric *results_trial_metric(const struct results_trial *t,
 		if (!strcmp(t->metrics[i].name, name))
 			return &t->metrics[i];
 	return NULL;
+}
 
 /* ---- results writer (run) ------------------------------------------------ */
 
