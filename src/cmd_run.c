@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "folio.h"
 #include "kernel.h"
 #include "results.h"
+#include "stats.h"
 #include "thp.h"
 #include "topo.h"
 
@@ -383,7 +385,24 @@ struct run {
 	bool progress;
 	json_t *doc;
 	int low_coverage;
+	/* software events: page faults around populate, context switches
+	 * around the loop (a disturbed trial shows it) */
+	struct ctr_set *fault_set, *loop_set;
 };
+
+static const struct ctr_spec fault_specs[] = {
+	{ "page_faults", "page-faults" },
+};
+static const struct ctr_spec loop_specs[] = {
+	{ "context_switches", "context-switches" },
+	{ "loop_page_faults", "page-faults" },
+};
+
+static void metric_from_ctr(json_t *jt, const struct ctr_value *v)
+{
+	if (isfinite(v->value))
+		results_metric_set(jt, v->metric, v->value, v->source, v->event, v->scale);
+}
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {
@@ -490,22 +509,28 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 {
 	const struct kern_desc *k = r->pats[t->pattern];
 	unsigned long long span = r->spans[t->span], c0, c1, w0, w1, warm;
+	struct ctr_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
 	struct kern_state ks;
 	struct folio_hist h;
 	struct buf b;
 	json_t *jt = NULL;
 	double coverage = 0, ns;
 	bool scanned = false;
-	int err;
+	int err, i;
 
 	if ((err = buf_set_order(&r->s, t->order)))
 		return err;
 	if ((err = buf_map(&b, &r->s, t->order, span)))
 		return err;
-	/* TODO(counters): wrap buf_populate() in a ctr_set with the software
-	 * "page-faults" event (metric page_faults, source "sw") once the
-	 * counters branch lands; no second perf_event wrapper here. */
-	if ((err = buf_populate(&b)))
+	if (r->fault_set && (err = ctr_set_enable(r->fault_set)))
+		goto out;
+	err = buf_populate(&b);
+	if (r->fault_set) {
+		ctr_set_disable(r->fault_set);
+		if (!err)
+			err = ctr_set_read(r->fault_set, &faults, 1);
+	}
+	if (err)
 		goto out;
 	memset(&ks, 0, sizeof(ks));
 	ks.base = b.base;
@@ -524,11 +549,18 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	/* The thread's CPU time, not the wall clock: on a shared machine the
 	 * time this thread spends descheduled is not the loop's (the wall
 	 * clock is kept as a second metric). */
+	if (record && r->loop_set && (err = ctr_set_enable(r->loop_set)))
+		goto out;
 	w0 = clock_ns(CLOCK_MONOTONIC);
 	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	sink = k->loop(&ks, accesses);
 	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	w1 = clock_ns(CLOCK_MONOTONIC);
+	if (record && r->loop_set) {
+		ctr_set_disable(r->loop_set);
+		if ((err = ctr_set_read(r->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+			goto out;
+	}
 	ns = (double)(c1 - c0) / (double)accesses;
 	*ns_out = ns;
 	if (!record)
@@ -549,6 +581,17 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	results_metric_set(jt, "wall_ns_per_access", (double)(w1 - w0) / (double)accesses,
 			   "timing", NULL, -1);
 	results_metric_set(jt, "populate_ns", (double)b.populate_ns, "timing", NULL, -1);
+	if (r->fault_set && isfinite(faults.value)) {
+		metric_from_ctr(jt, &faults);
+		t->have_faults = true;
+		t->page_faults = faults.value;
+		if (faults.value > 0)
+			results_metric_set(jt, "fault_ns", (double)b.populate_ns / faults.value,
+					   "timing", NULL, -1);
+	}
+	if (r->loop_set)
+		for (i = 0; i < (int)MS_ARRAY_SIZE(loop_specs); i++)
+			metric_from_ctr(jt, &loopv[i]);
 	if (b.have_size_stats) {
 		results_metric_set(jt, "anon_fault_alloc", (double)b.fault_alloc, "kernel", NULL, -1);
 		results_metric_set(jt, "anon_fault_fallback", (double)b.fault_fallback, "kernel",
@@ -620,21 +663,29 @@ static int calibrate(struct run *r)
 
 /* ---- summary -------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
+/* Values of one double field of struct trial over the reps of one cell;
+ * returns how many (only trials that have the field: 'have' offset, or -1). */
+static int collect(const struct run *r, int p, int sp, int order, size_t field, long have,
+		   double *v)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	int j, n = 0;
 
-	return (x > y) - (x < y);
+	for (j = 0; j < r->nr_trials; j++) {
+		const struct trial *t = &r->trials[j];
+		if (!t->done || t->pattern != p || t->span != sp || t->order != order)
+			continue;
+		if (have >= 0 && !*(const bool *)((const char *)t + have))
+			continue;
+		v[n++] = *(const double *)((const char *)t + field);
+	}
+	return n;
 }
 
-/* TODO(analyze): use stats_median / stats_bootstrap_median_ci from
- * src/stats.h once the analyze branch lands; until then the median only. */
-static double median_of(double *x, int n)
+static double median_or_nan(const double *v, int n)
 {
-	if (n <= 0)
-		return NAN;
-	qsort(x, (size_t)n, sizeof(*x), cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	double m;
+
+	return n > 0 && !stats_median(v, (size_t)n, &m) ? m : NAN;
 }
 
 static void fmt_bytes(double b, char *buf, size_t size)
@@ -649,10 +700,13 @@ static void fmt_bytes(double b, char *buf, size_t size)
 		snprintf(buf, size, "%.0f KiB", b / 1024);
 }
 
+#define RUN_CI_LEVEL 0.95
+#define RUN_CI_ITERS 2000
+
 static void print_summary(struct run *r)
 {
 	double *v = calloc((size_t)r->o.reps, sizeof(double));
-	int p, sp, i, j, n;
+	int p, sp, i, n;
 
 	if (!v)
 		return;
@@ -662,61 +716,60 @@ static void print_summary(struct run *r)
 			fmt_bytes((double)r->spans[sp], spb, sizeof(spb));
 			printf("%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n",
 			       r->pats[p]->name, spb, r->accesses[p][sp], r->o.reps, r->o.cpu);
-			printf("%5s %8s %8s %12s %10s %12s %12s\n", "order", "folio", "coverage",
-			       "ns/access", "faults", "populate", "sparse RSS");
+			printf("%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio",
+			       "coverage", "ns/access", "95% CI", "faults", "populate", "sparse RSS");
 			for (i = 0; i < r->nr_orders; i++) {
-				double med, cov = 1, pop, rss;
-				bool have_cov = true, have_rss = true;
-				char fol[16], rssb[32];
+				int o = r->orders[i];
+				double med, lo, hi, cov, faults, pop, rss;
+				char fol[16], rssb[32], ci[40], cvb[16], fb[16];
 
-				n = 0;
-				for (j = 0; j < r->nr_trials; j++) {
-					struct trial *t = &r->trials[j];
-					if (!t->done || t->pattern != p || t->span != sp ||
-					    t->order != r->orders[i])
-						continue;
-					v[n++] = t->ns_per_access;
-					have_cov &= t->have_cov;
-					if (t->have_cov && t->coverage < cov)
-						cov = t->coverage;
-				}
-				med = median_of(v, n);
-				n = 0;
-				for (j = 0; j < r->nr_trials; j++) {
-					struct trial *t = &r->trials[j];
-					if (t->done && t->pattern == p && t->span == sp &&
-					    t->order == r->orders[i])
-						v[n++] = t->populate_ns;
-				}
-				pop = median_of(v, n);
-				n = 0;
-				for (j = 0; j < r->nr_trials; j++) {
-					struct trial *t = &r->trials[j];
-					if (t->done && t->pattern == p && t->span == sp &&
-					    t->order == r->orders[i]) {
-						have_rss &= t->have_rss;
-						v[n++] = t->rss_bytes;
-					}
-				}
-				rss = have_rss ? median_of(v, n) : NAN;
+				n = collect(r, p, sp, o, offsetof(struct trial, ns_per_access), -1, v);
+				med = median_or_nan(v, n);
+				if (n > 1 && !stats_bootstrap_median_ci(v, (size_t)n, RUN_CI_LEVEL,
+									 RUN_CI_ITERS, r->o.seed,
+									 &lo, &hi))
+					snprintf(ci, sizeof(ci), "[%.2f, %.2f]", lo, hi);
+				else
+					snprintf(ci, sizeof(ci), "-");
+				n = collect(r, p, sp, o, offsetof(struct trial, coverage),
+					    (long)offsetof(struct trial, have_cov), v);
+				/* the worst rep: one bad trial is what must show */
+				cov = NAN;
+				while (n-- > 0)
+					cov = isnan(cov) || v[n] < cov ? v[n] : cov;
+				if (isnan(cov))
+					snprintf(cvb, sizeof(cvb), "-");
+				else
+					snprintf(cvb, sizeof(cvb), "%.3f%s", cov,
+						 cov < RUN_COVERAGE_MIN ? "!" : "");
+				n = collect(r, p, sp, o, offsetof(struct trial, page_faults),
+					    (long)offsetof(struct trial, have_faults), v);
+				faults = median_or_nan(v, n);
+				if (isnan(faults))
+					snprintf(fb, sizeof(fb), "-");
+				else
+					snprintf(fb, sizeof(fb), "%.0f", faults);
+				n = collect(r, p, sp, o, offsetof(struct trial, populate_ns), -1, v);
+				pop = median_or_nan(v, n);
+				n = collect(r, p, sp, o, offsetof(struct trial, rss_bytes),
+					    (long)offsetof(struct trial, have_rss), v);
+				rss = median_or_nan(v, n);
 				fmt_bytes(rss, rssb, sizeof(rssb));
 				snprintf(fol, sizeof(fol), "%lukB",
-					 (unsigned long)(r->topo.page_size << r->orders[i]) / 1024);
-				if (have_cov)
-					printf("%5d %8s %7.3f%s", r->orders[i], fol, cov,
-					       cov < RUN_COVERAGE_MIN ? "!" : " ");
-				else
-					printf("%5d %8s %8s", r->orders[i], fol, "-");
-				printf(" %12.2f %10s %9.2f ms %12s\n", med, "-", pop / 1e6, rssb);
+					 (unsigned long)(r->topo.page_size << o) / 1024);
+				printf("%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med,
+				       ci, fb, pop / 1e6, rssb);
 			}
 			printf("\n");
 		}
 	}
 	free(v);
-	printf("ns/access: median over reps (source: timing). coverage: the lowest share of "
-	       "the span\nat the requested order over the reps (pagemap; '!' below 95%%). "
-	       "populate: median time\nto fault the span in. sparse RSS: one page touched in "
-	       "every %ld (mincore).\n", r->o.sparse_k);
+	printf("ns/access: median over the reps of the thread's CPU time per access (timing),\n"
+	       "with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
+	       "at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
+	       "faults to populate the span (sw). populate: median time to fault it in (timing).\n"
+	       "sparse RSS: resident bytes when one page in every %ld is touched (kernel, mincore).\n",
+	       RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100, r->o.sparse_k);
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -857,6 +910,26 @@ static int run_run(int argc, char **argv)
 		return MS_EXIT_ENV;
 	}
 	backend = "timing";
+	{
+		struct ctr_options copts = { .include_kernel = true };
+		int bad = 0;
+
+		/* Software events need no PMU; a kernel without them (or a
+		 * seccomp'd container) still gets timing, and says so. */
+		err = ctr_set_open(&r.fault_set, fault_specs, (int)MS_ARRAY_SIZE(fault_specs),
+				   &copts, &bad);
+		if (!err)
+			err = ctr_set_open(&r.loop_set, loop_specs, (int)MS_ARRAY_SIZE(loop_specs),
+					   &copts, &bad);
+		if (err) {
+			ctr_strerror(err, false, msg, sizeof(msg));
+			ms_warn("software perf events do not open (%s): page faults are not "
+				"counted: %s", strerror(-err), msg);
+			ctr_set_close(r.fault_set);
+			r.fault_set = NULL;
+			r.loop_set = NULL;
+		}
+	}
 	if ((err = topo_pin_cpu((int)r.o.cpu))) {
 		ms_err("run: cannot pin to CPU %ld: %s", r.o.cpu, strerror(-err));
 		return MS_EXIT_ENV;
@@ -932,6 +1005,8 @@ fail:
 	ms_err("run: %s", msg);
 	rc = ms_exit_for_errno(err);
 out:
+	ctr_set_close(r.loop_set);
+	ctr_set_close(r.fault_set);
 	json_decref(r.doc);
 	free(r.trials);
 	return rc;
