@@ -505,7 +505,7 @@ static void trial_warn(struct run *r, const char *fmt, ...)
  * is wanted.
  */
 static int measure(struct run *r, struct trial *t, unsigned long long accesses, bool record,
-		   double *ns_out, json_t **trial_out)
+		   double *ns_out, json_t **trial_out, json_t **sparse_out)
 {
 	const struct kern_desc *k = r->pats[t->pattern];
 	unsigned long long span = r->spans[t->span], c0, c1, w0, w1, warm;
@@ -515,6 +515,9 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	struct buf b;
 	json_t *jt = NULL;
 	double coverage = 0, ns;
+
+	if (sparse_out)
+		*sparse_out = NULL;
 	bool scanned = false;
 	int err, i;
 
@@ -611,13 +614,33 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	}
 	buf_unmap(&b);
 
+	/* Bloat: the same span at the same order, one page in every k
+	 * touched; its own trial (pattern "sparse"), since it measures memory,
+	 * not accesses. */
 	if (r->o.sparse_k) {
 		unsigned long long rss;
+		json_t *js;
+
 		if ((err = buf_map(&b, &r->s, t->order, span)))
 			goto out;
 		if ((err = buf_populate_sparse(&b, (unsigned long)r->o.sparse_k, &rss)))
 			goto out;
-		results_metric_set(jt, "rss_bytes", (double)rss, "kernel", NULL, -1);
+		scanned = !folio_scan_range(0, (unsigned long)b.base,
+					    (unsigned long)(b.base + b.span), &h);
+		js = results_trial_new(t->order, "sparse", span, t->rep, 0, scanned ? &h : NULL,
+				       NAN);
+		if (!js) {
+			err = -ENOMEM;
+			goto out;
+		}
+		json_object_set_new(js, "sparse",
+				    json_pack("{s:I, s:I}", "k", (json_int_t)r->o.sparse_k,
+					      "touched_pages",
+					      (json_int_t)((b.span / b.page_size +
+							    (unsigned long)r->o.sparse_k - 1) /
+							   (unsigned long)r->o.sparse_k)));
+		results_metric_set(js, "rss_bytes", (double)rss, "kernel", NULL, -1);
+		*sparse_out = js;
 		t->have_rss = true;
 		t->rss_bytes = (double)rss;
 	}
@@ -645,12 +668,12 @@ static int calibrate(struct run *r)
 			if (r->o.accesses) {
 				/* still one warm-up trial: the first timed trial should
 				 * not be the one that pays for cold caches */
-				if ((err = measure(r, &t, r->o.accesses, false, &ns, NULL)))
+				if ((err = measure(r, &t, r->o.accesses, false, &ns, NULL, NULL)))
 					return err;
 				r->accesses[p][sp] = r->o.accesses;
 				continue;
 			}
-			if ((err = measure(r, &t, probe, false, &ns, NULL)))
+			if ((err = measure(r, &t, probe, false, &ns, NULL, NULL)))
 				return err;
 			n = (unsigned long long)(r->target_ns / (ns > 0.1 ? ns : 0.1));
 			if (n < probe)
@@ -971,15 +994,22 @@ static int run_run(int argc, char **argv)
 		goto fail;
 	for (i = 0; i < r.nr_trials; i++) {
 		struct trial *t = &r.trials[i];
-		json_t *jt = NULL;
+		json_t *jt = NULL, *js = NULL;
 		double ns;
 
 		progress(&r, i, t);
-		err = measure(&r, t, r.accesses[t->pattern][t->span], true, &ns, &jt);
-		if (err)
+		err = measure(&r, t, r.accesses[t->pattern][t->span], true, &ns, &jt, &js);
+		if (err) {
+			json_decref(jt);
+			json_decref(js);
 			goto fail;
+		}
 		json_object_set_new(jt, "seq", json_integer(i));
 		results_trial_append(r.doc, jt);
+		if (js) {
+			json_object_set_new(js, "seq", json_integer(i));
+			results_trial_append(r.doc, js);
+		}
 		t->done = true;
 	}
 	progress(&r, r.nr_trials, NULL);

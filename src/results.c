@@ -687,8 +687,9 @@ json_t *results_trial_new(int order, const char *pattern, unsigned long long spa
 			json_object_set_new(h, key, json_integer((json_int_t)hist->pages[o]));
 		}
 		json_object_set_new(t, "folios",
-				    json_pack("{s:o, s:f, s:I, s:I}", "hist", h, "coverage",
-					      coverage, "partial", (json_int_t)hist->partial,
+				    json_pack("{s:o, s:o, s:I, s:I}", "hist", h, "coverage",
+					      isfinite(coverage) ? json_real(coverage) : json_null(),
+					      "partial", (json_int_t)hist->partial,
 					      "not_present", (json_int_t)hist->not_present));
 	}
 	json_object_set_new(t, "metrics", json_object());

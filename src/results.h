@@ -113,7 +113,8 @@ const struct results_metric *results_trial_metric(const struct results_trial *t,
  * three objects are stolen) and an empty "trials" array. */
 json_t *results_doc_new(json_t *host, json_t *thp, json_t *config);
 /* One trial object with an empty "metrics" object; hist may be NULL (no
- * scan: "folios" is then absent, never a made-up histogram). */
+ * scan: "folios" is then absent, never a made-up histogram); a NaN coverage
+ * is written as null (a histogram with nothing to cover, e.g. sparse). */
 json_t *results_trial_new(int order, const char *pattern, unsigned long long span, int rep,
 			  unsigned long long accesses, const struct folio_hist *hist,
 			  double coverage);
