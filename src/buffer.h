@@ -39,8 +39,11 @@ int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
 /* Write one byte in every page (a write fault: a read would map the zero
  * page), timing the whole pass; for order > 0 the deltas of the size's
  * anon_fault_alloc / anon_fault_fallback around it. The stats are global:
- * another process faulting at the same size at the same time adds to them. */
-int buf_populate(struct buf *b);
+ * another process faulting at the same size at the same time adds to them.
+ * 'faults' (may be NULL) is enabled around the touching alone and disabled
+ * after; the caller reads it. */
+struct ctr_set;
+int buf_populate(struct buf *b, struct ctr_set *faults);
 
 /* Write one byte in every k-th page only (k >= 1): what a sparse user of the
  * span costs at this order. *rss_bytes: the span's resident bytes after it

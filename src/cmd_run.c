@@ -525,14 +525,9 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 		return err;
 	if ((err = buf_map(&b, &r->s, t->order, span)))
 		return err;
-	if (r->fault_set && (err = ctr_set_enable(r->fault_set)))
-		goto out;
-	err = buf_populate(&b);
-	if (r->fault_set) {
-		ctr_set_disable(r->fault_set);
-		if (!err)
-			err = ctr_set_read(r->fault_set, &faults, 1);
-	}
+	err = buf_populate(&b, r->fault_set);
+	if (!err && r->fault_set)
+		err = ctr_set_read(r->fault_set, &faults, 1);
 	if (err)
 		goto out;
 	memset(&ks, 0, sizeof(ks));

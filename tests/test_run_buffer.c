@@ -62,14 +62,9 @@ static int measure_all(const struct thp_settings *s, struct order_result *res)
 		r->faults = NAN;
 		if ((r->err = buf_set_order(s, order)) || (r->err = buf_map(&b, s, order, SPAN)))
 			continue;
-		if (set)
-			ctr_set_enable(set);
-		r->err = buf_populate(&b);
-		if (set) {
-			ctr_set_disable(set);
-			if (!ctr_set_read(set, &v, 1))
-				r->faults = v.value;
-		}
+		r->err = buf_populate(&b, set);
+		if (set && !r->err && !ctr_set_read(set, &v, 1))
+			r->faults = v.value;
 		r->have_stats = b.have_size_stats;
 		r->alloc = b.fault_alloc;
 		r->fallback = b.fault_fallback;
