@@ -7,5 +7,6 @@
 extern const struct ms_command cmd_info;
 extern const struct ms_command cmd_restore;
 extern const struct ms_command cmd_run;
+extern const struct ms_command cmd_events;
 
 #endif

@@ -87,8 +87,8 @@ int ctr_strerror(int err, bool hw, char *buf, size_t size)
 				"or a kernel without CONFIG_PERF_EVENTS)");
 	case ENOMSG:
 		return snprintf(buf, size,
-				"libpfm4 cannot encode this event here (%s): no such event, or its PMU "
-				"is not this CPU's ('mthpscope events' lists this CPU's set; "
+				"this event cannot be encoded here (%s): libpfm4 knows no such event, "
+				"or its PMU is not this CPU's ('mthpscope events' lists this CPU's set; "
 				"LIBPFM_ENCODE_INACTIVE=1 encodes another CPU's events, which then "
 				"do not open)", ctr_encode_detail());
 	case EBUSY:
@@ -202,24 +202,56 @@ const char *ctr_encode_detail(void)
 	return encode_detail[0] ? encode_detail : "unknown event";
 }
 
-/* "r" + 1..16 hex digits, perf's raw syntax. */
-static int parse_raw(const char *s, unsigned long long *config)
+int ctr_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
 {
-	const char *p;
+	const char *raw = s, *p, *slash;
+	size_t len;
 
-	if (s[0] != 'r' || !s[1] || strlen(s + 1) > 16)
+	if (pmu_size)
+		pmu[0] = '\0';
+	/* "cpu_core/r0e12/": perf's PMU-qualified raw syntax */
+	slash = strchr(s, '/');
+	if (slash) {
+		len = (size_t)(slash - s);
+		if (!len || len >= pmu_size || s[strlen(s) - 1] != '/')
+			return -EINVAL;
+		memcpy(pmu, s, len);
+		pmu[len] = '\0';
+		raw = slash + 1;
+		len = strlen(raw) - 1; /* without the closing '/' */
+	} else {
+		len = strlen(raw);
+	}
+	if (raw[0] != 'r' || len < 2 || len > 17)
 		return -EINVAL;
-	for (p = s + 1; *p; p++)
+	for (p = raw + 1; p < raw + len; p++)
 		if (!isxdigit((unsigned char)*p))
 			return -EINVAL;
-	*config = strtoull(s + 1, NULL, 16);
+	*config = strtoull(raw + 1, NULL, 16);
 	return 0;
+}
+
+/* The perf type of a dynamic PMU (hybrid cpu_core / cpu_atom). */
+static int sysfs_pmu_type(const char *pmu, unsigned *type)
+{
+	char path[160];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	ok = fscanf(f, "%u", type) == 1;
+	fclose(f);
+	return ok ? 0 : -EIO;
 }
 
 int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *attr)
 {
 	pfm_perf_encode_arg_t arg;
 	unsigned long long raw;
+	char pmu[64];
 	size_t i;
 	int ret;
 
@@ -244,9 +276,14 @@ int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *a
 			goto generic;
 		}
 	}
-	if (!parse_raw(event, &raw)) {
+	if (!ctr_parse_raw(event, pmu, sizeof(pmu), &raw)) {
 		attr->type = PERF_TYPE_RAW;
 		attr->config = raw;
+		if (pmu[0] && sysfs_pmu_type(pmu, &attr->type)) {
+			snprintf(encode_detail, sizeof(encode_detail),
+				 "no PMU named '%s' on this host", pmu);
+			return -ENOMSG;
+		}
 		goto generic;
 	}
 
