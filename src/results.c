@@ -309,7 +309,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	size_t n;
 	int err;
 
-	snprintf(path, sizeof(path), "trials[%zu]", idx);
+	snprintf(path, sizeof(path), "$.trials[%zu]", idx);
 	t->coverage = NAN;
 	if (!json_is_object(v))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, type_name(v));

@@ -103,28 +103,28 @@ TEST(bad_documents)
 		  "\"metrics\": {\"ns_per_access\": {\"value\": 1e999, \"source\": \"timing\"}}}]}",
 		  -EBADMSG, "malformed JSON" },
 		{ HEAD "\"trials\": [{\"pattern\": \"x\", \"span\": 4096, \"rep\": 0, \"metrics\": {}}]}",
-		  -EBADMSG, "trials[0].order: missing" },
+		  -EBADMSG, "$.trials[0].order: missing" },
 		{ HEAD "\"trials\": [" TRIAL0 ", {\"order\": 0, \"pattern\": \"x\", \"span\": 4096, "
 		  "\"rep\": 0, \"metrics\": {\"walks\": {\"source\": \"pmu\"}}}]}",
-		  -EBADMSG, "trials[1].metrics.walks.value: missing" },
+		  -EBADMSG, "$.trials[1].metrics.walks.value: missing" },
 		{ HEAD "\"trials\": [{\"order\": 10, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
-		  "\"metrics\": {}}]}", -EBADMSG, "trials[0].order: 10 is out of range [0, 9]" },
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].order: 10 is out of range [0, 9]" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
-		  "\"metrics\": {}}]}", -EBADMSG, "trials[0].metrics: empty" },
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].metrics: empty" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
 		  "\"metrics\": {\"walks\": {\"value\": 1, \"source\": \"guess\"}}}]}",
 		  -EBADMSG, "'guess' is not one of" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
 		  "\"metrics\": {\"walks\": {\"value\": -1, \"source\": \"pmu\"}}}]}",
-		  -EBADMSG, "trials[0].metrics.walks.value: -1 is out of range" },
+		  -EBADMSG, "$.trials[0].metrics.walks.value: -1 is out of range" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": \"big\", \"rep\": 0, "
-		  "\"metrics\": {}}]}", -EBADMSG, "trials[0].span: expected an integer, found a string" },
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].span: expected an integer, found a string" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
 		  "\"folios\": {\"hist\": {\"x\": 1}}, \"metrics\": {}}]}", -EBADMSG,
 		  "key 'x' is not a folio order" },
 		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
 		  "\"folios\": {\"hist\": {}, \"coverage\": 1.5}, \"metrics\": {}}]}", -EBADMSG,
-		  "trials[0].folios.coverage: 1.5 is out of range" },
+		  "$.trials[0].folios.coverage: 1.5 is out of range" },
 		{ "{\"schema\": \"mthpscope.results/1\", \"schema\": \"x\"}", -EBADMSG,
 		  "duplicate" },
 	};
