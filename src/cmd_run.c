@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "atomic.h"
 #include "buffer.h"
 #include "cli.h"
@@ -286,29 +287,23 @@ bad:
 
 /* ---- defaults from the machine ------------------------------------------- */
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
-/* Bytes the last-level data TLB maps with base pages. AMD reports its L2
- * DTLB in CPUID 0x80000006 (EBX[27:16], 4K entries); elsewhere assume 2048
- * entries, the size of current big cores' second-level TLBs (Golden Cove,
- * Neoverse V2), and say so. */
+/* Bytes the last-level data TLB maps with base pages: CPUID where x86 has
+ * it (arch_tlb_geometry); elsewhere 2048 entries are assumed, the size of
+ * current big cores' second-level TLBs (Golden Cove, Neoverse V2), and the
+ * config says so. */
 static unsigned long long tlb_reach(long page_size, const char **source)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
+	struct arch_tlb t;
+	int entries;
 
-	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 &&
-	    __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 /* "Auth"enticAMD */) {
-		__get_cpuid(0x80000006, &a, &b, &c, &d);
-		if ((b >> 16) & 0xfff) {
-			*source = "cpuid";
-			return ((b >> 16) & 0xfff) * (unsigned long long)page_size;
+	if (!arch_tlb_geometry(&t)) {
+		entries = t.l2_4k ? t.l2_4k : t.l1d_4k;
+		if (entries > 0) {
+			*source = t.source ? t.source : "cpuid";
+			return (unsigned long long)entries * (unsigned long long)page_size;
 		}
 	}
-#endif
-	*source = "assumed";
+	*source = "assumed: 2048 entries";
 	return 2048ULL * (unsigned long long)page_size;
 }
 
@@ -388,6 +383,10 @@ struct run {
 	/* software events: page faults around populate, context switches
 	 * around the loop (a disturbed trial shows it) */
 	struct ctr_set *fault_set, *loop_set;
+	/* hardware metrics of this CPU family (arch/), user-only, around the
+	 * loop alone; NULL with the timing backend */
+	struct ctr_set *pmu_set;
+	struct arch_specs pmu;
 };
 
 static const struct ctr_spec fault_specs[] = {
@@ -499,6 +498,48 @@ static void trial_warn(struct run *r, const char *fmt, ...)
 	ms_warn("%s", msg);
 }
 
+static double trial_metric(const char *name, void *ctx)
+{
+	json_t *jt = ctx, *v;
+
+	if (!strcmp(name, "accesses"))
+		return (double)json_integer_value(json_object_get(jt, "accesses"));
+	v = json_object_get(json_object_get(json_object_get(jt, "metrics"), name), "value");
+	return v ? json_number_value(v) : NAN;
+}
+
+/* The family's formulas (arch/): walks per 1000 accesses, MMU overhead, ...
+ * Computed from PMU counts, so their source is "pmu"; "formula" says how. */
+static void add_derived(struct run *r, json_t *jt)
+{
+	struct arch_value dv[16];
+	int n, i;
+
+	n = arch_derive(r->pmu.desc, trial_metric, jt, dv, (int)MS_ARRAY_SIZE(dv));
+	for (i = 0; i < n; i++) {
+		const struct arch_formula *f;
+		json_t *m;
+
+		if (results_metric_set(jt, dv[i].name, dv[i].value, "pmu", NULL, -1))
+			continue;
+		m = json_object_get(json_object_get(jt, "metrics"), dv[i].name);
+		for (f = r->pmu.desc ? r->pmu.desc->derived : NULL; f && f->name; f++)
+			if (!strcmp(f->name, dv[i].name))
+				break;
+		if (!f || !f->name)
+			for (f = arch_common_formulas(); f && f->name; f++)
+				if (!strcmp(f->name, dv[i].name))
+					break;
+		if (f && f->name)
+			json_object_set_new(m, "formula",
+					    json_sprintf("%s %s %s x %g", f->a,
+							 f->op == ARCH_OP_DIV   ? "/"
+							 : f->op == ARCH_OP_ADD ? "+"
+										: "-",
+							 f->b, f->scale));
+	}
+}
+
 /*
  * Map at the order, populate, lay out the pattern, warm up, time the loop.
  * With 'record' false it is the calibration/warm-up trial: only the time
@@ -510,6 +551,7 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	const struct kern_desc *k = r->pats[t->pattern];
 	unsigned long long span = r->spans[t->span], c0, c1, w0, w1, warm;
 	struct ctr_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
+	struct ctr_value pmuv[ARCH_MAX_SPECS];
 	struct kern_state ks;
 	struct folio_hist h;
 	struct buf b;
@@ -549,11 +591,18 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	 * clock is kept as a second metric). */
 	if (record && r->loop_set && (err = ctr_set_enable(r->loop_set)))
 		goto out;
+	if (record && r->pmu_set && (err = ctr_set_enable(r->pmu_set)))
+		goto out;
 	w0 = clock_ns(CLOCK_MONOTONIC);
 	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	sink = k->loop(&ks, accesses);
 	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	w1 = clock_ns(CLOCK_MONOTONIC);
+	if (record && r->pmu_set) {
+		ctr_set_disable(r->pmu_set);
+		if ((err = ctr_set_read(r->pmu_set, pmuv, r->pmu.n)))
+			goto out;
+	}
 	if (record && r->loop_set) {
 		ctr_set_disable(r->loop_set);
 		if ((err = ctr_set_read(r->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
@@ -590,6 +639,15 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	if (r->loop_set)
 		for (i = 0; i < (int)MS_ARRAY_SIZE(loop_specs); i++)
 			metric_from_ctr(jt, &loopv[i]);
+	if (r->pmu_set) {
+		bool mux = false;
+		for (i = 0; i < r->pmu.n; i++) {
+			metric_from_ctr(jt, &pmuv[i]);
+			mux |= pmuv[i].multiplexed;
+		}
+		json_object_set_new(jt, "multiplexed", json_boolean(mux));
+		add_derived(r, jt);
+	}
 	if (b.have_size_stats) {
 		results_metric_set(jt, "anon_fault_alloc", (double)b.fault_alloc, "kernel", NULL, -1);
 		results_metric_set(jt, "anon_fault_fallback", (double)b.fault_fallback, "kernel",
@@ -915,18 +973,6 @@ static int run_run(int argc, char **argv)
 		       "smaller --span", l, a);
 		return MS_EXIT_ENV;
 	}
-	if (r.o.backend == BACKEND_PMU) {
-		err = ctr_probe_hw();
-		if (err) {
-			ctr_strerror(err, true, msg, sizeof(msg));
-			ms_err("run: --backend pmu: no hardware counters here: %s", msg);
-			return MS_EXIT_ENV;
-		}
-		/* TODO(counters): PMU metric specs for this CPU from the counters
-		 * branch; until then the PMU backend is refused rather than faked. */
-		ms_err("run: --backend pmu: PMU metrics are not wired in this build yet");
-		return MS_EXIT_ENV;
-	}
 	backend = "timing";
 	{
 		struct ctr_options copts = { .include_kernel = true };
@@ -950,12 +996,45 @@ static int run_run(int argc, char **argv)
 	}
 	if ((err = topo_pin_cpu((int)r.o.cpu))) {
 		ms_err("run: cannot pin to CPU %ld: %s", r.o.cpu, strerror(-err));
-		return MS_EXIT_ENV;
+		rc = MS_EXIT_ENV;
+		goto out;
+	}
+	/* after pinning: a hybrid CPU's event set depends on the core type */
+	if (r.o.backend != BACKEND_TIMING) {
+		char why[256];
+		int bad = 0;
+
+		err = arch_pmu_specs(NULL, (int)r.o.cpu, &r.pmu, why, sizeof(why));
+		if (err > 0) {
+			struct ctr_options popts = { .include_kernel = false };
+			err = ctr_set_open(&r.pmu_set, r.pmu.spec, r.pmu.n, &popts, &bad);
+			if (err) {
+				char adv[256];
+				ctr_strerror(err, true, adv, sizeof(adv));
+				snprintf(why, sizeof(why), "%s does not open: %s",
+					 r.pmu.spec[bad].event, adv);
+				r.pmu_set = NULL;
+			}
+		} else if (err == 0) {
+			snprintf(why, sizeof(why), "no PMU metrics described for this CPU");
+			err = -ENODEV;
+		}
+		if (err && r.o.backend == BACKEND_PMU) {
+			ms_err("run: --backend pmu: %s", why);
+			rc = MS_EXIT_ENV;
+			goto out;
+		}
+		if (err)
+			ms_note("hardware counters unavailable (%s): timing and software events only",
+				why);
+		else
+			backend = "pmu";
 	}
 	if ((err = thp_journal_begin())) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
-		return ms_exit_for_errno(err);
+		rc = ms_exit_for_errno(err);
+		goto out;
 	}
 	r.progress = isatty(STDERR_FILENO);
 	if ((err = plan_trials(&r)))
@@ -1030,6 +1109,7 @@ fail:
 	ms_err("run: %s", msg);
 	rc = ms_exit_for_errno(err);
 out:
+	ctr_set_close(r.pmu_set);
 	ctr_set_close(r.loop_set);
 	ctr_set_close(r.fault_set);
 	json_decref(r.doc);
