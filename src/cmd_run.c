@@ -1045,15 +1045,21 @@ static int run_run(int argc, char **argv)
 
 	{
 		json_t *pmu_models = json_array();
-		char reason[256];
+		char reason[512];
 		struct ctr_pmu_model models[8];
-		int nm = ctr_detect_pmus(models, 8), m;
-		bool hw = ctr_probe_hw() == 0;
+		int nm = ctr_detect_pmus(models, 8), m, hwerr = ctr_probe_hw();
+		bool hw = hwerr == 0;
 		struct thp_settings now;
 
 		for (m = 0; m < nm; m++)
 			json_array_append_new(pmu_models, json_string(models[m].name));
-		snprintf(reason, sizeof(reason), "a hardware counter does not open on this host");
+		if (!hw) {
+			char adv[200];
+			ctr_strerror(hwerr, true, adv, sizeof(adv));
+			snprintf(reason, sizeof(reason),
+				 "a hardware cycles counter does not open (%s): %s",
+				 strerror(-hwerr), adv);
+		}
 		/* the settings the user had, before this run changed them */
 		if (thp_read(&now))
 			now = r.s;
