@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "counters.h"
 #include "harness.h"
 #include "mthpscope.h"
 #include "results.h"
@@ -288,6 +289,11 @@ TEST(environment_refusals_before_measuring)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* refused before anything was mapped or measured */
 	EXPECT_TRUE(t1.tv_sec - t0.tv_sec < 3);
+	/* no PMU here (a VM): --backend pmu is refused, not faked */
+	if (ctr_probe_hw() != 0) {
+		char *pmu[] = { "mthpscope", "run", "--backend", "pmu", "--quick", NULL };
+		expect_exit(MS_EXIT_ENV, "--backend pmu", pmu, 0);
+	}
 	/* not root: the binary must be reachable by 'nobody' */
 	if (stat(bin(), &st) == 0 && (st.st_mode & S_IXOTH))
 		expect_exit(MS_EXIT_ENV, "root", plain, 65534);
