@@ -412,9 +412,11 @@ static uint64_t mix(uint64_t a, uint64_t b)
 
 /*
  * Randomised blocks: rep r runs every (pattern, span, order) once, in an order
- * shuffled with the seed; the first of a block is never the order that ended
- * the previous one, so no two trials in a row share an order (given two
- * orders or more) and drift in the machine falls on all orders alike.
+ * shuffled with the seed, then a pass moves apart two neighbours of the same
+ * order (across the block boundary too) wherever a later trial of another
+ * order can take the place: given two orders or more no two trials in a row
+ * share an order, never all reps of one order run back to back, and drift in
+ * the machine falls on all orders alike.
  */
 static int plan_trials(struct run *r)
 {
@@ -427,7 +429,7 @@ static int plan_trials(struct run *r)
 	if (!r->trials)
 		return -ENOMEM;
 	for (rep = 0; rep < r->o.reps; rep++) {
-		struct trial *blk = r->trials + rep * per_block;
+		struct trial *blk = r->trials + rep * per_block, t;
 		k = 0;
 		for (p = 0; p < r->nr_pats; p++)
 			for (sp = 0; sp < r->nr_spans; sp++)
@@ -435,18 +437,20 @@ static int plan_trials(struct run *r)
 					blk[k++] = (struct trial){ .order = r->orders[i], .rep = rep,
 								   .pattern = p, .span = sp };
 		for (i = per_block - 1; i > 0; i--) {
-			struct trial t;
 			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
 			t = blk[i];
 			blk[i] = blk[j];
 			blk[j] = t;
 		}
-		if (rep > 0 && r->nr_orders > 1 && blk[0].order == blk[-1].order) {
-			for (j = 1; j < per_block && blk[j].order == blk[-1].order; j++)
+		for (i = rep > 0 ? 0 : 1; i < per_block && r->nr_orders > 1; i++) {
+			int prev = i ? blk[i - 1].order : blk[-1].order;
+			if (blk[i].order != prev)
+				continue;
+			for (j = i + 1; j < per_block && blk[j].order == prev; j++)
 				;
 			if (j < per_block) {
-				struct trial t = blk[0];
-				blk[0] = blk[j];
+				t = blk[i];
+				blk[i] = blk[j];
 				blk[j] = t;
 			}
 		}
