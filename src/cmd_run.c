@@ -1120,6 +1120,8 @@ static int run_run(int argc, char **argv)
 			ms_err("run: writing '%s' failed: %s", r.o.output, strerror(-err));
 			goto out;
 		}
+		ms_note("results written to %s (%d trials)", r.o.output,
+			(int)json_array_size(json_object_get(r.doc, "trials")));
 	}
 	print_summary(&r);
 	if (r.low_coverage)
