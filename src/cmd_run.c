@@ -790,10 +790,11 @@ static void fmt_bytes(double b, char *buf, size_t size)
 
 #define RUN_CI_LEVEL 0.95
 #define RUN_CI_ITERS 2000
+#define RUN_CI_TARGET 0.05
 
 static void print_summary(struct run *r)
 {
-	double *v = calloc((size_t)r->o.reps, sizeof(double));
+	double *v = calloc((size_t)r->o.reps, sizeof(double)), base, widest, w;
 	int p, sp, i, n;
 
 	if (!v)
@@ -806,6 +807,8 @@ static void print_summary(struct run *r)
 			       r->pats[p]->name, spb, r->accesses[p][sp], r->o.reps, r->o.cpu);
 			printf("%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio",
 			       "coverage", "ns/access", "95% CI", "faults", "populate", "sparse RSS");
+			base = NAN;
+			widest = 0;
 			for (i = 0; i < r->nr_orders; i++) {
 				int o = r->orders[i];
 				double med, lo, hi, cov, faults, pop, rss;
@@ -815,9 +818,14 @@ static void print_summary(struct run *r)
 				med = median_or_nan(v, n);
 				if (n > 1 && !stats_bootstrap_median_ci(v, (size_t)n, RUN_CI_LEVEL,
 									 RUN_CI_ITERS, r->o.seed,
-									 &lo, &hi))
+									 &lo, &hi)) {
 					snprintf(ci, sizeof(ci), "[%.2f, %.2f]", lo, hi);
-				else
+					if (o == 0)
+						base = med;
+					/* the farther end of the CI from the median */
+					w = fmax(hi - med, med - lo);
+					widest = fmax(widest, w);
+				} else
 					snprintf(ci, sizeof(ci), "-");
 				n = collect(r, p, sp, o, offsetof(struct trial, coverage),
 					    (long)offsetof(struct trial, have_cov), v);
@@ -848,6 +856,15 @@ static void print_summary(struct run *r)
 				printf("%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med,
 				       ci, fb, pop / 1e6, rssb);
 			}
+			/* The precision a reader can expect of a gain: CIs against the
+			 * order-0 value they are compared to. */
+			if (isfinite(base) && base > 0)
+				printf("precision: the widest CI reaches %.1f%% of order 0's median "
+				       "(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
+				       RUN_CI_TARGET * 100,
+				       widest / base > RUN_CI_TARGET
+					       ? "; more --reps or a quieter machine narrow it"
+					       : "");
 			printf("\n");
 		}
 	}
