@@ -635,9 +635,11 @@ static void khugepaged_note(struct analysis *a)
 		 "With several orders enabled (order %d up to the PMD order), keep "
 		 "khugepaged/max_ptes_none at 255 or below (under half a PMD): above that a "
 		 "collapse to a small order leaves the next larger range populated enough to "
-		 "collapse again, and memory creeps up to PMD size.%s",
-		 a->min_order,
-		 r->max_ptes_none > 255 ? " It is above 255 in this file's settings." : "");
+		 "collapse again, and memory creeps up to PMD size.", a->min_order);
+	if (r->max_ptes_none > 255)
+		append(a->khugepaged_note, sizeof(a->khugepaged_note), " The measured machine "
+		       "has %ld%s.", r->max_ptes_none, r->max_ptes_none == 511 ?
+		       " (the default, made for PMD-only collapse)" : "");
 }
 
 static void pct(char *buf, size_t size, double v)

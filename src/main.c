@@ -10,10 +10,11 @@ static const struct ms_command *const commands[] = {
 	&cmd_info,
 	&cmd_restore,
 	&cmd_run,
+	&cmd_scan,
 	&cmd_events,
 	&cmd_analyze,
 	&cmd_plot,
-	&cmd_scan,
+	&cmd_compare,
 	NULL,
 };
 
