@@ -561,12 +561,11 @@ static int measure(struct run *r, struct trial *t, unsigned long long accesses, 
 	struct buf b;
 	json_t *jt = NULL;
 	double coverage = 0, ns;
-
-	if (sparse_out)
-		*sparse_out = NULL;
 	bool scanned = false;
 	int err, i;
 
+	if (sparse_out)
+		*sparse_out = NULL;
 	if ((err = buf_set_order(&r->s, t->order)))
 		return err;
 	if ((err = buf_map(&b, &r->s, t->order, span)))
