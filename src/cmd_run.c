@@ -800,7 +800,8 @@ static void fmt_bytes(double b, char *buf, size_t size)
 #define RUN_CI_ITERS 2000
 #define RUN_CI_TARGET 0.05
 
-static void print_summary(struct run *r)
+/* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
+static void print_summary(struct run *r, FILE *f)
 {
 	double *v = calloc((size_t)r->o.reps, sizeof(double)), base, widest, w;
 	int p, sp, i, n;
@@ -811,9 +812,9 @@ static void print_summary(struct run *r)
 		for (sp = 0; sp < r->nr_spans; sp++) {
 			char spb[32];
 			fmt_bytes((double)r->spans[sp], spb, sizeof(spb));
-			printf("%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n",
+			fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n",
 			       r->pats[p]->name, spb, r->accesses[p][sp], r->o.reps, r->o.cpu);
-			printf("%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio",
+			fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio",
 			       "coverage", "ns/access", "95% CI", "faults", "populate", "sparse RSS");
 			base = NAN;
 			widest = 0;
@@ -861,23 +862,23 @@ static void print_summary(struct run *r)
 				fmt_bytes(rss, rssb, sizeof(rssb));
 				snprintf(fol, sizeof(fol), "%lukB",
 					 (unsigned long)(r->topo.page_size << o) / 1024);
-				printf("%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med,
+				fprintf(f, "%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med,
 				       ci, fb, pop / 1e6, rssb);
 			}
 			/* The precision a reader can expect of a gain: CIs against the
 			 * order-0 value they are compared to. */
 			if (isfinite(base) && base > 0)
-				printf("precision: the widest CI reaches %.1f%% of order 0's median "
+				fprintf(f, "precision: the widest CI reaches %.1f%% of order 0's median "
 				       "(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
 				       RUN_CI_TARGET * 100,
 				       widest / base > RUN_CI_TARGET
 					       ? "; more --reps or a quieter machine narrow it"
 					       : "");
-			printf("\n");
+			fprintf(f, "\n");
 		}
 	}
 	free(v);
-	printf("ns/access: median over the reps of the thread's CPU time per access (timing),\n"
+	fprintf(f, "ns/access: median over the reps of the thread's CPU time per access (timing),\n"
 	       "with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
 	       "at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
 	       "faults to populate the span (sw). populate: median time to fault it in (timing).\n"
@@ -1148,7 +1149,7 @@ static int run_run(int argc, char **argv)
 		ms_note("results written to %s (%d trials)", r.o.output,
 			(int)json_array_size(json_object_get(r.doc, "trials")));
 	}
-	print_summary(&r);
+	print_summary(&r, r.o.output && !strcmp(r.o.output, "-") ? stderr : stdout);
 	if (r.low_coverage)
 		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
 			r.low_coverage, r.low_coverage == 1 ? "" : "s", RUN_COVERAGE_MIN * 100);
