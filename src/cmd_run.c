@@ -1146,8 +1146,9 @@ static int run_run(int argc, char **argv)
 			ms_err("run: writing '%s' failed: %s", r.o.output, strerror(-err));
 			goto out;
 		}
-		ms_note("results written to %s (%d trials)", r.o.output,
-			(int)json_array_size(json_object_get(r.doc, "trials")));
+		if (strcmp(r.o.output, "-"))
+			ms_note("results written to %s (%d trials)", r.o.output,
+				(int)json_array_size(json_object_get(r.doc, "trials")));
 	}
 	print_summary(&r, r.o.output && !strcmp(r.o.output, "-") ? stderr : stdout);
 	if (r.low_coverage)
