@@ -970,12 +970,6 @@ static int run_run(int argc, char **argv)
 			return MS_EXIT_USAGE;
 		}
 	}
-	if (r.o.span && r.topo.l2_bytes && kern_find("chase-tlb") == r.pats[0] &&
-	    r.o.span / r.topo.page_size * KERN_LINE > r.topo.l2_bytes / 2)
-		ms_note("chase-tlb at %llu MiB chases %llu KiB of lines, more than half of the "
-			"L2 (%llu KiB): cache misses add to the translation cost", r.o.span >> 20,
-			r.o.span / (unsigned long long)r.topo.page_size * KERN_LINE >> 10,
-			r.topo.l2_bytes >> 10);
 	largest = 0;
 	for (i = 0; i < r.nr_spans; i++)
 		largest = r.spans[i] > largest ? r.spans[i] : largest;
@@ -985,6 +979,12 @@ static int run_run(int argc, char **argv)
 		return MS_EXIT_USAGE;
 	}
 
+	if (r.o.span && r.topo.l2_bytes && kern_find("chase-tlb") == r.pats[0] &&
+	    r.o.span / r.topo.page_size * KERN_LINE > r.topo.l2_bytes / 2)
+		ms_note("chase-tlb at %llu MiB chases %llu KiB of lines, more than half of the "
+			"L2 (%llu KiB): cache misses add to the translation cost", r.o.span >> 20,
+			r.o.span / (unsigned long long)r.topo.page_size * KERN_LINE >> 10,
+			r.topo.l2_bytes >> 10);
 	/* defaults applied after parsing */
 	if (!r.o.have_reps)
 		r.o.reps = r.o.quick ? RUN_QUICK_REPS : RUN_DEFAULT_REPS;
