@@ -227,6 +227,45 @@ TEST(results_round_trip_and_knobs_unchanged)
 	rmdir(tmpdir);
 }
 
+/* Every kernel runs under the runner, each trial verified at its order. */
+TEST(every_pattern_runs)
+{
+	static const char *const pats[] = { "chase-tlb", "chase-mem", "random", "stream", "store" };
+	struct results *res = NULL;
+	char out[128], err[512];
+	int seen[5] = { 0 };
+	size_t i, j;
+
+	require_root();
+	bin();
+	make_tmpdir();
+	snprintf(out, sizeof(out), "%s/p.json", tmpdir);
+	{
+		char *argv[] = { "mthpscope", "run", "--orders", "0,4", "--reps", "1", "--span", "4M",
+				 "--accesses", "20000", "--sparse", "0", "--pattern",
+				 "chase-tlb,chase-mem,random,stream,store", "-o", out, NULL };
+		ASSERT_EQ(run_status(argv, "/dev/null", 0), 0);
+	}
+	ASSERT_EQ(results_load(out, &res, err, sizeof(err)), 0);
+	EXPECT_EQ(res->nr_trials, 10);
+	for (i = 0; i < res->nr_trials; i++) {
+		const struct results_trial *t = &res->trials[i];
+		for (j = 0; j < 5; j++)
+			if (!strcmp(t->pattern, pats[j]))
+				seen[j]++;
+		EXPECT_TRUE(t->has_folios);
+		EXPECT_NEAR(t->coverage, 1.0, 0.05);
+		EXPECT_EQ(t->accesses, 20000);
+		EXPECT_TRUE(results_trial_metric(t, "ns_per_access") != NULL);
+		EXPECT_TRUE(results_trial_metric(t, "rss_bytes") == NULL); /* --sparse 0 */
+	}
+	for (j = 0; j < 5; j++)
+		EXPECT_EQ(seen[j], 2);
+	results_free(res);
+	unlink(out);
+	rmdir(tmpdir);
+}
+
 static void expect_exit(int want, const char *needle, char *const argv[], uid_t uid)
 {
 	char errfile[] = "/tmp/mthpscope-run-err-XXXXXX";
