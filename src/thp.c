@@ -775,6 +775,9 @@ int thp_recover(struct thp_recovery *r)
 			return err;
 		own_lock = true;
 	}
+	/* Its writer may have restored and removed it while we waited. */
+	if (access(path, F_OK) < 0)
+		goto out;
 	snprintf(last_path, sizeof(last_path), "%s", path);
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc || json_unpack(doc, "{s:s, s:I, s:I, s:o}", "schema", &schema, "pid", &pid,

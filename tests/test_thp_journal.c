@@ -6,6 +6,7 @@
 #include <glob.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -30,8 +31,40 @@ static void read_file(const char *p, char *buf, size_t size)
 		close(fd);
 }
 
-/* Every knob mthpscope may touch, as raw text. */
+/* Other mthpscope processes may be changing knobs while this test runs
+ * (they hold the lock while their settings are in effect): read under the
+ * same lock so the snapshot is the settled state, never a passing one. */
+static int lock_settled(void)
+{
+	char p[512];
+	struct stat a, b;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/mthpscope.lock", thp_rundir());
+	for (;;) {
+		fd = open(p, O_RDWR | O_CREAT, 0644);
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0 &&
+		    a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
+static void snap_unlocked(struct knobs *k);
+
 static void snap(struct knobs *k)
+{
+	int fd = lock_settled();
+
+	snap_unlocked(k);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Every knob mthpscope may touch, as raw text. */
+static void snap_unlocked(struct knobs *k)
 {
 	static const char *const pats[] = {
 		THP_SYSFS_ROOT "/enabled", THP_SYSFS_ROOT "/defrag", THP_SYSFS_ROOT "/shmem_enabled",
