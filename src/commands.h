@@ -6,5 +6,6 @@
 
 extern const struct ms_command cmd_info;
 extern const struct ms_command cmd_restore;
+extern const struct ms_command cmd_run;
 
 #endif

@@ -79,3 +79,75 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats)
 		      word_or_null(s->shmem_enabled), "sizes", sizes, "khugepaged", kh);
 	return o;
 }
+
+/* ---- results writer (run) ------------------------------------------------ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+json_t *results_doc_new(json_t *host, json_t *thp, json_t *config)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:[]}", "schema", RESULTS_SCHEMA, "tool",
+			 results_tool_json(), "host", host, "thp", thp, "config", config,
+			 "trials");
+}
+
+json_t *results_trial_new(int order, const char *pattern, unsigned long long span, int rep,
+			  unsigned long long accesses, const struct folio_hist *hist,
+			  double coverage)
+{
+	json_t *t = json_pack("{s:i, s:s, s:I, s:i, s:I}", "order", order, "pattern", pattern,
+			      "span", (json_int_t)span, "rep", rep, "accesses",
+			      (json_int_t)accesses);
+	json_t *h;
+	char key[8];
+	int o;
+
+	if (!t)
+		return NULL;
+	if (hist) {
+		h = json_object();
+		/* Orders with pages only: the histogram says what is there. */
+		for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+			if (!hist->pages[o])
+				continue;
+			snprintf(key, sizeof(key), "%d", o);
+			json_object_set_new(h, key, json_integer((json_int_t)hist->pages[o]));
+		}
+		json_object_set_new(t, "folios",
+				    json_pack("{s:o, s:f, s:I, s:I}", "hist", h, "coverage",
+					      coverage, "partial", (json_int_t)hist->partial,
+					      "not_present", (json_int_t)hist->not_present));
+	}
+	json_object_set_new(t, "metrics", json_object());
+	return t;
+}
+
+int results_metric_set(json_t *trial, const char *name, double value, const char *source,
+		       const char *event, double scale)
+{
+	json_t *m, *metrics = json_object_get(trial, "metrics");
+
+	if (!metrics || !isfinite(value))
+		return -EINVAL;
+	m = json_pack("{s:f, s:s}", "value", value, "source", source);
+	if (!m)
+		return -ENOMEM;
+	if (event)
+		json_object_set_new(m, "event", json_string(event));
+	if (scale >= 0)
+		json_object_set_new(m, "scale", json_real(scale));
+	return json_object_set_new(metrics, name, m) ? -ENOMEM : 0;
+}
+
+int results_trial_append(json_t *doc, json_t *trial)
+{
+	json_t *trials = json_object_get(doc, "trials");
+
+	if (!trials || !trial) {
+		json_decref(trial);
+		return -EINVAL;
+	}
+	return json_array_append_new(trials, trial) ? -ENOMEM : 0;
+}

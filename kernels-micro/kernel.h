@@ -1,0 +1,61 @@
+/*
+ * Micro-kernels: the measured loops and their set-up (stress-ng habit: each
+ * kernel is one file with one const descriptor, listed in kern_table).
+ *
+ * The buffer is mapped and populated by the caller (src/buffer.c); set-up
+ * only writes into it (chase pointers), never maps or faults new memory, so
+ * that the fault side and the access side are measured apart.
+ *
+ * Contract of loop(): exactly n accesses to the buffer, nothing else that
+ * touches memory; the value returned depends on every load (the caller stores
+ * it to a volatile sink), so the compiler can neither drop nor merge them.
+ * Each kernel file says how its disassembly was checked.
+ */
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kern_state {
+	char *base;          /* the populated span, PMD-aligned */
+	size_t span;
+	size_t page_size;
+	uint64_t seed;
+	/* set-up fills these: */
+	unsigned long long cycle; /* accesses in one full pass over the pattern */
+	void *cursor;        /* chase: next element; stream: next line */
+	uint64_t rng;        /* random / store: generator state */
+	uint64_t nlines;     /* random / store / stream: lines in the span */
+};
+
+struct kern_desc {
+	const char *name;
+	const char *help;
+	/* Lay the pattern out in the populated buffer. 0 or negative errno. */
+	int (*setup)(struct kern_state *st);
+	/* Exactly n accesses; continues where the previous call stopped. */
+	uint64_t (*loop)(struct kern_state *st, unsigned long long n);
+};
+
+extern const struct kern_desc kern_chase_tlb;
+extern const struct kern_desc kern_chase_mem;
+extern const struct kern_desc kern_random;
+extern const struct kern_desc kern_stream;
+extern const struct kern_desc kern_store;
+
+/* NULL-terminated, in the order --help lists them. */
+extern const struct kern_desc *const kern_table[];
+const struct kern_desc *kern_find(const char *name);
+
+/* Shared set-up helpers (kernels.c). */
+#define KERN_LINE 64u
+uint64_t kern_splitmix64(uint64_t *state);
+/* A single random cycle over 0..n-1 (Sattolo's algorithm): next[i] is the
+ * successor of i, and following it from any start visits all n. */
+int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed);
+
+/* The dependent-load loop of both chases (kernels.c). */
+uint64_t kern_chase_loop(struct kern_state *st, unsigned long long n);
+
+#endif

@@ -1,0 +1,78 @@
+#include "kernel.h"
+
+#include <errno.h>
+#include <string.h>
+
+const struct kern_desc *const kern_table[] = {
+	&kern_chase_tlb, &kern_chase_mem, &kern_random, &kern_stream, &kern_store, NULL,
+};
+
+const struct kern_desc *kern_find(const char *name)
+{
+	const struct kern_desc *const *k;
+
+	for (k = kern_table; *k; k++)
+		if (!strcmp((*k)->name, name))
+			return *k;
+	return NULL;
+}
+
+uint64_t kern_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound) without modulo bias worth caring about at these
+ * sizes (Lemire's multiply-shift). */
+static uint32_t below(uint64_t *s, uint32_t bound)
+{
+	return (uint32_t)(((kern_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
+}
+
+int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
+{
+	uint32_t *perm, i;
+	uint64_t s = seed;
+
+	if (n < 2)
+		return -EINVAL;
+	/* Sattolo: shuffle a permutation so that it is one n-cycle, then read
+	 * it as "perm[i] follows perm[i-1]". */
+	perm = next; /* build in place: perm first, then turn into successors */
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		uint32_t j = below(&s, i); /* j < i: Sattolo, not Fisher-Yates */
+		uint32_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	/* perm is now a cyclic permutation i -> perm[i]: already a successor
+	 * table with a single cycle. */
+	return 0;
+}
+
+/*
+ * The pointer chase shared by chase-tlb and chase-mem: each load's address is
+ * the value of the previous load, so loads cannot overlap (one dependent load
+ * per access) and the compiler cannot drop or merge them: the final pointer is
+ * returned and stored by the caller.
+ *
+ * Checked with `objdump -d --no-show-raw-insn build/.../kernels.c.o` (gcc 12,
+ * -O2, x86-64): the loop body is `mov (%rdx),%rdx; sub $0x1,%rax; jae` --
+ * one load per iteration, nothing else touching memory. noinline keeps the
+ * loop a separate function whatever the caller's optimisation does.
+ */
+__attribute__((noinline)) uint64_t kern_chase_loop(struct kern_state *st, unsigned long long n)
+{
+	void *const *p = st->cursor;
+
+	while (n--)
+		p = *p;
+	st->cursor = (void *)p;
+	return (uint64_t)(uintptr_t)p;
+}

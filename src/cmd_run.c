@@ -1,0 +1,935 @@
+/* mthpscope run: micro-benchmarks at each folio order. */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "buffer.h"
+#include "cli.h"
+#include "commands.h"
+#include "counters.h"
+#include "folio.h"
+#include "kernel.h"
+#include "results.h"
+#include "thp.h"
+#include "topo.h"
+
+#define RUN_MAX_ORDERS 24
+#define RUN_MAX_SPANS 32
+#define RUN_MAX_PATTERNS 8
+#define RUN_COVERAGE_MIN 0.95
+/* Never map more than this share of MemAvailable: the rest of the machine
+ * keeps working and the kernel keeps room to compact for the large orders. */
+#define RUN_MEM_SHARE 0.5
+
+enum {
+	OPT_ORDERS = 256,
+	OPT_PATTERN,
+	OPT_SPAN,
+	OPT_SWEEP,
+	OPT_REPS,
+	OPT_SEED,
+	OPT_CPU,
+	OPT_QUICK,
+	OPT_ACCESSES,
+	OPT_SPARSE,
+	OPT_BACKEND,
+	OPT_OUTPUT = 'o',
+};
+
+static const struct cli_opt run_opts[] = {
+	{ "orders", OPT_ORDERS, "LIST",
+	  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)" },
+	{ "pattern", OPT_PATTERN, "NAME[,NAME]",
+	  "chase-tlb (default), chase-mem, random, stream, store" },
+	{ "span", OPT_SPAN, "SIZE",
+	  "buffer size, a multiple of the PMD size (default from the caches and TLB reach)" },
+	{ "sweep", OPT_SWEEP, "MIN:MAX", "spans MIN, 2*MIN, ... up to MAX: the TLB-reach staircase" },
+	{ "reps", OPT_REPS, "N", "repetitions of each order (default 5; --quick 3)" },
+	{ "seed", OPT_SEED, "N", "seed of the trial order and the access patterns (default 1)" },
+	{ "cpu", OPT_CPU, "N", "pin to this CPU (default: the last one)" },
+	{ "quick", OPT_QUICK, NULL, "a short run: 3 reps, shorter trials (about 10 s)" },
+	{ "accesses", OPT_ACCESSES, "N",
+	  "accesses per trial (default: calibrated to about 0.5 s at order 0)" },
+	{ "sparse", OPT_SPARSE, "K",
+	  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)" },
+	{ "backend", OPT_BACKEND, "auto|pmu|timing",
+	  "pmu: hardware counters or fail; timing: time and software events (default auto)" },
+	{ "output", OPT_OUTPUT, "FILE", "write the results (mthpscope.results/1) to FILE" },
+	{ NULL },
+};
+
+static const struct cli_cmd run_cli = {
+	.name = "run",
+	.summary = "Micro-benchmarks at each folio order: a span backed by folios of one order at "
+		   "a time, verified by pagemap, timed, with fault and bloat figures.",
+	.details = "Needs root (THP sysfs writes, PFNs in pagemap). The THP settings are saved\n"
+		   "first and restored on every exit path. Trials of all orders are interleaved in\n"
+		   "a seeded random order. A trial whose span is less than 95% backed by folios of\n"
+		   "the requested order is flagged.\n"
+		   "Exit status: 0 done, 1 runtime failure, 2 bad option, 3 not root / PMU\n"
+		   "missing for --backend pmu / span above half of MemAvailable / output not\n"
+		   "writable.",
+	.opts = run_opts,
+};
+
+enum run_backend { BACKEND_AUTO, BACKEND_PMU, BACKEND_TIMING };
+
+struct run_opts {
+	const char *orders_arg;
+	const char *patterns_arg;
+	unsigned long long span, sweep_min, sweep_max;
+	long reps, cpu, sparse_k;
+	unsigned long long seed, accesses;
+	bool quick, have_seed, have_reps, have_cpu, have_sparse;
+	enum run_backend backend;
+	const char *output;
+};
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	struct run_opts *o = ctx;
+	long v;
+	char *colon;
+
+	switch (key) {
+	case OPT_ORDERS:
+		o->orders_arg = arg;
+		return 0;
+	case OPT_PATTERN:
+		o->patterns_arg = arg;
+		return 0;
+	case OPT_SPAN:
+		return cli_parse_size("span", arg, &o->span);
+	case OPT_SWEEP: {
+		char lo[64];
+		colon = strchr(arg, ':');
+		if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
+			ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
+			return -1;
+		}
+		memcpy(lo, arg, (size_t)(colon - arg));
+		lo[colon - arg] = '\0';
+		if (cli_parse_size("sweep", lo, &o->sweep_min) ||
+		    cli_parse_size("sweep", colon + 1, &o->sweep_max))
+			return -1;
+		if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
+			ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
+			return -1;
+		}
+		return 0;
+	}
+	case OPT_REPS:
+		o->have_reps = true;
+		return cli_parse_long("reps", arg, 1, 1000, &o->reps);
+	case OPT_SEED:
+		if (cli_parse_long("seed", arg, 0, LONG_MAX, &v))
+			return -1;
+		o->seed = (unsigned long long)v;
+		o->have_seed = true;
+		return 0;
+	case OPT_CPU:
+		o->have_cpu = true;
+		return cli_parse_long("cpu", arg, 0, 65535, &o->cpu);
+	case OPT_QUICK:
+		o->quick = true;
+		return 0;
+	case OPT_ACCESSES:
+		if (cli_parse_long("accesses", arg, 1, LONG_MAX, &v))
+			return -1;
+		o->accesses = (unsigned long long)v;
+		return 0;
+	case OPT_SPARSE:
+		o->have_sparse = true;
+		return cli_parse_long("sparse", arg, 0, 1L << 30, &o->sparse_k);
+	case OPT_BACKEND:
+		if (!strcmp(arg, "auto"))
+			o->backend = BACKEND_AUTO;
+		else if (!strcmp(arg, "pmu"))
+			o->backend = BACKEND_PMU;
+		else if (!strcmp(arg, "timing"))
+			o->backend = BACKEND_TIMING;
+		else {
+			ms_err("invalid --backend value '%s' (auto, pmu or timing)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_OUTPUT:
+		o->output = arg;
+		return 0;
+	}
+	return 0;
+}
+
+/* ---- parsing of lists ---------------------------------------------------- */
+
+static void supported_orders_text(const struct thp_settings *s, char *buf, size_t size)
+{
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(buf, size, "0");
+	for (i = 0; i < s->nr_sizes && n < size; i++)
+		if (s->sizes[i].anon)
+			n += (size_t)snprintf(buf + n, size - n, " %d", s->sizes[i].order);
+}
+
+static bool order_supported(const struct thp_settings *s, int order)
+{
+	const struct thp_size *z;
+
+	if (order == 0)
+		return true;
+	z = thp_size_by_order(s, order);
+	return z && z->anon;
+}
+
+/* "0,2-9" or "all" -> orders[]; exit status on error (message printed). */
+static int parse_orders(const char *arg, const struct thp_settings *s, int *orders, int *n)
+{
+	char buf[256], *tok, *save = NULL, supp[128];
+	bool seen[64] = { false };
+	int i;
+
+	*n = 0;
+	supported_orders_text(s, supp, sizeof(supp));
+	if (!arg || !strcmp(arg, "all")) {
+		orders[(*n)++] = 0;
+		for (i = 0; i < s->nr_sizes && *n < RUN_MAX_ORDERS; i++)
+			if (s->sizes[i].anon)
+				orders[(*n)++] = s->sizes[i].order;
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf)) {
+		ms_err("run: --orders list too long");
+		return MS_EXIT_USAGE;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end, *end2;
+		long lo = strtol(tok, &end, 10), hi = lo;
+
+		if (end == tok)
+			goto bad;
+		if (*end == '-') {
+			hi = strtol(end + 1, &end2, 10);
+			if (end2 == end + 1 || *end2)
+				goto bad;
+		} else if (*end) {
+			goto bad;
+		}
+		if (lo < 0 || hi < lo || hi > 63)
+			goto bad;
+		for (i = (int)lo; i <= hi; i++) {
+			if (!order_supported(s, i)) {
+				ms_err("run: order %d is not supported for anonymous memory by this "
+				       "kernel; supported orders: %s", i, supp);
+				return MS_EXIT_USAGE;
+			}
+			if (seen[i] || *n >= RUN_MAX_ORDERS)
+				continue;
+			seen[i] = true;
+			orders[(*n)++] = i;
+		}
+	}
+	if (!*n)
+		goto bad;
+	return 0;
+bad:
+	ms_err("run: invalid --orders value '%s' (e.g. 0,2-9 or all; supported: %s)", arg, supp);
+	return MS_EXIT_USAGE;
+}
+
+static int parse_patterns(const char *arg, const struct kern_desc **pats, int *n)
+{
+	char buf[256], *tok, *save = NULL;
+	const struct kern_desc *const *k;
+	int i;
+
+	*n = 0;
+	if (!arg) {
+		pats[(*n)++] = &kern_chase_tlb;
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct kern_desc *d = kern_find(tok);
+		if (!d) {
+			ms_err("run: unknown pattern '%s'; patterns:", tok);
+			for (k = kern_table; *k; k++)
+				fprintf(stderr, "  %-10s %s\n", (*k)->name, (*k)->help);
+			return MS_EXIT_USAGE;
+		}
+		for (i = 0; i < *n && pats[i] != d; i++)
+			;
+		if (i == *n && *n < RUN_MAX_PATTERNS)
+			pats[(*n)++] = d;
+	}
+	if (*n)
+		return 0;
+bad:
+	ms_err("run: invalid --pattern value '%s'", arg);
+	return MS_EXIT_USAGE;
+}
+
+/* ---- defaults from the machine ------------------------------------------- */
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* Bytes the last-level data TLB maps with base pages. AMD reports its L2
+ * DTLB in CPUID 0x80000006 (EBX[27:16], 4K entries); elsewhere assume 2048
+ * entries, the size of current big cores' second-level TLBs (Golden Cove,
+ * Neoverse V2), and say so. */
+static unsigned long long tlb_reach(long page_size, const char **source)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 &&
+	    __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 /* "Auth"enticAMD */) {
+		__get_cpuid(0x80000006, &a, &b, &c, &d);
+		if ((b >> 16) & 0xfff) {
+			*source = "cpuid";
+			return ((b >> 16) & 0xfff) * (unsigned long long)page_size;
+		}
+	}
+#endif
+	*source = "assumed";
+	return 2048ULL * (unsigned long long)page_size;
+}
+
+static unsigned long long round_up(unsigned long long v, unsigned long long to)
+{
+	return (v + to - 1) / to * to;
+}
+
+/*
+ * chase-tlb: one line per page, so the chased lines take span/64 bytes; keep
+ * them within half the L2 (32 x L2) while the pages are at least twice the
+ * TLB reach. The other patterns want memory, not cache: four times the
+ * last-level cache.
+ */
+static unsigned long long default_span(const struct kern_desc *k, const struct topo_info *t,
+				       unsigned long long reach, unsigned long pmd)
+{
+	unsigned long long v, l2 = t->l2_bytes ? t->l2_bytes : 1ULL << 20;
+	unsigned long long llc = t->l3_bytes ? t->l3_bytes : l2;
+
+	if (k == &kern_chase_tlb) {
+		v = 32 * l2;
+		if (v < 2 * reach)
+			v = 2 * reach;
+	} else {
+		v = 4 * llc;
+		if (v < 64ULL << 20)
+			v = 64ULL << 20;
+	}
+	if (v > 1ULL << 30)
+		v = 1ULL << 30;
+	return round_up(v, pmd);
+}
+
+static unsigned long long mem_available(void)
+{
+	char line[256];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/* ---- trials -------------------------------------------------------------- */
+
+struct trial {
+	int order, rep, pattern, span; /* pattern/span: indexes */
+	/* results */
+	bool done;
+	double ns_per_access, coverage;
+	bool have_faults, have_rss, have_cov;
+	double page_faults, populate_ns, rss_bytes;
+};
+
+struct run {
+	struct run_opts o;
+	struct thp_settings s;
+	struct topo_info topo;
+	int orders[RUN_MAX_ORDERS], nr_orders;
+	const struct kern_desc *pats[RUN_MAX_PATTERNS];
+	int nr_pats;
+	unsigned long long spans[RUN_MAX_SPANS];
+	int nr_spans;
+	unsigned long long accesses[RUN_MAX_PATTERNS][RUN_MAX_SPANS];
+	double target_ns;
+	struct trial *trials;
+	int nr_trials;
+	bool progress;
+	json_t *doc;
+	int low_coverage;
+};
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL);
+
+	return kern_splitmix64(&s);
+}
+
+/*
+ * Randomised blocks: rep r runs every (pattern, span, order) once, in an order
+ * shuffled with the seed; the first of a block is never the order that ended
+ * the previous one, so no two trials in a row share an order (given two
+ * orders or more) and drift in the machine falls on all orders alike.
+ */
+static int plan_trials(struct run *r)
+{
+	int per_block = r->nr_pats * r->nr_spans * r->nr_orders;
+	uint64_t rng = mix(r->o.seed, 0x7472696173ULL);
+	int rep, p, sp, i, j, k;
+
+	r->nr_trials = per_block * (int)r->o.reps;
+	r->trials = calloc((size_t)r->nr_trials, sizeof(*r->trials));
+	if (!r->trials)
+		return -ENOMEM;
+	for (rep = 0; rep < r->o.reps; rep++) {
+		struct trial *blk = r->trials + rep * per_block;
+		k = 0;
+		for (p = 0; p < r->nr_pats; p++)
+			for (sp = 0; sp < r->nr_spans; sp++)
+				for (i = 0; i < r->nr_orders; i++)
+					blk[k++] = (struct trial){ .order = r->orders[i], .rep = rep,
+								   .pattern = p, .span = sp };
+		for (i = per_block - 1; i > 0; i--) {
+			struct trial t;
+			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			t = blk[i];
+			blk[i] = blk[j];
+			blk[j] = t;
+		}
+		if (rep > 0 && r->nr_orders > 1 && blk[0].order == blk[-1].order) {
+			for (j = 1; j < per_block && blk[j].order == blk[-1].order; j++)
+				;
+			if (j < per_block) {
+				struct trial t = blk[0];
+				blk[0] = blk[j];
+				blk[j] = t;
+			}
+		}
+	}
+	return 0;
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* Stored so the loops' results are used: nothing of the measured work is
+ * dead code. */
+static volatile uint64_t sink;
+
+static void progress(struct run *r, int done, const struct trial *t)
+{
+	char bar[31];
+	int w = (int)(sizeof(bar) - 1), fill = r->nr_trials ? done * w / r->nr_trials : w, i;
+
+	if (!r->progress)
+		return;
+	for (i = 0; i < w; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[w] = '\0';
+	if (t)
+		fprintf(stderr, "\r[%s] %d/%d %s order %d rep %d   ", bar, done, r->nr_trials,
+			r->pats[t->pattern]->name, t->order, t->rep);
+	else
+		fprintf(stderr, "\r%*s\r", w + 48, "");
+	fflush(stderr);
+}
+
+static void trial_warn(struct run *r, const char *fmt, ...) MS_PRINTF(2, 3);
+static void trial_warn(struct run *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->progress)
+		fprintf(stderr, "\r%78s\r", "");
+	ms_warn("%s", msg);
+}
+
+/*
+ * Map at the order, populate, lay out the pattern, warm up, time the loop.
+ * With 'record' false it is the calibration/warm-up trial: only the time
+ * is wanted.
+ */
+static int measure(struct run *r, struct trial *t, unsigned long long accesses, bool record,
+		   double *ns_out, json_t **trial_out)
+{
+	const struct kern_desc *k = r->pats[t->pattern];
+	unsigned long long span = r->spans[t->span], t0, t1, warm;
+	struct kern_state ks;
+	struct folio_hist h;
+	struct buf b;
+	json_t *jt = NULL;
+	double coverage = 0, ns;
+	bool scanned = false;
+	int err;
+
+	if ((err = buf_set_order(&r->s, t->order)))
+		return err;
+	if ((err = buf_map(&b, &r->s, t->order, span)))
+		return err;
+	/* TODO(counters): wrap buf_populate() in a ctr_set with the software
+	 * "page-faults" event (metric page_faults, source "sw") once the
+	 * counters branch lands; no second perf_event wrapper here. */
+	if ((err = buf_populate(&b)))
+		goto out;
+	memset(&ks, 0, sizeof(ks));
+	ks.base = b.base;
+	ks.span = b.span;
+	ks.page_size = b.page_size;
+	/* One layout per rep, the same for every order of that rep: orders are
+	 * compared on the same chase, reps average over layouts. */
+	ks.seed = mix(r->o.seed, (uint64_t)t->rep * 1000003u + (uint64_t)t->pattern);
+	if ((err = k->setup(&ks)))
+		goto out;
+	/* Warm-up: one pass (at most a tenth of the trial) fills the caches
+	 * with the pattern's lines and page-table entries. */
+	warm = ks.cycle < accesses / 10 ? ks.cycle : accesses / 10;
+	if (warm)
+		sink = k->loop(&ks, warm);
+	t0 = now_ns();
+	sink = k->loop(&ks, accesses);
+	t1 = now_ns();
+	ns = (double)(t1 - t0) / (double)accesses;
+	*ns_out = ns;
+	if (!record)
+		goto out;
+
+	err = buf_verify(&b, &h, &coverage);
+	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
+		goto out;
+	scanned = !err;
+	err = 0;
+	jt = results_trial_new(t->order, k->name, span, t->rep, accesses, scanned ? &h : NULL,
+			       coverage);
+	if (!jt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	results_metric_set(jt, "ns_per_access", ns, "timing", NULL, -1);
+	results_metric_set(jt, "populate_ns", (double)b.populate_ns, "timing", NULL, -1);
+	if (b.have_size_stats) {
+		results_metric_set(jt, "anon_fault_alloc", (double)b.fault_alloc, "kernel", NULL, -1);
+		results_metric_set(jt, "anon_fault_fallback", (double)b.fault_fallback, "kernel",
+				   NULL, -1);
+	}
+	t->ns_per_access = ns;
+	t->populate_ns = (double)b.populate_ns;
+	t->have_cov = scanned;
+	t->coverage = coverage;
+	if (scanned && coverage < RUN_COVERAGE_MIN) {
+		json_object_set_new(jt, "flags", json_pack("[s]", "low_coverage"));
+		r->low_coverage++;
+		trial_warn(r, "%s order %d rep %d: only %.1f%% of the span is backed by "
+			   "order-%d folios (fallback %llu); the trial is flagged",
+			   k->name, t->order, t->rep, coverage * 100, t->order,
+			   b.have_size_stats ? b.fault_fallback : 0ULL);
+	}
+	buf_unmap(&b);
+
+	if (r->o.sparse_k) {
+		unsigned long long rss;
+		if ((err = buf_map(&b, &r->s, t->order, span)))
+			goto out;
+		if ((err = buf_populate_sparse(&b, (unsigned long)r->o.sparse_k, &rss)))
+			goto out;
+		results_metric_set(jt, "rss_bytes", (double)rss, "kernel", NULL, -1);
+		t->have_rss = true;
+		t->rss_bytes = (double)rss;
+	}
+	*trial_out = jt;
+	jt = NULL;
+out:
+	json_decref(jt);
+	buf_unmap(&b);
+	return err;
+}
+
+/* Calibrate the accesses of each (pattern, span) at order 0, the slowest for
+ * the translation-bound patterns: the trial then lasts about target_ns there
+ * and less at the larger orders. Rounded to whole passes of the pattern. */
+static int calibrate(struct run *r)
+{
+	int p, sp, err;
+
+	for (p = 0; p < r->nr_pats; p++) {
+		for (sp = 0; sp < r->nr_spans; sp++) {
+			struct trial t = { .order = 0, .pattern = p, .span = sp };
+			unsigned long long probe = 1ULL << 20, n;
+			double ns;
+
+			if (r->o.accesses) {
+				/* still one warm-up trial: the first timed trial should
+				 * not be the one that pays for cold caches */
+				if ((err = measure(r, &t, r->o.accesses, false, &ns, NULL)))
+					return err;
+				r->accesses[p][sp] = r->o.accesses;
+				continue;
+			}
+			if ((err = measure(r, &t, probe, false, &ns, NULL)))
+				return err;
+			n = (unsigned long long)(r->target_ns / (ns > 0.1 ? ns : 0.1));
+			if (n < probe)
+				n = probe;
+			r->accesses[p][sp] = n;
+		}
+	}
+	return 0;
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* TODO(analyze): use stats_median / stats_bootstrap_median_ci from
+ * src/stats.h once the analyze branch lands; until then the median only. */
+static double median_of(double *x, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(x, (size_t)n, sizeof(*x), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+static void fmt_bytes(double b, char *buf, size_t size)
+{
+	if (!isfinite(b))
+		snprintf(buf, size, "-");
+	else if (b >= 1 << 30)
+		snprintf(buf, size, "%.1f GiB", b / (1 << 30));
+	else if (b >= 1 << 20)
+		snprintf(buf, size, "%.1f MiB", b / (1 << 20));
+	else
+		snprintf(buf, size, "%.0f KiB", b / 1024);
+}
+
+static void print_summary(struct run *r)
+{
+	double *v = calloc((size_t)r->o.reps, sizeof(double));
+	int p, sp, i, j, n;
+
+	if (!v)
+		return;
+	for (p = 0; p < r->nr_pats; p++) {
+		for (sp = 0; sp < r->nr_spans; sp++) {
+			char spb[32];
+			fmt_bytes((double)r->spans[sp], spb, sizeof(spb));
+			printf("%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n",
+			       r->pats[p]->name, spb, r->accesses[p][sp], r->o.reps, r->o.cpu);
+			printf("%5s %8s %8s %12s %10s %12s %12s\n", "order", "folio", "coverage",
+			       "ns/access", "faults", "populate", "sparse RSS");
+			for (i = 0; i < r->nr_orders; i++) {
+				double med, cov = 1, pop, rss;
+				bool have_cov = true, have_rss = true;
+				char fol[16], rssb[32];
+
+				n = 0;
+				for (j = 0; j < r->nr_trials; j++) {
+					struct trial *t = &r->trials[j];
+					if (!t->done || t->pattern != p || t->span != sp ||
+					    t->order != r->orders[i])
+						continue;
+					v[n++] = t->ns_per_access;
+					have_cov &= t->have_cov;
+					if (t->have_cov && t->coverage < cov)
+						cov = t->coverage;
+				}
+				med = median_of(v, n);
+				n = 0;
+				for (j = 0; j < r->nr_trials; j++) {
+					struct trial *t = &r->trials[j];
+					if (t->done && t->pattern == p && t->span == sp &&
+					    t->order == r->orders[i])
+						v[n++] = t->populate_ns;
+				}
+				pop = median_of(v, n);
+				n = 0;
+				for (j = 0; j < r->nr_trials; j++) {
+					struct trial *t = &r->trials[j];
+					if (t->done && t->pattern == p && t->span == sp &&
+					    t->order == r->orders[i]) {
+						have_rss &= t->have_rss;
+						v[n++] = t->rss_bytes;
+					}
+				}
+				rss = have_rss ? median_of(v, n) : NAN;
+				fmt_bytes(rss, rssb, sizeof(rssb));
+				snprintf(fol, sizeof(fol), "%lukB",
+					 (unsigned long)(r->topo.page_size << r->orders[i]) / 1024);
+				if (have_cov)
+					printf("%5d %8s %7.3f%s", r->orders[i], fol, cov,
+					       cov < RUN_COVERAGE_MIN ? "!" : " ");
+				else
+					printf("%5d %8s %8s", r->orders[i], fol, "-");
+				printf(" %12.2f %10s %9.2f ms %12s\n", med, "-", pop / 1e6, rssb);
+			}
+			printf("\n");
+		}
+	}
+	free(v);
+	printf("ns/access: median over reps (source: timing). coverage: the lowest share of "
+	       "the span\nat the requested order over the reps (pagemap; '!' below 95%%). "
+	       "populate: median time\nto fault the span in. sparse RSS: one page touched in "
+	       "every %ld (mincore).\n", r->o.sparse_k);
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static json_t *config_json(struct run *r, const char *reach_source, unsigned long long reach,
+			   const char *backend)
+{
+	json_t *orders = json_array(), *spans = json_array(), *pats = json_array();
+	json_t *c;
+	int i;
+
+	for (i = 0; i < r->nr_orders; i++)
+		json_array_append_new(orders, json_integer(r->orders[i]));
+	for (i = 0; i < r->nr_spans; i++)
+		json_array_append_new(spans, json_integer((json_int_t)r->spans[i]));
+	for (i = 0; i < r->nr_pats; i++)
+		json_array_append_new(pats, json_string(r->pats[i]->name));
+	c = json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:I, s:i, s:b, s:s, s:f, s:{s:I, s:s}, "
+		      "s:{s:i, s:s}, s:f}",
+		      "command", "run", "pattern", r->pats[0]->name, "patterns", pats, "orders",
+		      orders, "spans", spans, "reps", (int)r->o.reps, "seed",
+		      (json_int_t)r->o.seed, "cpu", (int)r->o.cpu, "quick", r->o.quick, "backend",
+		      backend, "target_trial_seconds", r->target_ns / 1e9, "tlb_reach", "bytes",
+		      (json_int_t)reach, "source", reach_source, "sparse", "k",
+		      (int)r->o.sparse_k, "metric", "rss_bytes", "coverage_min",
+		      RUN_COVERAGE_MIN);
+	return c;
+}
+
+static int run_run(int argc, char **argv)
+{
+	struct run r;
+	const char *reach_src, *backend;
+	unsigned long long reach, avail, largest, u;
+	char msg[512];
+	int i, rc = MS_EXIT_FAIL, err;
+
+	memset(&r, 0, sizeof(r));
+	r.o.backend = BACKEND_AUTO;
+	i = cli_parse(&run_cli, argc, argv, on_opt, &r.o);
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if (i < argc) {
+		ms_err("run: unexpected argument '%s'", argv[i]);
+		cli_usage(&run_cli, stderr);
+		return MS_EXIT_USAGE;
+	}
+	if (r.o.span && r.o.sweep_min) {
+		ms_err("run: --span and --sweep exclude each other");
+		return MS_EXIT_USAGE;
+	}
+	if ((err = thp_read(&r.s))) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: %s", msg);
+		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
+	}
+	if ((rc = parse_orders(r.o.orders_arg, &r.s, r.orders, &r.nr_orders)) ||
+	    (rc = parse_patterns(r.o.patterns_arg, r.pats, &r.nr_pats)))
+		return rc;
+	rc = MS_EXIT_FAIL;
+	topo_describe(&r.topo);
+	if (r.topo.page_size <= 0)
+		r.topo.page_size = sysconf(_SC_PAGESIZE);
+	reach = tlb_reach(r.topo.page_size, &reach_src);
+
+	/* spans */
+	if (r.o.sweep_min) {
+		for (u = r.o.sweep_min; u <= r.o.sweep_max && r.nr_spans < RUN_MAX_SPANS; u *= 2)
+			r.spans[r.nr_spans++] = u;
+	} else if (r.o.span) {
+		r.spans[r.nr_spans++] = r.o.span;
+	} else {
+		r.spans[r.nr_spans++] = default_span(r.pats[0], &r.topo, reach, r.s.pmd_size);
+	}
+	for (i = 0; i < r.nr_spans; i++) {
+		if (r.spans[i] % r.s.pmd_size) {
+			ms_err("run: span %llu is not a multiple of the PMD size (%lu bytes): every "
+			       "order must be able to fill it with aligned folios",
+			       r.spans[i], r.s.pmd_size);
+			return MS_EXIT_USAGE;
+		}
+	}
+	largest = 0;
+	for (i = 0; i < r.nr_spans; i++)
+		largest = r.spans[i] > largest ? r.spans[i] : largest;
+	if (largest / KERN_LINE > UINT32_MAX) {
+		ms_err("run: span %llu is too large (at most %llu bytes)", largest,
+		       (unsigned long long)UINT32_MAX * KERN_LINE);
+		return MS_EXIT_USAGE;
+	}
+
+	/* defaults applied after parsing */
+	if (!r.o.have_reps)
+		r.o.reps = r.o.quick ? 3 : 5;
+	if (!r.o.have_seed)
+		r.o.seed = 1;
+	if (!r.o.have_sparse)
+		r.o.sparse_k = (long)(r.s.pmd_size / (unsigned long)r.topo.page_size);
+	if (!r.o.have_cpu)
+		r.o.cpu = topo_default_cpu();
+	r.target_ns = r.o.quick ? 0.1e9 : 0.5e9;
+
+	/* environment, before anything is measured */
+	if (geteuid() != 0) {
+		ms_err("run: needs root: it writes the THP sysfs settings and reads PFNs from "
+		       "pagemap");
+		return MS_EXIT_ENV;
+	}
+	if (r.o.output && (err = atomic_check_writable(r.o.output))) {
+		ms_err("run: cannot write '%s': %s", r.o.output, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	avail = mem_available();
+	/* the span, the sparse copy is mapped after it is gone; the chase
+	 * set-up's successor table is up to span/16 */
+	if (avail && (double)(largest + largest / 16 + r.s.pmd_size) > RUN_MEM_SHARE * (double)avail) {
+		char a[32], l[32];
+		fmt_bytes((double)largest, l, sizeof(l));
+		fmt_bytes((double)avail, a, sizeof(a));
+		ms_err("run: a span of %s is more than half of MemAvailable (%s); choose a "
+		       "smaller --span", l, a);
+		return MS_EXIT_ENV;
+	}
+	if (r.o.backend == BACKEND_PMU) {
+		err = ctr_probe_hw();
+		if (err) {
+			ctr_strerror(err, true, msg, sizeof(msg));
+			ms_err("run: --backend pmu: no hardware counters here: %s", msg);
+			return MS_EXIT_ENV;
+		}
+		/* TODO(counters): PMU metric specs for this CPU from the counters
+		 * branch; until then the PMU backend is refused rather than faked. */
+		ms_err("run: --backend pmu: PMU metrics are not wired in this build yet");
+		return MS_EXIT_ENV;
+	}
+	backend = "timing";
+	if ((err = topo_pin_cpu((int)r.o.cpu))) {
+		ms_err("run: cannot pin to CPU %ld: %s", r.o.cpu, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	if ((err = thp_journal_begin())) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: %s", msg);
+		return ms_exit_for_errno(err);
+	}
+	r.progress = isatty(STDERR_FILENO);
+	if ((err = plan_trials(&r)))
+		goto fail;
+
+	{
+		json_t *pmu_models = json_array();
+		char reason[256];
+		struct ctr_pmu_model models[8];
+		int nm = ctr_detect_pmus(models, 8), m;
+		bool hw = ctr_probe_hw() == 0;
+		struct thp_settings now;
+
+		for (m = 0; m < nm; m++)
+			json_array_append_new(pmu_models, json_string(models[m].name));
+		snprintf(reason, sizeof(reason), "a hardware counter does not open on this host");
+		/* the settings the user had, before this run changed them */
+		if (thp_read(&now))
+			now = r.s;
+		r.doc = results_doc_new(results_host_json(&r.topo, &r.s, hw, pmu_models,
+							  hw ? NULL : reason),
+					results_thp_json(&now, false),
+					config_json(&r, reach_src, reach, backend));
+		if (!r.doc) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+
+	if ((err = calibrate(&r)))
+		goto fail;
+	for (i = 0; i < r.nr_trials; i++) {
+		struct trial *t = &r.trials[i];
+		json_t *jt = NULL;
+		double ns;
+
+		progress(&r, i, t);
+		err = measure(&r, t, r.accesses[t->pattern][t->span], true, &ns, &jt);
+		if (err)
+			goto fail;
+		json_object_set_new(jt, "seq", json_integer(i));
+		results_trial_append(r.doc, jt);
+		t->done = true;
+	}
+	progress(&r, r.nr_trials, NULL);
+	/* Put the user's settings back before printing: the numbers are in. */
+	thp_restore();
+
+	if (r.o.output) {
+		err = atomic_write_json(r.o.output, r.doc, JSON_INDENT(2));
+		if (err) {
+			ms_err("run: writing '%s' failed: %s", r.o.output, strerror(-err));
+			goto out;
+		}
+	}
+	print_summary(&r);
+	if (r.low_coverage)
+		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
+			r.low_coverage, r.low_coverage == 1 ? "" : "s", RUN_COVERAGE_MIN * 100);
+	rc = MS_EXIT_OK;
+	goto out;
+fail:
+	progress(&r, r.nr_trials, NULL);
+	thp_strerror(err, msg, sizeof(msg));
+	ms_err("run: %s", msg);
+	rc = ms_exit_for_errno(err);
+out:
+	json_decref(r.doc);
+	free(r.trials);
+	return rc;
+}
+
+const struct ms_command cmd_run = {
+	.name = "run",
+	.summary = "micro-benchmarks at each folio order (verified by pagemap)",
+	.run = run_run,
+};
