@@ -1,4 +1,5 @@
 #include "collapse.h"
+#include "kernel.h"
 #include "mthpscope.h"
 
 #include <errno.h>
@@ -617,4 +618,53 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 			append(buf, size, " (timed out before khugepaged got to it)");
 	}
 	return key;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
+		     struct collapse_measure *m)
+{
+	struct kern_state ks = { 0 };
+	volatile uint64_t sink;
+	double *ns = NULL;
+	unsigned r;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	if (!reps)
+		return -EINVAL;
+	if (madvise(sp->base, sp->len, MADV_NOHUGEPAGE))
+		return -errno;
+	ks.base = sp->base;
+	ks.span = sp->len;
+	ks.page_size = (size_t)page_size;
+	ks.seed = seed;
+	if ((err = kern_chase_tlb.setup(&ks)))
+		return err;
+	ns = calloc(reps, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	m->reps = reps;
+	m->accesses = ks.cycle * 8 < (1ULL << 20) ? (1ULL << 20) : ks.cycle * 8;
+	sink = kern_chase_tlb.loop(&ks, ks.cycle); /* warm the caches and the TLB */
+	for (r = 0; r < reps; r++) {
+		long long t = now_ns();
+
+		sink = kern_chase_tlb.loop(&ks, m->accesses);
+		ns[r] = (double)(now_ns() - t) / (double)m->accesses;
+	}
+	(void)sink;
+	qsort(ns, reps, sizeof(*ns), cmp_double);
+	m->ns_min = ns[0];
+	m->ns_max = ns[reps - 1];
+	m->ns_per_access = reps % 2 ? ns[reps / 2] : (ns[reps / 2 - 1] + ns[reps / 2]) / 2;
+	free(ns);
+	return folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len,
+				&m->hist);
 }

@@ -161,4 +161,22 @@ void collapse_summarize(struct collapse_run *run, int pmd_order);
 const char *collapse_verdict(const struct collapse_config *cfg, const struct collapse_env *env,
 			     const struct collapse_run *run, char *buf, size_t size);
 
+/* Translation cost of a span: chase-tlb (kernels-micro), timing only. */
+struct collapse_measure {
+	double ns_per_access;      /* median of the reps */
+	double ns_min, ns_max;
+	unsigned long long accesses; /* per rep */
+	unsigned reps;
+	struct folio_hist hist;    /* what backed the span while it was chased */
+};
+
+/*
+ * Chase every page of the span. chase-tlb writes a pointer into every page,
+ * so the span's holes are faulted first; MADV_NOHUGEPAGE is set on the span
+ * so they fault at order 0 and khugepaged leaves it alone from here on. The
+ * span is therefore measured after its timeline, never before.
+ */
+int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
+		     struct collapse_measure *m);
+
 #endif

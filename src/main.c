@@ -9,6 +9,7 @@
 static const struct ms_command *const commands[] = {
 	&cmd_info,
 	&cmd_restore,
+	&cmd_collapse,
 	&cmd_run,
 	NULL,
 };
