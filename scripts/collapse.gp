@@ -9,6 +9,7 @@
 #   header    the plot title
 set terminal term size 900, (280 * nruns + 60)
 set output outfile
+set termoption noenhanced
 set datafile separator whitespace
 set key outside right top title "folio order"
 set xlabel "time since collapse started (s)"

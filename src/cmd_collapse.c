@@ -456,8 +456,7 @@ static void print_run(const struct collapse_run *r, const char *statement,
 		if (r->counters[o].delta)
 			printf("  order %d %s %+lld\n", r->counters[o].order, r->counters[o].name,
 			       r->counters[o].delta);
-	printf("  %s after %ld ms%s\n", r->steady ? "steady" : "not steady (timeout)",
-	       r->elapsed_ms, r->madvise_ns ? "" : "");
+	printf("  %s after %ld ms\n", r->steady ? "steady" : "not steady (timeout)", r->elapsed_ms);
 	if (r->madvise_ns)
 		printf("  MADV_COLLAPSE took %.1f ms%s%s\n", r->madvise_ns / 1e6,
 		       r->madvise_errno ? ", error: " : "",

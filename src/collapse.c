@@ -353,6 +353,7 @@ static int sample(const struct collapse_span *sp, long page_size, long t_ms,
 		run->timeline = n;
 		run->cap_samples = cap;
 	}
+	memset(&h, 0, sizeof(h));
 	err = folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len, &h);
 	if (err)
 		return err;
@@ -651,7 +652,7 @@ int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, un
 	if (!ns)
 		return -ENOMEM;
 	m->reps = reps;
-	m->accesses = ks.cycle * 8 < (1ULL << 20) ? (1ULL << 20) : ks.cycle * 8;
+	m->accesses = ks.cycle * 8 < (1ULL << 22) ? (1ULL << 22) : ks.cycle * 8;
 	sink = kern_chase_tlb.loop(&ks, ks.cycle); /* warm the caches and the TLB */
 	for (r = 0; r < reps; r++) {
 		long long t = now_ns();
