@@ -46,7 +46,10 @@ struct folio_probe {
  * complete folios of order o (thpmaps semantics: a folio runs from its head to
  * the next head while virtual and physical frame numbers both advance by one);
  * pages of folios cut by the range edge or only partly mapped count in
- * 'partial', not in pages[].
+ * 'partial', not in pages[]. pages[0] holds small (order-0) folios, KSM
+ * pages included. The zero page (small or huge), hugetlb pages and PFNs
+ * without a struct page are classified in their own counters and are in
+ * neither pages[] nor 'partial'.
  */
 struct folio_hist {
 	unsigned long long pages[FOLIO_MAX_ORDER + 1];
@@ -54,18 +57,70 @@ struct folio_hist {
 	unsigned long long not_present; /* holes (none / swapped) */
 	unsigned long long swapped;
 	unsigned long long partial;
-	unsigned long long unaligned;   /* pages of folios whose address is not size-aligned */
-	unsigned long long pmd_mapped;  /* pages mapped by a PMD */
-	unsigned long long anon, file;
+	unsigned long long unaligned;   /* pages of complete folios whose address is not size-aligned */
+	unsigned long long pmd_mapped;  /* pages of complete folios mapped by a PMD; needs
+					 * PAGEMAP_SCAN (6.7+), else 0 */
+	unsigned long long anon, file;  /* pages in pages[] + partial, by KPF_ANON */
 	unsigned long long zero_page, ksm, hugetlb;
+	unsigned long long other;       /* present PFNs without a struct page (KPF_NOPAGE, PFNMAP) */
+};
+
+/* What an extent is; pages of one kind are never mixed in an extent. */
+enum folio_kind {
+	FOLIO_THP,     /* (part of) a large folio: KPF_THP */
+	FOLIO_SMALL,   /* order-0 folios, consecutive addresses merged */
+	FOLIO_KSM,     /* KSM pages (order 0), merged like FOLIO_SMALL */
+	FOLIO_ZERO,    /* the shared zero page or huge zero page */
+	FOLIO_HUGETLB, /* hugetlbfs pages */
+	FOLIO_OTHER,   /* no struct page behind the PFN */
 };
 
 /*
+ * One extent, in address order. For FOLIO_THP it is one folio, or the part
+ * of one folio mapped contiguously (partial); the other kinds merge runs of
+ * consecutive present pages of the same kind.
+ */
+struct folio_extent {
+	unsigned long start;      /* virtual address of the first page */
+	unsigned long long pfn;   /* PFN of the first page */
+	unsigned long pages;
+	int order;                /* folio order; -1 for partial and for kinds other than THP/SMALL/KSM */
+	enum folio_kind kind;
+	bool aligned;             /* start is a multiple of the folio size (complete folios) */
+	bool anon;                /* KPF_ANON */
+	bool pmd_mapped;
+	bool partial;             /* only part of the folio is mapped here (or the range cuts it) */
+};
+
+/* Called for each extent; a nonzero return stops the scan with that value. */
+typedef int (*folio_extent_fn)(const struct folio_extent *e, void *ctx);
+
+/* A scanner holds the open files and bounded buffers for one process. */
+struct folio_scanner;
+
+/* pid 0 = this process. -ESRCH: no such process; -ENOENT: no kpageflags;
+ * -EACCES/-EPERM: not allowed. */
+int folio_scanner_open(struct folio_scanner **out, int pid);
+/*
+ * Scan [start, end) (page aligned). Adds into *h (when not NULL) and calls fn
+ * (when not NULL) for each extent. Reads pagemap only for this range and
+ * kpageflags only for its present PFNs. -EPERM when PFNs are hidden (not
+ * root), -ESRCH when the process went away.
+ */
+int folio_scanner_range(struct folio_scanner *s, unsigned long start, unsigned long end,
+			struct folio_hist *h, folio_extent_fn fn, void *ctx);
+void folio_scanner_close(struct folio_scanner *s);
+
+/*
  * Scan [start, end) of process 'pid' (0 = this process); reads only this
- * range of pagemap and only the kpageflags of its present PFNs. 0 or
- * negative errno (-EPERM/-EACCES: PFNs need root; -ESRCH: no such process).
+ * range of pagemap and only the kpageflags of its present PFNs. Zeroes *h
+ * first. 0 or negative errno (-EPERM/-EACCES: PFNs need root; -ESRCH: no
+ * such process).
  */
 int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h);
+
+/* What the user can do about a folio_* error. */
+int folio_strerror(int err, char *buf, size_t size);
 
 /* Share of the range's 'span_pages' pages mapped by folios of 'order'. */
 double folio_coverage(const struct folio_hist *h, int order, unsigned long long span_pages);

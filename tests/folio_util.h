@@ -1,0 +1,93 @@
+/*
+ * Test helpers: anonymous memory faulted at one folio order. The THP knobs
+ * are put back (thp_restore) right after the faults, before any assertion
+ * can _exit the test child, so a failing test never leaves them changed.
+ */
+#ifndef FOLIO_UTIL_H
+#define FOLIO_UTIL_H
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "folio.h"
+#include "thp.h"
+
+#define TU_PMD (2UL << 20)
+
+/* Skip unless PFNs and kpageflags are visible. */
+static inline void tu_require_pfns(void)
+{
+	struct folio_probe p;
+
+	if (folio_probe(&p) || !p.pfns_visible || !p.kpageflags_readable)
+		SKIP("%s", p.reason[0] ? p.reason : "folio probe failed");
+}
+
+/* A PMD-aligned anonymous mapping of 'size' bytes (not faulted). */
+static inline char *tu_map_aligned(size_t size)
+{
+	char *raw, *p;
+
+	raw = mmap(NULL, size + TU_PMD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)raw + TU_PMD - 1) & ~(TU_PMD - 1));
+	if (p > raw)
+		munmap(raw, (size_t)(p - raw));
+	munmap(p + size, (size_t)(raw + size + TU_PMD - (p + size)));
+	return p;
+}
+
+/* The fault fallbacks so far at 'order' (to tell a test failure from an
+ * allocation the kernel could not make). */
+static inline unsigned long long tu_fallbacks(int order)
+{
+	struct thp_settings s;
+	const struct thp_size *z;
+	bool found;
+
+	if (thp_read(&s) || !(z = thp_size_by_order(&s, order)))
+		return 0;
+	return thp_size_stat(z, "anon_fault_fallback", &found);
+}
+
+/*
+ * Map 'size' bytes PMD-aligned and fault every page (writes) with only
+ * 'order' enabled; SKIP when the machine lacks that order or the knobs
+ * cannot be written. *fallbacks gets the fault fallbacks counted meanwhile.
+ */
+static inline char *tu_map_order(int order, size_t size, unsigned long long *fallbacks)
+{
+	struct thp_settings s;
+	unsigned long long fb0;
+	char msg[256];
+	size_t off;
+	char *p;
+	int err;
+
+	if (thp_read(&s))
+		SKIP("no THP sysfs");
+	if (order && !thp_size_by_order(&s, order))
+		SKIP("no anon mTHP size of order %d", order);
+	err = thp_set_only_order(&s, order);
+	if (err) {
+		thp_strerror(err, msg, sizeof(msg));
+		thp_restore();
+		SKIP("cannot set THP knobs: %s", msg);
+	}
+	fb0 = order ? tu_fallbacks(order) : 0;
+	p = tu_map_aligned(size);
+	if (p) {
+		madvise(p, size, MADV_HUGEPAGE);
+		for (off = 0; off < size; off += 4096)
+			p[off] = (char)(off >> 12 | 1);
+	}
+	if (fallbacks)
+		*fallbacks = order ? tu_fallbacks(order) - fb0 : 0;
+	thp_restore();
+	if (!p)
+		SKIP("mmap failed");
+	return p;
+}
+
+#endif

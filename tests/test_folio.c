@@ -1,0 +1,103 @@
+/*
+ * The folio scanner on real mappings: exact histograms for memory faulted at
+ * orders 0, 2, 4 and 9, and the classified kinds (zero page).
+ * Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP.
+ */
+#include "harness.h"
+#include "folio_util.h"
+
+#define SIZE (4UL << 20)
+#define NPAGES (SIZE / 4096)
+
+static void check_order(int order, bool pagemap_scan)
+{
+	unsigned long long fallbacks;
+	struct folio_hist h;
+	char *p;
+	int o, err;
+
+	tu_require_pfns();
+	if (!pagemap_scan)
+		setenv("MTHPSCOPE_NO_PAGEMAP_SCAN", "1", 1);
+	p = tu_map_order(order, SIZE, &fallbacks);
+	err = folio_scan_range(0, (unsigned long)p, (unsigned long)p + SIZE, &h);
+	ASSERT_EQ(err, 0);
+	if (h.pages[order] != NPAGES && fallbacks)
+		SKIP("the kernel fell back from order %d %llu times (memory fragmented)", order,
+		     fallbacks);
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		EXPECT_EQ(h.pages[o], o == order ? NPAGES : 0);
+	EXPECT_EQ(h.present, NPAGES);
+	EXPECT_EQ(h.not_present, 0);
+	EXPECT_EQ(h.partial, 0);
+	EXPECT_EQ(h.unaligned, 0);
+	/* without PAGEMAP_SCAN (before 6.7) pagemap cannot tell a PMD mapping */
+	EXPECT_EQ(h.pmd_mapped, order == 9 && pagemap_scan ? NPAGES : 0);
+	EXPECT_EQ(h.anon, NPAGES);
+	EXPECT_EQ(h.file, 0);
+	EXPECT_EQ(h.zero_page + h.ksm + h.hugetlb + h.other, 0);
+	EXPECT_NEAR(folio_coverage(&h, order, NPAGES), 1.0, 1e-12);
+	munmap(p, SIZE);
+}
+
+TEST(order0) { check_order(0, true); }
+TEST(order2) { check_order(2, true); }
+TEST(order4) { check_order(4, true); }
+TEST(order9) { check_order(9, true); }
+/* the page-by-page path kernels before 6.7 take */
+TEST(order4_pagemap_only) { check_order(4, false); }
+TEST(order9_pagemap_only) { check_order(9, false); }
+
+/* A sub-range that cuts folios: the cut folios are partial. */
+TEST(range_edges_partial)
+{
+	unsigned long long fallbacks;
+	struct folio_hist h;
+	char *p;
+
+	tu_require_pfns();
+	p = tu_map_order(4, SIZE, &fallbacks);
+	/* start 2 pages into a 16-page folio, end 3 pages into another */
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p + 2 * 4096,
+				   (unsigned long)p + 64 * 4096 + 3 * 4096, &h), 0);
+	if (h.pages[4] != 48 && fallbacks)
+		SKIP("order-4 faults fell back");
+	EXPECT_EQ(h.pages[4], 48);
+	EXPECT_EQ(h.partial, 14 + 3);
+	EXPECT_EQ(h.present, 65);
+	munmap(p, SIZE);
+}
+
+/* Read faults map the zero page: classified, not counted as folios. */
+TEST(zero_page)
+{
+	struct folio_hist h;
+	volatile char *p;
+	size_t off;
+	char sum = 0;
+
+	tu_require_pfns();
+	p = tu_map_aligned(SIZE);
+	ASSERT_TRUE(p != NULL);
+	madvise((void *)p, SIZE, MADV_NOHUGEPAGE);
+	for (off = 0; off < SIZE; off += 4096)
+		sum += p[off];
+	(void)sum;
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + SIZE, &h), 0);
+	EXPECT_EQ(h.zero_page, NPAGES);
+	EXPECT_EQ(h.pages[0], 0);
+	EXPECT_EQ(h.present, NPAGES);
+	munmap((void *)p, SIZE);
+}
+
+TEST(bad_input)
+{
+	struct folio_hist h;
+
+	tu_require_pfns();
+	EXPECT_EQ(folio_scan_range(0, 4096, 1, &h), -EINVAL);
+	EXPECT_EQ(folio_scan_range(0, 4097, 8192, &h), -EINVAL);
+	EXPECT_EQ(folio_scan_range(999999999, 0, 4096, &h), -ESRCH);
+}
+
+HARNESS_MAIN
