@@ -611,6 +611,11 @@ static int collapse_main(int argc, char **argv)
 		if (o.cfg.pages_to_scan < 4096)
 			o.cfg.pages_to_scan = 4096;
 	}
+	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !(o.cfg.orders & (1UL << env.pmd_order)) &&
+	    !env.thp.mthp_collapse)
+		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
+			"collapse counters: mainline khugepaged does not scan this span; waiting "
+			"the whole timeout anyway");
 	doc = header_json(&env);
 	json_object_set_new(doc, "config", config_json(&o, &env));
 	runs = json_array();
