@@ -598,6 +598,12 @@ static int collapse_main(int argc, char **argv)
 			return exit_for(err);
 		}
 	}
+	if (o.measure && o.cfg.span * 2 > env.mem_available) {
+		ms_err("collapse: --measure needs a second span of the same size: %zu MiB do not "
+		       "fit in the %llu MiB available",
+		       o.cfg.span * 2 >> 20, env.mem_available >> 20);
+		return MS_EXIT_ENV;
+	}
 	if (geteuid() != 0) {
 		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
 		return MS_EXIT_ENV;
