@@ -211,3 +211,29 @@ int cli_format_size(unsigned long long bytes, char *buf, size_t size)
 		return snprintf(buf, size, "%llu", bytes);
 	return snprintf(buf, size, "%llu%c", bytes, units[u]);
 }
+
+int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
+		    int (*on_opt)(int key, const char *arg, void *ctx), void *ctx,
+		    const char **pos, int max_pos)
+{
+	int n = 0, i = cli_parse(cmd, argc, argv, on_opt, ctx);
+	bool rest = false;
+
+	while (i >= 0 && i < argc) {
+		rest |= !strcmp(argv[i - 1], "--"); /* everything after "--" is positional */
+		if (n == max_pos) {
+			ms_err("%s: unexpected argument '%s'", cmd->name, argv[i]);
+			return CLI_USAGE;
+		}
+		pos[n++] = argv[i];
+		if (rest) {
+			i++;
+			continue;
+		}
+		/* resume after the positional: it stands in for argv[0] */
+		argc -= i;
+		argv += i;
+		i = cli_parse(cmd, argc, argv, on_opt, ctx);
+	}
+	return i < 0 ? i : n;
+}

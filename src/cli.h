@@ -33,6 +33,12 @@ enum { CLI_DONE = -1, CLI_USAGE = -2 };
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx);
 void cli_usage(const struct cli_cmd *cmd, FILE *f);
+/* Like cli_parse, but options may follow positionals ("analyze FILE
+ * --format json"): up to max_pos positionals go to pos[]. Returns their
+ * number, or CLI_DONE / CLI_USAGE (message printed, also for too many). */
+int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
+		    int (*on_opt)(int key, const char *arg, void *ctx), void *ctx,
+		    const char **pos, int max_pos);
 
 /* Value parsers: return 0 or -1 after printing "invalid --name value". */
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out);

@@ -62,8 +62,8 @@ static const struct cli_opt collapse_opts[] = {
 	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)" },
 	{ "json", OPT_JSON, NULL, "print JSON (schema " COLLAPSE_SCHEMA ") instead of text" },
 	{ "output", OPT_OUTPUT, "FILE", "also write the JSON document to FILE (atomically)" },
-	{ "plot", OPT_PLOT, "FILE", "plot order mass over time (stacked areas) with gnuplot "
-				    "to FILE (.png, .svg or .pdf)" },
+	{ "plot", OPT_PLOT, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
+				   "DIR/collapse.png (as 'mthpscope plot' does from the JSON)" },
 	{ NULL },
 };
 
@@ -646,9 +646,16 @@ static int collapse_main(int argc, char **argv)
 		rc = MS_EXIT_FAIL;
 		goto out;
 	}
-	if (o.plot && (err = plot_collapse(doc, o.plot))) {
-		ms_err("collapse: plotting to %s failed: %s", o.plot, strerror(-err));
-		rc = ms_exit_for_errno(err);
+	if (o.plot) {
+		struct plot_files files;
+
+		err = plot_collapse(doc, o.plot, PLOT_PNG, &files, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: %s", why);
+			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
+		}
+		for (i = 0; i < files.nr; i++)
+			ms_note("collapse: wrote %s/%s", o.plot, files.name[i]);
 	}
 out:
 	json_decref(runs);

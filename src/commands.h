@@ -8,5 +8,7 @@ extern const struct ms_command cmd_info;
 extern const struct ms_command cmd_restore;
 extern const struct ms_command cmd_collapse;
 extern const struct ms_command cmd_run;
+extern const struct ms_command cmd_analyze;
+extern const struct ms_command cmd_plot;
 
 #endif

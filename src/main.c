@@ -11,6 +11,8 @@ static const struct ms_command *const commands[] = {
 	&cmd_restore,
 	&cmd_collapse,
 	&cmd_run,
+	&cmd_analyze,
+	&cmd_plot,
 	NULL,
 };
 

@@ -1,9 +1,8 @@
-#include "plot.h"
-#include "cleanup.h"
-
+/* Figures of an analysis through gnuplot (plot.h). */
 #include <errno.h>
-#include <limits.h>
-#include <spawn.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,171 +10,633 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "mthpscope.h"
+#include "plot.h"
 
-#define PLOT_MAX_ORDER 20
+#define FOLIO_PLOT_MAX_ORDER 20 /* as FOLIO_MAX_ORDER */
 
-int plot_script_path(const char *name, char *buf, size_t size)
+#ifndef MTHPSCOPE_DATADIR
+#define MTHPSCOPE_DATADIR "scripts"
+#endif
+
+int plot_parse_format(const char *s, enum plot_format *f)
 {
-	static const char *const rel[] = { "scripts", "../scripts", "../share/mthpscope/scripts" };
-	const char *env = getenv("MTHPSCOPE_SCRIPTS");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-	size_t i;
-
-	if (env && *env) {
-		snprintf(buf, size, "%s/%s", env, name);
-		return access(buf, R_OK) ? -ENOENT : 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -ENOENT;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(buf, size, "%s/%s/%s", exe, rel[i], name);
-		if (!access(buf, R_OK))
-			return 0;
-	}
-	return -ENOENT;
+	if (!strcmp(s, "png"))
+		*f = PLOT_PNG;
+	else if (!strcmp(s, "svg"))
+		*f = PLOT_SVG;
+	else
+		return -EINVAL;
+	return 0;
 }
 
-static const char *terminal_for(const char *out)
+MS_PRINTF(4, 5) static int fail(char *err, size_t size, int code, const char *fmt, ...)
 {
-	const char *dot = strrchr(out, '.');
+	va_list ap;
 
-	if (!dot)
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const char *template_dir(void)
+{
+	const char *d = getenv("MTHPSCOPE_GNUPLOT_DIR");
+
+	return d && d[0] ? d : MTHPSCOPE_DATADIR "/gnuplot";
+}
+
+/* A gnuplot single-quoted string: ' is doubled, a newline becomes a
+ * concatenated "\n"; other control characters, which would end the
+ * command, become spaces. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if (*s == '\n')
+			fputs("' . \"\\n\" . '", f); /* a line break in gnuplot's own syntax */
+		else if ((unsigned char)*s < 0x20)
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* One figure being written: paths of its three files. */
+struct fig {
+	const char *dir;
+	char name[64];
+	char dat[4096], gp[4096], out[4096], log[4096];
+	enum plot_format fmt;
+};
+
+static void fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt)
+{
+	g->dir = dir;
+	g->fmt = fmt;
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(g->dat, sizeof(g->dat), "%s/%s.dat", dir, name);
+	snprintf(g->gp, sizeof(g->gp), "%s/%s.gp", dir, name);
+	snprintf(g->log, sizeof(g->log), "%s/%s.log", dir, name);
+	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
+}
+
+/* NAME.gp: the common variables; the caller adds its own, then the load. */
+static FILE *fig_script(const struct fig *g, const char *title, const char *subtitle,
+			const char *ylabel)
+{
+	FILE *f = fopen(g->gp, "w");
+
+	if (!f)
 		return NULL;
-	if (!strcmp(dot, ".png"))
-		return "pngcairo";
-	if (!strcmp(dot, ".svg"))
-		return "svg";
-	if (!strcmp(dot, ".pdf"))
-		return "pdfcairo";
-	return NULL;
+	fprintf(f, "# written by mthpscope; re-run with: gnuplot %s.gp\n", g->name);
+	fprintf(f, "gp_dir = ");
+	gp_string(f, template_dir());
+	fprintf(f, "\nterm_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
+	gp_string(f, g->out);
+	fprintf(f, "\ndatafile = ");
+	gp_string(f, g->dat);
+	fprintf(f, "\nplot_title = ");
+	gp_string(f, title);
+	fprintf(f, "\nplot_subtitle = ");
+	gp_string(f, subtitle);
+	fprintf(f, "\nylabel_text = ");
+	gp_string(f, ylabel);
+	fputc('\n', f);
+	return f;
 }
 
-/* gnuplot string literals are single-quoted here: refuse what would break them. */
-static int quotable(const char *s)
+static int close_checked(FILE *f)
 {
-	return !strchr(s, '\'') && !strchr(s, '\n');
+	int bad = ferror(f);
+
+	return fclose(f) || bad ? -EIO : 0;
 }
 
-static int run_gnuplot(const char *script, const char *vars)
+/* Run gnuplot on NAME.gp; its output goes to NAME.log, kept on failure. */
+static int fig_run(const struct fig *g, const char *template, char *err, size_t errsize)
 {
-	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-	posix_spawn_file_actions_t fa;
-	int status, err;
+	char tpl[4096], line[256] = "";
+	struct stat st;
+	FILE *lf;
 	pid_t pid;
+	int status, fd;
 
-	posix_spawn_file_actions_init(&fa);
-	/* gnuplot's chatter is not our output: stdout stays the data's. */
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 0, 0);
-	err = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err)
-		return -err;
+	snprintf(tpl, sizeof(tpl), "%s/%s", template_dir(), template);
+	if (access(tpl, R_OK))
+		return fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
+			    "MTHPSCOPE_GNUPLOT_DIR to the scripts/gnuplot directory)", tpl);
+	fd = open(g->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g->log, strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return fail(err, errsize, -errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execlp("gnuplot", "gnuplot", g->gp, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return -errno;
-	if (!WIFEXITED(status))
-		return -EINTR;
-	if (WEXITSTATUS(status) == 127)
-		return -ENOENT;
-	return WEXITSTATUS(status) ? -EIO : 0;
+			return fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
+			    "install gnuplot-nox)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->out, &st) || !st.st_size) {
+		lf = fopen(g->log, "r");
+		/* the first line that says what went wrong */
+		while (lf && fgets(line, sizeof(line), lf))
+			if (strstr(line, "rror") || strstr(line, "line "))
+				break;
+		if (lf)
+			fclose(lf);
+		line[strcspn(line, "\n")] = '\0';
+		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s%s): %s; its output is "
+			    "in %s", g->gp, WIFEXITED(status) ? "exit " : "signal ",
+			    WIFEXITED(status) ? "status" : "", line[0] ? line : "no message",
+			    g->log);
+	}
+	unlink(g->log);
+	return 0;
 }
 
-int plot_collapse(json_t *doc, const char *outfile)
+static int fig_finish(struct fig *g, FILE *script, const char *template, struct plot_files *out,
+		      char *err, size_t errsize)
 {
-	char data[] = "/tmp/mthpscope-collapse-XXXXXX";
-	char script[PATH_MAX], orders[128] = "", titles[512] = "", vars[2048];
-	json_t *runs = json_object_get(doc, "runs"), *run, *smp;
-	json_int_t page_size = json_integer_value(json_object_get(json_object_get(doc, "host"),
-								  "page_size"));
-	const char *term = terminal_for(outfile);
+	int rc;
+
+	fprintf(script, "load gp_dir . '/%s'\n", template);
+	if (close_checked(script))
+		return fail(err, errsize, -EIO, "cannot write %s", g->gp);
+	rc = fig_run(g, template, err, errsize);
+	if (!rc && out && out->nr < PLOT_MAX_FILES)
+		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
+			 strrchr(g->out, '/') + 1);
+	return rc;
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.9g", v);
+	else
+		fputs(" NaN", f);
+}
+
+static void subtitle_of(const struct analysis *a, char *buf, size_t size)
+{
+	const struct results *r = a->res;
+	char rec[64];
+
+	if (a->min_order >= 0) {
+		char sz[16];
+
+		analyze_order_size(a, a->min_order, sz, sizeof(sz));
+		snprintf(rec, sizeof(rec), "%s, min order %d (%s)",
+			 analyze_verdict_name(a->verdict), a->min_order, sz);
+	} else {
+		snprintf(rec, sizeof(rec), "%s", analyze_verdict_name(a->verdict));
+	}
+	/* two lines: the host, then what was measured and the verdict */
+	snprintf(buf, size, "%s, Linux %s%s, PMU %s\npattern %s, span %llu MiB; verdict: %s",
+		 r->cpu_model[0] ? r->cpu_model : r->arch, r->kernel,
+		 r->virtualized ? " (VM)" : "", r->pmu_available ? "available" : "none",
+		 a->pattern, (unsigned long long)(a->span >> 20), rec);
+}
+
+static const char *rec_title(const struct analysis *a, char *buf, size_t size)
+{
+	if (a->min_order < 0)
+		return "";
+	snprintf(buf, size, "recommended minimum order (%s)", analyze_verdict_name(a->verdict));
+	return buf;
+}
+
+static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
+{
+	*f = fopen(g->dat, "w");
+	if (!*f)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g->dat, strerror(errno));
+	return 0;
+}
+
+/* Per-order bars of one metric. */
+static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
+		       const char *dir, enum plot_format fmt, struct plot_files *out, char *err,
+		       size_t errsize)
+{
+	char name[64], title[160], sub[512], ylabel[96], rt[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	double scale;
+	int k, rc, x = 0;
+
+	snprintf(name, sizeof(name), "metric_%s%s", m->sparse ? "sparse_" : "", m->name);
+	fig_init(&g, dir, name, fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	/* bytes read best in MiB */
+	scale = !strcmp(m->name, "rss_bytes") ? 1.0 / (1024.0 * 1024.0) : 1.0;
+	fprintf(d, "# x label median ci_lo ci_hi recommended\n");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_stat *st = &m->by_order[k];
+
+		if (!st->n)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		num(d, st->median * scale);
+		num(d, st->lo * scale);
+		num(d, st->hi * scale);
+		fprintf(d, " %d\n", k == a->min_order);
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if (m->sparse)
+		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
+			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
+			 m->source);
+	else
+		snprintf(title, sizeof(title), "%s per folio order (source: %s)", m->name,
+			 m->source);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)",
+		 scale != 1.0 ? "RSS (MiB)" : m->unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "rec_title = ");
+	gp_string(s, rec_title(a, rt, sizeof(rt)));
+	fputc('\n', s);
+	return fig_finish(&g, s, "bars.gp", out, err, errsize);
+}
+
+/* Gain of the primary metric against order 0. */
+static int plot_gain(const struct analysis *a, const char *dir, enum plot_format fmt,
+		     struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], rt[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, rc, x = 0;
+
+	fig_init(&g, dir, "gain", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# x label gain_pct lo_pct hi_pct recommended\n");
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->primary.n)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		num(d, 100.0 * o->gain.value);
+		num(d, 100.0 * o->gain.lo);
+		num(d, 100.0 * o->gain.hi);
+		fprintf(d, " %d\n", k == a->min_order);
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
+		 a->metric_source);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "rec_title = ");
+	gp_string(s, rec_title(a, rt, sizeof(rt)));
+	fprintf(s, "\nthreshold = %g\n", 100.0 * a->threshold);
+	return fig_finish(&g, s, "gain.gp", out, err, errsize);
+}
+
+/* The span staircase: primary metric against span, a line per order. */
+static int plot_staircase(const struct analysis *a, const char *dir, enum plot_format fmt,
+			  struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, i, rc, blocks = 0;
+
+	fig_init(&g, dir, "staircase", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		bool any = false;
+
+		for (i = 0; i < a->nr_spans; i++)
+			any |= a->spans[i].by_order[k].n > 0;
+		if (!any)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%s\"order %d (%s)%s\"\n", blocks ? "\n\n" : "", k, sz,
+			k == a->min_order ? ", recommended" : "");
+		for (i = 0; i < a->nr_spans; i++) {
+			const struct analyze_stat *st = &a->spans[i].by_order[k];
+
+			if (!st->n)
+				continue;
+			fprintf(d, "%.9g", (double)a->spans[i].span / (1024.0 * 1024.0));
+			num(d, st->median);
+			num(d, st->lo);
+			num(d, st->hi);
+			fputc('\n', d);
+		}
+		blocks++;
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	snprintf(title, sizeof(title), "Span staircase: %s against the span, per folio order",
+		 a->metric);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI)", a->metric_unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "nblocks = %d\n", blocks);
+	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
+}
+
+/* Gain against sparse RSS bloat. */
+static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_format fmt,
+			   struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], rt[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, rc, n = 0;
+
+	fig_init(&g, dir, "gain_bloat", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# rss_multiple label gain_pct lo_pct hi_pct recommended\n");
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->primary.n || !isfinite(o->bloat.value) || 1.0 + o->bloat.value <= 0.0)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
+		num(d, 100.0 * o->gain.value);
+		num(d, 100.0 * o->gain.lo);
+		num(d, 100.0 * o->gain.hi);
+		fprintf(d, " %d\n", k == a->min_order);
+		n++;
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if (!n) {
+		unlink(g.dat);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
+		 a->metric);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "rec_title = ");
+	gp_string(s, rec_title(a, rt, sizeof(rt)));
+	fputc('\n', s);
+	return fig_finish(&g, s, "gain_bloat.gp", out, err, errsize);
+}
+
+/* Page faults per order, labelled with the saving. */
+static int plot_faults(const struct analysis *a, const char *dir, enum plot_format fmt,
+		       struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, rc, x = 0;
+
+	fig_init(&g, dir, "faults", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# x label median lo hi saving\n");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->faults.n || !(o->faults.median > 0))
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		num(d, o->faults.median);
+		num(d, o->faults.lo > 0 ? o->faults.lo : o->faults.median);
+		num(d, o->faults.hi);
+		if (k && isfinite(o->fault_saving.value))
+			fprintf(d, " \"-%.1f%%\"\n", 100.0 * o->fault_saving.value);
+		else
+			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if (!x) {
+		unlink(g.dat);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "Fault side: page faults to populate the span, per "
+		 "folio order (labels: faults saved vs order 0)");
+	subtitle_of(a, sub, sizeof(sub));
+	s = fig_script(&g, title, sub, "page faults per trial (log scale)");
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	return fig_finish(&g, s, "faults.gp", out, err, errsize);
+}
+
+/* mkdir -p */
+static int make_dir(const char *dir, char *err, size_t errsize)
+{
+	char path[4096];
+	struct stat st;
+	char *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return fail(err, errsize, -errno, "cannot create %s: %s", path,
+				    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
+	return 0;
+}
+
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	int i, rc;
+
+	out->nr = 0;
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	if ((rc = plot_gain(a, dir, fmt, out, err, errsize)))
+		return rc;
+	for (i = 0; i < a->nr_metrics; i++) {
+		/* page faults have their own log-scale figure */
+		if (!strcmp(a->metrics[i].name, "page_faults") && !a->metrics[i].sparse)
+			continue;
+		if ((rc = plot_metric(a, &a->metrics[i], dir, fmt, out, err, errsize)))
+			return rc;
+	}
+	if (a->nr_spans > 1 && (rc = plot_staircase(a, dir, fmt, out, err, errsize)))
+		return rc;
+	if ((rc = plot_gain_bloat(a, dir, fmt, out, err, errsize)))
+		return rc;
+	return plot_faults(a, dir, fmt, out, err, errsize);
+}
+
+int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+{
+	struct fig g;
+	FILE *d, *s;
+	size_t i;
+	int rc;
+
+	if (!n)
+		return fail(err, errsize, -ENODATA, "no rows to plot");
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	fig_init(&g, dir, name, fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# x label a a_lo a_hi b b_lo b_hi\n");
+	for (i = 0; i < n; i++) {
+		fprintf(d, "%zu \"%d (%s)\"", i, rows[i].order, rows[i].label);
+		num(d, rows[i].a);
+		num(d, rows[i].a_lo);
+		num(d, rows[i].a_hi);
+		num(d, rows[i].b);
+		num(d, rows[i].b_lo);
+		num(d, rows[i].b_hi);
+		fputc('\n', d);
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	s = fig_script(&g, title, subtitle, ylabel);
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "label_a = ");
+	gp_string(s, label_a);
+	fprintf(s, "\nlabel_b = ");
+	gp_string(s, label_b);
+	fputc('\n', s);
+	return fig_finish(&g, s, "ab.gp", NULL, err, errsize);
+}
+
+/* ---- mthpscope collapse ----------------------------------------------------- */
+
+static json_int_t jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plot_files *out,
+		  char *err, size_t errsize)
+{
+	json_t *runs = json_object_get(doc, "runs"), *cfg = json_object_get(doc, "config");
+	json_t *host = json_object_get(doc, "host"), *run, *smp, *v;
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *mode = json_string_value(json_object_get(cfg, "mode"));
+	const char *kernel = json_string_value(json_object_get(host, "kernel"));
+	json_int_t page_size = jint(host, "page_size");
+	char orders[128] = "", titles[512] = "", title[128], sub[256], en[96] = "";
 	unsigned long cols = 0;
 	size_t r, i;
-	int fd, slot = -1, ncols = 0, o, err;
-	FILE *f = NULL;
+	int ncols = 0, o, rc;
+	struct fig g;
+	FILE *d, *s;
 
-	if (!term || !quotable(outfile))
-		return -EINVAL;
-	if (!json_is_array(runs) || !json_array_size(runs) || page_size <= 0)
-		return -EINVAL;
-	if ((err = plot_script_path("collapse.gp", script, sizeof(script))) || !quotable(script))
-		return err ? err : -EINVAL;
+	if (out)
+		out->nr = 0;
+	if (!schema || strcmp(schema, "mthpscope.collapse/1"))
+		return fail(err, errsize, -EINVAL, "not an mthpscope.collapse/1 document");
+	if (!json_array_size(runs) || page_size <= 0)
+		return fail(err, errsize, -ENODATA, "no runs (or no host.page_size) to plot");
 	json_array_foreach(runs, r, run) {
 		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
 			const char *k;
-			json_t *v;
 
 			json_object_foreach(json_object_get(smp, "hist"), k, v) {
 				o = atoi(k);
-				if (o >= 0 && o <= PLOT_MAX_ORDER)
+				if (o >= 0 && o <= FOLIO_PLOT_MAX_ORDER)
 					cols |= 1UL << o;
 			}
 		}
 		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
-			 r ? " " : "",
-			 (long long)json_integer_value(json_object_get(run, "max_ptes_none")));
+			 r ? " " : "", (long long)jint(run, "max_ptes_none"));
 	}
-	for (o = 0; o <= PLOT_MAX_ORDER; o++)
-		if (cols & (1UL << o)) {
+	for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++)
+		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
-				 ncols ? " " : "", o);
-			ncols++;
-		}
+				 ncols++ ? " " : "", o);
 	if (!ncols)
-		return -EINVAL;
-	fd = mkstemp(data);
-	if (fd < 0)
-		return -errno;
-	slot = cleanup_unlink_path(data);
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto out;
-	}
+		return fail(err, errsize, -ENODATA, "the timelines are empty");
+	json_array_foreach(json_object_get(cfg, "orders"), i, v)
+		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%lld", i ? "," : "",
+			 (long long)json_integer_value(v));
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	fig_init(&g, dir, "collapse", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
 	json_array_foreach(runs, r, run) {
 		if (r)
-			fprintf(f, "\n\n");
+			fputs("\n\n", d);
+		fprintf(d, "# max_ptes_none %lld\n", (long long)jint(run, "max_ptes_none"));
 		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
 			json_t *h = json_object_get(smp, "hist");
 			double cum = 0;
 
-			fprintf(f, "%.3f", (double)json_integer_value(json_object_get(smp, "t_ms")) / 1e3);
-			for (o = 0; o <= PLOT_MAX_ORDER; o++) {
+			fprintf(d, "%.3f", (double)jint(smp, "t_ms") / 1e3);
+			for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++) {
 				char k[8];
 
 				if (!(cols & (1UL << o)))
 					continue;
 				snprintf(k, sizeof(k), "%d", o);
-				cum += (double)json_integer_value(json_object_get(h, k)) *
-				       (double)page_size / (1 << 20);
-				fprintf(f, " %.4f", cum);
+				cum += (double)jint(h, k) * (double)page_size / (1 << 20);
+				num(d, cum);
 			}
-			fprintf(f, "\n");
+			fputc('\n', d);
 		}
 	}
-	if (fclose(f)) {
-		f = NULL;
-		err = -errno;
-		goto out;
-	}
-	f = NULL;
-	snprintf(vars, sizeof(vars),
-		 "datafile='%s'; outfile='%s'; term='%s'; nruns=%zu; ncols=%d; orders='%s'; "
-		 "titles='%s'; header='mthpscope collapse (%s): folio orders of the span'",
-		 data, outfile, term, json_array_size(runs), ncols, orders, titles,
-		 json_string_value(json_object_get(json_object_get(doc, "config"), "mode"))
-			 ?: "?");
-	err = run_gnuplot(script, vars);
-out:
-	unlink(data);
-	if (slot >= 0)
-		cleanup_forget_path(slot);
-	return err;
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
+		 mode ? mode : "?");
+	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
+		 kernel ? kernel : "?", (long long)(jint(cfg, "span") >> 20),
+		 json_real_value(json_object_get(cfg, "fill")) * 100, en[0] ? en : "none");
+	s = fig_script(&g, title, sub, "span memory (MiB)");
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "nruns = %zu\nncols = %d\norders = ", json_array_size(runs), ncols);
+	gp_string(s, orders);
+	fprintf(s, "\ntitles = ");
+	gp_string(s, titles);
+	fputc('\n', s);
+	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }

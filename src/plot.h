@@ -1,20 +1,70 @@
 /*
- * gnuplot figures. Templates live in scripts/ (NAME.gp); the functions here write
- * the data file, pick the terminal from the output's extension and run
- * gnuplot. 0 or negative errno (-ENOENT: gnuplot or the template missing,
- * -EINVAL: an extension other than .png, .svg, .pdf).
+ * Plots through gnuplot: for each figure we write NAME.dat (the numbers)
+ * and NAME.gp (the variables, then 'load' of a template from
+ * scripts/gnuplot/), run gnuplot on NAME.gp as a child process and check its
+ * exit status. NAME.dat and NAME.gp stay next to the picture, so a figure
+ * can be restyled by hand and re-run with 'gnuplot NAME.gp'.
+ *
+ * Templates are looked up in $MTHPSCOPE_GNUPLOT_DIR, else in the source
+ * tree's scripts/gnuplot (MTHPSCOPE_DATADIR).
  */
 #ifndef PLOT_H
 #define PLOT_H
 
 #include <jansson.h>
+#include <stddef.h>
 
-/* Where the templates are: $MTHPSCOPE_SCRIPTS, else scripts/ beside or one
- * level above the directory of the executable (source tree builds). */
-int plot_script_path(const char *name, char *buf, size_t size);
+#include "analyze.h"
 
-/* Order mass over time (stacked areas), one panel per run of an
- * mthpscope.collapse/1 document. */
-int plot_collapse(json_t *doc, const char *outfile);
+enum plot_format {
+	PLOT_PNG,
+	PLOT_SVG,
+};
+
+#define PLOT_MAX_FILES 32
+
+/* The pictures written, by file name inside the output directory. */
+struct plot_files {
+	char name[PLOT_MAX_FILES][80];
+	int nr;
+};
+
+/* "png" or "svg"; -EINVAL otherwise. */
+int plot_parse_format(const char *s, enum plot_format *f);
+
+/*
+ * Every figure of an analysis into dir (created if missing): per-order
+ * bars of each metric with CI whiskers (the recommended order marked), the
+ * gain against order 0 with the materiality line, the span staircase when
+ * the file holds several spans, gain against sparse RSS bloat, fault-side
+ * bars. 0, or a negative errno with a message in err: -ENOPKG when gnuplot
+ * or a template is missing, -EIO when gnuplot fails (its first error line
+ * quoted; its full output kept in NAME.log).
+ */
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format f,
+		  struct plot_files *out, char *err, size_t errsize);
+
+/* One order of an A/B figure: medians with their CIs (NaN = absent). */
+struct plot_ab_row {
+	int order;
+	char label[16];        /* "16K" */
+	double a, a_lo, a_hi;
+	double b, b_lo, b_hi;
+};
+
+/* An A/B figure (for compare): per order, A and B side by side with CIs.
+ * Writes dir/name.{dat,gp,png|svg}. */
+int plot_ab(const char *dir, const char *name, enum plot_format f, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize);
+
+/*
+ * An mthpscope.collapse/1 document: order mass over time as stacked areas,
+ * one panel per max_ptes_none run. Writes dir/collapse.{dat,gp,png|svg}.
+ * -EINVAL for another schema, -ENODATA for empty timelines, else as
+ * plot_analysis.
+ */
+int plot_collapse(json_t *doc, const char *dir, enum plot_format f, struct plot_files *out,
+		  char *err, size_t errsize);
 
 #endif

@@ -1,3 +1,4 @@
+#include "mthpscope.h"
 #include "results.h"
 
 json_t *results_tool_json(void)
@@ -150,4 +151,574 @@ int results_trial_append(json_t *doc, json_t *trial)
 		return -EINVAL;
 	}
 	return json_array_append_new(trials, trial) ? -ENOMEM : 0;
+}
+
+/* ---- Reader ---------------------------------------------------------------
+ * One pass over a parsed document; every check fails with the JSON path of
+ * the field so a person can find it in the file.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct rd {
+	const char *name; /* file name for messages */
+	char *err;
+	size_t errsize;
+};
+
+MS_PRINTF(3, 4) static int rd_fail(struct rd *rd, int code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (rd->err && rd->errsize)
+		snprintf(rd->err, rd->errsize, "%s: %s", rd->name, msg);
+	return code;
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* Fetch key from o; missing is an error when required, else *v = NULL. */
+static int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key,
+		  bool required, json_t **v)
+{
+	*v = json_object_get(o, key);
+	if (!*v && required)
+		return rd_fail(rd, -EBADMSG, "%s.%s: missing (a required field)", path, key);
+	return 0;
+}
+
+static int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key,
+		     bool required, json_t **v)
+{
+	int err = rd_get(rd, o, path, key, required, v);
+
+	if (err || !*v)
+		return err;
+	if (!json_is_object(*v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected an object, found %s", path, key,
+			       type_name(*v));
+	return 0;
+}
+
+/* A string into dst; 'strict' makes one that does not fit an error (names
+ * used as keys), otherwise it is cut (descriptive text). */
+static int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key,
+		     bool required, bool strict, char *dst, size_t size)
+{
+	json_t *v;
+	int err = rd_get(rd, o, path, key, required, &v);
+
+	if (err || !v)
+		return err;
+	if (!json_is_string(v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected a string, found %s", path, key,
+			       type_name(v));
+	if (strict && json_string_length(v) >= size)
+		return rd_fail(rd, -EBADMSG, "%s.%s: longer than %zu characters", path, key,
+			       size - 1);
+	snprintf(dst, size, "%s", json_string_value(v));
+	return 0;
+}
+
+static int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key,
+		  bool required, json_int_t min, json_int_t max, json_int_t *out)
+{
+	json_t *v;
+	int err = rd_get(rd, o, path, key, required, &v);
+
+	if (err || !v)
+		return err;
+	if (!json_is_integer(v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected an integer, found %s", path, key,
+			       type_name(v));
+	if (json_integer_value(v) < min || json_integer_value(v) > max)
+		return rd_fail(rd, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]", path, key,
+			       (long long)json_integer_value(v), (long long)min, (long long)max);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key,
+		     bool required, double min, double max, double *out)
+{
+	json_t *v;
+	double d;
+	int err = rd_get(rd, o, path, key, required, &v);
+
+	if (err || !v)
+		return err;
+	if (!json_is_number(v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected a number, found %s", path, key,
+			       type_name(v));
+	d = json_number_value(v);
+	if (!isfinite(d))
+		return rd_fail(rd, -EBADMSG, "%s.%s: not a finite number", path, key);
+	if (d < min || d > max)
+		return rd_fail(rd, -EBADMSG, "%s.%s: %g is out of range [%g, %g]", path, key, d, min,
+			       max);
+	*out = d;
+	return 0;
+}
+
+static int rd_bool(struct rd *rd, const json_t *o, const char *path, const char *key,
+		   bool required, bool *out)
+{
+	json_t *v;
+	int err = rd_get(rd, o, path, key, required, &v);
+
+	if (err || !v)
+		return err;
+	if (!json_is_boolean(v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected true or false, found %s", path, key,
+			       type_name(v));
+	*out = json_is_true(v);
+	return 0;
+}
+
+static const char *const metric_sources[] = { "pmu", "sw", "timing", "kernel", "pagemap",
+					       "model" };
+
+static int rd_metric(struct rd *rd, const char *tpath, const char *name, const json_t *v,
+		     struct results_metric *m, bool *multiplexed)
+{
+	char path[160];
+	bool mux = false, known = false;
+	size_t i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s.metrics.%s", tpath, name);
+	if (strlen(name) >= sizeof(m->name) || !name[0])
+		return rd_fail(rd, -EBADMSG, "%s: a metric name must be 1-%zu characters", path,
+			       sizeof(m->name) - 1);
+	if (!json_is_object(v))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object {value, source}, found %s",
+			       path, type_name(v));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->scale = 1.0;
+	if ((err = rd_number(rd, v, path, "value", true, 0.0, HUGE_VAL, &m->value)) ||
+	    (err = rd_string(rd, v, path, "source", true, true, m->source, sizeof(m->source))) ||
+	    (err = rd_string(rd, v, path, "event", false, false, m->event, sizeof(m->event))) ||
+	    (err = rd_number(rd, v, path, "scale", false, 1.0, 1e9, &m->scale)) ||
+	    (err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
+		return err;
+	for (i = 0; i < MS_ARRAY_SIZE(metric_sources); i++)
+		known |= !strcmp(m->source, metric_sources[i]);
+	if (!known)
+		return rd_fail(rd, -EBADMSG, "%s.source: '%s' is not one of pmu, sw, timing, "
+			       "kernel, pagemap, model", path, m->source);
+	/* a counter scaled up from a partial run is an estimate, not a count */
+	if (mux || m->scale > 1.0 + 1e-9)
+		*multiplexed = true;
+	return 0;
+}
+
+static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct results_trial *t)
+{
+	char path[128];
+	const char *key;
+	json_t *hist, *cov, *v;
+	int err;
+
+	snprintf(path, sizeof(path), "%s.folios", tpath);
+	if ((err = rd_object(rd, f, path, "hist", true, &hist)))
+		return err;
+	json_object_foreach(hist, key, v) {
+		char *end;
+		long o;
+
+		errno = 0;
+		o = strtol(key, &end, 10);
+		if (!isdigit((unsigned char)key[0]) || *end || errno || o < 0 ||
+		    o > RESULTS_MAX_ORDER)
+			return rd_fail(rd, -EBADMSG, "%s.hist: key '%s' is not a folio order 0-%d",
+				       path, key, RESULTS_MAX_ORDER);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return rd_fail(rd, -EBADMSG, "%s.hist.%s: expected a page count (an integer "
+				       ">= 0), found %s", path, key, type_name(v));
+		t->hist[o] = (uint64_t)json_integer_value(v);
+	}
+	cov = json_object_get(f, "coverage");
+	if (!cov || json_is_null(cov))
+		return 0; /* present but not verified (no PFNs without root) */
+	if ((err = rd_number(rd, f, path, "coverage", true, 0.0, 1.0, &t->coverage)))
+		return err;
+	t->has_folios = true;
+	return 0;
+}
+
+static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
+		    struct results_trial *t)
+{
+	char path[64];
+	const char *key;
+	json_t *metrics, *folios, *m, *sparse;
+	json_int_t x = 0;
+	bool mux = false;
+	size_t n;
+	int err;
+
+	snprintf(path, sizeof(path), "$.trials[%zu]", idx);
+	t->coverage = NAN;
+	if (!json_is_object(v))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, type_name(v));
+	if ((err = rd_int(rd, v, path, "order", true, 0, pmd_order, &x)))
+		return err;
+	t->order = (int)x;
+	if ((err = rd_string(rd, v, path, "pattern", true, true, t->pattern, sizeof(t->pattern))) ||
+	    (err = rd_int(rd, v, path, "span", true, 1, INT64_MAX, &x)))
+		return err;
+	t->span = (uint64_t)x;
+	if ((err = rd_int(rd, v, path, "rep", true, 0, INT32_MAX, &x)))
+		return err;
+	t->rep = (int)x;
+	x = 0;
+	if ((err = rd_int(rd, v, path, "accesses", false, 0, INT64_MAX, &x)))
+		return err;
+	t->accesses = (uint64_t)x;
+	sparse = json_object_get(v, "sparse");
+	if (sparse && !json_is_object(sparse))
+		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
+			       type_name(sparse));
+	t->sparse = sparse || !strcmp(t->pattern, "sparse");
+	if ((err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
+		return err;
+	if ((err = rd_object(rd, v, path, "folios", false, &folios)))
+		return err;
+	if (folios && (err = rd_folios(rd, path, folios, t)))
+		return err;
+	if ((err = rd_object(rd, v, path, "metrics", true, &metrics)))
+		return err;
+	if (json_object_size(metrics) == 0)
+		return rd_fail(rd, -EBADMSG, "%s.metrics: empty (a trial measures something)", path);
+	t->metrics = calloc(json_object_size(metrics), sizeof(*t->metrics));
+	if (!t->metrics)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	n = 0;
+	json_object_foreach(metrics, key, m) {
+		if ((err = rd_metric(rd, path, key, m, &t->metrics[n], &mux)))
+			return err;
+		n++;
+		t->nr_metrics = n;
+	}
+	t->multiplexed = mux;
+	return 0;
+}
+
+static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
+{
+	json_t *host, *pmu;
+	json_int_t x;
+	int err;
+
+	if ((err = rd_object(rd, doc, "$", "host", true, &host)))
+		return err;
+	if ((err = rd_string(rd, host, "$.host", "kernel", true, false, r->kernel,
+			     sizeof(r->kernel))) ||
+	    (err = rd_string(rd, host, "$.host", "arch", true, false, r->arch, sizeof(r->arch))) ||
+	    (err = rd_string(rd, host, "$.host", "cpu_vendor", false, false, r->cpu_vendor,
+			     sizeof(r->cpu_vendor))) ||
+	    (err = rd_string(rd, host, "$.host", "cpu_model", false, false, r->cpu_model,
+			     sizeof(r->cpu_model))) ||
+	    (err = rd_bool(rd, host, "$.host", "virtualized", false, &r->virtualized)))
+		return err;
+	x = 4096;
+	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))
+		return err;
+	r->page_size = (uint64_t)x;
+	if ((err = rd_int(rd, host, "$.host", "pmd_order", true, 1, RESULTS_MAX_ORDER, &x)))
+		return err;
+	r->pmd_order = (int)x;
+	if ((err = rd_object(rd, host, "$.host", "pmu", true, &pmu)) ||
+	    (err = rd_bool(rd, pmu, "$.host.pmu", "available", true, &r->pmu_available)) ||
+	    (err = rd_string(rd, pmu, "$.host.pmu", "reason", false, false, r->pmu_reason,
+			     sizeof(r->pmu_reason))))
+		return err;
+	return 0;
+}
+
+static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
+{
+	json_t *thp, *sizes, *kh, *z, *en;
+	json_int_t x;
+	size_t i;
+	int err;
+
+	r->max_ptes_none = -1;
+	if ((err = rd_object(rd, doc, "$", "thp", false, &thp)) || !thp)
+		return err;
+	if (json_is_string(json_object_get(thp, "enabled")))
+		snprintf(r->thp_enabled, sizeof(r->thp_enabled), "%s",
+			 json_string_value(json_object_get(thp, "enabled")));
+	if ((err = rd_object(rd, thp, "$.thp", "khugepaged", false, &kh)))
+		return err;
+	x = -1;
+	if (kh && (err = rd_int(rd, kh, "$.thp.khugepaged", "max_ptes_none", false, 0, 1 << 20,
+				&x)))
+		return err;
+	r->max_ptes_none = (long)x;
+	sizes = json_object_get(thp, "sizes");
+	if (!sizes)
+		return 0;
+	if (!json_is_array(sizes))
+		return rd_fail(rd, -EBADMSG, "$.thp.sizes: expected an array, found %s",
+			       type_name(sizes));
+	json_array_foreach(sizes, i, z) {
+		char path[48];
+
+		snprintf(path, sizeof(path), "$.thp.sizes[%zu]", i);
+		if (!json_is_object(z))
+			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
+				       type_name(z));
+		if ((err = rd_int(rd, z, path, "order", true, 0, RESULTS_MAX_ORDER, &x)))
+			return err;
+		if (r->nr_sizes > RESULTS_MAX_ORDER)
+			return rd_fail(rd, -EBADMSG, "$.thp.sizes: more than %d sizes",
+				       RESULTS_MAX_ORDER + 1);
+		r->sizes[r->nr_sizes].order = (int)x;
+		en = json_object_get(z, "enabled");
+		if (json_is_string(en))
+			snprintf(r->sizes[r->nr_sizes].enabled, sizeof(r->sizes[0].enabled), "%s",
+				 json_string_value(en));
+		r->nr_sizes++;
+	}
+	return 0;
+}
+
+static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
+{
+	json_t *trials, *tool, *config, *t;
+	char schema[64] = "";
+	json_int_t x;
+	size_t i;
+	int err;
+
+	if (!json_is_object(doc))
+		return rd_fail(rd, -EBADMSG, "$: expected an object (a results document), found %s",
+			       type_name(doc));
+	if ((err = rd_string(rd, doc, "$", "schema", true, false, schema, sizeof(schema))))
+		return err;
+	if (strcmp(schema, RESULTS_SCHEMA)) {
+		if (!strncmp(schema, "mthpscope.results/", 18))
+			return rd_fail(rd, -EPROTO, "$.schema: version '%s' is not supported (this "
+				       "mthpscope reads %s)", schema, RESULTS_SCHEMA);
+		return rd_fail(rd, -EPROTO, "$.schema: '%s' is not a results file (expected %s)",
+			       schema, RESULTS_SCHEMA);
+	}
+	if ((err = rd_object(rd, doc, "$", "tool", false, &tool)) ||
+	    (tool && (err = rd_string(rd, tool, "$.tool", "version", false, false,
+				      r->tool_version, sizeof(r->tool_version)))))
+		return err;
+	if ((err = rd_host(rd, doc, r)) || (err = rd_thp(rd, doc, r)))
+		return err;
+	r->config_reps = -1;
+	if ((err = rd_object(rd, doc, "$", "config", false, &config)))
+		return err;
+	if (config) {
+		if ((err = rd_string(rd, config, "$.config", "pattern", false, false,
+				     r->config_pattern, sizeof(r->config_pattern))))
+			return err;
+		if ((err = rd_int(rd, config, "$.config", "reps", false, 0, INT32_MAX, &x)))
+			return err;
+		if (json_object_get(config, "reps"))
+			r->config_reps = (long)x;
+		x = 0;
+		if ((err = rd_int(rd, config, "$.config", "seed", false, 0, INT64_MAX, &x)))
+			return err;
+		r->config_seed = (uint64_t)x;
+	}
+	trials = json_object_get(doc, "trials");
+	if (!trials)
+		return rd_fail(rd, -EBADMSG, "$.trials: missing (a required field)");
+	if (!json_is_array(trials))
+		return rd_fail(rd, -EBADMSG, "$.trials: expected an array, found %s",
+			       type_name(trials));
+	if (json_array_size(trials) == 0)
+		return rd_fail(rd, -ENODATA, "$.trials: no trials (the run measured nothing)");
+	r->trials = calloc(json_array_size(trials), sizeof(*r->trials));
+	if (!r->trials)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	json_array_foreach(trials, i, t) {
+		r->nr_trials = i + 1;
+		if ((err = rd_trial(rd, i, t, r->pmd_order, &r->trials[i])))
+			return err;
+	}
+	return 0;
+}
+
+/* jansson rejects NaN and Infinity as invalid tokens; say what they are. */
+static bool nonfinite_token_near(const char *buf, size_t len, size_t pos)
+{
+	static const char *const words[] = { "nan", "infinity", "inf" };
+	size_t start = pos > 12 ? pos - 12 : 0, i, w;
+
+	for (i = start; i <= pos && i < len; i++)
+		for (w = 0; w < MS_ARRAY_SIZE(words); w++) {
+			size_t wl = strlen(words[w]);
+
+			if (i + wl <= len && !strncasecmp(buf + i, words[w], wl))
+				return true;
+		}
+	return false;
+}
+
+int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
+			char *err, size_t errsize)
+{
+	struct rd rd = { name, err, errsize };
+	struct results *r = NULL;
+	json_error_t je;
+	json_t *doc = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (len > RESULTS_MAX_BYTES)
+		return rd_fail(&rd, -EFBIG, "%zu bytes is more than the %u MiB limit for a results "
+			       "file", len, RESULTS_MAX_BYTES >> 20);
+	for (i = 0; i < len && isspace((unsigned char)buf[i]); i++)
+		;
+	if (i == len)
+		return rd_fail(&rd, -EBADMSG, "the file is empty");
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!doc) {
+		if (json_error_code(&je) == json_error_premature_end_of_input)
+			return rd_fail(&rd, -EBADMSG, "truncated JSON: the document ends at line %d, "
+				       "column %d before it is complete", je.line, je.column);
+		if (nonfinite_token_near(buf, len, (size_t)je.position))
+			return rd_fail(&rd, -EBADMSG, "NaN or infinity at line %d, column %d: JSON "
+				       "has no such numbers (a metric that was not measured must "
+				       "be left out)", je.line, je.column);
+		return rd_fail(&rd, -EBADMSG, "malformed JSON at line %d, column %d: %s", je.line,
+			       je.column, je.text);
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		rc = rd_fail(&rd, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(r->path, sizeof(r->path), "%s", name);
+	rc = rd_document(&rd, doc, r);
+out:
+	json_decref(doc);
+	if (rc) {
+		results_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int results_load(const char *path, struct results **out, char *err, size_t errsize)
+{
+	struct rd rd = { path, err, errsize };
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0, cap;
+	int fd, rc;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rd_fail(&rd, -errno, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		rc = rd_fail(&rd, -errno, "cannot stat: %s", strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = rd_fail(&rd, -EISDIR, "is a directory, not a results file");
+		goto out;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULTS_MAX_BYTES) {
+		rc = rd_fail(&rd, -EFBIG, "%llu bytes is more than the %u MiB limit for a results "
+			     "file", (unsigned long long)st.st_size, RESULTS_MAX_BYTES >> 20);
+		goto out;
+	}
+	/* read to the limit + 1 so a pipe that keeps going is caught too */
+	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap > RESULTS_MAX_BYTES) {
+				rc = rd_fail(&rd, -EFBIG, "more than the %u MiB limit for a results "
+					     "file", RESULTS_MAX_BYTES >> 20);
+				goto out;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				rc = rd_fail(&rd, -ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+		}
+		if (!buf && !(buf = malloc(cap))) {
+			rc = rd_fail(&rd, -ENOMEM, "out of memory");
+			goto out;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = rd_fail(&rd, -errno, "read failed: %s", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	rc = results_load_buffer(buf ? buf : "", len, path, out, err, errsize);
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+void results_free(struct results *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_trials; i++)
+		free(r->trials[i].metrics);
+	free(r->trials);
+	free(r);
+}
+
+const struct results_metric *results_trial_metric(const struct results_trial *t,
+						  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_metrics; i++)
+		if (!strcmp(t->metrics[i].name, name))
+			return &t->metrics[i];
+	return NULL;
 }

@@ -42,4 +42,85 @@ int results_metric_set(json_t *trial, const char *name, double value, const char
 		       const char *event, double scale);
 int results_trial_append(json_t *doc, json_t *trial); /* steals trial */
 
+/* ---- Reader: a validated in-memory model of a results file ---------------
+ * results_load() parses and checks a whole document before anything uses
+ * it: every error names the problem and, for a field, its JSON path
+ * ("trials[3].metrics.walks.value"). The model keeps what analysis needs;
+ * unknown keys are ignored (more may be added, DESIGN.md).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */
+#define RESULTS_MAX_ORDER 20            /* folio orders above this are nonsense on any arch */
+#define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
+
+struct results_metric {
+	char name[32];
+	char source[16];   /* pmu | sw | timing | kernel | pagemap | model */
+	char event[128];   /* "" when absent */
+	double value;
+	double scale;      /* multiplexing scale (enabled/running), 1.0 when absent */
+};
+
+struct results_trial {
+	int order;
+	char pattern[32];
+	uint64_t span;
+	int rep;
+	uint64_t accesses;     /* 0 when absent (sparse trials need none) */
+	bool sparse;           /* "pattern": "sparse", or a "sparse" object */
+	bool has_folios;       /* folio verification present (needs root) */
+	double coverage;       /* NaN when not verified */
+	uint64_t hist[RESULTS_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
+	bool multiplexed;      /* any counter ran less than the whole time */
+	struct results_metric *metrics;
+	size_t nr_metrics;
+};
+
+struct results_size {
+	int order;
+	char enabled[16];      /* "" when the size has no anon control */
+};
+
+struct results {
+	char path[256];
+	char tool_version[32];
+	/* host */
+	char kernel[64];
+	char arch[32];
+	char cpu_vendor[64];
+	char cpu_model[128];
+	bool virtualized;
+	uint64_t page_size;
+	int pmd_order;
+	bool pmu_available;
+	char pmu_reason[256];
+	/* thp summary */
+	char thp_enabled[16];
+	struct results_size sizes[RESULTS_MAX_ORDER + 1];
+	int nr_sizes;
+	long max_ptes_none;    /* -1 when absent */
+	/* config */
+	char config_pattern[32];
+	long config_reps;      /* -1 when absent */
+	uint64_t config_seed;
+	/* trials */
+	struct results_trial *trials;
+	size_t nr_trials;
+};
+
+/* Load and validate path. 0, or a negative errno with a message in err:
+ * -ENOENT/-EACCES etc. for the file, -EFBIG over RESULTS_MAX_BYTES,
+ * -EBADMSG for malformed JSON or a schema violation, -EPROTO for another
+ * schema version, -ENODATA for a file without trials. */
+int results_load(const char *path, struct results **out, char *err, size_t errsize);
+/* The same from a buffer (the fuzz target's entry point); name is used in messages. */
+int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
+			char *err, size_t errsize);
+void results_free(struct results *r);
+/* The metric of a trial by name, or NULL when absent. */
+const struct results_metric *results_trial_metric(const struct results_trial *t,
+						  const char *name);
+
 #endif

@@ -98,6 +98,18 @@ else
 fi
 check_knobs "sweep"
 
+# 3b. The sweep through 'mthpscope plot': one stacked-area figure.
+if command -v gnuplot >/dev/null && [ -s "$tmp/sweep.json" ]; then
+	out=$("$BIN" plot "$tmp/sweep.json" -o "$tmp/plot" 2>"$tmp/plot.err")
+	rc=$?
+	expect_eq "plot exit" "$rc" 0
+	expect_eq "plot files" "$out" "$tmp/plot/collapse.png"
+	[ -s "$tmp/plot/collapse.png" ] || { echo "FAIL: empty collapse.png"; cat "$tmp/plot.err"; fail=1; }
+	expect_eq "plot blocks" "$(grep -c '^# max_ptes_none' "$tmp/plot/collapse.dat")" 2
+else
+	echo "note: gnuplot missing, plot not checked"
+fi
+
 # 4. The text form states what the kernel did (all anon orders enabled).
 "$BIN" collapse --span 4M --timeout 30 --interval 50 >"$tmp/text.out" 2>&1
 rc=$?

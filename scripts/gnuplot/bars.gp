@@ -1,0 +1,14 @@
+# Per-order bars of one metric with 95 % CI whiskers; the recommended
+# minimum order drawn in another colour.
+# datafile columns: x label median lo hi recommended(0/1)
+# also: ylabel_text, rec_title ('' when there is no recommended order)
+load gp_dir . '/common.gp'
+set xlabel 'folio order (folio size)'
+set ylabel ylabel_text
+set style fill solid 0.85 border lc rgb '#555555'
+set boxwidth 0.65
+set yrange [0:*]
+set offsets 0.5, 0.5, 0, 0
+plot datafile using 1:3:xtic(2) with boxes lc rgb c_bar title 'median', \
+     '' using 1:($6 == 1 ? $3 : 1/0) with boxes lc rgb c_rec title rec_title, \
+     '' using 1:3:4:5 with yerrorbars lc rgb c_ci pt 7 ps 0.4 lw 1.5 title '95 % bootstrap CI'

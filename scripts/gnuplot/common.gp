@@ -1,0 +1,31 @@
+# Shared by every mthpscope plot. The generated NAME.gp sets: term_type
+# ('png' or 'svg'), outfile, datafile, plot_title, plot_subtitle, then loads
+# a template, which loads this file first.
+if (term_type eq 'svg') {
+	set terminal svg size 1100,650 dynamic noenhanced font 'Sans,12' background rgb 'white'
+} else {
+	set terminal pngcairo size 1100,650 noenhanced font 'Sans,11' background rgb 'white'
+}
+set output outfile
+set title plot_title . "\n" . plot_subtitle font ',12'
+set grid ytics lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set format y '%g'
+# the key below the x label, where it hides no bar
+set bmargin 7
+set key at screen 0.5, screen 0.015 center bottom horizontal box
+c_bar = '#1b9e77'
+c_rec = '#d95f02'
+c_ci = '#222222'
+# ten distinguishable colours (the default eight repeat for nine orders)
+set linetype 1 lc rgb '#1b9e77' lw 2
+set linetype 2 lc rgb '#d95f02' lw 2
+set linetype 3 lc rgb '#7570b3' lw 2
+set linetype 4 lc rgb '#e7298a' lw 2
+set linetype 5 lc rgb '#66a61e' lw 2
+set linetype 6 lc rgb '#e6ab02' lw 2
+set linetype 7 lc rgb '#a6761d' lw 2
+set linetype 8 lc rgb '#666666' lw 2
+set linetype 9 lc rgb '#1f78b4' lw 2
+set linetype 10 lc rgb '#000000' lw 2

@@ -1,0 +1,151 @@
+/* mthpscope plot: the figures of an analysis, through gnuplot. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "cli.h"
+#include "commands.h"
+#include "plot.h"
+#include "results.h"
+
+enum { OPT_OUT = 'o', OPT_FORMAT = 'f', OPT_THRESHOLD = 't' };
+
+static const struct cli_opt plot_opts_table[] = {
+	{ "output", OPT_OUT, "DIR", "directory for the figures (created if missing; required)" },
+	{ "format", OPT_FORMAT, "FORMAT", "png (default) or svg" },
+	{ "threshold", OPT_THRESHOLD, "PCT", "material gain in % of order 0, as for analyze "
+	  "(default 5)" },
+	{ NULL },
+};
+
+static const struct cli_cmd plot_cli = {
+	.name = "plot",
+	.args = "FILE",
+	.summary = "Figures of a results file: per-order bars with CIs, gain, span staircase, "
+		   "gain vs bloat, faults.",
+	.details = "Writes into DIR: gain.* (primary metric saved vs order 0, CI whiskers,\n"
+		   "materiality line, recommended order marked), metric_<name>.* (per-order\n"
+		   "bars of every metric), staircase.* (when the file holds several spans: log x,\n"
+		   "one line per order), gain_bloat.* (gain against sparse RSS, when sparse\n"
+		   "trials exist), faults.* (page faults per order, log y). Each figure keeps\n"
+		   "its NAME.dat and NAME.gp; 'gnuplot NAME.gp' redraws it. Needs gnuplot\n"
+		   "(Debian: gnuplot-nox). Prints the files written.\n"
+		   "An mthpscope collapse document (mthpscope.collapse/1) gives collapse.*:\n"
+		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
+		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
+		   "3 gnuplot missing.",
+	.opts = plot_opts_table,
+};
+
+struct plot_cmd_opts {
+	const char *dir;
+	enum plot_format format;
+	double threshold;
+};
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	struct plot_cmd_opts *o = ctx;
+
+	if (key == OPT_OUT) {
+		o->dir = arg;
+	} else if (key == OPT_FORMAT) {
+		if (plot_parse_format(arg, &o->format)) {
+			ms_err("plot: invalid --format '%s' (png or svg)", arg);
+			return -1;
+		}
+	} else if (key == OPT_THRESHOLD) {
+		if (cli_parse_double("threshold", arg, 0.1, 90.0, &o->threshold))
+			return -1;
+		o->threshold /= 100.0;
+	}
+	return 0;
+}
+
+/* An mthpscope.collapse/1 document gets its own figure (order mass over
+ * time); anything else goes to the results reader and its checks. */
+static bool is_collapse_doc(const char *file)
+{
+	json_t *doc = json_load_file(file, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool yes = schema && !strcmp(schema, "mthpscope.collapse/1");
+
+	json_decref(doc);
+	return yes;
+}
+
+static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
+{
+	struct plot_files files = { .nr = 0 };
+	json_error_t je;
+	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	char err[1024];
+	int i, rc;
+
+	if (!doc) {
+		ms_err("plot: %s: line %d: %s", file, je.line, je.text);
+		return MS_EXIT_FAIL;
+	}
+	rc = plot_collapse(doc, o->dir, o->format, &files, err, sizeof(err));
+	json_decref(doc);
+	if (rc)
+		ms_err("plot: %s: %s", file, err);
+	for (i = 0; i < files.nr; i++)
+		printf("%s/%s\n", o->dir, files.name[i]);
+	if (rc == -ENOPKG)
+		return MS_EXIT_ENV;
+	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+}
+
+static int plot_cmd(int argc, char **argv)
+{
+	struct plot_cmd_opts o = { NULL, PLOT_PNG, 0.0 };
+	struct analyze_opts ao = { 0 };
+	struct results *r = NULL;
+	struct analysis *a = NULL;
+	struct plot_files files;
+	const char *file = NULL;
+	char err[1024];
+	int i, rc;
+
+	i = cli_parse_mixed(&plot_cli, argc, argv, on_opt, &o, &file, 1);
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if (i != 1 || !o.dir) {
+		ms_err("plot: expected a results FILE and -o DIR");
+		return MS_EXIT_USAGE;
+	}
+	if (is_collapse_doc(file))
+		return plot_collapse_file(file, &o);
+	if (results_load(file, &r, err, sizeof(err))) {
+		ms_err("plot: %s", err);
+		return MS_EXIT_FAIL;
+	}
+	ao.threshold = o.threshold;
+	if (analyze_run(r, &ao, &a, err, sizeof(err))) {
+		ms_err("plot: %s: %s", file, err);
+		results_free(r);
+		return MS_EXIT_FAIL;
+	}
+	rc = plot_analysis(a, o.dir, o.format, &files, err, sizeof(err));
+	if (rc)
+		ms_err("plot: %s", err);
+	for (i = 0; i < files.nr; i++)
+		printf("%s/%s\n", o.dir, files.name[i]);
+	analyze_free(a);
+	results_free(r);
+	if (rc == -ENOPKG)
+		return MS_EXIT_ENV;
+	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+}
+
+const struct ms_command cmd_plot = {
+	.name = "plot",
+	.summary = "figures of a results file (gnuplot): bars with CIs, staircase, costs",
+	.run = plot_cmd,
+};

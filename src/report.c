@@ -1,0 +1,396 @@
+/* Text, markdown and JSON reports of an analysis (report.h). */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "mthpscope.h"
+#include "report.h"
+
+int report_parse_format(const char *s, enum report_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = REPORT_TEXT;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*f = REPORT_MARKDOWN;
+	else if (!strcmp(s, "json"))
+		*f = REPORT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *interval(double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return json_null();
+	return json_pack("[f, f]", lo, hi);
+}
+
+static json_t *order_json(const struct analysis *a, const struct analyze_order *o)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "order", json_integer(o->order));
+	json_object_set_new(j, "size_kb",
+			    json_integer((json_int_t)((a->res->page_size << o->order) >> 10)));
+	json_object_set_new(j, "n", json_integer((json_int_t)o->primary.n));
+	json_object_set_new(j, "n_excluded", json_integer((json_int_t)o->n_excluded));
+	json_object_set_new(j, "median", num(o->primary.median));
+	json_object_set_new(j, "median_ci", interval(o->primary.lo, o->primary.hi));
+	json_object_set_new(j, "gain", o->order ? num(o->gain.value) : json_real(0.0));
+	json_object_set_new(j, "ci", o->order ? interval(o->gain.lo, o->gain.hi) :
+				     json_pack("[f, f]", 0.0, 0.0));
+	json_object_set_new(j, "p_value", num(o->p));
+	json_object_set_new(j, "p_adjusted", num(o->p_adj));
+	json_object_set_new(j, "significant", json_boolean(o->significant));
+	json_object_set_new(j, "status", json_string(analyze_status_name(o->status)));
+	json_object_set_new(j, "share_of_pmd_gain", num(o->share.value));
+	json_object_set_new(j, "share_ci", interval(o->share.lo, o->share.hi));
+	json_object_set_new(j, "coverage", num(o->coverage));
+	json_object_set_new(j, "page_faults", num(o->faults.median));
+	json_object_set_new(j, "fault_saving", num(o->fault_saving.value));
+	json_object_set_new(j, "fault_saving_ci", interval(o->fault_saving.lo, o->fault_saving.hi));
+	json_object_set_new(j, "sparse_rss_bytes", num(o->rss.median));
+	json_object_set_new(j, "bloat", num(o->bloat.value));
+	json_object_set_new(j, "bloat_ci", interval(o->bloat.lo, o->bloat.hi));
+	return j;
+}
+
+json_t *report_analysis_json(const struct analysis *a)
+{
+	const struct results *r = a->res;
+	json_t *doc, *orders = json_array(), *excl = json_array(), *spans = json_array();
+	json_t *metrics = json_array(), *rec;
+	size_t i;
+	int k, s;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].primary.n)
+			json_array_append_new(orders, order_json(a, &a->orders[k]));
+	for (i = 0; i < a->nr_excluded; i++) {
+		const struct analyze_excluded *e = &a->excluded[i];
+
+		json_array_append_new(excl, json_pack("{s:I, s:i, s:I, s:i, s:s}", "trial",
+						      (json_int_t)e->trial, "order", e->order,
+						      "span", (json_int_t)e->span, "rep", e->rep,
+						      "reason", e->reason));
+	}
+	for (s = 0; s < a->nr_spans; s++) {
+		json_t *per = json_array();
+
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			const struct analyze_stat *st = &a->spans[s].by_order[k];
+
+			if (st->n)
+				json_array_append_new(per, json_pack("{s:i, s:I, s:o, s:o}", "order", k,
+								     "n", (json_int_t)st->n, "median",
+								     num(st->median), "ci",
+								     interval(st->lo, st->hi)));
+		}
+		json_array_append_new(spans, json_pack("{s:I, s:o}", "span",
+						       (json_int_t)a->spans[s].span, "orders", per));
+	}
+	for (s = 0; s < a->nr_metrics; s++) {
+		const struct analyze_metric *m = &a->metrics[s];
+		json_t *per = json_array();
+
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			if (m->by_order[k].n)
+				json_array_append_new(per, json_pack("{s:i, s:I, s:o, s:o}", "order", k,
+								     "n", (json_int_t)m->by_order[k].n,
+								     "median", num(m->by_order[k].median),
+								     "ci", interval(m->by_order[k].lo,
+										    m->by_order[k].hi)));
+		json_array_append_new(metrics, json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "name",
+							 m->name, "source", m->source, "unit",
+							 m->unit, "per_access", m->per_access,
+							 "sparse", m->sparse, "orders", per));
+	}
+	rec = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s}", "min_order",
+			a->min_order >= 0 ? json_integer(a->min_order) : json_null(), "verdict",
+			analyze_verdict_name(a->verdict), "reason", a->reason, "advice", a->advice,
+			"hardware", a->hardware_note, "khugepaged", a->khugepaged_note);
+	if (a->candidate_order >= 0)
+		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
+	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
+			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			"schema", ANALYSIS_SCHEMA,
+			"source", "file", r->path, "kernel", r->kernel, "arch", r->arch,
+			"cpu_model", r->cpu_model, "virtualized", r->virtualized, "pmu_available",
+			r->pmu_available, "pmd_order", r->pmd_order,
+			"pattern", a->pattern, "span", (json_int_t)a->span,
+			"primary_metric", a->metric, "primary_metric_source", a->metric_source,
+			"primary_metric_unit", a->metric_unit,
+			"threshold", a->threshold, "alpha", ANALYZE_ALPHA, "level", ANALYZE_LEVEL,
+			"trials_used", (json_int_t)a->nr_included, "trials_excluded",
+			(json_int_t)a->nr_excluded, "trials_unverified", (json_int_t)a->nr_unverified,
+			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
+			"recommendation", rec);
+	return doc;
+}
+
+/* ---- text and markdown ------------------------------------------------------ */
+
+static void fmt_pct(char *b, size_t n, double v)
+{
+	if (isfinite(v))
+		snprintf(b, n, "%+.1f%%", 100.0 * v);
+	else
+		snprintf(b, n, "-");
+}
+
+static void fmt_ci_pct(char *b, size_t n, const struct analyze_change *c)
+{
+	if (isfinite(c->lo) && isfinite(c->hi))
+		snprintf(b, n, "[%+.1f, %+.1f]", 100.0 * c->lo, 100.0 * c->hi);
+	else
+		snprintf(b, n, "-");
+}
+
+static void fmt_num(char *b, size_t n, double v)
+{
+	if (isfinite(v))
+		snprintf(b, n, "%.4g", v);
+	else
+		snprintf(b, n, "-");
+}
+
+static void fmt_p(char *b, size_t n, double p)
+{
+	if (!isfinite(p))
+		snprintf(b, n, "-");
+	else if (p < 0.001)
+		snprintf(b, n, "<0.001");
+	else
+		snprintf(b, n, "%.3f", p);
+}
+
+/* Print text wrapped at 78 columns, each line indented. */
+static void wrap(FILE *f, const char *indent, const char *text)
+{
+	const char *p = text;
+	size_t width = 78 - strlen(indent);
+
+	while (*p) {
+		size_t len = strlen(p), cut = len;
+
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%s%.*s\n", indent, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+struct row {
+	char order[8], size[8], n[16], median[16], mci[40], gain[16], gci[40], p[16],
+		status[24], share[16], faults[16], bloat[16];
+};
+
+static void make_row(const struct analysis *a, const struct analyze_order *o, struct row *w)
+{
+	snprintf(w->order, sizeof(w->order), "%d", o->order);
+	analyze_order_size(a, o->order, w->size, sizeof(w->size));
+	if (o->n_excluded)
+		snprintf(w->n, sizeof(w->n), "%zu(-%zu)", o->primary.n, o->n_excluded);
+	else
+		snprintf(w->n, sizeof(w->n), "%zu", o->primary.n);
+	fmt_num(w->median, sizeof(w->median), o->primary.median);
+	if (isfinite(o->primary.lo))
+		snprintf(w->mci, sizeof(w->mci), "[%.4g, %.4g]", o->primary.lo, o->primary.hi);
+	else
+		snprintf(w->mci, sizeof(w->mci), "-");
+	if (o->order) {
+		fmt_pct(w->gain, sizeof(w->gain), o->gain.value);
+		fmt_ci_pct(w->gci, sizeof(w->gci), &o->gain);
+	} else {
+		snprintf(w->gain, sizeof(w->gain), "base");
+		snprintf(w->gci, sizeof(w->gci), "-");
+	}
+	fmt_p(w->p, sizeof(w->p), o->p_adj);
+	snprintf(w->status, sizeof(w->status), "%s",
+		 o->order ? analyze_status_name(o->status) : "baseline");
+	fmt_pct(w->share, sizeof(w->share), o->share.value);
+	fmt_pct(w->faults, sizeof(w->faults), o->order ? o->fault_saving.value : NAN);
+	if (o->order && isfinite(o->bloat.value))
+		snprintf(w->bloat, sizeof(w->bloat), "%.3gx", 1.0 + o->bloat.value);
+	else
+		snprintf(w->bloat, sizeof(w->bloat), "-");
+}
+
+static void header(const struct analysis *a, FILE *f, bool md)
+{
+	const struct results *r = a->res;
+	char span[32];
+
+	snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
+	if (md) {
+		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
+		fprintf(f, "- Host: Linux %s, %s, %s%s; PMU: %s\n", r->kernel, r->arch,
+			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+			r->virtualized ? " (virtual machine)" : "",
+			r->pmu_available ? "available" : "none");
+		fprintf(f, "- Pattern `%s`, span %s; %zu trials used, %zu excluded\n", a->pattern,
+			span, a->nr_included, a->nr_excluded);
+		fprintf(f, "- Primary metric: `%s` (%s, %s; lower is better). Gain = share of the "
+			"order-0 value saved, 95 %% bootstrap CI; p = two-sided Mann-Whitney vs "
+			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
+			"significant and material, none = the CI rules a material gain out.\n\n",
+			a->metric,
+			a->metric_source, a->metric_unit, 100.0 * a->threshold);
+		return;
+	}
+	fprintf(f, "mthpscope analysis of %s\n", r->path);
+	fprintf(f, "host:    Linux %s, %s, %s%s\n", r->kernel, r->arch,
+		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+		r->virtualized ? " (virtual machine)" : "");
+	fprintf(f, "PMU:     %s\n", r->pmu_available ? "available" :
+		(r->pmu_reason[0] ? r->pmu_reason : "none"));
+	fprintf(f, "trials:  pattern %s, span %s: %zu used, %zu excluded\n", a->pattern, span,
+		a->nr_included, a->nr_excluded);
+	fprintf(f, "metric:  %s (%s, %s; lower is better)\n", a->metric, a->metric_source,
+		a->metric_unit);
+	fprintf(f, "gain:    share of the order-0 value saved, 95 %% bootstrap CI; p: two-sided\n"
+		   "         Mann-Whitney vs order 0, Holm-adjusted; status gain = significant\n"
+		   "         and >= %.0f %%, none = the CI rules that out, unclear = neither\n\n",
+		100.0 * a->threshold);
+}
+
+static void table(const struct analysis *a, FILE *f, bool md)
+{
+	int k;
+
+	if (md)
+		fprintf(f, "| order | size | n | median | 95%% CI | gain | gain 95%% CI | p (Holm) "
+			"| status | share of PMD gain | faults saved | sparse RSS vs order 0 |\n"
+			"|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|\n");
+	else
+		fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s\n", "order", "size", "n",
+			"median", "gain", "gain CI (%)", "p(Holm)", "status", "PMD", "faults",
+			"sparse");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+		struct row w;
+
+		if (!o->primary.n)
+			continue;
+		make_row(a, o, &w);
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				w.order, w.size, w.n, w.median, w.mci, w.gain, w.gci, w.p,
+				w.status, w.share, w.faults, w.bloat);
+		else
+			fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s\n", w.order, w.size,
+				w.n, w.median, w.gain, w.gci, w.p, w.status, w.share, w.faults,
+				w.bloat);
+	}
+	if (!md)
+		fprintf(f, "n(-k): k trials excluded; PMD: share of the PMD gain; faults: page "
+			"faults saved;\nsparse: RSS of the sparse trials as a multiple of order "
+			"0's\n");
+	fprintf(f, "\n");
+}
+
+/* A paragraph: wrapped for a terminal, one line for markdown. */
+static void paragraph(FILE *f, bool md, const char *text)
+{
+	if (md)
+		fprintf(f, "%s\n\n", text);
+	else {
+		wrap(f, "", text);
+		fputc('\n', f);
+	}
+}
+
+static void notes(const struct analysis *a, FILE *f, bool md)
+{
+	char buf[512];
+	size_t i;
+
+	if (a->sparse_span)
+		snprintf(buf, sizeof(buf), "Cost side: faults saved = fewer page faults than order "
+			 "0 in the dense trials; sparse = RSS of the sparse trials (span %llu MiB, "
+			 "a few pages touched per stride) as a multiple of order 0's RSS.",
+			 (unsigned long long)(a->sparse_span >> 20));
+	else
+		snprintf(buf, sizeof(buf), "Cost side: no sparse trials, so no RSS bloat "
+			 "figure%s.", a->orders[0].faults.n ? "" : "; no page_faults metric either");
+	paragraph(f, md, buf);
+	if (a->nr_unverified) {
+		snprintf(buf, sizeof(buf), "%zu trials carry no folio verification (a run "
+			 "without root cannot read PFNs): their folio order is assumed, not "
+			 "proven.", a->nr_unverified);
+		paragraph(f, md, buf);
+	}
+	if (a->nr_excluded) {
+		fprintf(f, "%s\n", md ? "**Excluded trials:**\n" : "Excluded trials:");
+		for (i = 0; i < a->nr_excluded; i++) {
+			const struct analyze_excluded *e = &a->excluded[i];
+
+			fprintf(f, "%s trial %zu (order %d, span %llu MiB, rep %d): %s\n",
+				md ? "-" : " ", e->trial, e->order,
+				(unsigned long long)(e->span >> 20), e->rep, e->reason);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void recommendation(const struct analysis *a, FILE *f, bool md)
+{
+	if (md) {
+		fprintf(f, "### Recommendation: **%s**", analyze_verdict_name(a->verdict));
+		if (a->min_order >= 0)
+			fprintf(f, ", min_order **%d**", a->min_order);
+		fprintf(f, "\n\n%s\n\n", a->reason);
+		if (a->hardware_note[0])
+			fprintf(f, "%s\n\n", a->hardware_note);
+		if (a->khugepaged_note[0])
+			fprintf(f, "%s\n\n", a->khugepaged_note);
+		if (a->advice[0])
+			fprintf(f, "*%s*\n", a->advice);
+		return;
+	}
+	fprintf(f, "recommendation: %s", analyze_verdict_name(a->verdict));
+	if (a->min_order >= 0)
+		fprintf(f, ", min_order %d", a->min_order);
+	else
+		fprintf(f, ", min_order none");
+	fprintf(f, "\n");
+	wrap(f, "  ", a->reason);
+	if (a->hardware_note[0])
+		wrap(f, "  ", a->hardware_note);
+	if (a->khugepaged_note[0])
+		wrap(f, "  ", a->khugepaged_note);
+	if (a->advice[0])
+		wrap(f, "  ", a->advice);
+}
+
+int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
+{
+	if (fmt == REPORT_JSON) {
+		json_t *doc = report_analysis_json(a);
+		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+		json_decref(doc);
+		fputc('\n', f);
+		return rc || ferror(f) ? -EIO : 0;
+	}
+	header(a, f, fmt == REPORT_MARKDOWN);
+	table(a, f, fmt == REPORT_MARKDOWN);
+	notes(a, f, fmt == REPORT_MARKDOWN);
+	recommendation(a, f, fmt == REPORT_MARKDOWN);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * Presentation of an analysis: text for a terminal, markdown for a mail or
+ * a web page, JSON (schema mthpscope.analysis/1) for scripts. The writers
+ * print only to the stream they are given.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analyze.h"
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_MARKDOWN,
+	REPORT_JSON,
+};
+
+/* "text", "markdown" (or "md"), "json"; -EINVAL otherwise. */
+int report_parse_format(const char *s, enum report_format *f);
+/* The analysis document; the caller owns the reference. */
+json_t *report_analysis_json(const struct analysis *a);
+/* 0, or -EIO when the stream fails. */
+int report_write(const struct analysis *a, enum report_format f, FILE *out);
+
+#endif

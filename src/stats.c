@@ -1,0 +1,460 @@
+/*
+ * Statistics for small samples of benchmark repetitions (see stats.h).
+ * Benchmark repetitions are few (3-20) and skewed by interference, so the
+ * location estimate is the median, intervals come from a percentile
+ * bootstrap, and tests are rank tests, which assume no distribution.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* splitmix64 spreads a small seed over the four state words (the
+ * seeding recommended by the xoshiro authors). */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void stats_rng_seed(struct stats_rng *r, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t stats_rng_next(struct stats_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double stats_rng_uniform(struct stats_rng *r)
+{
+	/* the top 53 bits make every double in [0, 1) on a 2^-53 grid */
+	return (double)(stats_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* An index in [0, n) without modulo bias worth caring about for n << 2^32. */
+static size_t rng_index(struct stats_rng *r, size_t n)
+{
+	return (size_t)(stats_rng_uniform(r) * (double)n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int check_finite(const double *x, size_t n)
+{
+	size_t i;
+
+	if (!x || n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* Type-7 quantile of an already sorted array. */
+static double sorted_quantile(const double *s, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)floor(h);
+
+	if (lo + 1 >= n)
+		return s[n - 1];
+	return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+int stats_quantile(const double *x, size_t n, double q, double *out)
+{
+	double *s;
+	int err = check_finite(x, n);
+
+	if (err)
+		return err;
+	if (!(q >= 0.0 && q <= 1.0))
+		return -EINVAL;
+	s = sorted_copy(x, n);
+	if (!s)
+		return -ENOMEM;
+	*out = sorted_quantile(s, n, q);
+	free(s);
+	return 0;
+}
+
+int stats_median(const double *x, size_t n, double *out)
+{
+	return stats_quantile(x, n, 0.5, out);
+}
+
+int stats_mean(const double *x, size_t n, double *out)
+{
+	double sum = 0.0;
+	size_t i;
+	int err = check_finite(x, n);
+
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	*out = sum / (double)n;
+	return 0;
+}
+
+int stats_mad(const double *x, size_t n, double *out)
+{
+	double med, *dev;
+	size_t i;
+	int err = stats_median(x, n, &med);
+
+	if (err)
+		return err;
+	dev = malloc(n * sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	err = stats_median(dev, n, out);
+	free(dev);
+	return err;
+}
+
+/* Median of a bootstrap resample of x drawn into buf (n elements). */
+static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = x[rng_index(r, n)];
+	qsort(buf, n, sizeof(*buf), cmp_double);
+	return sorted_quantile(buf, n, 0.5);
+}
+
+/* The percentile interval of 'count' bootstrap statistics at 'level'. */
+static void percentile_interval(double *stat, size_t count, double level, double *lo,
+				double *hi)
+{
+	double alpha = (1.0 - level) / 2.0;
+
+	qsort(stat, count, sizeof(*stat), cmp_double);
+	*lo = sorted_quantile(stat, count, alpha);
+	*hi = sorted_quantile(stat, count, 1.0 - alpha);
+}
+
+int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned iters,
+			      uint64_t seed, double *lo, double *hi)
+{
+	struct stats_rng r;
+	double *buf = NULL, *stat = NULL;
+	unsigned i;
+	int err = check_finite(x, n);
+
+	if (err)
+		return err;
+	if (!(level > 0.0 && level < 1.0) || iters < 2)
+		return -EINVAL;
+	buf = malloc(n * sizeof(*buf));
+	stat = malloc(iters * sizeof(*stat));
+	if (!buf || !stat) {
+		err = -ENOMEM;
+		goto out;
+	}
+	stats_rng_seed(&r, seed);
+	for (i = 0; i < iters; i++)
+		stat[i] = resample_median(x, n, buf, &r);
+	percentile_interval(stat, iters, level, lo, hi);
+out:
+	free(buf);
+	free(stat);
+	return err;
+}
+
+int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, size_t nb,
+				  double level, unsigned iters, uint64_t seed,
+				  double *lo, double *hi)
+{
+	struct stats_rng r;
+	double *buf = NULL, *stat = NULL;
+	size_t count = 0;
+	unsigned i;
+	int err = check_finite(a, na);
+
+	if (!err)
+		err = check_finite(b, nb);
+	if (err)
+		return err;
+	if (!(level > 0.0 && level < 1.0) || iters < 2)
+		return -EINVAL;
+	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
+	stat = malloc(iters * sizeof(*stat));
+	if (!buf || !stat) {
+		err = -ENOMEM;
+		goto out;
+	}
+	stats_rng_seed(&r, seed);
+	for (i = 0; i < iters; i++) {
+		double ma = resample_median(a, na, buf, &r);
+		double mb = resample_median(b, nb, buf, &r);
+
+		/* a zero baseline has no relative change; such resamples are
+		 * dropped, and too many of them make the interval meaningless */
+		if (ma != 0.0)
+			stat[count++] = mb / ma - 1.0;
+	}
+	if (count < (size_t)iters / 2 + 1) {
+		err = -EDOM;
+		goto out;
+	}
+	percentile_interval(stat, count, level, lo, hi);
+out:
+	free(buf);
+	free(stat);
+	return err;
+}
+
+int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double *x, size_t nx,
+				  const double *ref, size_t nref, double level, unsigned iters,
+				  uint64_t seed, double *lo, double *hi)
+{
+	struct stats_rng r;
+	double *buf = NULL, *stat = NULL;
+	size_t count = 0, nmax;
+	unsigned i;
+	int err = check_finite(base, nbase);
+
+	if (!err)
+		err = check_finite(x, nx);
+	if (!err)
+		err = check_finite(ref, nref);
+	if (err)
+		return err;
+	if (!(level > 0.0 && level < 1.0) || iters < 2)
+		return -EINVAL;
+	nmax = nbase > nx ? nbase : nx;
+	nmax = nmax > nref ? nmax : nref;
+	buf = malloc(nmax * sizeof(*buf));
+	stat = malloc(iters * sizeof(*stat));
+	if (!buf || !stat) {
+		err = -ENOMEM;
+		goto out;
+	}
+	stats_rng_seed(&r, seed);
+	for (i = 0; i < iters; i++) {
+		double mb = resample_median(base, nbase, buf, &r);
+		double mx = resample_median(x, nx, buf, &r);
+		double mr = resample_median(ref, nref, buf, &r);
+
+		if (mb - mr != 0.0)
+			stat[count++] = (mb - mx) / (mb - mr);
+	}
+	if (count < (size_t)iters / 2 + 1) {
+		err = -EDOM;
+		goto out;
+	}
+	percentile_interval(stat, count, level, lo, hi);
+out:
+	free(buf);
+	free(stat);
+	return err;
+}
+
+/*
+ * Exact null distribution of U for sample sizes m, n: the coefficients of
+ * the Gaussian binomial [m+n choose m]_q = prod_{k=1..m} (1 - q^(n+k)) /
+ * (1 - q^k). Each step multiplies by (1 - q^(n+k)) and divides by
+ * (1 - q^k); after step k the polynomial is [n+k choose k]_q, so every
+ * intermediate stays an integer polynomial and int64 is exact (the sum of
+ * the coefficients is C(40, 20) < 2^38 at most).
+ */
+static int u_distribution(size_t m, size_t n, int64_t **out, size_t *len)
+{
+	size_t deg = m * n, k, u;
+	int64_t *c = calloc(deg + 1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c[0] = 1;
+	for (k = 1; k <= m; k++) {
+		size_t sh = n + k;
+
+		for (u = deg; u >= sh; u--)
+			c[u] -= c[u - sh];
+		for (u = k; u <= deg; u++)
+			c[u] += c[u - k];
+	}
+	*out = c;
+	*len = deg + 1;
+	return 0;
+}
+
+struct ranked {
+	double v;
+	int group; /* 0 = a, 1 = b */
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       double *u, double *p_two_sided)
+{
+	struct ranked *all;
+	size_t n = na + nb, i, j;
+	double rank_sum_a = 0.0, tie_term = 0.0, ua, mu, sigma2, z, p;
+	bool ties = false;
+	int err = check_finite(a, na);
+
+	if (!err)
+		err = check_finite(b, nb);
+	if (err)
+		return err;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < na; i++)
+		all[i] = (struct ranked){ a[i], 0 };
+	for (i = 0; i < nb; i++)
+		all[na + i] = (struct ranked){ b[i], 1 };
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	/* mid-ranks for ties */
+	for (i = 0; i < n; i = j) {
+		double t, rank;
+		size_t k;
+
+		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
+			;
+		t = (double)(j - i);
+		rank = ((double)i + 1.0 + (double)j) / 2.0;
+		for (k = i; k < j; k++)
+			if (all[k].group == 0)
+				rank_sum_a += rank;
+		if (j - i > 1) {
+			ties = true;
+			tie_term += t * t * t - t;
+		}
+	}
+	free(all);
+	/* U of a: the number of pairs (x in a, y in b) with x > y, ties half */
+	ua = rank_sum_a - (double)na * ((double)na + 1.0) / 2.0;
+	mu = (double)na * (double)nb / 2.0;
+	if (!ties && na <= 20 && nb <= 20) {
+		int64_t *c;
+		size_t len, k, ui = (size_t)llround(ua);
+		double total = 0.0, le = 0.0, ge = 0.0;
+
+		err = u_distribution(na < nb ? na : nb, na < nb ? nb : na, &c, &len);
+		if (err)
+			return err;
+		for (k = 0; k < len; k++) {
+			total += (double)c[k];
+			if (k <= ui)
+				le += (double)c[k];
+			if (k >= ui)
+				ge += (double)c[k];
+		}
+		free(c);
+		p = 2.0 * (le < ge ? le : ge) / total;
+	} else {
+		/* normal approximation with tie correction and continuity correction */
+		sigma2 = (double)na * (double)nb / 12.0 *
+			 (((double)n + 1.0) - tie_term / ((double)n * ((double)n - 1.0)));
+		if (sigma2 <= 0.0) {
+			p = 1.0; /* every value equal: no evidence either way */
+		} else {
+			double d = fabs(ua - mu) - 0.5;
+
+			z = (d > 0.0 ? d : 0.0) / sqrt(sigma2);
+			p = erfc(z / sqrt(2.0));
+		}
+	}
+	*u = ua;
+	*p_two_sided = p > 1.0 ? 1.0 : p;
+	return 0;
+}
+
+struct indexed_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_indexed_p(const void *a, const void *b)
+{
+	const struct indexed_p *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+int stats_holm_adjust(const double *p, size_t n, double *p_adj)
+{
+	struct indexed_p *s;
+	double running = 0.0;
+	size_t k;
+
+	if (!p || n == 0)
+		return -EINVAL;
+	for (k = 0; k < n; k++)
+		if (!(p[k] >= 0.0 && p[k] <= 1.0))
+			return -EINVAL;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		s[k] = (struct indexed_p){ p[k], k };
+	qsort(s, n, sizeof(*s), cmp_indexed_p);
+	for (k = 0; k < n; k++) {
+		double v = (double)(n - k) * s[k].p;
+
+		if (v > 1.0)
+			v = 1.0;
+		/* step-down: an adjusted p never falls below the one before it */
+		if (v < running)
+			v = running;
+		running = v;
+		p_adj[s[k].i] = v;
+	}
+	free(s);
+	return 0;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Hand-made results files (schema mthpscope.results/1) for the analyzer tests.
+
+Each case sets a true per-order gain curve and a noise level; values are drawn
+with a fixed seed so the files are reproducible. Re-run after a schema change:
+    python3 tests/data/gen_results.py tests/data
+"""
+import json, random, sys, os
+
+ORDERS_X86 = [0, 2, 3, 4, 5, 6, 7, 8, 9]
+MiB = 1 << 20
+
+def host(arch, vendor, model, pmu, virt):
+    h = {"kernel": "6.18.0-test", "arch": arch, "cpu_vendor": vendor, "cpu_model": model,
+         "virtualized": virt, "page_size": 4096, "pmd_order": 9,
+         "pmu": {"available": pmu, "models": ["test"] if pmu else []}}
+    if not pmu:
+        h["pmu"]["reason"] = "no hardware PMU in this VM"
+    return h
+
+def thp():
+    return {"enabled": "madvise", "defrag": "madvise",
+            "sizes": [{"order": o, "kb": 4 << o, "enabled": "never"} for o in ORDERS_X86 if o],
+            "khugepaged": {"max_ptes_none": 511, "scan_sleep_millisecs": 10000}}
+
+def doc(h, pattern, spans, reps, trials):
+    return {"schema": "mthpscope.results/1", "tool": {"name": "mthpscope", "version": "test"},
+            "host": h, "thp": thp(),
+            "config": {"command": "run", "pattern": pattern, "orders": ORDERS_X86,
+                       "spans": spans, "reps": reps, "seed": 1, "cpu": 1},
+            "trials": trials}
+
+def trial(order, pattern, span, rep, accesses, metrics, coverage=1.0):
+    pages = span // 4096
+    hist = {str(order): int(pages * coverage)}
+    if coverage < 1.0:
+        hist["0"] = pages - int(pages * coverage)
+    return {"order": order, "pattern": pattern, "span": span, "rep": rep, "accesses": accesses,
+            "folios": {"hist": hist, "coverage": coverage}, "metrics": metrics}
+
+def dense(rng, gains, noise, reps, pmu, span=256 * MiB, pattern="chase-tlb", span_scale=1.0):
+    acc = 10_000_000
+    out = []
+    for o in ORDERS_X86:
+        g = gains.get(o, 0.0) * span_scale
+        for r in range(reps):
+            f = (1.0 - g) * (1.0 + rng.gauss(0, noise))
+            m = {"ns_per_access": {"value": round(80.0 * (0.3 + 0.7 * f), 4), "source": "timing"},
+                 "page_faults": {"value": round((span // 4096) / (1 << o) * (1 + rng.gauss(0, 0.01))),
+                                 "source": "sw", "event": "page-faults"}}
+            if pmu:
+                m["walk_cycles"] = {"value": round(acc * 30.0 * f), "source": "pmu",
+                                    "event": "amd64_fam19h_zen3::LS_TABLEWALKER", "scale": 1.0}
+                m["walks"] = {"value": round(acc * 0.9 * f), "source": "pmu",
+                              "event": "test::WALKS", "scale": 1.0}
+                m["dtlb_misses"] = {"value": round(acc * 0.95 * f), "source": "pmu",
+                                    "event": "test::DTLB", "scale": 1.0}
+            out.append(trial(o, pattern, span, r, acc, m))
+    return out
+
+def sparse(rng, reps, span=64 * MiB):
+    out = []
+    for o in ORDERS_X86:
+        for r in range(reps):
+            touched = span // (2 * MiB)          # one page touched per 2M
+            rss = touched * (4096 << o) * (1 + rng.gauss(0, 0.002))
+            t = {"order": o, "pattern": "sparse", "span": span, "rep": r, "accesses": touched,
+                 "sparse": {"stride": 2 * MiB, "touched_bytes": touched * 4096},
+                 "folios": {"hist": {str(o): touched << o}, "coverage": None},
+                 "metrics": {"rss_bytes": {"value": round(rss), "source": "kernel"},
+                             "page_faults": {"value": touched, "source": "sw"}}}
+            out.append(t)
+    return out
+
+def write(d, name, obj):
+    with open(os.path.join(d, name), "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write("\n")
+
+def main(d):
+    amd = host("x86_64", "AuthenticAMD", "AMD EPYC 7763 64-Core Processor", True, False)
+    arm = host("aarch64", "ARM", "Neoverse-N1", True, False)
+    vm = host("aarch64", "ARM", "Neoverse-N1", False, True)
+    intel = host("x86_64", "GenuineIntel", "Intel(R) Xeon(R) Gold 6338", True, False)
+
+    rng = random.Random(2)
+    knee2 = {2: 0.30, 3: 0.33, 4: 0.36, 5: 0.40, 6: 0.44, 7: 0.48, 8: 0.52, 9: 0.70}
+    tr = dense(rng, knee2, 0.01, 8, True) + sparse(rng, 3)
+    # one trial the kernel backed only partly, one with multiplexed counters
+    tr.append(trial(4, "chase-tlb", 256 * MiB, 8, 10_000_000,
+                    {"ns_per_access": {"value": 70.0, "source": "timing"}}, coverage=0.6))
+    t = trial(5, "chase-tlb", 256 * MiB, 8, 10_000_000,
+              {"walks": {"value": 5e6, "source": "pmu", "scale": 2.0},
+               "ns_per_access": {"value": 50.0, "source": "timing"}})
+    tr.append(t)
+    write(d, "knee2.json", doc(amd, "chase-tlb", [256 * MiB], 8, tr))
+
+    rng = random.Random(4)
+    knee4 = {2: 0.01, 3: 0.01, 4: 0.25, 5: 0.28, 6: 0.31, 7: 0.35, 8: 0.40, 9: 0.60}
+    write(d, "knee4.json", doc(arm, "chase-tlb", [256 * MiB], 8,
+                               dense(rng, knee4, 0.01, 8, True) + sparse(rng, 3)))
+
+    # timing only, a span sweep: the gain grows with the span (TLB reach)
+    rng = random.Random(5)
+    tr = []
+    spans = [16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB]
+    for i, s in enumerate(spans):
+        tr += dense(rng, knee4, 0.01, 6, False, span=s, span_scale=(i + 1) / len(spans))
+    write(d, "knee4_timing.json", doc(vm, "chase-tlb", spans, 6, tr))
+
+    rng = random.Random(6)
+    write(d, "pmd_only.json", doc(intel, "chase-tlb", [256 * MiB], 8,
+                                  dense(rng, {9: 0.40}, 0.01, 8, True)))
+    rng = random.Random(7)
+    write(d, "flat.json", doc(intel, "chase-tlb", [256 * MiB], 8, dense(rng, {}, 0.01, 8, True)))
+    rng = random.Random(8)
+    noisy = {o: 0.10 for o in ORDERS_X86 if o}
+    write(d, "noisy.json", doc(intel, "chase-tlb", [256 * MiB], 3, dense(rng, noisy, 0.30, 3, True)))
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,140 @@
+/* The analyzer on hand-made results files (tests/data/gen_results.py):
+ * each file has a known gain curve, so the verdict is known. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "harness.h"
+#include "report.h"
+#include "results.h"
+
+static struct results *load(const char *name)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char path[4096], err[512];
+	struct results *r;
+
+	if (!src)
+		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
+	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
+	if (results_load(path, &r, err, sizeof(err))) {
+		FAIL_AT("%s", err);
+		_exit(1);
+	}
+	return r;
+}
+
+TEST(verdicts)
+{
+	static const struct {
+		const char *file;
+		enum analyze_verdict verdict;
+		int min_order;
+		const char *metric;
+		const char *words; /* in the reason or the hardware note */
+	} rows[] = {
+		{ "knee2.json", AN_MTHP, 2, "walk_cycles", "the measured knee matches it" },
+		{ "knee4.json", AN_MTHP, 4, "walk_cycles", "contpte" },
+		{ "knee4_timing.json", AN_MTHP, 4, "ns_per_access", "No hardware PMU" },
+		{ "pmd_only.json", AN_PMD_ONLY, 9, "walk_cycles", "Only the PMD order" },
+		{ "flat.json", AN_NO_GAIN, -1, "walk_cycles", "No order gains materially" },
+		{ "noisy.json", AN_INCONCLUSIVE, -1, "walk_cycles", "Too noisy" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct results *r = load(rows[i].file);
+		struct analysis *a;
+		char err[512], all[4096];
+
+		if (analyze_run(r, NULL, &a, err, sizeof(err))) {
+			FAIL_AT("%s: %s", rows[i].file, err);
+			continue;
+		}
+		snprintf(all, sizeof(all), "%s %s", a->reason, a->hardware_note);
+		if (a->verdict != rows[i].verdict || a->min_order != rows[i].min_order ||
+		    strcmp(a->metric, rows[i].metric) || !strstr(all, rows[i].words))
+			FAIL_AT("%s: verdict %s min_order %d metric %s (want %s %d %s '%s'): %s",
+				rows[i].file, analyze_verdict_name(a->verdict), a->min_order,
+				a->metric, analyze_verdict_name(rows[i].verdict), rows[i].min_order,
+				rows[i].metric, rows[i].words, all);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
+TEST(knee2_details)
+{
+	struct results *r = load("knee2.json");
+	struct analysis *a;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	/* one trial under 95 % coverage, one multiplexed */
+	ASSERT_EQ(a->nr_excluded, 2);
+	EXPECT_TRUE(strstr(a->excluded[0].reason, "coverage 60.0 %") != NULL);
+	EXPECT_TRUE(strstr(a->excluded[1].reason, "multiplexed") != NULL);
+	EXPECT_EQ(a->orders[4].n_excluded, 1);
+	/* true gains 30 % (order 2) and 70 % (PMD) */
+	EXPECT_NEAR(a->orders[2].gain.value, 0.30, 0.01);
+	EXPECT_TRUE(a->orders[2].gain.lo < 0.30 && a->orders[2].gain.hi > 0.295);
+	EXPECT_NEAR(a->orders[9].gain.value, 0.70, 0.01);
+	EXPECT_NEAR(a->orders[2].share.value, 0.30 / 0.70, 0.02);
+	EXPECT_NEAR(a->orders[9].share.value, 1.0, 1e-12);
+	/* exact Mann-Whitney 8 vs 8 separated: 2/12870, times 8 orders (Holm) */
+	EXPECT_NEAR(a->orders[2].p_adj, 8 * 2.0 / 12870.0, 1e-9);
+	EXPECT_TRUE(a->orders[2].significant);
+	/* cost side: 1/4 of the faults at order 2; sparse RSS x4 */
+	EXPECT_NEAR(a->orders[2].fault_saving.value, 0.75, 0.02);
+	EXPECT_NEAR(a->orders[2].bloat.value, 3.0, 0.05);
+	EXPECT_EQ(a->sparse_span, 64 << 20);
+	EXPECT_TRUE(strstr(a->khugepaged_note, "255") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
+TEST(sweep_spans)
+{
+	struct results *r = load("knee4_timing.json");
+	struct analysis *a;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	ASSERT_EQ(a->nr_spans, 4);
+	EXPECT_EQ(a->spans[0].span, 16 << 20);
+	EXPECT_EQ(a->span, 1024ULL << 20); /* the verdict rests on the largest */
+	EXPECT_EQ(a->spans[3].by_order[4].n, 6);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* The same input gives the same document, byte for byte (seeded bootstrap). */
+TEST(json_reproducible)
+{
+	struct results *r = load("knee4.json");
+	struct analysis *a, *b;
+	char err[512], *ja, *jb;
+	json_t *da, *db;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	ASSERT_EQ(analyze_run(r, NULL, &b, err, sizeof(err)), 0);
+	da = report_analysis_json(a);
+	db = report_analysis_json(b);
+	ja = json_dumps(da, JSON_SORT_KEYS);
+	jb = json_dumps(db, JSON_SORT_KEYS);
+	EXPECT_STREQ(ja, jb);
+	EXPECT_STREQ(json_string_value(json_object_get(da, "schema")), "mthpscope.analysis/1");
+	EXPECT_STREQ(json_string_value(json_object_get(da, "primary_metric")), "walk_cycles");
+	EXPECT_EQ(json_integer_value(json_object_get(json_object_get(da, "recommendation"),
+						     "min_order")), 4);
+	free(ja);
+	free(jb);
+	json_decref(da);
+	json_decref(db);
+	analyze_free(a);
+	analyze_free(b);
+	results_free(r);
+}
+
+HARNESS_MAIN

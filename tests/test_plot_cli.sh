@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# mthpscope plot: real PNG and SVG files from hand-made results, gnuplot
+# exiting 0 for each; the staircase only for a span sweep; a missing gnuplot
+# is an environment problem (exit 3) with advice.
+set -u
+bin=${MTHPSCOPE_BIN:?} data=${MTHPSCOPE_SRC:?}/tests/data
+command -v gnuplot >/dev/null || { echo "SKIP: gnuplot is not installed (apt-get install gnuplot-nox)"; exit 77; }
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+png_magic=$(printf '\211PNG')
+
+"$bin" plot "$data/knee2.json" -o "$tmp/png/sub" >"$tmp/list" || err "plot png: exit $?"
+for f in gain metric_walk_cycles metric_ns_per_access metric_sparse_rss_bytes gain_bloat faults; do
+	p=$tmp/png/sub/$f.png
+	[ -s "$p" ] || { err "$f.png missing"; continue; }
+	[ "$(head -c 4 "$p")" = "$png_magic" ] || err "$f.png is not a PNG"
+	grep -qx "$p" "$tmp/list" || err "$f.png not listed on stdout"
+	[ -s "$tmp/png/sub/$f.gp" ] && [ -s "$tmp/png/sub/$f.dat" ] || err "$f: .gp/.dat not kept"
+	[ -e "$tmp/png/sub/$f.log" ] && err "$f: gnuplot log left after success"
+done
+[ -e "$tmp/png/sub/staircase.png" ] && err "staircase drawn for a single span"
+# a kept script redraws its figure
+(cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
+
+"$bin" plot --format svg -o "$tmp/svg" "$data/knee4_timing.json" >/dev/null || err "plot svg: exit $?"
+for f in gain metric_ns_per_access staircase faults; do
+	head -c 200 "$tmp/svg/$f.svg" 2>/dev/null | grep -q '<svg' || err "$f.svg is not an SVG"
+done
+grep -q 'order 4 (64K), recommended' "$tmp/svg/staircase.dat" || err "staircase lacks the recommended order"
+
+# gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
+PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
+[ $? -eq 3 ] || err "no gnuplot: not exit 3"
+grep -q "gnuplot-nox" "$tmp/err" || err "no gnuplot: no advice"
+"$bin" plot "$data/bad/nan.json" -o "$tmp/bad" 2>"$tmp/err" >/dev/null
+[ $? -eq 1 ] || err "nan.json: not exit 1"
+grep -q "NaN" "$tmp/err" || err "nan.json: message does not name NaN"
+"$bin" plot "$data/flat.json" >/dev/null 2>&1; [ $? -eq 2 ] || err "no -o: not exit 2"
+"$bin" plot "$data/flat.json" -o "$tmp/x" --format jpg >/dev/null 2>&1; [ $? -eq 2 ] || err "jpg: not exit 2"
+exit $fail

@@ -1,0 +1,165 @@
+/* The results reader: a good document loads into the model; each kind of
+ * bad input is refused with a message naming the problem. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "results.h"
+
+#define HEAD                                                                        \
+	"{\"schema\": \"mthpscope.results/1\", \"tool\": {\"name\": \"mthpscope\", "   \
+	"\"version\": \"0.1.0\"}, \"host\": {\"kernel\": \"6.18.0\", \"arch\": "        \
+	"\"x86_64\", \"cpu_vendor\": \"AuthenticAMD\", \"cpu_model\": \"AMD EPYC\", "   \
+	"\"virtualized\": true, \"page_size\": 4096, \"pmd_order\": 9, \"pmu\": "       \
+	"{\"available\": false, \"models\": [], \"reason\": \"VM\"}}, \"thp\": "        \
+	"{\"enabled\": \"madvise\", \"sizes\": [{\"order\": 2, \"kb\": 16, \"enabled\": " \
+	"\"never\"}], \"khugepaged\": {\"max_ptes_none\": 511}}, \"config\": "          \
+	"{\"pattern\": \"chase-tlb\", \"reps\": 2, \"seed\": 1}, "
+
+#define TRIAL0                                                                      \
+	"{\"order\": 0, \"pattern\": \"chase-tlb\", \"span\": 1048576, \"rep\": 0, "    \
+	"\"accesses\": 1000, \"folios\": {\"hist\": {\"0\": 256}, \"coverage\": 1.0}, " \
+	"\"metrics\": {\"ns_per_access\": {\"value\": 10.5, \"source\": \"timing\"}, "  \
+	"\"walks\": {\"value\": 900, \"source\": \"pmu\", \"event\": \"x::Y\", "        \
+	"\"scale\": 1.0}}}"
+
+static int load(const char *doc, struct results **r, char *err, size_t size)
+{
+	return results_load_buffer(doc, strlen(doc), "t.json", r, err, size);
+}
+
+TEST(good_document)
+{
+	const char *doc = HEAD "\"trials\": [" TRIAL0 ", "
+		"{\"order\": 4, \"pattern\": \"chase-tlb\", \"span\": 1048576, \"rep\": 1, "
+		"\"accesses\": 1000, \"folios\": {\"hist\": {\"0\": 16, \"4\": 240}, "
+		"\"coverage\": 0.9375}, \"metrics\": {\"walks\": {\"value\": 500, \"source\": "
+		"\"pmu\", \"scale\": 2.5}}}, "
+		"{\"order\": 4, \"pattern\": \"sparse\", \"span\": 1048576, \"rep\": 0, "
+		"\"folios\": {\"hist\": {}, \"coverage\": null}, "
+		"\"metrics\": {\"rss_bytes\": {\"value\": 65536, \"source\": \"kernel\"}}}]}";
+	struct results *r;
+	char err[512] = "";
+	const struct results_metric *m;
+
+	ASSERT_EQ(load(doc, &r, err, sizeof(err)), 0);
+	EXPECT_STREQ(r->kernel, "6.18.0");
+	EXPECT_STREQ(r->cpu_vendor, "AuthenticAMD");
+	EXPECT_EQ(r->pmd_order, 9);
+	EXPECT_EQ(r->pmu_available, 0);
+	EXPECT_EQ(r->virtualized, 1);
+	EXPECT_EQ(r->max_ptes_none, 511);
+	EXPECT_EQ(r->nr_sizes, 1);
+	EXPECT_EQ(r->config_reps, 2);
+	ASSERT_EQ(r->nr_trials, 3);
+	EXPECT_EQ(r->trials[0].order, 0);
+	EXPECT_EQ(r->trials[0].accesses, 1000);
+	EXPECT_EQ(r->trials[0].hist[0], 256);
+	EXPECT_NEAR(r->trials[0].coverage, 1.0, 0);
+	EXPECT_EQ(r->trials[0].multiplexed, 0);
+	m = results_trial_metric(&r->trials[0], "walks");
+	ASSERT_TRUE(m);
+	EXPECT_NEAR(m->value, 900, 0);
+	EXPECT_STREQ(m->source, "pmu");
+	EXPECT_STREQ(m->event, "x::Y");
+	EXPECT_TRUE(!results_trial_metric(&r->trials[0], "cycles"));
+	EXPECT_EQ(r->trials[1].hist[4], 240);
+	EXPECT_EQ(r->trials[1].multiplexed, 1);
+	EXPECT_EQ(r->trials[1].sparse, 0);
+	EXPECT_EQ(r->trials[2].sparse, 1);
+	EXPECT_EQ(r->trials[2].has_folios, 0);
+	EXPECT_TRUE(isnan(r->trials[2].coverage));
+	results_free(r);
+}
+
+/* Each row: a document and words its error message must contain. */
+TEST(bad_documents)
+{
+	static const struct {
+		const char *doc;
+		int err;
+		const char *words;
+	} rows[] = {
+		{ HEAD "\"trials\": [" TRIAL0, -EBADMSG, "truncated JSON" },
+		{ "{\"schema\": \"mthpscope.results/1\",, }", -EBADMSG, "malformed JSON at line 1" },
+		{ "", -EBADMSG, "empty" },
+		{ "[1, 2]", -EBADMSG, "$: expected an object" },
+		{ "{\"schema\": \"mthpscope.results/2\"}", -EPROTO, "version 'mthpscope.results/2' is not supported" },
+		{ "{\"schema\": \"mthpscope.info/1\"}", -EPROTO, "not a results file" },
+		{ "{\"trials\": []}", -EBADMSG, "$.schema: missing" },
+		{ HEAD "\"trials\": []}", -ENODATA, "no trials" },
+		{ HEAD "\"trials\": {}}", -EBADMSG, "$.trials: expected an array" },
+		{ "{\"schema\": \"mthpscope.results/1\", \"trials\": []}", -EBADMSG, "$.host: missing" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {\"ns_per_access\": {\"value\": NaN, \"source\": \"timing\"}}}]}",
+		  -EBADMSG, "NaN or infinity" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {\"ns_per_access\": {\"value\": -Infinity, \"source\": \"timing\"}}}]}",
+		  -EBADMSG, "NaN or infinity" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {\"ns_per_access\": {\"value\": 1e999, \"source\": \"timing\"}}}]}",
+		  -EBADMSG, "malformed JSON" },
+		{ HEAD "\"trials\": [{\"pattern\": \"x\", \"span\": 4096, \"rep\": 0, \"metrics\": {}}]}",
+		  -EBADMSG, "$.trials[0].order: missing" },
+		{ HEAD "\"trials\": [" TRIAL0 ", {\"order\": 0, \"pattern\": \"x\", \"span\": 4096, "
+		  "\"rep\": 0, \"metrics\": {\"walks\": {\"source\": \"pmu\"}}}]}",
+		  -EBADMSG, "$.trials[1].metrics.walks.value: missing" },
+		{ HEAD "\"trials\": [{\"order\": 10, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].order: 10 is out of range [0, 9]" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].metrics: empty" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {\"walks\": {\"value\": 1, \"source\": \"guess\"}}}]}",
+		  -EBADMSG, "'guess' is not one of" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"metrics\": {\"walks\": {\"value\": -1, \"source\": \"pmu\"}}}]}",
+		  -EBADMSG, "$.trials[0].metrics.walks.value: -1 is out of range" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": \"big\", \"rep\": 0, "
+		  "\"metrics\": {}}]}", -EBADMSG, "$.trials[0].span: expected an integer, found a string" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"folios\": {\"hist\": {\"x\": 1}}, \"metrics\": {}}]}", -EBADMSG,
+		  "key 'x' is not a folio order" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"folios\": {\"hist\": {}, \"coverage\": 1.5}, \"metrics\": {}}]}", -EBADMSG,
+		  "$.trials[0].folios.coverage: 1.5 is out of range" },
+		{ "{\"schema\": \"mthpscope.results/1\", \"schema\": \"x\"}", -EBADMSG,
+		  "duplicate" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct results *r = (struct results *)1;
+		char err[512] = "";
+		int rc = load(rows[i].doc, &r, err, sizeof(err));
+
+		if (rc != rows[i].err || !strstr(err, rows[i].words) || r != NULL)
+			FAIL_AT("row %zu: rc %d (want %d), message '%s' (want '%s')", i, rc,
+				rows[i].err, err, rows[i].words);
+		if (strncmp(err, "t.json: ", 8))
+			FAIL_AT("row %zu: message does not name the file: '%s'", i, err);
+	}
+}
+
+TEST(file_errors)
+{
+	char path[] = "/tmp/mthpscope-reader-XXXXXX", err[512];
+	struct results *r;
+	int fd;
+
+	EXPECT_EQ(results_load("/nonexistent/x.json", &r, err, sizeof(err)), -ENOENT);
+	EXPECT_TRUE(strstr(err, "cannot open") != NULL);
+	EXPECT_EQ(results_load("/tmp", &r, err, sizeof(err)), -EISDIR);
+	fd = mkstemp(path);
+	ASSERT_TRUE(fd >= 0);
+	/* a sparse file past the limit: refused before it is read */
+	ASSERT_EQ(ftruncate(fd, (off_t)RESULTS_MAX_BYTES + 1), 0);
+	close(fd);
+	EXPECT_EQ(results_load(path, &r, err, sizeof(err)), -EFBIG);
+	EXPECT_TRUE(strstr(err, "MiB limit") != NULL);
+	unlink(path);
+}
+
+HARNESS_MAIN
