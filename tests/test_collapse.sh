@@ -23,11 +23,28 @@ knobs() {
 		[ -r "$f" ] && printf '%s=%s\n' "${f#$THP/}" "$(cat "$f")"
 	done
 }
-before=$(knobs)
+
+# Other mthpscope instances (other test suites on this machine) change the
+# knobs while they hold the lock: read them only while holding it ourselves
+# (the same flock the thp module takes; retried when the file was replaced).
+LOCK=${MTHPSCOPE_RUNDIR:-/run}/mthpscope.lock
+knobs_locked() {
+	local got=""
+	while [ -z "$got" ]; do
+		exec 9<>"$LOCK" || return 1
+		flock -w "${MTHPSCOPE_LOCK_WAIT:-120}" 9 || { exec 9>&-; return 1; }
+		if [ "$(stat -Lc %i /proc/self/fd/9)" = "$(stat -c %i "$LOCK" 2>/dev/null)" ]; then
+			got=1
+			knobs
+		fi
+		exec 9>&- # never held while mthpscope runs: it would wait for us
+	done
+}
+before=$(knobs_locked) || { echo "SKIP: the THP lock stays busy"; exit 77; }
 
 check_knobs() {
 	local now
-	now=$(knobs)
+	now=$(knobs_locked)
 	if [ "$now" != "$before" ]; then
 		echo "FAIL: knobs changed after $1:"
 		diff <(echo "$before") <(echo "$now")
