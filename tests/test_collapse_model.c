@@ -2,6 +2,8 @@
  * verdict sentences, from synthetic data. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "collapse.h"
 #include "harness.h"
@@ -178,6 +180,177 @@ TEST(mode_names)
 	EXPECT_EQ(collapse_mode_parse("madvise"), COLLAPSE_MADVISE);
 	EXPECT_EQ(collapse_mode_parse("both"), -EINVAL);
 	EXPECT_STREQ(collapse_mode_name(COLLAPSE_MADVISE), "madvise");
+}
+
+/* ---- knobs on a fixture sysfs of a patched kernel (per-size defer, mTHP
+ * collapse counters): what collapse_prepare picks and collapse_set_knobs
+ * writes, on any host. */
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *dir, const char *rel, char *buf, size_t size)
+{
+	char path[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void make_fixture(char *root)
+{
+	static const char *const sizes[] = { "16kB", "64kB", "2048kB" };
+	static const char *const kh[] = { "defrag", "max_ptes_none", "max_ptes_swap",
+					  "max_ptes_shared", "pages_to_scan",
+					  "scan_sleep_millisecs", "alloc_sleep_millisecs",
+					  "pages_collapsed", "full_scans" };
+	char path[512];
+	size_t i;
+
+	ASSERT_TRUE(mkdtemp(root) != NULL);
+	put(root, "enabled", "always [madvise] never\n");
+	put(root, "defrag", "always defer defer+madvise [madvise] never\n");
+	put(root, "hpage_pmd_size", "2097152\n");
+	snprintf(path, sizeof(path), "%s/khugepaged", root);
+	ASSERT_EQ(mkdir(path, 0755), 0);
+	for (i = 0; i < sizeof(kh) / sizeof(kh[0]); i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "khugepaged/%s", kh[i]);
+		put(root, rel, "7\n");
+	}
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char rel[64];
+
+		snprintf(path, sizeof(path), "%s/hugepages-%s", root, sizes[i]);
+		ASSERT_EQ(mkdir(path, 0755), 0);
+		snprintf(path, sizeof(path), "%s/hugepages-%s/stats", root, sizes[i]);
+		ASSERT_EQ(mkdir(path, 0755), 0);
+		snprintf(rel, sizeof(rel), "hugepages-%s/enabled", sizes[i]);
+		put(root, rel, "always inherit madvise defer [never]\n");
+		snprintf(rel, sizeof(rel), "hugepages-%s/stats/collapse_exceed_none_pte", sizes[i]);
+		put(root, rel, "0\n");
+	}
+}
+
+TEST(knobs_on_patched_kernel_fixture)
+{
+	char root[] = "/tmp/mthpscope-collapse-fixture-XXXXXX";
+	char rundir[] = "/tmp/mthpscope-collapse-run-XXXXXX";
+	struct collapse_config cfg = { .mode = COLLAPSE_KHUGEPAGED,
+				       .orders = (1UL << 4) | (1UL << 9), .max_ptes_none = 255,
+				       .fill = 0.5, .span = 4UL << 20, .interval_ms = 10,
+				       .timeout_ms = 1000, .scan_sleep_ms = 10 };
+	struct collapse_env env;
+	char why[256], buf[128];
+
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		SKIP("the fixture describes 4K pages");
+	make_fixture(root);
+	ASSERT_TRUE(mkdtemp(rundir) != NULL);
+	setenv("MTHPSCOPE_THP_ROOT", root, 1);
+	setenv("MTHPSCOPE_RUNDIR", rundir, 1);
+	ASSERT_EQ(collapse_prepare(&cfg, &env, why, sizeof(why)), 0);
+	EXPECT_TRUE(env.thp.size_defer);
+	EXPECT_TRUE(env.thp.mthp_collapse);
+	EXPECT_EQ(env.target_word[4], THP_W_DEFER);
+	EXPECT_EQ(env.target_word[9], THP_W_DEFER);
+	cfg.mode = COLLAPSE_MADVISE;
+	ASSERT_EQ(collapse_prepare(&cfg, &env, why, sizeof(why)), 0);
+	EXPECT_EQ(env.target_word[4], THP_W_MADVISE);
+	cfg.mode = COLLAPSE_KHUGEPAGED;
+	ASSERT_EQ(collapse_prepare(&cfg, &env, why, sizeof(why)), 0);
+	/* Order 3 has no size directory here: refused before any write. */
+	cfg.orders |= 1UL << 3;
+	EXPECT_EQ(collapse_prepare(&cfg, &env, why, sizeof(why)), -EOPNOTSUPP);
+	EXPECT_TRUE(strstr(why, "order 3") != NULL);
+	cfg.orders &= ~(1UL << 3);
+	ASSERT_EQ(collapse_prepare(&cfg, &env, why, sizeof(why)), 0);
+
+	/* Snapshot first, then blank the files: a plain file keeps old bytes
+	 * past what a write puts at offset 0. */
+	ASSERT_EQ(thp_journal_begin(), 0);
+	put(root, "hugepages-16kB/enabled", "");
+	put(root, "hugepages-64kB/enabled", "");
+	put(root, "hugepages-2048kB/enabled", "");
+	put(root, "khugepaged/max_ptes_none", "");
+	put(root, "khugepaged/pages_to_scan", "");
+	put(root, "khugepaged/scan_sleep_millisecs", "");
+	put(root, "khugepaged/alloc_sleep_millisecs", "");
+	ASSERT_EQ(collapse_set_knobs(&cfg, &env), 0);
+	get(root, "hugepages-16kB/enabled", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "never");
+	get(root, "hugepages-64kB/enabled", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "defer");
+	get(root, "hugepages-2048kB/enabled", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "defer");
+	get(root, "khugepaged/max_ptes_none", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "255");
+	get(root, "khugepaged/pages_to_scan", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "4096"); /* 2 x 1024 pages, at least 4096 */
+	get(root, "khugepaged/scan_sleep_millisecs", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "10");
+	get(root, "khugepaged/alloc_sleep_millisecs", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "100");
+
+	/* The journal puts the snapshot back. */
+	put(root, "khugepaged/max_ptes_none", "");
+	put(root, "hugepages-64kB/enabled", "");
+	thp_restore();
+	get(root, "khugepaged/max_ptes_none", buf, sizeof(buf));
+	EXPECT_EQ(atoi(buf), 7);
+	get(root, "hugepages-64kB/enabled", buf, sizeof(buf));
+	EXPECT_STREQ(buf, "never");
+	snprintf(buf, sizeof(buf), "rm -rf '%s' '%s'", root, rundir);
+	EXPECT_EQ(system(buf), 0);
+}
+
+TEST(prepare_rejects_bad_config)
+{
+	struct collapse_config good = { .mode = COLLAPSE_KHUGEPAGED, .orders = 1UL << 9,
+					.max_ptes_none = 511, .fill = 0.5, .span = 4UL << 20,
+					.interval_ms = 10, .timeout_ms = 1000 };
+	struct collapse_config c;
+	struct collapse_env env;
+	char why[256];
+
+	if (access("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled", R_OK))
+		SKIP("needs a kernel with a 2M anon THP size");
+	c = good;
+	ASSERT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), 0);
+	c = good;
+	c.max_ptes_none = 512;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -EINVAL);
+	c = good;
+	c.timeout_ms = 0;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -EINVAL);
+	c = good;
+	c.span = 3UL << 20;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -EINVAL);
+	c = good;
+	c.span = 1ULL << 50;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -ENOMEM);
+	c = good;
+	c.orders = 1UL << 10;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -EINVAL);
+	c = good;
+	c.fill = 1.5;
+	EXPECT_EQ(collapse_prepare(&c, &env, why, sizeof(why)), -EINVAL);
 }
 
 HARNESS_MAIN
