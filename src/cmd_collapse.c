@@ -275,8 +275,7 @@ static json_t *measure_json(const struct collapse_measure *m, const char *what)
 			 hist_json(m->hist.pages));
 }
 
-static json_t *run_json(const struct opts *o, const struct collapse_env *env,
-			const struct collapse_run *r, const char *key, const char *statement,
+static json_t *run_json(const struct opts *o, const struct collapse_run *r, const char *key, const char *statement,
 			const struct collapse_measure *before, const struct collapse_measure *after)
 {
 	json_t *tl = json_array(), *ctrs = json_array(), *doc;
@@ -338,7 +337,6 @@ static json_t *run_json(const struct opts *o, const struct collapse_env *env,
 					      after->ns_per_access > 0
 						      ? before->ns_per_access / after->ns_per_access
 						      : 0.0));
-	(void)env;
 	return doc;
 }
 
@@ -528,7 +526,7 @@ static int one_run(struct opts *o, const struct collapse_env *env, json_t *runs,
 		measured = true;
 	}
 	key = collapse_verdict(&o->cfg, env, &r, statement, sizeof(statement));
-	*last = run_json(o, env, &r, key, statement, measured ? &before : NULL,
+	*last = run_json(o, &r, key, statement, measured ? &before : NULL,
 			 measured ? &after : NULL);
 	json_array_append(runs, *last);
 	json_decref(*last); /* the array holds it */
