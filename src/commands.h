@@ -10,5 +10,6 @@ extern const struct ms_command cmd_collapse;
 extern const struct ms_command cmd_run;
 extern const struct ms_command cmd_analyze;
 extern const struct ms_command cmd_plot;
+extern const struct ms_command cmd_scan;
 
 #endif

@@ -82,6 +82,7 @@ struct folio_piece {
 	bool anon;
 	bool pmd;         /* mapped by a PMD */
 	bool whole;       /* a PMD maps all of it: a whole PMD-order folio */
+	bool phantom;     /* begun before this chunk: its owner counts it */
 	unsigned long long vfn, pfn, n;
 };
 
@@ -145,6 +146,7 @@ static void account(struct folio_scanner *s, const struct folio_extent *e)
 	struct folio_hist *h = s->h;
 
 	if (h) {
+		h->present += e->pages;
 		switch (e->kind) {
 		case FOLIO_THP:
 			if (e->partial) {
@@ -238,6 +240,8 @@ static void finish_thp(struct folio_scanner *s)
 	if (!p->active)
 		return;
 	p->active = false;
+	if (p->phantom)
+		return;
 	e.start = (unsigned long)(p->vfn << s->page_shift);
 	e.pfn = p->pfn;
 	e.pages = (unsigned long)p->n;
@@ -262,8 +266,6 @@ static void add_page(struct folio_scanner *s, unsigned long long vfn, unsigned l
 	enum folio_kind kind = classify(fl);
 	struct folio_piece *p = &s->thp;
 
-	if (s->h)
-		s->h->present++;
 	if (kind == FOLIO_THP) {
 		if (p->active && !(fl & KPF_COMPOUND_HEAD) && vfn == p->vfn + p->n &&
 		    pfn == p->pfn + p->n) {
@@ -349,15 +351,16 @@ static int scan_ptes(struct folio_scanner *s, unsigned long long vfn, unsigned l
 			while (j < len && (s->pm[j] & PM_PRESENT) &&
 			       (s->pm[j] & PM_PFN_MASK) == pfn + (j - i))
 				j++;
+			/* A folio cannot go on past a break in the PFNs or a hole:
+			 * end it while the flags after it are still at hand. */
+			if (s->thp.active && (vfn + i != s->thp.vfn + s->thp.n ||
+					      pfn != s->thp.pfn + s->thp.n))
+				finish_thp(s);
 			err = read_flags(s, pfn, j - i);
 			if (err)
 				return err;
 			for (size_t k = i; k < j; k++)
 				add_page(s, vfn + k, pfn + (k - i), s->kf[k - i], pmd);
-			/* A folio cannot go on past a break in the PFNs or a hole; only
-			 * a run cut by the batch may continue in the next batch. */
-			if (j < len || len == n)
-				finish_thp(s);
 		}
 		vfn += len;
 		n -= len;
@@ -403,6 +406,7 @@ static int scan_pmds(struct folio_scanner *s, unsigned long long vfn, unsigned l
 		}
 		if (!pfn)
 			return -EPERM;
+		finish_thp(s); /* a PMD maps a folio of its own */
 		err = read_flags(s, pfn, 1);
 		if (err)
 			return err;
@@ -421,8 +425,6 @@ static int scan_pmds(struct folio_scanner *s, unsigned long long vfn, unsigned l
 		} else if (s->run_active) {
 			s->run.pages += nr - 1;
 		}
-		if (s->h)
-			s->h->present += nr - 1;
 		vfn += nr;
 	}
 	return 0;
@@ -549,14 +551,88 @@ void folio_scanner_close(struct folio_scanner *s)
 	free(s);
 }
 
-int folio_scanner_range(struct folio_scanner *s, unsigned long start, unsigned long end,
-			struct folio_hist *h, folio_extent_fn fn, void *ctx)
+/*
+ * Does the page at 'vfn' continue the folio of the page before it (both
+ * present, consecutive PFNs, both of one large folio)? Then the chunk that
+ * holds the page before owns it.
+ */
+static int begins_inside(struct folio_scanner *s, unsigned long long vfn, bool *inside,
+			 unsigned long long *prev_pfn, uint64_t *prev_fl)
 {
-	unsigned long long vfn = start >> s->page_shift, evfn = end >> s->page_shift;
-	unsigned long long present0 = h ? h->present : 0;
+	uint64_t e[2], fl[2];
+	size_t got;
 	int err;
 
-	if (start > end || (start | end) & ((1UL << s->page_shift) - 1))
+	*inside = false;
+	err = read_full(s->pm_fd, e, sizeof(e), (off_t)((vfn - 1) * 8), &got);
+	if (err)
+		return err;
+	if (got != sizeof(e))
+		return -ESRCH;
+	if (!(e[0] & PM_PRESENT) || !(e[1] & PM_PRESENT) ||
+	    (e[1] & PM_PFN_MASK) != (e[0] & PM_PFN_MASK) + 1)
+		return 0;
+	*prev_pfn = e[0] & PM_PFN_MASK;
+	if (!*prev_pfn)
+		return -EPERM;
+	err = read_full(s->kpf_fd, fl, sizeof(fl), (off_t)(*prev_pfn * 8), &got);
+	if (err)
+		return err;
+	if (got != sizeof(fl))
+		return 0;
+	*prev_fl = fl[0];
+	*inside = classify(fl[0]) == FOLIO_THP && classify(fl[1]) == FOLIO_THP &&
+		  !(fl[1] & KPF_COMPOUND_HEAD);
+	return 0;
+}
+
+/* Follow the open folio past the chunk end, up to 'hi'. */
+static int follow_tail(struct folio_scanner *s, unsigned long long vfn, unsigned long long hi)
+{
+	struct folio_piece *p = &s->thp;
+
+	while (p->active && vfn < hi && vfn == p->vfn + p->n) {
+		/* a folio is at most PMD-sized: one PMD's entries finish it */
+		size_t len = hi - vfn < (1ULL << s->pmd_order) ? (size_t)(hi - vfn)
+							       : (size_t)1 << s->pmd_order;
+		size_t got, j = 0;
+		int err;
+
+		err = read_full(s->pm_fd, s->pm, len * 8, (off_t)(vfn * 8), &got);
+		if (err)
+			return err;
+		len = got / 8;
+		while (j < len && (s->pm[j] & PM_PRESENT) &&
+		       (s->pm[j] & PM_PFN_MASK) == p->pfn + p->n + j)
+			j++;
+		if (!j)
+			break;
+		err = read_flags(s, p->pfn + p->n, j);
+		if (err)
+			return err;
+		for (size_t k = 0; k < j; k++) {
+			uint64_t fl = s->kf[k];
+			if (classify(fl) != FOLIO_THP || (fl & KPF_COMPOUND_HEAD))
+				return 0; /* finish_thp() has the flags at hand */
+			p->n++;
+		}
+		vfn += j;
+	}
+	return 0;
+}
+
+int folio_scanner_chunk(struct folio_scanner *s, unsigned long lo, unsigned long hi,
+			unsigned long start, unsigned long end, struct folio_hist *h,
+			folio_extent_fn fn, void *ctx)
+{
+	unsigned long long vfn = start >> s->page_shift, evfn = end >> s->page_shift;
+	unsigned long pmask = (1UL << s->page_shift) - 1;
+	unsigned long long prev_pfn = 0;
+	uint64_t prev_fl = 0;
+	bool inside = false;
+	int err;
+
+	if (start > end || lo > start || end > hi || (lo | hi | start | end) & pmask)
 		return -EINVAL;
 	s->h = h;
 	s->fn = fn;
@@ -566,19 +642,43 @@ int folio_scanner_range(struct folio_scanner *s, unsigned long start, unsigned l
 	s->run_active = false;
 	s->kf_len = 0;
 	s->after_valid = false;
+	if (start > lo && start < end) {
+		err = begins_inside(s, vfn, &inside, &prev_pfn, &prev_fl);
+		if (err)
+			return err;
+		if (inside)
+			s->thp = (struct folio_piece){ .active = true, .phantom = true,
+						       .anon = !!(prev_fl & KPF_ANON),
+						       .vfn = vfn - 1, .pfn = prev_pfn, .n = 1 };
+	}
 	if (s->use_scan)
 		err = scan_regions(s, vfn, evfn);
 	else
 		err = scan_ptes(s, vfn, evfn - vfn, false);
-	if (!err) {
-		finish_thp(s);
-		flush_run(s);
-	}
-	if (h)
-		h->not_present += (evfn - vfn) - (h->present - present0);
+	if (!err && !s->stop && s->thp.active && !s->thp.phantom && end < hi)
+		err = follow_tail(s, evfn, hi >> s->page_shift);
 	if (err)
 		return err;
+	finish_thp(s);
+	flush_run(s);
 	return s->stop;
+}
+
+int folio_scanner_range(struct folio_scanner *s, unsigned long start, unsigned long end,
+			struct folio_hist *h, folio_extent_fn fn, void *ctx)
+{
+	unsigned long long present0 = h ? h->present : 0;
+	int err;
+
+	err = folio_scanner_chunk(s, start, end, start, end, h, fn, ctx);
+	if (h && !err && start <= end)
+		h->not_present += ((end - start) >> s->page_shift) - (h->present - present0);
+	return err;
+}
+
+bool folio_scanner_pagemap_scan(const struct folio_scanner *s)
+{
+	return s->use_scan;
 }
 
 int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h)

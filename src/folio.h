@@ -109,6 +109,19 @@ int folio_scanner_open(struct folio_scanner **out, int pid);
  */
 int folio_scanner_range(struct folio_scanner *s, unsigned long start, unsigned long end,
 			struct folio_hist *h, folio_extent_fn fn, void *ctx);
+/*
+ * The share of [lo, hi) (one VMA) that a worker scanning [start, end) owns:
+ * a folio that begins before 'start' is left to the chunk holding its
+ * beginning; one that begins before 'end' is followed past it (up to 'hi').
+ * Chunks tiling [lo, hi) add up to folio_scanner_range() over [lo, hi),
+ * except 'not_present', which is not counted here.
+ */
+int folio_scanner_chunk(struct folio_scanner *s, unsigned long lo, unsigned long hi,
+			unsigned long start, unsigned long end, struct folio_hist *h,
+			folio_extent_fn fn, void *ctx);
+/* The kernel has PAGEMAP_SCAN (6.7+): PMD mappings are seen and skipped
+ * over in one read each. */
+bool folio_scanner_pagemap_scan(const struct folio_scanner *s);
 void folio_scanner_close(struct folio_scanner *s);
 
 /*

@@ -13,6 +13,7 @@ static const struct ms_command *const commands[] = {
 	&cmd_run,
 	&cmd_analyze,
 	&cmd_plot,
+	&cmd_scan,
 	NULL,
 };
 

@@ -759,6 +759,17 @@ int thp_recover(struct thp_recovery *r)
 		return 0;
 	if (geteuid() != 0 && !getenv("MTHPSCOPE_THP_ROOT"))
 		return -EPERM;
+	/* A live writer's journal is not ours to apply: say so without waiting
+	 * for its lock. */
+	doc = json_load_file(path, 0, &jerr);
+	if (doc && !json_unpack(doc, "{s:I, s:I}", "pid", &pid, "starttime", &st) &&
+	    pid != getpid() && pid_alive((int)pid, (unsigned long long)st)) {
+		r->pid = (int)pid;
+		json_decref(doc);
+		return -EBUSY;
+	}
+	json_decref(doc);
+	doc = NULL;
 	if (lock_fd < 0) {
 		if ((err = lock_take()))
 			return err;

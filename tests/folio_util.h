@@ -23,18 +23,23 @@ static inline void tu_require_pfns(void)
 		SKIP("%s", p.reason[0] ? p.reason : "folio probe failed");
 }
 
-/* A PMD-aligned anonymous mapping of 'size' bytes (not faulted). */
+/*
+ * A PMD-aligned anonymous mapping of 'size' bytes (not faulted), fenced by
+ * PROT_NONE pages so that it stays one VMA of its own, starting at the
+ * returned address.
+ */
 static inline char *tu_map_aligned(size_t size)
 {
 	char *raw, *p;
 
-	raw = mmap(NULL, size + TU_PMD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	raw = mmap(NULL, size + 2 * TU_PMD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (raw == MAP_FAILED)
 		return NULL;
-	p = (char *)(((uintptr_t)raw + TU_PMD - 1) & ~(TU_PMD - 1));
-	if (p > raw)
-		munmap(raw, (size_t)(p - raw));
-	munmap(p + size, (size_t)(raw + size + TU_PMD - (p + size)));
+	p = (char *)(((uintptr_t)raw + TU_PMD) & ~(TU_PMD - 1));
+	if (mprotect(p, size, PROT_READ | PROT_WRITE)) {
+		munmap(raw, size + 2 * TU_PMD);
+		return NULL;
+	}
 	return p;
 }
 
@@ -81,6 +86,9 @@ static inline char *tu_map_order(int order, size_t size, unsigned long long *fal
 		madvise(p, size, MADV_HUGEPAGE);
 		for (off = 0; off < size; off += 4096)
 			p[off] = (char)(off >> 12 | 1);
+		/* keep khugepaged from collapsing it to PMD size while a later
+		 * step of the test has the PMD order enabled */
+		madvise(p, size, MADV_NOHUGEPAGE);
 	}
 	if (fallbacks)
 		*fallbacks = order ? tu_fallbacks(order) - fb0 : 0;

@@ -90,6 +90,50 @@ TEST(zero_page)
 	munmap((void *)p, SIZE);
 }
 
+/* Chunks tiling a range add up to the scan of the whole range, wherever
+ * their edges cut folios (the parallel scan relies on it). */
+TEST(chunks_add_up)
+{
+	static const unsigned long chunk_pages[] = { 1, 3, 7, 16, 64, 1000 };
+	unsigned long long fallbacks;
+	struct folio_scanner *sc;
+	struct folio_hist whole, sum;
+	char *p, *q, *dst;
+	unsigned long lo, hi, a;
+	size_t i;
+	int o;
+
+	tu_require_pfns();
+	p = tu_map_order(4, 2UL << 20, &fallbacks);
+	dst = tu_map_aligned(8UL << 20);
+	ASSERT_TRUE(dst != NULL);
+	/* one page off: folios straddle every aligned chunk edge */
+	q = mremap(p, 2UL << 20, 2UL << 20, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 4096);
+	ASSERT_TRUE(q != MAP_FAILED);
+	madvise(q + 40 * 4096, 5 * 4096, MADV_DONTNEED); /* holes and partial folios */
+	lo = (unsigned long)q;
+	hi = lo + (2UL << 20);
+	ASSERT_EQ(folio_scanner_open(&sc, 0), 0);
+	memset(&whole, 0, sizeof(whole));
+	ASSERT_EQ(folio_scanner_range(sc, lo, hi, &whole, NULL, NULL), 0);
+	EXPECT_TRUE(whole.partial > 0);
+	EXPECT_TRUE(whole.pages[4] > 0 || fallbacks);
+	for (i = 0; i < sizeof(chunk_pages) / sizeof(chunk_pages[0]); i++) {
+		memset(&sum, 0, sizeof(sum));
+		for (a = lo; a < hi; a += chunk_pages[i] * 4096) {
+			unsigned long b = a + chunk_pages[i] * 4096 < hi ? a + chunk_pages[i] * 4096 : hi;
+			ASSERT_EQ(folio_scanner_chunk(sc, lo, hi, a, b, &sum, NULL, NULL), 0);
+		}
+		for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+			EXPECT_EQ(sum.pages[o], whole.pages[o]);
+		EXPECT_EQ(sum.present, whole.present);
+		EXPECT_EQ(sum.partial, whole.partial);
+		EXPECT_EQ(sum.unaligned, whole.unaligned);
+		EXPECT_EQ(sum.anon, whole.anon);
+	}
+	folio_scanner_close(sc);
+}
+
 TEST(bad_input)
 {
 	struct folio_hist h;

@@ -1,0 +1,518 @@
+/* mthpscope scan: which folio orders back processes' memory (thpmaps view). */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "folio.h"
+#include "results.h"
+#include "scan.h"
+
+#define SCAN_SCHEMA "mthpscope.scan/1"
+
+enum {
+	OPT_PID = 'p',
+	OPT_CGROUP = 'g',
+	OPT_ROLLUP = 'r',
+	OPT_CONT = 'c',
+	OPT_INTERVAL = 'i',
+	OPT_COUNT = 'n',
+	OPT_JSON = 'j',
+	OPT_EMPTY = 256,
+};
+
+static const struct cli_opt scan_opts_table[] = {
+	{ "pid", OPT_PID, "PID", "scan this process (repeatable)" },
+	{ "cgroup", OPT_CGROUP, "PATH", "scan every process of this cgroup and its children" },
+	{ "rollup", OPT_ROLLUP, NULL, "print one sum over all VMAs of all processes" },
+	{ "cont", OPT_CONT, "SIZE", "also count aligned contiguous blocks of SIZE (e.g. 64K; "
+				    "repeatable)" },
+	{ "interval", OPT_INTERVAL, "MS", "take a sample every MS milliseconds (a timeline)" },
+	{ "count", OPT_COUNT, "N", "number of samples (default 1; with --interval and no "
+				   "--count, text output runs until interrupted)" },
+	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.scan/1)" },
+	{ "inc-empty", OPT_EMPTY, NULL, "text: print labels whose value is 0 too" },
+	{ NULL },
+};
+
+static const struct cli_cmd scan_cli = {
+	.name = "scan",
+	.summary = "Show which folio orders back processes' memory, per VMA or rolled up, with "
+		   "the labels of the kernel's tools/mm/thpmaps.",
+	.details =
+		"With no --pid or --cgroup, every process is scanned. Labels (kB, and percent of\n"
+		"the VMA's anonymous or file-backed resident memory):\n"
+		"  anon-thp-pmd-aligned-2048kB    PMD-mapped (from smaps AnonHugePages)\n"
+		"  anon-thp-pte-aligned-<N>kB     complete folios of N kB, PTE-mapped, address\n"
+		"                                 a multiple of N\n"
+		"  anon-thp-pte-unaligned-<N>kB   the same at an address that is not\n"
+		"  anon-thp-pte-partial           pages of large folios mapped only in part\n"
+		"  anon-cont-pte-aligned-<N>kB    (--cont N) N-aligned blocks within one folio\n"
+		"  file-...                       the same for file and shmem memory\n"
+		"  zero-page, anon-ksm, hugetlb   classified apart, not counted as folios\n"
+		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.\n"
+		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
+		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
+		"PMD size); 3 without the privilege or kernel support to see folios.",
+	.opts = scan_opts_table,
+};
+
+struct scan_cmd {
+	int *pids;
+	size_t nr_pids, cap_pids;
+	const char *cgroup;
+	bool rollup, json, inc_empty, pids_given;
+	long interval_ms, count;
+	bool count_given;
+	struct scan_opts o;
+};
+
+static int add_pid(struct scan_cmd *c, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_pids; i++)
+		if (c->pids[i] == pid)
+			return 0;
+	if (c->nr_pids == c->cap_pids) {
+		size_t ncap = c->cap_pids ? 2 * c->cap_pids : 64;
+		int *np = realloc(c->pids, ncap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		c->pids = np;
+		c->cap_pids = ncap;
+	}
+	c->pids[c->nr_pids++] = pid;
+	return 0;
+}
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	struct scan_cmd *c = ctx;
+	unsigned long long bytes;
+	long v;
+	int err;
+
+	switch (key) {
+	case OPT_PID:
+		if (cli_parse_long("pid", arg, 1, INT_MAX, &v))
+			return -1;
+		c->pids_given = true;
+		return add_pid(c, (int)v) ? -1 : 0;
+	case OPT_CGROUP:
+		c->cgroup = arg;
+		return 0;
+	case OPT_ROLLUP:
+		c->rollup = true;
+		return 0;
+	case OPT_CONT:
+		if (cli_parse_size("cont", arg, &bytes))
+			return -1;
+		err = scan_opts_add_cont(&c->o, bytes);
+		if (err == -E2BIG) {
+			ms_err("at most %d --cont sizes", SCAN_MAX_CONT);
+			return -1;
+		}
+		if (err) {
+			ms_err("invalid --cont value '%s': the size must be a power-of-two number "
+			       "of pages, at least 2 pages (%lu bytes) and at most the PMD size "
+			       "(%llu bytes)", arg, 2UL << c->o.page_shift,
+			       1ULL << (c->o.pmd_order + (int)c->o.page_shift));
+			return -1;
+		}
+		return 0;
+	case OPT_INTERVAL:
+		return cli_parse_long("interval", arg, 1, 86400000L, &c->interval_ms);
+	case OPT_COUNT:
+		c->count_given = true;
+		return cli_parse_long("count", arg, 1, 100000000L, &c->count);
+	case OPT_JSON:
+		c->json = true;
+		return 0;
+	case OPT_EMPTY:
+		c->inc_empty = true;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- targets ---------------------------------------------------------- */
+
+static struct scan_cmd *walk_cmd; /* nftw has no context pointer */
+static int walk_err;
+
+static int on_cgroup_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	char procs[PATH_MAX];
+	FILE *f;
+	int pid;
+
+	(void)sb;
+	(void)ftw;
+	if (type != FTW_D)
+		return 0;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	f = fopen(procs, "re");
+	if (!f)
+		return 0;
+	while (fscanf(f, "%d", &pid) == 1)
+		if (add_pid(walk_cmd, pid)) {
+			walk_err = -ENOMEM;
+			break;
+		}
+	fclose(f);
+	return walk_err;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The processes of this sample: named ones stay; the others are re-read. */
+static int collect_pids(struct scan_cmd *c)
+{
+	char procs[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	if (c->pids_given)
+		goto out;
+	c->nr_pids = 0;
+	if (c->cgroup) {
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup);
+		if (access(procs, R_OK)) {
+			ms_err("'%s' is not a cgroup directory (no readable cgroup.procs)",
+			       c->cgroup);
+			return MS_EXIT_FAIL;
+		}
+		walk_cmd = c;
+		walk_err = 0;
+		if (nftw(c->cgroup, on_cgroup_dir, 16, FTW_PHYS) || walk_err) {
+			ms_err("reading cgroup '%s' failed", c->cgroup);
+			return MS_EXIT_FAIL;
+		}
+		goto out;
+	}
+	dir = opendir("/proc");
+	if (!dir) {
+		ms_err("cannot list /proc: %s", strerror(errno));
+		return MS_EXIT_FAIL;
+	}
+	while ((d = readdir(dir))) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (add_pid(c, (int)pid)) {
+			closedir(dir);
+			return MS_EXIT_FAIL;
+		}
+	}
+	closedir(dir);
+out:
+	qsort(c->pids, c->nr_pids, sizeof(*c->pids), cmp_int);
+	return MS_EXIT_OK;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+struct sample {
+	struct scan_cmd *c;
+	int pid;
+	struct scan_stats rollup;
+	json_t *procs, *vmas, *skipped;
+};
+
+static void print_labels(const struct scan_cmd *c, const struct scan_stats *st)
+{
+	struct scan_label l[SCAN_MAX_LABELS];
+	unsigned long long tot[2] = { scan_total_kb(st, &c->o, SCAN_ANON),
+				      scan_total_kb(st, &c->o, SCAN_FILE) };
+	int n = scan_labels(st, &c->o, l, SCAN_MAX_LABELS), i;
+
+	for (i = 0; i < n; i++) {
+		int pad = 32 - (int)strlen(l[i].name) - 1;
+
+		if (!l[i].kb && !c->inc_empty)
+			continue;
+		printf("%s:%*s%8llu kB", l[i].name, pad > 0 ? pad : 0, "", l[i].kb);
+		if (l[i].type >= 0 && tot[l[i].type])
+			printf(" (%2.0f%%)", 100.0 * (double)l[i].kb / (double)tot[l[i].type]);
+		putchar('\n');
+	}
+}
+
+static json_t *labels_json(const struct scan_cmd *c, const struct scan_stats *st, bool all)
+{
+	struct scan_label l[SCAN_MAX_LABELS];
+	int n = scan_labels(st, &c->o, l, SCAN_MAX_LABELS), i;
+	json_t *o = json_object();
+
+	for (i = 0; i < n; i++)
+		if (all || l[i].kb)
+			json_object_set_new(o, l[i].name, json_integer((json_int_t)l[i].kb));
+	return o;
+}
+
+static int on_vma(const struct scan_vma *v, void *arg)
+{
+	struct sample *s = arg;
+	struct scan_cmd *c = s->c;
+	char buf[32];
+
+	scan_stats_add(&s->rollup, &v->st);
+	if (c->rollup)
+		return 0;
+	if (c->json) {
+		json_t *j = json_object();
+
+		snprintf(buf, sizeof(buf), "0x%lx", v->start);
+		json_object_set_new(j, "start", json_string(buf));
+		snprintf(buf, sizeof(buf), "0x%lx", v->end);
+		json_object_set_new(j, "end", json_string(buf));
+		json_object_set_new(j, "prot", json_string(v->perms));
+		json_object_set_new(j, "offset", json_integer((json_int_t)v->pgoff));
+		snprintf(buf, sizeof(buf), "%02x:%02x", v->major, v->minor);
+		json_object_set_new(j, "dev", json_string(buf));
+		json_object_set_new(j, "inode", json_integer((json_int_t)v->inode));
+		json_object_set_new(j, "object", json_string(v->name));
+		json_object_set_new(j, "anon_kb", json_integer((json_int_t)v->anon_kb));
+		json_object_set_new(j, "file_kb",
+				    json_integer((json_int_t)(v->rss_kb > v->anon_kb ?
+							      v->rss_kb - v->anon_kb : 0)));
+		json_object_set_new(j, "stats", labels_json(c, &v->st, false));
+		json_array_append_new(s->vmas, j);
+		return 0;
+	}
+	printf("%010d: %016lx-%016lx %s %08llx %02x:%02x %08llu %s\n", s->pid, v->start, v->end,
+	       v->perms, v->pgoff, v->major, v->minor, v->inode, v->name);
+	if (v->scanned)
+		print_labels(c, &v->st);
+	return 0;
+}
+
+static void comm_of(int pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One pass over the targets. Returns an exit status. */
+static int take_sample(struct scan_cmd *c, json_t *samples, double t)
+{
+	struct sample s = { .c = c };
+	char msg[256];
+	size_t i;
+	int rc;
+
+	rc = collect_pids(c);
+	if (rc)
+		return rc;
+	if (c->json) {
+		s.procs = json_array();
+		s.skipped = json_array();
+	} else if (!c->rollup) {
+		printf("       PID             START              END PROT   OFFSET   DEV    INODE "
+		       "OBJECT\n");
+	}
+	for (i = 0; i < c->nr_pids; i++) {
+		int err;
+
+		s.pid = c->pids[i];
+		s.vmas = c->json && !c->rollup ? json_array() : NULL;
+		err = scan_process(s.pid, &c->o, on_vma, &s);
+		if (err) {
+			if (err == -EACCES)
+				snprintf(msg, sizeof(msg), "permission denied reading its "
+					 "/proc/%d/smaps or pagemap", s.pid);
+			else
+				folio_strerror(err, msg, sizeof(msg));
+			json_decref(s.vmas);
+			if (c->pids_given) {
+				ms_err("pid %d: %s", s.pid, msg);
+				rc = err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
+				goto out;
+			}
+			/* many processes: one that exits or hides is left out */
+			if (!c->json && !c->rollup)
+				fflush(stdout);
+			ms_note("pid %d skipped: %s", s.pid, msg);
+			if (c->json)
+				json_array_append_new(s.skipped,
+						      json_pack("{s:i, s:s}", "pid", s.pid,
+								"reason", msg));
+			continue;
+		}
+		if (s.vmas) {
+			char comm[64];
+
+			comm_of(s.pid, comm, sizeof(comm));
+			json_array_append_new(s.procs, json_pack("{s:i, s:s, s:o}", "pid", s.pid,
+								 "comm", comm, "vmas", s.vmas));
+		}
+	}
+	if (c->json) {
+		json_t *j = json_object(), *r = json_object();
+
+		json_object_set_new(j, "t", json_real((double)(long long)(t * 1000.0 + 0.5) / 1000.0));
+		if (!c->rollup)
+			json_object_set_new(j, "processes", s.procs);
+		else
+			json_decref(s.procs);
+		json_object_set_new(r, "anon_kb",
+				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_ANON)));
+		json_object_set_new(r, "file_kb",
+				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_FILE)));
+		json_object_set_new(r, "stats", labels_json(c, &s.rollup, true));
+		json_object_set_new(j, "rollup", r);
+		json_object_set_new(j, "skipped", s.skipped);
+		s.procs = s.skipped = NULL;
+		json_array_append_new(samples, j);
+	} else if (c->rollup) {
+		print_labels(c, &s.rollup);
+	}
+	rc = MS_EXIT_OK;
+out:
+	json_decref(s.procs);
+	json_decref(s.skipped);
+	return rc;
+}
+
+static void sleep_until(double t)
+{
+	double d = t - now_s();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int scan_run(int argc, char **argv)
+{
+	struct scan_cmd c = { .count = 1 };
+	struct folio_probe p;
+	json_t *doc = NULL, *samples = NULL;
+	double t0;
+	char msg[256];
+	long k;
+	int rc, i;
+
+	scan_opts_init(&c.o);
+	rc = cli_parse(&scan_cli, argc, argv, on_opt, &c);
+	if (rc == CLI_DONE) {
+		rc = MS_EXIT_OK;
+		goto out;
+	}
+	if (rc < 0) {
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (rc < argc) {
+		ms_err("scan: unexpected argument '%s'", argv[rc]);
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (c.pids_given && c.cgroup) {
+		ms_err("scan: --pid and --cgroup exclude each other");
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (c.count_given && c.count > 1 && !c.interval_ms) {
+		ms_err("scan: --count needs --interval");
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (c.interval_ms && !c.count_given) {
+		if (c.json) {
+			ms_err("scan: --json with --interval needs --count (one document at the end)");
+			rc = MS_EXIT_USAGE;
+			goto out;
+		}
+		c.count = 0; /* until interrupted */
+	}
+	if (folio_probe(&p) || !p.pfns_visible || !p.kpageflags_readable) {
+		ms_err("scan: %s", p.reason[0] ? p.reason : "pagemap cannot be read");
+		folio_strerror(-EPERM, msg, sizeof(msg));
+		if (p.pagemap_readable && !p.pfns_visible)
+			ms_note("%s", msg);
+		rc = MS_EXIT_ENV;
+		goto out;
+	}
+	if (c.json) {
+		json_t *cont = json_array();
+
+		for (i = 0; i < c.o.nr_cont; i++)
+			json_array_append_new(cont, json_integer(1LL << (c.o.cont_order[i] +
+									 (int)c.o.page_shift - 10)));
+		samples = json_array();
+		doc = json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA,
+				"tool", results_tool_json(), "page_size", 1 << c.o.page_shift,
+				"pmd_kb", (json_int_t)(1LL << (c.o.pmd_order +
+							       (int)c.o.page_shift - 10)),
+				"cont_kb", cont, "interval_ms", (json_int_t)c.interval_ms,
+				"samples", json_incref(samples));
+	}
+	t0 = now_s();
+	for (k = 0; !c.count || k < c.count; k++) {
+		if (k) {
+			sleep_until(t0 + (double)k * (double)c.interval_ms / 1000.0);
+			if (!c.json)
+				putchar('\n');
+		}
+		if (!c.json && c.interval_ms)
+			printf("# sample %ld, t=%.3f s\n", k, now_s() - t0);
+		rc = take_sample(&c, samples, now_s() - t0);
+		if (rc)
+			goto out;
+		if (!c.json)
+			fflush(stdout);
+	}
+	if (c.json) {
+		if (json_dumpf(doc, stdout, JSON_INDENT(2)) || putchar('\n') == EOF) {
+			rc = MS_EXIT_FAIL;
+			goto out;
+		}
+	}
+	rc = MS_EXIT_OK;
+out:
+	json_decref(samples);
+	json_decref(doc);
+	free(c.pids);
+	return rc;
+}
+
+const struct ms_command cmd_scan = {
+	.name = "scan",
+	.summary = "which folio orders back processes' memory (thpmaps labels)",
+	.run = scan_run,
+};

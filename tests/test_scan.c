@@ -1,0 +1,357 @@
+/*
+ * mthpscope scan on real mappings of this process (and of a forked child):
+ * exact thpmaps labels at orders 0, 2, 4, 9, partial, unaligned, holes,
+ * shmem, --cont 64K, the JSON document, and bad input exit statuses.
+ * Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP.
+ */
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <sys/syscall.h>
+
+#include "harness.h"
+#include "folio_util.h"
+
+#define MB (1UL << 20)
+
+static const char *bin(void)
+{
+	const char *b = getenv("MTHPSCOPE_BIN");
+
+	if (!b)
+		SKIP("MTHPSCOPE_BIN is not set (run under ctest)");
+	return b;
+}
+
+/* Run the binary; its stdout parsed as JSON (NULL if not JSON), *rc its exit status. */
+static json_t *run_scan(const char *args, int *rc)
+{
+	char cmd[1024];
+	json_error_t jerr;
+	json_t *j;
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s scan %s", bin(), args);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	j = json_loadf(f, 0, &jerr);
+	st = pclose(f);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	return j;
+}
+
+static json_t *scan_pids(const char *extra, int pid1, int pid2)
+{
+	char args[256];
+	json_t *j;
+	int rc;
+
+	if (pid2)
+		snprintf(args, sizeof(args), "--json --pid %d --pid %d %s", pid1, pid2, extra);
+	else
+		snprintf(args, sizeof(args), "--json --pid %d %s", pid1, extra);
+	j = run_scan(args, &rc);
+	ASSERT_EQ(rc, 0);
+	ASSERT_TRUE(j != NULL);
+	return j;
+}
+
+/* The stats object of the VMA of 'pid' starting at 'start' in the first sample. */
+static json_t *vma_stats(json_t *doc, int pid, const void *start)
+{
+	json_t *procs = json_object_get(json_array_get(json_object_get(doc, "samples"), 0),
+					"processes");
+	char want[32];
+	size_t i, k;
+
+	snprintf(want, sizeof(want), "%p", start);
+	for (i = 0; i < json_array_size(procs); i++) {
+		json_t *p = json_array_get(procs, i), *vmas = json_object_get(p, "vmas");
+
+		if (json_integer_value(json_object_get(p, "pid")) != pid)
+			continue;
+		for (k = 0; k < json_array_size(vmas); k++) {
+			json_t *v = json_array_get(vmas, k);
+			if (!strcmp(json_string_value(json_object_get(v, "start")), want))
+				return json_object_get(v, "stats");
+		}
+	}
+	FAIL_AT("no VMA at %s for pid %d", want, pid);
+	_exit(1);
+}
+
+static long long kb(json_t *stats, const char *label)
+{
+	return json_integer_value(json_object_get(stats, label)); /* absent = 0 */
+}
+
+/* Sum of all labels of a VMA: nothing counted twice or elsewhere. */
+static long long sum_kb(json_t *stats)
+{
+	const char *k;
+	json_t *v;
+	long long s = 0;
+
+	json_object_foreach(stats, k, v)
+		if (!strstr(k, "-cont-"))
+			s += json_integer_value(v);
+	return s;
+}
+
+static char *map_or_skip(int order, size_t size)
+{
+	unsigned long long fb;
+	struct folio_hist h;
+	char *p = tu_map_order(order, size, &fb);
+
+	/* an allocation the kernel could not make is not the scanner's fault */
+	if (folio_scan_range(0, (unsigned long)p, (unsigned long)p + size, &h) ||
+	    h.pages[order] != size / 4096)
+		SKIP("order %d faults fell back (%llu fallbacks): memory fragmented", order, fb);
+	return p;
+}
+
+TEST(orders_exact_with_cont)
+{
+	char *p0, *p2, *p4, *p9;
+	json_t *doc, *s;
+
+	tu_require_pfns();
+	p0 = map_or_skip(0, 4 * MB);
+	p2 = map_or_skip(2, 4 * MB);
+	p4 = map_or_skip(4, 4 * MB);
+	p9 = map_or_skip(9, 4 * MB);
+	doc = scan_pids("--cont 64K", getpid(), 0);
+
+	s = vma_stats(doc, getpid(), p0);
+	EXPECT_EQ(sum_kb(s), 0); /* order-0 folios have no label */
+	s = vma_stats(doc, getpid(), p2);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-16kB"), 4096);
+	EXPECT_EQ(sum_kb(s), 4096);
+	EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 0);
+	s = vma_stats(doc, getpid(), p4);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-64kB"), 4096);
+	EXPECT_EQ(sum_kb(s), 4096);
+	EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 4096);
+	s = vma_stats(doc, getpid(), p9);
+	EXPECT_EQ(kb(s, "anon-thp-pmd-aligned-2048kB"), 4096);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-2048kB"), 0);
+	EXPECT_EQ(sum_kb(s), 4096);
+	EXPECT_EQ(kb(s, "anon-cont-pmd-aligned-64kB"), 4096);
+	EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 0);
+	json_decref(doc);
+}
+
+/* Unmapping the first 2 pages of an order-4 mapping leaves its first folio
+ * mapped in part: 14 pages partial, the rest complete. */
+TEST(partial_munmap)
+{
+	struct folio_hist h;
+	json_t *doc, *s;
+	char *p;
+
+	tu_require_pfns();
+	p = map_or_skip(4, 1 * MB);
+	ASSERT_EQ(munmap(p, 2 * 4096), 0);
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p + 8192, (unsigned long)p + MB, &h), 0);
+	EXPECT_EQ(h.partial, 14);
+	EXPECT_EQ(h.pages[4], 256 - 16);
+	doc = scan_pids("", getpid(), 0);
+	s = vma_stats(doc, getpid(), p + 8192);
+	EXPECT_EQ(kb(s, "anon-thp-pte-partial"), 56);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-64kB"), 1024 - 64);
+	json_decref(doc);
+}
+
+/* mremap to an address one page off: every folio unaligned; a PMD-mapped
+ * folio is then PTE-mapped. */
+TEST(mremap_unaligned)
+{
+	char *p4, *p9, *dst, *q4, *q9;
+	json_t *doc, *s;
+
+	tu_require_pfns();
+	p4 = map_or_skip(4, 1 * MB);
+	p9 = map_or_skip(9, 2 * MB);
+	dst = tu_map_aligned(8 * MB);
+	ASSERT_TRUE(dst != NULL);
+	q4 = mremap(p4, MB, MB, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 4096);
+	q9 = mremap(p9, 2 * MB, 2 * MB, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 4 * MB + 4096);
+	ASSERT_TRUE(q4 != MAP_FAILED && q9 != MAP_FAILED);
+	doc = scan_pids("--cont 64K", getpid(), 0);
+	s = vma_stats(doc, getpid(), q4);
+	EXPECT_EQ(kb(s, "anon-thp-pte-unaligned-64kB"), 1024);
+	EXPECT_EQ(sum_kb(s), 1024);
+	/* blocks must be aligned virtually and physically: none is */
+	EXPECT_EQ(kb(s, "anon-cont-pte-aligned-64kB"), 0);
+	s = vma_stats(doc, getpid(), q9);
+	EXPECT_EQ(kb(s, "anon-thp-pte-unaligned-2048kB"), 2048);
+	EXPECT_EQ(kb(s, "anon-thp-pmd-aligned-2048kB"), 0);
+	EXPECT_EQ(sum_kb(s), 2048);
+	json_decref(doc);
+}
+
+/* MADV_DONTNEED of a whole folio is a hole; of half a folio, the other half
+ * is partial. */
+TEST(dontneed_holes)
+{
+	struct folio_hist h;
+	json_t *doc, *s;
+	char *p;
+
+	tu_require_pfns();
+	p = map_or_skip(4, 1 * MB);
+	ASSERT_EQ(madvise(p, 64 * 1024, MADV_DONTNEED), 0);
+	ASSERT_EQ(madvise(p + 128 * 1024, 32 * 1024, MADV_DONTNEED), 0);
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + MB, &h), 0);
+	EXPECT_EQ(h.not_present, 16 + 8);
+	EXPECT_EQ(h.partial, 8);
+	EXPECT_EQ(h.pages[4], 256 - 32);
+	doc = scan_pids("", getpid(), 0);
+	s = vma_stats(doc, getpid(), p);
+	EXPECT_EQ(kb(s, "anon-thp-pte-partial"), 32);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-64kB"), 1024 - 128);
+	json_decref(doc);
+}
+
+/* shmem (memfd) is the file side: with PMD shmem THP it is file-pmd. */
+TEST(shmem_file_side)
+{
+	struct thp_settings ts;
+	struct folio_hist h;
+	json_t *doc, *s;
+	char *p;
+	int fd, err;
+	size_t off;
+
+	tu_require_pfns();
+	ASSERT_EQ(thp_read(&ts), 0);
+	err = thp_set_top("shmem_enabled", THP_W_ALWAYS);
+	if (err) {
+		thp_restore();
+		SKIP("cannot set shmem_enabled");
+	}
+	fd = (int)syscall(SYS_memfd_create, "mthpscope-test", 0);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(ftruncate(fd, 4 * MB), 0);
+	p = tu_map_aligned(4 * MB);
+	ASSERT_TRUE(p != NULL);
+	p = mmap(p, 4 * MB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	ASSERT_TRUE(p != MAP_FAILED);
+	for (off = 0; off < 4 * MB; off += 4096)
+		p[off] = 1;
+	thp_restore();
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + 4 * MB, &h), 0);
+	EXPECT_EQ(h.file, 1024);
+	EXPECT_EQ(h.anon, 0);
+	if (h.pages[9] != 1024)
+		SKIP("no PMD-size shmem folios were allocated (%llu pages)", h.pages[9]);
+	EXPECT_EQ(h.pmd_mapped, 1024);
+	doc = scan_pids("", getpid(), 0);
+	s = vma_stats(doc, getpid(), p);
+	EXPECT_EQ(kb(s, "file-thp-pmd-aligned-2048kB"), 4096);
+	EXPECT_EQ(sum_kb(s), 4096);
+	json_decref(doc);
+	close(fd);
+}
+
+/* A forked child maps the same folios: both processes show them. */
+TEST(forked_child_shares)
+{
+	json_t *doc, *s;
+	int pipefd[2];
+	pid_t child;
+	char *p, c;
+
+	tu_require_pfns();
+	p = map_or_skip(4, 2 * MB);
+	ASSERT_EQ(pipe(pipefd), 0);
+	child = fork();
+	if (child == 0) {
+		close(pipefd[1]);
+		(void)!read(pipefd[0], &c, 1); /* until the parent is done */
+		_exit(0);
+	}
+	ASSERT_TRUE(child > 0);
+	close(pipefd[0]);
+	doc = scan_pids("", getpid(), child);
+	s = vma_stats(doc, getpid(), p);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-64kB"), 2048);
+	s = vma_stats(doc, child, p);
+	EXPECT_EQ(kb(s, "anon-thp-pte-aligned-64kB"), 2048);
+	json_decref(doc);
+	close(pipefd[1]);
+	waitpid(child, NULL, 0);
+}
+
+TEST(json_round_trip)
+{
+	json_t *doc, *again, *sample, *rollup;
+	char *text;
+	int rc;
+
+	tu_require_pfns();
+	doc = run_scan("--json --rollup --cont 64K --cont 2M --interval 10 --count 2", &rc);
+	ASSERT_EQ(rc, 0);
+	ASSERT_TRUE(doc != NULL);
+	EXPECT_STREQ(json_string_value(json_object_get(doc, "schema")), "mthpscope.scan/1");
+	EXPECT_EQ(json_integer_value(json_object_get(doc, "page_size")), 4096);
+	EXPECT_EQ(json_integer_value(json_object_get(doc, "pmd_kb")), 2048);
+	EXPECT_EQ(json_array_size(json_object_get(doc, "cont_kb")), 2);
+	EXPECT_EQ(json_array_size(json_object_get(doc, "samples")), 2);
+	sample = json_array_get(json_object_get(doc, "samples"), 1);
+	EXPECT_TRUE(json_object_get(sample, "processes") == NULL); /* --rollup */
+	rollup = json_object_get(json_object_get(sample, "rollup"), "stats");
+	/* the rollup carries every label, zero or not */
+	EXPECT_TRUE(json_is_integer(json_object_get(rollup, "anon-thp-pte-aligned-16kB")));
+	EXPECT_TRUE(json_is_integer(json_object_get(rollup, "file-thp-pte-partial")));
+	EXPECT_TRUE(json_is_integer(json_object_get(rollup, "anon-cont-pte-aligned-64kB")));
+	EXPECT_TRUE(json_is_integer(json_object_get(rollup, "file-cont-pmd-aligned-2048kB")));
+	EXPECT_TRUE(json_is_integer(json_object_get(rollup, "zero-page")));
+	text = json_dumps(doc, JSON_SORT_KEYS);
+	again = json_loads(text, 0, NULL);
+	EXPECT_TRUE(json_equal(doc, again));
+	free(text);
+	json_decref(again);
+	json_decref(doc);
+}
+
+static int exit_of(const char *args)
+{
+	char cmd[512];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s scan %s >/dev/null 2>&1", bin(), args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+TEST(bad_input_exit_status)
+{
+	char args[512];
+
+	tu_require_pfns();
+	EXPECT_EQ(exit_of("--pid 0"), 2);           /* not a pid */
+	EXPECT_EQ(exit_of("--pid -3"), 2);
+	EXPECT_EQ(exit_of("--pid 4194000"), 1);     /* no such process */
+	EXPECT_EQ(exit_of("--cont 12K"), 2);        /* 3 pages */
+	EXPECT_EQ(exit_of("--cont 4K"), 2);         /* 1 page */
+	EXPECT_EQ(exit_of("--cont 4M"), 2);         /* beyond the PMD size */
+	EXPECT_EQ(exit_of("--cont banana"), 2);
+	EXPECT_EQ(exit_of("--pid 1 --cgroup /sys/fs/cgroup"), 2);
+	EXPECT_EQ(exit_of("--cgroup /nonexistent"), 1);
+	EXPECT_EQ(exit_of("--count 3"), 2);          /* needs --interval */
+	EXPECT_EQ(exit_of("--json --interval 10"), 2);
+	EXPECT_EQ(exit_of("stray"), 2);
+	/* without CAP_SYS_ADMIN PFNs are hidden: the environment cannot */
+	if (system("command -v setpriv >/dev/null 2>&1") == 0) {
+		snprintf(args, sizeof(args),
+			 "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "
+			 "%s scan --pid %d >/dev/null 2>&1", bin(), getpid());
+		int st = system(args);
+		EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : 128, 3);
+	}
+}
+
+HARNESS_MAIN

@@ -1,0 +1,375 @@
+/*
+ * The THP knobs are the user's data: real writes, real restores, on this
+ * machine's sysfs. MTHPSCOPE_TEST_WRITES_THP (ctest runs these one at a time).
+ */
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+#include "thp.h"
+
+#define MAXK 64
+
+struct knobs {
+	int n;
+	char path[MAXK][160];
+	char val[MAXK][256];
+};
+
+static void read_file(const char *p, char *buf, size_t size)
+{
+	int fd = open(p, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Every knob mthpscope may touch, as raw text. */
+static void snap(struct knobs *k)
+{
+	static const char *const pats[] = {
+		THP_SYSFS_ROOT "/enabled", THP_SYSFS_ROOT "/defrag", THP_SYSFS_ROOT "/shmem_enabled",
+		THP_SYSFS_ROOT "/hugepages-*kB/enabled", THP_SYSFS_ROOT "/hugepages-*kB/shmem_enabled",
+		THP_SYSFS_ROOT "/khugepaged/max_ptes_*", THP_SYSFS_ROOT "/khugepaged/*_millisecs",
+		THP_SYSFS_ROOT "/khugepaged/pages_to_scan", THP_SYSFS_ROOT "/khugepaged/defrag",
+	};
+	size_t i, j;
+
+	k->n = 0;
+	for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+		glob_t g;
+		if (glob(pats[i], 0, NULL, &g))
+			continue;
+		for (j = 0; j < g.gl_pathc && k->n < MAXK; j++, k->n++) {
+			snprintf(k->path[k->n], sizeof(k->path[0]), "%s", g.gl_pathv[j]);
+			read_file(g.gl_pathv[j], k->val[k->n], sizeof(k->val[0]));
+		}
+		globfree(&g);
+	}
+}
+
+static int diff(const struct knobs *a, const struct knobs *b)
+{
+	int i, d = 0;
+
+	if (a->n != b->n)
+		return -1;
+	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->val[i], b->val[i])) {
+			printf("  changed: %s: '%s' -> '%s'\n", a->path[i], a->val[i], b->val[i]);
+			d++;
+		}
+	}
+	return d;
+}
+
+static void need_mthp(struct thp_settings *s)
+{
+	REQUIRE_ROOT();
+	if (thp_read(s) || !thp_size_by_order(s, 4) || !thp_size_by_order(s, 4)->anon)
+		SKIP("no anon mTHP size of order 4 (kernel before 6.8?)");
+}
+
+static int run_bin(const char *args)
+{
+	char cmd[512];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "MTHPSCOPE_LOCK_WAIT=0 %s %s >/dev/null 2>&1",
+		 getenv("MTHPSCOPE_BIN"), args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A real change, seen in sysfs, then a restore to exactly the snapshot. */
+TEST(change_then_restore)
+{
+	struct thp_settings s, t;
+	struct knobs before, after;
+
+	need_mthp(&s);
+	snap(&before);
+	ASSERT_EQ(thp_set_size_enabled(4, THP_W_ALWAYS), 0);
+	ASSERT_EQ(thp_set_khugepaged("max_ptes_none", 17), 0);
+	ASSERT_EQ(thp_set_top("defrag", THP_W_NEVER), 0);
+	ASSERT_TRUE(thp_journal_active());
+	ASSERT_TRUE(thp_journal_exists());
+	ASSERT_EQ(thp_read(&t), 0);
+	EXPECT_EQ(thp_size_by_order(&t, 4)->enabled, THP_W_ALWAYS);
+	EXPECT_EQ(t.khugepaged.max_ptes_none, 17);
+	EXPECT_EQ(t.defrag, THP_W_NEVER);
+	thp_restore();
+	EXPECT_TRUE(!thp_journal_exists());
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+}
+
+TEST(only_order)
+{
+	struct thp_settings s, t;
+	struct knobs before, after;
+	int i;
+
+	need_mthp(&s);
+	snap(&before);
+	ASSERT_EQ(thp_set_only_order(&s, 5), 0);
+	ASSERT_EQ(thp_read(&t), 0);
+	for (i = 0; i < t.nr_sizes; i++)
+		if (t.sizes[i].anon)
+			EXPECT_EQ(t.sizes[i].enabled,
+				  t.sizes[i].order == 5 ? THP_W_ALWAYS : THP_W_NEVER);
+	EXPECT_EQ(thp_set_only_order(&s, 1), -EINVAL); /* 8kB: no anon support */
+	EXPECT_EQ(thp_set_size_enabled(4, THP_W_DENY), -EINVAL); /* kernel rejects it */
+	thp_restore();
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+}
+
+/* Exit paths: normal exit, SIGTERM, SIGINT, SIGSEGV (restore, re-raise). */
+static void child_changes_and(int how)
+{
+	if (thp_set_size_enabled(3, THP_W_ALWAYS) || thp_set_khugepaged("scan_sleep_millisecs", 7))
+		_exit(99);
+	switch (how) {
+	case 0:
+		exit(0);
+	case SIGSEGV: {
+		/* a real fault (a null store would be caught by UBSan first) */
+		volatile int *guard = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		*guard = 1;
+		break;
+	}
+	default:
+		raise(how);
+	}
+	_exit(98);
+}
+
+TEST(exit_paths_restore)
+{
+	static const int hows[] = { 0, SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGABRT };
+	struct thp_settings s;
+	struct knobs before, after;
+	size_t i;
+
+	need_mthp(&s);
+	snap(&before);
+	for (i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		int st;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child_changes_and(hows[i]);
+		waitpid(pid, &st, 0);
+		if (hows[i])
+			EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == hows[i]);
+		else
+			EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		snap(&after);
+		printf("  exit path %d\n", hows[i]);
+		EXPECT_EQ(diff(&before, &after), 0);
+		EXPECT_TRUE(!thp_journal_exists());
+	}
+}
+
+/* SIGKILL leaves the journal; `mthpscope restore` brings every knob back. */
+TEST(sigkill_then_restore_command)
+{
+	struct thp_settings s;
+	struct knobs before, mid, after;
+	int p[2], st;
+	char c;
+	pid_t pid;
+
+	need_mthp(&s);
+	snap(&before);
+	ASSERT_EQ(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (thp_set_only_order(&s, 6) || thp_set_khugepaged("max_ptes_none", 0) ||
+		    thp_set_top("enabled", THP_W_ALWAYS))
+			_exit(99);
+		if (write(p[1], "x", 1) != 1)
+			_exit(98);
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(read(p[0], &c, 1), 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	snap(&mid);
+	EXPECT_TRUE(diff(&before, &mid) >= 3);
+	EXPECT_TRUE(thp_journal_exists());
+	EXPECT_EQ(run_bin("restore"), 0);
+	EXPECT_TRUE(!thp_journal_exists());
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+	EXPECT_EQ(run_bin("restore"), 0); /* nothing left: still fine */
+}
+
+/* The next start of any command applies a dead process's journal. */
+TEST(sigkill_then_next_start)
+{
+	struct thp_settings s;
+	struct knobs before, after;
+	int p[2], st;
+	char c;
+	pid_t pid;
+
+	need_mthp(&s);
+	snap(&before);
+	ASSERT_EQ(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (thp_set_size_enabled(2, THP_W_MADVISE) || write(p[1], "x", 1) != 1)
+			_exit(99);
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(read(p[0], &c, 1), 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	EXPECT_EQ(run_bin("info"), 0);
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+	EXPECT_TRUE(!thp_journal_exists());
+}
+
+/* Two writers never at once; the refused one changes nothing. */
+TEST(second_writer_refused)
+{
+	struct thp_settings s;
+	struct knobs before, after;
+	int p[2], q[2], st;
+	char c;
+	pid_t pid;
+
+	need_mthp(&s);
+	snap(&before);
+	ASSERT_EQ(pipe(p), 0);
+	ASSERT_EQ(pipe(q), 0);
+	pid = fork();
+	if (pid == 0) {
+		if (thp_set_size_enabled(7, THP_W_ALWAYS) || write(p[1], "x", 1) != 1)
+			_exit(99);
+		if (read(q[0], &c, 1) != 1)
+			_exit(98);
+		exit(0); /* normal exit: restores */
+	}
+	ASSERT_EQ(read(p[0], &c, 1), 1);
+	thp_set_lock_wait(0);
+	EXPECT_EQ(thp_set_size_enabled(8, THP_W_ALWAYS), -EBUSY);
+	EXPECT_EQ(thp_lock_holder(), pid);
+	/* read-only use keeps working while the lock is held */
+	EXPECT_EQ(thp_read(&s), 0);
+	EXPECT_EQ(run_bin("info --json"), 0);
+	/* restore refuses a live writer's journal */
+	EXPECT_EQ(run_bin("restore"), 3);
+	ASSERT_EQ(write(q[1], "x", 1), 1);
+	waitpid(pid, &st, 0);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+}
+
+/* A corrupt or truncated journal is refused and kept; nothing is written. */
+TEST(corrupt_journal_refused)
+{
+	static const char *const bad[] = {
+		"{\"schema\": \"mthpscope.journal/1\", \"pid\": 1, \"sta", /* truncated */
+		"garbage",
+		"{\"schema\": \"mthpscope.journal/9\", \"pid\": 999999, \"starttime\": 0, "
+		"\"root\": \"/x\", \"knobs\": [{\"path\": \"/sys/x\", \"value\": \"never\"}]}",
+		"{\"schema\": \"mthpscope.journal/1\", \"pid\": 999999, \"starttime\": 0, "
+		"\"root\": \"/x\", \"knobs\": [{\"path\": \"/etc/passwd\", \"value\": \"x\"}]}",
+		"",
+	};
+	char dir[] = "/tmp/mthpscope-test-XXXXXX", path[256], cmd[512];
+	struct knobs before, after;
+	size_t i;
+
+	REQUIRE_ROOT();
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snap(&before);
+	snprintf(path, sizeof(path), "%s/mthpscope.journal", dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f = fopen(path, "w");
+		int st;
+		fputs(bad[i], f);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "MTHPSCOPE_RUNDIR=%s %s restore >/dev/null 2>&1", dir,
+			 getenv("MTHPSCOPE_BIN"));
+		st = system(cmd);
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		EXPECT_TRUE(access(path, F_OK) == 0); /* kept */
+		/* the lock taken to inspect it is gone again */
+		snprintf(cmd, sizeof(cmd), "%s/mthpscope.lock", dir);
+		EXPECT_TRUE(access(cmd, F_OK) != 0);
+	}
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* An unwritable run directory: no knob is touched, the error says why. */
+TEST(unwritable_rundir)
+{
+	char dir[] = "/tmp/mthpscope-ro-XXXXXX";
+	struct thp_settings s;
+	struct knobs before, after;
+	char msg[512];
+	int err;
+
+	need_mthp(&s);
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	if (mount("none", dir, "tmpfs", MS_RDONLY, NULL)) {
+		rmdir(dir);
+		SKIP("cannot mount a read-only tmpfs: %s", strerror(errno));
+	}
+	snap(&before);
+	setenv("MTHPSCOPE_RUNDIR", dir, 1);
+	err = thp_set_size_enabled(4, THP_W_ALWAYS);
+	EXPECT_EQ(err, -EROFS);
+	thp_strerror(err, msg, sizeof(msg));
+	printf("  message: %s\n", msg);
+	EXPECT_TRUE(strstr(msg, dir) != NULL);
+	snap(&after);
+	EXPECT_EQ(diff(&before, &after), 0);
+	umount(dir);
+	rmdir(dir);
+}
+
+/* Without root: reads work, writes are refused before anything happens. */
+TEST(non_root)
+{
+	struct thp_settings s;
+	char msg[512];
+	int err;
+
+	char dir[] = "/tmp/mthpscope-nobody-XXXXXX";
+
+	need_mthp(&s);
+	/* a run directory of our own: another process's journal in /run would
+	 * rightly make 'restore' ask for root */
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	chmod(dir, 0755);
+	setenv("MTHPSCOPE_RUNDIR", dir, 1);
+	ASSERT_EQ(setgid(65534), 0);
+	ASSERT_EQ(setuid(65534), 0); /* nobody */
+	ASSERT_EQ(thp_read(&s), 0);
+	err = thp_set_size_enabled(4, THP_W_ALWAYS);
+	EXPECT_EQ(err, -EPERM);
+	thp_strerror(err, msg, sizeof(msg));
+	EXPECT_TRUE(strstr(msg, "root") != NULL);
+	EXPECT_EQ(run_bin("info"), 0);
+	EXPECT_EQ(run_bin("restore"), 0); /* no journal: nothing to do */
+}
+
+HARNESS_MAIN
