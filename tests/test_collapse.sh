@@ -186,6 +186,11 @@ bad 3 --span 4T
 bad 2 --fill 101
 bad 2 --mode both
 bad 2 extra-argument
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" collapse --span 4M \
+		>/dev/null 2>"$tmp/bad.err"
+	expect_eq "collapse as nobody" "$?" 3
+fi
 check_knobs "bad input"
 
 exit $fail
