@@ -46,6 +46,12 @@ static const struct {
 	{ "page_faults", "page faults", false },
 	{ "fault_ns", "ns in faults", false },
 	{ "rss_bytes", "RSS bytes", false },
+	{ "wall_ns_per_access", "ns/access (wall clock)", false },
+	{ "populate_ns", "ns to populate the span", false },
+	{ "context_switches", "context switches", false },
+	{ "loop_page_faults", "page faults in the loop", false },
+	{ "anon_fault_alloc", "mTHP fault allocations", false },
+	{ "anon_fault_fallback", "mTHP fault fallbacks", false },
 };
 
 static void metric_unit(const char *name, char *unit, size_t size, bool *per_access)
@@ -629,9 +635,11 @@ static void khugepaged_note(struct analysis *a)
 		 "With several orders enabled (order %d up to the PMD order), keep "
 		 "khugepaged/max_ptes_none at 255 or below (under half a PMD): above that a "
 		 "collapse to a small order leaves the next larger range populated enough to "
-		 "collapse again, and memory creeps up to PMD size.%s",
-		 a->min_order,
-		 r->max_ptes_none > 255 ? " It is above 255 in this file's settings." : "");
+		 "collapse again, and memory creeps up to PMD size.", a->min_order);
+	if (r->max_ptes_none > 255)
+		append(a->khugepaged_note, sizeof(a->khugepaged_note), " The measured machine "
+		       "has %ld%s.", r->max_ptes_none, r->max_ptes_none == 511 ?
+		       " (the default, made for PMD-only collapse)" : "");
 }
 
 static void pct(char *buf, size_t size, double v)
@@ -652,6 +660,34 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 	pct(hi, sizeof(hi), o->gain.hi);
 	append(buf, size, "order %d saves %s of %s [95 %% CI %s, %s; Holm p = %.3g]", k, v,
 	       a->metric_unit, lo, hi, o->p_adj);
+}
+
+/* The smallest two-sided p an exact rank test can give for n vs n without
+ * ties, 2 / C(2n, n), times m for Holm's first step. */
+static double best_holm_p(size_t n, int m)
+{
+	double log_c = lgamma(2.0 * (double)n + 1.0) - 2.0 * lgamma((double)n + 1.0);
+
+	return 2.0 * exp(-log_c) * (double)m;
+}
+
+static void reps_advice(struct analysis *a, size_t n, int m)
+{
+	size_t need = 2;
+
+	while (need < 50 && best_holm_p(need, m) >= ANALYZE_ALPHA)
+		need++;
+	if (n < need)
+		snprintf(a->advice, sizeof(a->advice), "Re-run with more repetitions: with %zu per "
+			 "order and %d orders compared against order 0, no order can reach "
+			 "significance (the smallest possible Holm-adjusted p is %.3g); %zu per "
+			 "order is the minimum, 10 or more make the CIs tight. Also more accesses "
+			 "per trial, and an idle machine (pinned CPU, no other load).", n, m,
+			 best_holm_p(n, m), need);
+	else
+		snprintf(a->advice, sizeof(a->advice), "Re-run with more repetitions (%zu per "
+			 "order now; 10 or more make the CIs tight), more accesses per trial, and "
+			 "on an idle machine (pinned CPU, no other load).", n);
 }
 
 static void recommend(struct analysis *a)
@@ -738,10 +774,7 @@ static void recommend(struct analysis *a)
 		}
 		describe_gain(a, r, rs, lowest_unclear);
 		append(r, rs, "; the interval spans the %s threshold.", thr);
-		snprintf(a->advice, sizeof(a->advice), "Re-run with more repetitions (%zu per "
-			 "order now; 10 or more make the rank test and the CIs tight), more accesses "
-			 "per trial, and on an idle machine (pinned CPU, no other load).",
-			 min_n == SIZE_MAX ? (size_t)0 : min_n);
+		reps_advice(a, min_n == SIZE_MAX ? 0 : min_n, nr_other);
 	}
 	if (nr_other == 0)
 		a->verdict = AN_INCONCLUSIVE;

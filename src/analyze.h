@@ -23,7 +23,7 @@
 #define ANALYZE_ALPHA 0.05       /* Holm-adjusted two-sided Mann-Whitney */
 #define ANALYZE_LEVEL 0.95       /* confidence level of every interval */
 #define ANALYZE_BOOT_ITERS 4000
-#define ANALYZE_MAX_METRICS 16
+#define ANALYZE_MAX_METRICS 32
 #define ANALYZE_MAX_SPANS 32
 #define ANALYZE_NR_ORDERS (RESULTS_MAX_ORDER + 1)
 

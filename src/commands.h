@@ -11,5 +11,7 @@ extern const struct ms_command cmd_run;
 extern const struct ms_command cmd_analyze;
 extern const struct ms_command cmd_plot;
 extern const struct ms_command cmd_scan;
+extern const struct ms_command cmd_events;
+extern const struct ms_command cmd_compare;
 
 #endif

@@ -58,10 +58,12 @@ struct ctr_spec {
 struct ctr_value {
 	const char *metric;
 	const char *event;
-	const char *source;  /* "pmu" or "sw" */
-	double value;        /* scaled count */
+	const char *source;  /* "pmu" (hardware, raw, libpfm4 core events) or "sw" */
+	double value;        /* scaled count; NAN when the counter never ran */
 	double scale;        /* time_enabled / time_running; 1.0 when not multiplexed */
-	bool multiplexed;
+	bool multiplexed;    /* time_running < time_enabled: the count is an estimate */
+	unsigned long long raw;                        /* the count as read */
+	unsigned long long time_enabled, time_running; /* ns, of the event's group */
 };
 
 struct ctr_set; /* opaque: the groups of one measurement */
@@ -71,14 +73,46 @@ struct ctr_options {
 };
 
 /* Open every spec (all or nothing). On failure *bad names the index of the
- * spec that failed (for ctr_strerror). */
+ * spec that failed (for ctr_strerror); -ENOMSG when the event string is not
+ * one libpfm4, the raw syntax or the generic table knows (ctr_strerror says so),
+ * else the errno of perf_event_open. At most CTR_MAX_EVENTS specs. */
+#define CTR_MAX_EVENTS 32
 int ctr_set_open(struct ctr_set **set, const struct ctr_spec *specs, int n,
 		 const struct ctr_options *opts, int *bad);
-int ctr_set_enable(struct ctr_set *set);  /* reset + enable */
+int ctr_set_enable(struct ctr_set *set);  /* reset + enable, every group */
 int ctr_set_disable(struct ctr_set *set);
-/* Fill out[0..n-1] in spec order. */
+/* One read() per group; fill out[0..n-1] in spec order. */
 int ctr_set_read(struct ctr_set *set, struct ctr_value *out, int n);
 void ctr_set_close(struct ctr_set *set);
+/* Number of perf_event groups (one per PMU) the set holds. */
+int ctr_set_nr_groups(const struct ctr_set *set);
+
+/*
+ * Building blocks of the set, exposed for table tests and for 'events'.
+ *
+ * ctr_encode: an event string to a perf_event_attr (not opened): a perf
+ * generic name ("page-faults", "cycles", "dTLB-load-misses"), raw "rNNNN"
+ * (hex, PERF_TYPE_RAW), or any libpfm4 string through
+ * pfm_get_os_event_encoding(PFM_OS_PERF_EVENT_EXT). User-only unless
+ * include_kernel. 0, -ENOMSG (unknown here), -EIO (libpfm4 failed to start).
+ */
+int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *attr);
+/* Raw syntax: "rHEX" (pmu "") or "PMU/rHEX/" (pmu named). 0 or -EINVAL. */
+int ctr_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config);
+/* libpfm4's message for the last -ENOMSG of ctr_encode on this thread. */
+const char *ctr_encode_detail(void);
+/* "sw" for software events, "pmu" for everything counted by a PMU. */
+const char *ctr_attr_source(const struct perf_event_attr *attr);
+/* Which PMU counts the event: the perf type it must share a group with.
+ * Generic hardware, cache and raw events count on the core PMU (hybrid:
+ * the PMU type in config bits 32-63 when set). */
+unsigned ctr_group_key(const struct perf_event_attr *attr);
+
+/* Multiplexing: value = raw * enabled / running. Returns 0; -ENODATA (value
+ * NAN, multiplexed) when the counter was enabled but never ran. A group never
+ * enabled (enabled == 0) counts raw with scale 1. */
+int ctr_scale(unsigned long long raw, unsigned long long enabled, unsigned long long running,
+	      double *value, double *scale, bool *multiplexed);
 
 /* perf_event_paranoid, or -99 when unreadable. */
 int ctr_paranoid(void);

@@ -14,6 +14,8 @@ static const struct ms_command *const commands[] = {
 	&cmd_analyze,
 	&cmd_plot,
 	&cmd_scan,
+	&cmd_events,
+	&cmd_compare,
 	NULL,
 };
 

@@ -230,12 +230,23 @@ static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
 	return 0;
 }
 
+static double max_median(const struct analyze_metric *m)
+{
+	double mx = 0.0;
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (m->by_order[k].n && m->by_order[k].median > mx)
+			mx = m->by_order[k].median;
+	return mx;
+}
+
 /* Per-order bars of one metric. */
 static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 		       const char *dir, enum plot_format fmt, struct plot_files *out, char *err,
 		       size_t errsize)
 {
-	char name[64], title[160], sub[512], ylabel[96], rt[96], sz[16];
+	char name[64], title[160], sub[512], ylabel[96], rt[96], sz[16], unit[48];
 	struct fig g;
 	FILE *d, *s;
 	double scale;
@@ -245,8 +256,16 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	fig_init(&g, dir, name, fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
-	/* bytes read best in MiB */
-	scale = !strcmp(m->name, "rss_bytes") ? 1.0 / (1024.0 * 1024.0) : 1.0;
+	/* bytes read best in MiB, tens of millions of ns best in ms */
+	scale = 1.0;
+	snprintf(unit, sizeof(unit), "%s", m->unit);
+	if (!strcmp(m->name, "rss_bytes")) {
+		scale = 1.0 / (1024.0 * 1024.0);
+		snprintf(unit, sizeof(unit), "RSS (MiB)");
+	} else if (!strncmp(m->unit, "ns", 2) && max_median(m) > 1e6) {
+		scale = 1e-6;
+		snprintf(unit, sizeof(unit), "ms%s", m->unit + 2);
+	}
 	fprintf(d, "# x label median ci_lo ci_hi recommended\n");
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_stat *st = &m->by_order[k];
@@ -270,8 +289,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 		snprintf(title, sizeof(title), "%s per folio order (source: %s)", m->name,
 			 m->source);
 	subtitle_of(a, sub, sizeof(sub));
-	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)",
-		 scale != 1.0 ? "RSS (MiB)" : m->unit);
+	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)", unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
 		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
@@ -481,6 +499,16 @@ static int make_dir(const char *dir, char *err, size_t errsize)
 	return 0;
 }
 
+static bool all_zero(const struct analyze_metric *m)
+{
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (m->by_order[k].n && m->by_order[k].median != 0.0)
+			return false;
+	return true;
+}
+
 int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
 		  struct plot_files *out, char *err, size_t errsize)
 {
@@ -495,6 +523,8 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 		/* page faults have their own log-scale figure */
 		if (!strcmp(a->metrics[i].name, "page_faults") && !a->metrics[i].sparse)
 			continue;
+		if (all_zero(&a->metrics[i]))
+			continue; /* e.g. no fault fallbacks: an empty chart says nothing */
 		if ((rc = plot_metric(a, &a->metrics[i], dir, fmt, out, err, errsize)))
 			return rc;
 	}

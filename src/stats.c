@@ -158,15 +158,60 @@ int stats_mad(const double *x, size_t n, double *out)
 	return err;
 }
 
-/* Median of a bootstrap resample of x drawn into buf (n elements). */
+/* Rearrange a[0..n) so a[k] is the k-th smallest, smaller ones before it
+ * (Hoare's selection): linear on average, where sorting each of thousands
+ * of resamples would cost n log n. */
+static void select_kth(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* Median of a bootstrap resample of x drawn into buf (n elements); the
+ * same value as sorted_quantile(sorted, n, 0.5). */
 static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
 {
-	size_t i;
+	size_t i, mid = (n - 1) / 2;
+	double next;
 
 	for (i = 0; i < n; i++)
 		buf[i] = x[rng_index(r, n)];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return sorted_quantile(buf, n, 0.5);
+	select_kth(buf, n, mid);
+	if (n % 2)
+		return buf[mid];
+	/* even n: the mean of the two middle values; the upper one is the
+	 * smallest of the part above mid */
+	next = buf[mid + 1];
+	for (i = mid + 2; i < n; i++)
+		if (buf[i] < next)
+			next = buf[i];
+	return buf[mid] + 0.5 * (next - buf[mid]);
 }
 
 /* The percentile interval of 'count' bootstrap statistics at 'level'. */

@@ -109,6 +109,22 @@ TEST(sweep_spans)
 	results_free(r);
 }
 
+/* 3 reps and 8 orders: the exact rank test cannot reach Holm significance
+ * (2 / C(6, 3) * 8 = 0.8); the advice says how many reps can. */
+TEST(noisy_advice)
+{
+	struct results *r = load("noisy.json");
+	struct analysis *a;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->verdict, AN_INCONCLUSIVE);
+	EXPECT_TRUE(strstr(a->advice, "smallest possible Holm-adjusted p is 0.8") != NULL);
+	EXPECT_TRUE(strstr(a->advice, "6 per order is the minimum") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
 /* The same input gives the same document, byte for byte (seeded bootstrap). */
 TEST(json_reproducible)
 {

@@ -1,0 +1,116 @@
+/*
+ * What a CPU family offers for address-translation measurement, as data
+ * (STYLE.md habits 1 and 8, after libpfm4's pmu descriptors and LIKWID's
+ * TLB_DATA groups): the semantic metrics of DESIGN.md mapped to event
+ * strings, derived metrics as formulas, and hints (TLB coalescing, TLB sizes).
+ *
+ * Exactly one of arch/x86/ and arch/arm64/ is compiled; it defines
+ * arch_descs[] and the CPU identification hooks. arch/arch.c holds what is
+ * common. Return convention: 0 / count on success, negative errno on failure.
+ */
+#ifndef ARCH_H
+#define ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "counters.h"
+
+/* One semantic metric on one family. */
+struct arch_event {
+	const char *metric; /* "walks", "walk_cycles", ... (DESIGN.md metric names) */
+	const char *event;  /* libpfm4 string, raw "rNNNN", or "cpu_core/rNNNN/" (hybrid) */
+	const char *pmu;    /* hybrid: the sysfs PMU that counts it ("cpu_core"); else NULL */
+};
+
+enum arch_op {
+	ARCH_OP_DIV, /* a / b * scale */
+	ARCH_OP_ADD, /* (a + b) * scale */
+	ARCH_OP_SUB, /* (a - b) * scale */
+};
+
+/* A derived metric: 'a' and 'b' name metrics of the same trial, or
+ * "accesses" (the micro-kernel's access count). */
+struct arch_formula {
+	const char *name;
+	enum arch_op op;
+	const char *a, *b;
+	double scale;
+	const char *help;
+};
+
+struct arch_desc {
+	const char *name;    /* libpfm4 PMU name; upstream's when Debian's 4.13 lacks it */
+	const char *family;  /* "Intel Ice Lake" */
+	/* libpfm4 PMU names that select this description (NULL-terminated) */
+	const char *const *pfm_names;
+	/* Fallback when the installed libpfm4 has no table for the CPU:
+	 * x86 vendor/family/model or arm64 MIDR implementer/part. */
+	bool (*detect)(void);
+	bool hybrid;                        /* events carry their sysfs PMU */
+	const struct arch_event *events;    /* terminated by { NULL } */
+	const struct arch_formula *derived; /* terminated by { NULL } */
+	int coalesce_order;   /* TLB coalescing of adjacent PTEs: AMD 2, arm64 contpte 4; -1 none */
+	const char *coalesce; /* in words, with its source */
+	const char *notes;    /* what is missing on purpose ("no walk-cycle event") */
+};
+
+/* The compiled arch directory's descriptions, NULL-terminated. */
+extern const struct arch_desc *const arch_descs[];
+
+/* By libpfm4 PMU name (any of pfm_names, or the description's name). */
+const struct arch_desc *arch_find(const char *pmu_name);
+
+/* The description for this CPU: libpfm4's detected PMU first, then the
+ * detect() hooks. -ENODEV with 'why' when no description fits. */
+int arch_detect(const struct arch_desc **out, char *why, size_t size);
+
+/*
+ * The ctr_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
+ * the core type of that cpu; cpu < 0: every PMU, metrics of the non-first
+ * PMU suffixed "_<pmu>"). d NULL: arch_detect(). Returns the number of specs,
+ * or negative errno with the reason in 'why' when no PMU counter opens here
+ * (ctr_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
+ * fits (-ENODEV). Strings point into static tables or 'names' storage.
+ */
+#define ARCH_MAX_SPECS 16
+struct arch_specs {
+	const struct arch_desc *desc;
+	int n;
+	struct ctr_spec spec[ARCH_MAX_SPECS];
+	char names[ARCH_MAX_SPECS][48]; /* suffixed metric names (hybrid, cpu < 0) */
+};
+int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
+		   size_t size);
+
+/* Evaluate d's formulas (and the common ones: walks per 1000 accesses, walk
+ * cycles per access, MMU overhead = walk cycles / cycles as in HawkEye).
+ * get(metric) returns a measured value or NAN when absent; a formula whose
+ * input is absent yields NAN (the metric is then absent, never zero), and a
+ * metric already measured is not derived again. Fills out[] with up to max
+ * entries; returns the count. */
+struct arch_value {
+	const char *name;
+	double value;
+};
+int arch_derive(const struct arch_desc *d, double (*get)(const char *metric, void *ctx),
+		void *ctx, struct arch_value *out, int max);
+const struct arch_formula *arch_common_formulas(void);
+
+/* Data TLB geometry from CPUID where x86 offers it (AMD leaves 0x80000005/6,
+ * Intel leaf 0x18); -EOPNOTSUPP elsewhere. Entries 0 when not reported. */
+struct arch_tlb {
+	int l1d_4k, l1d_2m, l2_4k, l2_2m; /* entries */
+	const char *source;               /* "CPUID 0x80000005/0x80000006" */
+};
+int arch_tlb_geometry(struct arch_tlb *t);
+
+/* Identification of this CPU, for detect() hooks and 'events'. */
+struct arch_cpu {
+	char vendor[16];   /* "GenuineIntel", "AuthenticAMD", "arm" */
+	int family, model; /* x86 CPUID (display) family and model; -1 on arm64 */
+	int implementer, part; /* arm64 MIDR_EL1 fields; -1 on x86 */
+};
+int arch_cpu_id(struct arch_cpu *c);
+
+#endif

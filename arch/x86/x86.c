@@ -1,0 +1,396 @@
+/*
+ * x86 event sets: Intel Skylake, Ice Lake, Sapphire/Granite Rapids, Alder/
+ * Raptor Lake (hybrid); AMD Zen 2-5. Strings use libpfm4's names where the
+ * installed libpfm4 (Debian 12: 4.13) has the table, raw codes where it does
+ * not (adl, gnr, zen5). tests/test_arch.c checks every string's encoding
+ * against the vendor's event code and umask.
+ *
+ * Intel config layout (SDM Vol. 3B, IA32_PERFEVTSELx): event [7:0],
+ * umask [15:8], cmask [31:24]. AMD (APM Vol. 2, PERF_CTL): event [7:0] and
+ * [35:32], unit mask [15:8].
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <string.h>
+
+#include "arch.h"
+
+/* ---- Intel ----------------------------------------------------------------
+ * dtlb_misses on Intel is derived: a load that misses the first-level DTLB
+ * either hits the STLB or starts a walk. WALK_ACTIVE (= WALK_PENDING with
+ * cmask=1) counts cycles with at least one load walk in flight: HawkEye's
+ * walk-cycle event (DTLB_LOAD_MISSES.WALK_DURATION:c1 on Skylake). Only the
+ * load side is counted: the micro-kernels measure loads. */
+static const struct arch_formula intel_derived[] = {
+	{ "dtlb_misses", ARCH_OP_ADD, "stlb_hits", "walks", 1.0,
+	  "first-level DTLB load misses = STLB hits + completed walks (aborted walks not counted)" },
+	{ NULL },
+};
+
+/* Intel 64 and IA-32 Architectures SDM Vol. 3B, ch. 19 "Performance
+ * Monitoring Events", Skylake microarchitecture table; libpfm4
+ * lib/events/intel_skl_events.h. */
+static const struct arch_event skl_events[] = {
+	{ "walks", "skl::DTLB_LOAD_MISSES:WALK_COMPLETED" },  /* 0x08 umask 0x0e */
+	{ "stlb_hits", "skl::DTLB_LOAD_MISSES:STLB_HIT" },    /* 0x08 umask 0x20 */
+	{ "walk_cycles", "skl::DTLB_LOAD_MISSES:WALK_ACTIVE" }, /* 0x08 umask 0x10 cmask 1 */
+	{ "cycles", "skl::UNHALTED_CORE_CYCLES" },            /* 0x3c, architectural */
+	{ "instructions", "skl::INST_RETIRED:ANY_P" },        /* 0xc0, architectural */
+	{ NULL },
+};
+static const char *const skl_names[] = { "skl", "skx", "clx", NULL };
+static const struct arch_desc intel_skl = {
+	.name = "skl",
+	.family = "Intel Skylake (client and server, Cascade Lake)",
+	.pfm_names = skl_names,
+	.events = skl_events,
+	.derived = intel_derived,
+	.coalesce_order = -1,
+	.coalesce = "no PTE coalescing",
+	.notes = "load side only; no coalescing counter",
+};
+
+/* perf pmu-events icelake/virtual-memory.json (from Intel's event files at
+ * github.com/intel/perfmon, ICL); libpfm4 lib/events/intel_icl_events.h. */
+static const struct arch_event icl_events[] = {
+	{ "walks", "icl::DTLB_LOAD_MISSES:WALK_COMPLETED" },  /* 0x08 umask 0x0e */
+	{ "stlb_hits", "icl::DTLB_LOAD_MISSES:STLB_HIT" },    /* 0x08 umask 0x20 */
+	{ "walk_cycles", "icl::DTLB_LOAD_MISSES:WALK_ACTIVE" }, /* 0x08 umask 0x10 cmask 1 */
+	{ "cycles", "icl::CPU_CLK_UNHALTED:THREAD_P" },       /* 0x3c */
+	{ "instructions", "icl::INST_RETIRED:ANY_P" },        /* 0xc0 */
+	{ NULL },
+};
+static const char *const icl_names[] = { "icl", "icx", NULL };
+static const struct arch_desc intel_icl = {
+	.name = "icl",
+	.family = "Intel Ice Lake (client and server)",
+	.pfm_names = icl_names,
+	.events = icl_events,
+	.derived = intel_derived,
+	.coalesce_order = -1,
+	.coalesce = "no PTE coalescing",
+	.notes = "load side only",
+};
+
+/* Golden Cove moved the DTLB events to 0x12 (loads) / 0x13 (stores):
+ * perf pmu-events sapphirerapids/virtual-memory.json (intel/perfmon SPR);
+ * libpfm4 lib/events/intel_spr_events.h. */
+static const struct arch_event spr_events[] = {
+	{ "walks", "spr::DTLB_LOAD_MISSES:WALK_COMPLETED" },  /* 0x12 umask 0x0e */
+	{ "stlb_hits", "spr::DTLB_LOAD_MISSES:STLB_HIT" },    /* 0x12 umask 0x20 */
+	{ "walk_cycles", "spr::DTLB_LOAD_MISSES:WALK_ACTIVE" }, /* 0x12 umask 0x10 cmask 1 */
+	{ "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P" },       /* 0x3c */
+	{ "instructions", "spr::INST_RETIRED:ANY_P" },        /* 0xc0 */
+	{ NULL },
+};
+static const char *const spr_names[] = { "spr", "emr", NULL };
+static const struct arch_desc intel_spr = {
+	.name = "spr",
+	.family = "Intel Sapphire Rapids / Emerald Rapids",
+	.pfm_names = spr_names,
+	.events = spr_events,
+	.derived = intel_derived,
+	.coalesce_order = -1,
+	.coalesce = "no PTE coalescing",
+	.notes = "load side only",
+};
+
+static bool intel_model_in(const int *models)
+{
+	struct arch_cpu c;
+
+	if (arch_cpu_id(&c) || strcmp(c.vendor, "GenuineIntel") || c.family != 6)
+		return false;
+	for (; *models; models++)
+		if (c.model == *models)
+			return true;
+	return false;
+}
+
+/* Granite Rapids (Redwood Cove): perf pmu-events graniterapids/
+ * virtual-memory.json lists only WALK_COMPLETED 0x12/0x0e for the data side,
+ * so STLB hits and walk cycles are left out rather than assumed from SPR.
+ * Debian's libpfm4 4.13 has no gnr table: raw codes. */
+static const struct arch_event gnr_events[] = {
+	{ "walks", "r0e12" },        /* DTLB_LOAD_MISSES.WALK_COMPLETED 0x12 umask 0x0e */
+	{ "cycles", "r003c" },       /* CPU_CLK_UNHALTED.THREAD_P, SDM Vol. 3B architectural */
+	{ "instructions", "r00c0" }, /* INST_RETIRED.ANY_P, SDM Vol. 3B architectural */
+	{ NULL },
+};
+static bool gnr_detect(void)
+{
+	static const int models[] = { 0xad, 0xae, 0 }; /* Linux intel-family.h */
+
+	return intel_model_in(models);
+}
+static const char *const gnr_names[] = { "gnr", NULL };
+static const struct arch_desc intel_gnr = {
+	.name = "gnr",
+	.family = "Intel Granite Rapids",
+	.pfm_names = gnr_names,
+	.detect = gnr_detect,
+	.events = gnr_events,
+	.derived = intel_derived,
+	.coalesce_order = -1,
+	.coalesce = "no PTE coalescing",
+	.notes = "walks only: the published event list has no STLB_HIT / WALK_ACTIVE",
+};
+
+/* Alder Lake / Raptor Lake: two PMUs. perf pmu-events alderlake/
+ * virtual-memory.json: cpu_core (Golden Cove) as SPR, 0x12; cpu_atom
+ * (Gracemont) DTLB_LOAD_MISSES.WALK_COMPLETED 0x08 umask 0x0e and no STLB
+ * hit or walk-duration event. Events of the two PMUs go in separate groups
+ * (their perf types differ). Upstream libpfm4 names: adl_glc, adl_grt. */
+static const struct arch_event adl_events[] = {
+	{ "walks", "cpu_core/r0e12/", "cpu_core" },
+	{ "stlb_hits", "cpu_core/r2012/", "cpu_core" },
+	{ "walk_cycles", "cpu_core/r1001012/", "cpu_core" }, /* umask 0x10, cmask 1 */
+	{ "cycles", "cpu_core/r003c/", "cpu_core" },
+	{ "instructions", "cpu_core/r00c0/", "cpu_core" },
+	{ "walks", "cpu_atom/r0e08/", "cpu_atom" },
+	{ "cycles", "cpu_atom/r003c/", "cpu_atom" },
+	{ "instructions", "cpu_atom/r00c0/", "cpu_atom" },
+	{ NULL },
+};
+static bool adl_detect(void)
+{
+	/* ADL-S/P 0x97/0x9a, RPL 0xb7/0xba/0xbf (Linux intel-family.h);
+	 * ADL-N (0xbe) has E-cores only and is left out */
+	static const int models[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
+
+	return intel_model_in(models);
+}
+static const char *const adl_names[] = { "adl_glc", "adl_grt", "adl", NULL };
+static const struct arch_desc intel_adl = {
+	.name = "adl",
+	.family = "Intel Alder Lake / Raptor Lake (hybrid: cpu_core + cpu_atom)",
+	.pfm_names = adl_names,
+	.detect = adl_detect,
+	.hybrid = true,
+	.events = adl_events,
+	.derived = intel_derived,
+	.coalesce_order = -1,
+	.coalesce = "no PTE coalescing",
+	.notes = "cpu_atom has walks only; pin the benchmark to one core type",
+};
+
+/* ---- AMD ------------------------------------------------------------------
+ * PMCx045 L1_DTLB_MISS ("ls_l1_d_tlb_miss"): umask 0x01 4K L2 hit, 0x02
+ * coalesced-page L2 hit, 0x04 2M L2 hit, 0x08 1G L2 hit, 0x10-0x80 the same
+ * four with an L2 miss (a page-table walk is requested). A coalesced page is
+ * 16K made of four adjacent, aligned 4K PTEs: order 2. Zen 2-5 have no event
+ * that counts page-walk cycles: walk_cycles and mmu_overhead are absent on
+ * AMD, not estimated. */
+#define AMD_COALESCE "four adjacent aligned 4K PTEs are cached as one 16K L1/L2 DTLB entry " \
+		     "(PMCx045 'coalesced page' umasks; order 2)"
+#define AMD_NOTES "no page-walk-cycle event on Zen 2-5: walk_cycles and mmu_overhead absent"
+
+/* PPR for AMD Family 17h Model 31h (doc 55803), PMCx045, PMCx076, PMCx0C0;
+ * libpfm4 lib/events/amd64_events_fam17h_zen2.h. */
+static const struct arch_event zen2_events[] = {
+	{ "dtlb_misses", "amd64_fam17h_zen2::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+			 "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT:"
+			 "TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:"
+			 "TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS" },       /* 0x45 umask 0xff */
+	{ "stlb_hits", "amd64_fam17h_zen2::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+		       "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:"
+		       "TLB_RELOAD_1G_L2_HIT" },                                 /* 0x45 umask 0x0f */
+	{ "walks", "amd64_fam17h_zen2::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:"
+		   "TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_2M_L2_MISS:"
+		   "TLB_RELOAD_1G_L2_MISS" },                                    /* 0x45 umask 0xf0 */
+	{ "coalesced_hits", "amd64_fam17h_zen2::L1_DTLB_MISS:TLB_RELOAD_COALESCED_PAGE_HIT" },
+	{ "cycles", "amd64_fam17h_zen2::CYCLES_NOT_IN_HALT" },                  /* 0x76 */
+	{ "instructions", "amd64_fam17h_zen2::RETIRED_INSTRUCTIONS" },          /* 0xc0 */
+	{ NULL },
+};
+static const char *const zen2_names[] = { "amd64_fam17h_zen2", NULL };
+static const struct arch_desc amd_zen2 = {
+	.name = "amd64_fam17h_zen2",
+	.family = "AMD Zen 2",
+	.pfm_names = zen2_names,
+	.events = zen2_events,
+	.coalesce_order = 2,
+	.coalesce = AMD_COALESCE,
+	.notes = AMD_NOTES,
+};
+
+/* PPR for AMD Family 19h Model 01h (doc 55898), PMCx045; libpfm4
+ * lib/events/amd64_events_fam19h_zen3.h. */
+static const struct arch_event zen3_events[] = {
+	{ "dtlb_misses", "amd64_fam19h_zen3::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+			 "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT:"
+			 "TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:"
+			 "TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS" },
+	{ "stlb_hits", "amd64_fam19h_zen3::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+		       "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT" },
+	{ "walks", "amd64_fam19h_zen3::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:"
+		   "TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS" },
+	{ "coalesced_hits", "amd64_fam19h_zen3::L1_DTLB_MISS:TLB_RELOAD_COALESCED_PAGE_HIT" },
+	{ "cycles", "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT" },
+	{ "instructions", "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS" },
+	{ NULL },
+};
+static const char *const zen3_names[] = { "amd64_fam19h_zen3", NULL };
+static const struct arch_desc amd_zen3 = {
+	.name = "amd64_fam19h_zen3",
+	.family = "AMD Zen 3",
+	.pfm_names = zen3_names,
+	.events = zen3_events,
+	.coalesce_order = 2,
+	.coalesce = AMD_COALESCE,
+	.notes = AMD_NOTES,
+};
+
+/* PPR for AMD Family 19h Model 11h (doc 55901), PMCx045; libpfm4
+ * lib/events/amd64_events_fam19h_zen4.h. */
+static const struct arch_event zen4_events[] = {
+	{ "dtlb_misses", "amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+			 "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT:"
+			 "TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:"
+			 "TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS" },
+	{ "stlb_hits", "amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_HIT:"
+		       "TLB_RELOAD_COALESCED_PAGE_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT" },
+	{ "walks", "amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:"
+		   "TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_1G_L2_MISS" },
+	{ "coalesced_hits", "amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_COALESCED_PAGE_HIT" },
+	{ "cycles", "amd64_fam19h_zen4::CYCLES_NOT_IN_HALT" },
+	{ "instructions", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS" },
+	{ NULL },
+};
+static const char *const zen4_names[] = { "amd64_fam19h_zen4", NULL };
+static const struct arch_desc amd_zen4 = {
+	.name = "amd64_fam19h_zen4",
+	.family = "AMD Zen 4",
+	.pfm_names = zen4_names,
+	.events = zen4_events,
+	.coalesce_order = 2,
+	.coalesce = AMD_COALESCE,
+	.notes = AMD_NOTES,
+};
+
+/* PPR for AMD Family 1Ah Model 02h (doc 57238), PMCx045 with the same umasks;
+ * perf pmu-events amdzen5/load-store.json (ls_l1_d_tlb_miss.*). Debian's
+ * libpfm4 4.13 has no Zen 5 table: raw codes. */
+static const struct arch_event zen5_events[] = {
+	{ "dtlb_misses", "rff45" },    /* ls_l1_d_tlb_miss.all */
+	{ "stlb_hits", "r0f45" },      /* the four L2-hit umasks */
+	{ "walks", "rf045" },          /* ls_l1_d_tlb_miss.all_l2_miss */
+	{ "coalesced_hits", "r0245" }, /* tlb_reload_coalesced_page_hit */
+	{ "cycles", "r0076" },         /* ls_not_halted_cyc */
+	{ "instructions", "r00c0" },   /* ex_ret_instr */
+	{ NULL },
+};
+static bool zen5_detect(void)
+{
+	struct arch_cpu c;
+
+	return !arch_cpu_id(&c) && !strcmp(c.vendor, "AuthenticAMD") && c.family == 0x1a;
+}
+static const char *const zen5_names[] = { "amd64_fam1ah_zen5", NULL };
+static const struct arch_desc amd_zen5 = {
+	.name = "amd64_fam1ah_zen5",
+	.family = "AMD Zen 5",
+	.pfm_names = zen5_names,
+	.detect = zen5_detect,
+	.events = zen5_events,
+	.coalesce_order = 2,
+	.coalesce = AMD_COALESCE,
+	.notes = AMD_NOTES,
+};
+
+const struct arch_desc *const arch_descs[] = {
+	&intel_skl, &intel_icl, &intel_spr, &intel_gnr, &intel_adl,
+	&amd_zen2,  &amd_zen3,  &amd_zen4,  &amd_zen5,  NULL,
+};
+
+/* ---- CPUID ----------------------------------------------------------------- */
+
+int arch_cpu_id(struct arch_cpu *c)
+{
+	unsigned a, b, cx, d, fam, model;
+
+	memset(c, 0, sizeof(*c));
+	c->implementer = c->part = -1;
+	if (!__get_cpuid(0, &a, &b, &cx, &d))
+		return -EOPNOTSUPP;
+	memcpy(c->vendor, &b, 4);
+	memcpy(c->vendor + 4, &d, 4);
+	memcpy(c->vendor + 8, &cx, 4);
+	__get_cpuid(1, &a, &b, &cx, &d);
+	/* SDM Vol. 2A CPUID.01H:EAX: display family/model */
+	fam = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((a >> 16) & 0xf) << 4;
+	c->family = (int)fam;
+	c->model = (int)model;
+	return 0;
+}
+
+/* Intel SDM Vol. 2A, CPUID leaf 18H "Deterministic Address Translation
+ * Parameters": one sub-leaf per translation structure. */
+static int intel_tlb(struct arch_tlb *t)
+{
+	unsigned a, b, c, d, max, i;
+
+	if (__get_cpuid_max(0, NULL) < 0x18)
+		return -EOPNOTSUPP;
+	__cpuid_count(0x18, 0, max, b, c, d);
+	for (i = 0; i <= max && i < 64; i++) {
+		unsigned type, level, entries;
+
+		__cpuid_count(0x18, i, a, b, c, d);
+		type = d & 0x1f;  /* 1 data, 2 instruction, 3 unified, 4 load-only, 5 store-only */
+		level = (d >> 5) & 0x7;
+		entries = (b >> 16) * c; /* ways * sets */
+		if (type == 0 || type == 2 || type == 5)
+			continue;
+		if (level == 1 && (type == 1 || type == 4)) {
+			if (b & 1)
+				t->l1d_4k = (int)entries;
+			if (b & 2)
+				t->l1d_2m = (int)entries;
+		} else if (level == 2 && (type == 1 || type == 3)) {
+			if (b & 1)
+				t->l2_4k = (int)entries;
+			if (b & 2)
+				t->l2_2m = (int)entries;
+		}
+	}
+	t->source = "CPUID leaf 0x18";
+	return 0;
+}
+
+/* AMD APM Vol. 3, CPUID Fn8000_0005 (L1 TLB) and Fn8000_0006 (L2 TLB). */
+static int amd_tlb(struct arch_tlb *t)
+{
+	unsigned a = 0, b = 0, c = 0, d = 0;
+
+	if (__get_cpuid_max(0x80000000, NULL) < 0x80000006)
+		return -EOPNOTSUPP;
+	__get_cpuid(0x80000005, &a, &b, &c, &d);
+	t->l1d_2m = (int)((a >> 16) & 0xff);
+	t->l1d_4k = (int)((b >> 16) & 0xff);
+	__get_cpuid(0x80000006, &a, &b, &c, &d);
+	t->l2_2m = (int)((a >> 16) & 0xfff);
+	t->l2_4k = (int)((b >> 16) & 0xfff);
+	t->source = "CPUID 0x80000005/0x80000006";
+	return 0;
+}
+
+int arch_tlb_geometry(struct arch_tlb *t)
+{
+	struct arch_cpu c;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if ((err = arch_cpu_id(&c)))
+		return err;
+	if (!strcmp(c.vendor, "AuthenticAMD") || !strcmp(c.vendor, "HygonGenuine"))
+		return amd_tlb(t);
+	if (!strcmp(c.vendor, "GenuineIntel"))
+		return intel_tlb(t);
+	return -EOPNOTSUPP;
+}

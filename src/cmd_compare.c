@@ -1,0 +1,299 @@
+/* mthpscope compare: A/B comparison of results files. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "compare.h"
+#include "results.h"
+
+enum {
+	OPT_FORMAT = 'f',
+	OPT_METRIC = 'm',
+	OPT_FAIL = 256,
+	OPT_ALPHA,
+};
+
+static const struct cli_opt compare_opts_table[] = {
+	{ "format", OPT_FORMAT, "FMT", "text (default), markdown, json (mthpscope.compare/1) or "
+				       "lkml (an MMTests-style table for a cover letter)" },
+	{ "metric", OPT_METRIC, "M", "compare only metric M (repeat, or M1,M2); default: every "
+				     "metric both files have" },
+	{ "fail-on-regression", OPT_FAIL, "PCT", "exit 1 when a significant change for the "
+						 "worse is larger than PCT percent" },
+	{ "alpha", OPT_ALPHA, "A", "significance level after Holm correction (default 0.05)" },
+	{ NULL },
+};
+
+static const struct cli_cmd compare_cli = {
+	.name = "compare",
+	.args = "A.json B.json [OTHER.json...]",
+	.summary = "Compare results files order by order: the first is the baseline.",
+	.details =
+		"For every order, span and metric both files measured: the medians, the change\n"
+		"(B - A) / A in percent, its bootstrap CI, a Mann-Whitney U p-value and\n"
+		"significance after Holm correction over all rows of a pair. Lower is better\n"
+		"for times, TLB misses, walks, faults and RSS; counts without a better\n"
+		"direction (instructions, stlb_hits, coalesced_hits) are shown, never judged.\n"
+		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
+		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
+		"follow the files.\n"
+		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
+		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
+	.opts = compare_opts_table,
+};
+
+#define MAX_METRICS 16
+
+struct compare_cmd_opts {
+	enum compare_format format;
+	const char *metrics[MAX_METRICS];
+	size_t nr_metrics;
+	char *metric_buf[MAX_METRICS];
+	size_t nr_bufs;
+	double fail_pct; /* < 0: off */
+	double alpha;
+};
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	struct compare_cmd_opts *o = ctx;
+	char *copy, *tok, *save;
+
+	switch (key) {
+	case OPT_FORMAT:
+		if (compare_format_parse(arg, &o->format)) {
+			ms_err("compare: invalid --format '%s' (text, markdown, json or lkml)", arg);
+			return -1;
+		}
+		break;
+	case OPT_METRIC:
+		if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
+			return -1;
+		o->metric_buf[o->nr_bufs++] = copy;
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (o->nr_metrics == MAX_METRICS) {
+				ms_err("compare: at most %d metrics", MAX_METRICS);
+				return -1;
+			}
+			o->metrics[o->nr_metrics++] = tok;
+		}
+		break;
+	case OPT_FAIL:
+		return cli_parse_double("fail-on-regression", arg, 0, 1e9, &o->fail_pct);
+	case OPT_ALPHA:
+		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
+	}
+	return 0;
+}
+
+static bool opt_takes_arg(const char *a)
+{
+	const struct cli_opt *o;
+	size_t len;
+
+	if (a[1] != '-') /* -f FMT, or -fFMT */
+		for (o = compare_opts_table; o->name; o++)
+			if (o->key == a[1])
+				return o->arg && !a[2];
+	if (strchr(a, '='))
+		return false;
+	len = strlen(a + 2);
+	for (o = compare_opts_table; o->name; o++)
+		if (!strncmp(o->name, a + 2, len) && len)
+			return o->arg != NULL;
+	return false;
+}
+
+/* cli_parse stops at the first file name; the synopsis puts options after
+ * the files, so move every option (and its argument) in front of them. */
+static char **options_first(int argc, char **argv, int *newargc)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int i, n = 0, nf = 0;
+	bool rest = false;
+
+	if (!v)
+		return NULL;
+	v[n++] = argv[0];
+	for (i = 1; i < argc; i++)
+		if (rest || argv[i][0] != '-' || !argv[i][1])
+			continue;
+		else if (!strcmp(argv[i], "--"))
+			rest = true;
+		else {
+			v[n++] = argv[i];
+			if (opt_takes_arg(argv[i]) && i + 1 < argc)
+				v[n++] = argv[++i];
+		}
+	v[n++] = "--";
+	rest = false;
+	for (i = 1; i < argc; i++) {
+		if (rest || argv[i][0] != '-' || !argv[i][1]) {
+			v[n + nf++] = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--"))
+			rest = true;
+		else if (opt_takes_arg(argv[i]) && i + 1 < argc)
+			i++;
+	}
+	*newargc = n + nf;
+	return v;
+}
+
+/* "compare-base" for "runs/compare-base.json"; the path itself when two
+ * files would get the same short name. */
+static void make_labels(char **paths, int n, char **labels)
+{
+	int i, j;
+	bool clash = false;
+
+	for (i = 0; i < n; i++) {
+		char *copy = strdup(paths[i]), *base, *dot;
+
+		labels[i] = NULL;
+		if (!copy)
+			continue;
+		base = basename(copy);
+		memmove(copy, base, strlen(base) + 1);
+		dot = strrchr(copy, '.');
+		if (dot && dot != copy && !strcmp(dot, ".json"))
+			*dot = '\0';
+		labels[i] = copy;
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			clash |= labels[i] && labels[j] && !strcmp(labels[i], labels[j]);
+	for (i = 0; clash && i < n; i++) {
+		free(labels[i]);
+		labels[i] = strdup(paths[i]);
+	}
+}
+
+static void print_regressions(const struct compare_report *r, double pct)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+
+		if (w->verdict != COMPARE_WORSE || !(w->delta_pct > pct || -w->delta_pct > pct))
+			continue;
+		ms_err("regression: %s order %d %s: %.2f -> %.2f (%+.2f%%, Holm p = %.3g) in %s",
+		       w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct, w->p_holm,
+		       r->inputs[w->other].label);
+	}
+}
+
+static int compare_run(int argc, char **argv)
+{
+	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05 };
+	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
+	struct compare_report report = { .nr_rows = 0 };
+	struct compare_input *inputs = NULL;
+	struct results **res = NULL;
+	char **labels = NULL, **v, msg[512];
+	int i, first, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
+	size_t k, nreg;
+
+	v = options_first(argc, argv, &vc);
+	if (!v) {
+		ms_err("compare: out of memory");
+		return MS_EXIT_FAIL;
+	}
+	first = cli_parse(&compare_cli, vc, v, on_opt, &o);
+	if (first == CLI_DONE) {
+		rc = MS_EXIT_OK;
+		goto out;
+	}
+	if (first < 0) {
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	nfiles = vc - first;
+	if (nfiles < 2) {
+		ms_err("compare: needs two results files or more (the first is the baseline)");
+		cli_usage(&compare_cli, stderr);
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	res = calloc((size_t)nfiles, sizeof(*res));
+	inputs = calloc((size_t)nfiles, sizeof(*inputs));
+	labels = calloc((size_t)nfiles, sizeof(*labels));
+	if (!res || !inputs || !labels) {
+		ms_err("compare: out of memory");
+		goto out;
+	}
+	make_labels(v + first, nfiles, labels);
+	for (i = 0; i < nfiles; i++) {
+		const char *path = v[first + i];
+
+		err = results_load(path, &res[i], msg, sizeof(msg));
+		if (err) {
+			ms_err("compare: %s", msg);
+			goto out;
+		}
+		if (!labels[i] || compare_input_from_results(res[i], labels[i], &inputs[i])) {
+			ms_err("compare: out of memory");
+			goto out;
+		}
+		if (inputs[i].nr_dropped)
+			ms_warn("%s: %zu trial%s left out: their folios were not of the order "
+				"they were meant to measure (coverage below %.0f%%)",
+				path, inputs[i].nr_dropped, inputs[i].nr_dropped == 1 ? "" : "s",
+				RESULTS_MIN_COVERAGE * 100);
+	}
+	copts.metrics = o.metrics;
+	copts.nr_metrics = o.nr_metrics;
+	copts.alpha = o.alpha;
+	err = compare_build(inputs, (size_t)nfiles, &copts, &report);
+	for (k = 0; k < report.nr_warnings; k++)
+		ms_warn("%s", report.warnings[k]);
+	if (err) {
+		ms_err("compare: %s", report.error);
+		rc = err == -EINVAL && o.nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+		goto out;
+	}
+	if (compare_write(&report, o.format, stdout)) {
+		ms_err("compare: writing the report failed");
+		goto out;
+	}
+	rc = MS_EXIT_OK;
+	if (o.fail_pct >= 0) {
+		nreg = compare_count_regressions(&report, o.fail_pct);
+		if (nreg) {
+			fflush(stdout);
+			print_regressions(&report, o.fail_pct);
+			ms_err("compare: %zu significant regression%s larger than %g%%", nreg,
+			       nreg == 1 ? "" : "s", o.fail_pct);
+			rc = MS_EXIT_FAIL;
+		}
+	}
+out:
+	compare_report_free(&report);
+	for (i = 0; i < nfiles; i++) {
+		if (inputs)
+			compare_input_free(&inputs[i]);
+		if (res && res[i])
+			results_free(res[i]);
+		if (labels)
+			free(labels[i]);
+	}
+	free(inputs);
+	free(res);
+	free(labels);
+	for (k = 0; k < o.nr_bufs; k++)
+		free(o.metric_buf[k]);
+	free(v);
+	return rc;
+}
+
+const struct ms_command cmd_compare = {
+	.name = "compare",
+	.summary = "A/B comparison of results files (kernels or settings), order by order",
+	.run = compare_run,
+};

@@ -1,0 +1,369 @@
+/*
+ * Every CPU family's event set, encoded by the installed libpfm4 with
+ * LIBPFM_ENCODE_INACTIVE=1 (libpfm4's tests/validate_*.c habit), must equal
+ * the vendor's event code and umask. Each row names its source. The x86 rows
+ * run in the x86 build, the arm64 rows in the arm64 build (under qemu-user).
+ * Also: descriptor look-up, derived-metric formulas, the no-PMU reason.
+ */
+#include <stdlib.h>
+
+#include "arch.h"
+#include "counters.h"
+#include "harness.h"
+#include "mthpscope.h"
+
+struct row {
+	const char *desc, *metric, *pmu; /* pmu: hybrid sysfs PMU, else NULL */
+	unsigned long long config;
+	const char *source;
+};
+
+#define INTEL_ARCH "Intel SDM Vol. 3B, architectural events table: 0x3c/0x00, 0xc0/0x00"
+#define AMD_PPR "AMD PPR PMCx045 L1_DTLB_MISS; perf pmu-events amdzen*/memory.json"
+#define ARM_ARM "Arm ARM DDI 0487, common PMU event numbers"
+
+static const struct row rows[] = {
+#if defined(__x86_64__) || defined(__i386__)
+	{ "skl", "walks", NULL, 0x0e08, "perf skylake/virtual-memory.json DTLB_LOAD_MISSES.WALK_COMPLETED 0x08/0x0e" },
+	{ "skl", "stlb_hits", NULL, 0x2008, "perf skylake DTLB_LOAD_MISSES.STLB_HIT 0x08/0x20" },
+	{ "skl", "walk_cycles", NULL, 0x1001008, "perf skylake DTLB_LOAD_MISSES.WALK_ACTIVE 0x08/0x10 cmask 1" },
+	{ "skl", "cycles", NULL, 0x3c, INTEL_ARCH },
+	{ "skl", "instructions", NULL, 0xc0, INTEL_ARCH },
+	{ "icl", "walks", NULL, 0x0e08, "perf icelake/virtual-memory.json DTLB_LOAD_MISSES.WALK_COMPLETED 0x08/0x0e" },
+	{ "icl", "stlb_hits", NULL, 0x2008, "perf icelake DTLB_LOAD_MISSES.STLB_HIT 0x08/0x20" },
+	{ "icl", "walk_cycles", NULL, 0x1001008, "perf icelake DTLB_LOAD_MISSES.WALK_ACTIVE 0x08/0x10 cmask 1" },
+	{ "icl", "cycles", NULL, 0x3c, INTEL_ARCH },
+	{ "icl", "instructions", NULL, 0xc0, INTEL_ARCH },
+	{ "spr", "walks", NULL, 0x0e12, "perf sapphirerapids/virtual-memory.json WALK_COMPLETED 0x12/0x0e" },
+	{ "spr", "stlb_hits", NULL, 0x2012, "perf sapphirerapids STLB_HIT 0x12/0x20" },
+	{ "spr", "walk_cycles", NULL, 0x1001012, "perf sapphirerapids WALK_ACTIVE 0x12/0x10 cmask 1" },
+	{ "spr", "cycles", NULL, 0x3c, INTEL_ARCH },
+	{ "spr", "instructions", NULL, 0xc0, INTEL_ARCH },
+	{ "gnr", "walks", NULL, 0x0e12, "perf graniterapids/virtual-memory.json WALK_COMPLETED 0x12/0x0e" },
+	{ "gnr", "cycles", NULL, 0x3c, INTEL_ARCH },
+	{ "gnr", "instructions", NULL, 0xc0, INTEL_ARCH },
+	{ "adl", "walks", "cpu_core", 0x0e12, "perf alderlake/virtual-memory.json cpu_core WALK_COMPLETED 0x12/0x0e" },
+	{ "adl", "stlb_hits", "cpu_core", 0x2012, "perf alderlake cpu_core STLB_HIT 0x12/0x20" },
+	{ "adl", "walk_cycles", "cpu_core", 0x1001012, "perf alderlake cpu_core WALK_ACTIVE 0x12/0x10 cmask 1" },
+	{ "adl", "cycles", "cpu_core", 0x3c, INTEL_ARCH },
+	{ "adl", "instructions", "cpu_core", 0xc0, INTEL_ARCH },
+	{ "adl", "walks", "cpu_atom", 0x0e08, "perf alderlake cpu_atom WALK_COMPLETED 0x08/0x0e" },
+	{ "adl", "cycles", "cpu_atom", 0x3c, INTEL_ARCH },
+	{ "adl", "instructions", "cpu_atom", 0xc0, INTEL_ARCH },
+#define ZEN(d)                                                                              \
+	{ d, "dtlb_misses", NULL, 0xff45, AMD_PPR " umask 0xff (all)" },                   \
+	{ d, "stlb_hits", NULL, 0x0f45, AMD_PPR " umasks 0x01|0x02|0x04|0x08 (L2 hits)" },  \
+	{ d, "walks", NULL, 0xf045, AMD_PPR " umasks 0x10|0x20|0x40|0x80 (L2 misses)" },    \
+	{ d, "coalesced_hits", NULL, 0x0245, AMD_PPR " umask 0x02 TlbReloadCoalescedPageHit" }, \
+	{ d, "cycles", NULL, 0x76, "AMD PPR PMCx076 cycles not in halt" },                 \
+	{ d, "instructions", NULL, 0xc0, "AMD PPR PMCx0C0 retired instructions" }
+	ZEN("amd64_fam17h_zen2"),
+	ZEN("amd64_fam19h_zen3"),
+	ZEN("amd64_fam19h_zen4"),
+	ZEN("amd64_fam1ah_zen5"),
+#elif defined(__aarch64__)
+#define ARM(d)                                                                   \
+	{ d, "dtlb_misses", NULL, 0x05, ARM_ARM " L1D_TLB_REFILL" },            \
+	{ d, "dtlb_accesses", NULL, 0x25, ARM_ARM " L1D_TLB" },                 \
+	{ d, "l2_tlb_refills", NULL, 0x2d, ARM_ARM " L2D_TLB_REFILL" },         \
+	{ d, "walks", NULL, 0x34, ARM_ARM " DTLB_WALK" },                       \
+	{ d, "cycles", NULL, 0x11, ARM_ARM " CPU_CYCLES" },                     \
+	{ d, "instructions", NULL, 0x08, ARM_ARM " INST_RETIRED" }
+#define PERCYC(d) { d, "walk_cycles", NULL, 0x8128, ARM_ARM " DTLB_WALK_PERCYC; perf neoverse-n3 tlb.json" }
+	ARM("arm_n1"), ARM("arm_n2"), ARM("arm_v1"), ARM("arm_v2"),
+	ARM("arm_n3"), PERCYC("arm_n3"), ARM("arm_v3"), PERCYC("arm_v3"),
+	ARM("arm_ac76"), ARM("arm_ac720"), PERCYC("arm_ac720"),
+#endif
+};
+
+static const struct row *find_row(const char *desc, const struct arch_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(rows); i++)
+		if (!strcmp(rows[i].desc, desc) && !strcmp(rows[i].metric, e->metric) &&
+		    (!rows[i].pmu ? !e->pmu : e->pmu && !strcmp(rows[i].pmu, e->pmu)))
+			return &rows[i];
+	return NULL;
+}
+
+/* Every event of every compiled description resolves, and equals its row. */
+TEST(every_family_encodes_vendor_codes)
+{
+	const struct arch_desc *const *d;
+	int checked = 0;
+
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e;
+
+		for (e = (*d)->events; e->metric; e++) {
+			const struct row *r = find_row((*d)->name, e);
+			struct perf_event_attr a;
+			char pmu[64];
+			unsigned long long raw;
+			int ret;
+
+			printf("  %-18s %-14s %s\n", (*d)->name, e->metric, e->event);
+			if (!r) {
+				FAIL_AT("no expected-encoding row for %s %s", (*d)->name, e->metric);
+				continue;
+			}
+			ret = ctr_encode(e->event, false, &a);
+			if (e->pmu) {
+				/* hybrid raw: the config is fixed, the type is the host's */
+				EXPECT_EQ(ctr_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
+				EXPECT_STREQ(pmu, e->pmu);
+				EXPECT_EQ(raw, r->config);
+				if (ret == 0)
+					EXPECT_EQ(a.config, r->config);
+				else
+					EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
+			} else {
+				if (ret)
+					printf("    %s\n", ctr_encode_detail());
+				EXPECT_EQ(ret, 0);
+				EXPECT_EQ(a.type, PERF_TYPE_RAW);
+				EXPECT_EQ(a.config, r->config);
+				EXPECT_EQ(a.config1, 0);
+				EXPECT_STREQ(ctr_attr_source(&a), "pmu");
+			}
+			EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
+			checked++;
+		}
+	}
+	printf("  %d events checked\n", checked);
+	EXPECT_TRUE(checked >= (int)MS_ARRAY_SIZE(rows));
+}
+
+/* The table has no row for an event no description uses. */
+TEST(no_orphan_rows)
+{
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(rows); i++) {
+		const struct arch_desc *d = arch_find(rows[i].desc);
+		const struct arch_event *e;
+		bool found = false;
+
+		if (!d) {
+			FAIL_AT("row %zu: no description %s", i, rows[i].desc);
+			continue;
+		}
+		for (e = d->events; e->metric; e++)
+			found |= find_row(d->name, e) == &rows[i];
+		if (!found)
+			FAIL_AT("row %zu (%s %s) matches no event", i, rows[i].desc, rows[i].metric);
+	}
+}
+
+TEST(descriptions_are_complete)
+{
+	const struct arch_desc *const *d;
+	int n = 0;
+
+	for (d = arch_descs; *d; d++, n++) {
+		const struct arch_event *e;
+		bool walks = false, cycles = false;
+
+		EXPECT_TRUE((*d)->family && *(*d)->family);
+		EXPECT_TRUE((*d)->coalesce && (*d)->notes);
+		EXPECT_TRUE(arch_find((*d)->name) == *d);
+		for (e = (*d)->events; e->metric; e++) {
+			walks |= !strcmp(e->metric, "walks");
+			cycles |= !strcmp(e->metric, "cycles");
+			EXPECT_EQ(!!e->pmu, (*d)->hybrid);
+		}
+		EXPECT_TRUE(walks && cycles);
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(n, 9);
+	EXPECT_TRUE(arch_find("icx") == arch_find("icl"));
+	EXPECT_TRUE(arch_find("adl_grt") == arch_find("adl"));
+	EXPECT_EQ(arch_find("amd64_fam19h_zen4")->coalesce_order, 2);
+	EXPECT_EQ(arch_find("icl")->coalesce_order, -1);
+	/* AMD: no walk-cycle event, said rather than invented */
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e;
+
+		if (strncmp((*d)->name, "amd64", 5))
+			continue;
+		for (e = (*d)->events; e->metric; e++)
+			EXPECT_TRUE(strcmp(e->metric, "walk_cycles") != 0);
+		EXPECT_TRUE(strstr((*d)->notes, "walk") != NULL);
+	}
+#elif defined(__aarch64__)
+	EXPECT_EQ(n, 8);
+	EXPECT_EQ(arch_find("arm_n1")->coalesce_order, 4);
+#endif
+	EXPECT_TRUE(arch_find("no_such_pmu") == NULL);
+	EXPECT_TRUE(arch_find(NULL) == NULL);
+}
+
+struct fake {
+	const char *name;
+	double value;
+};
+
+static double fake_get(const char *metric, void *ctx)
+{
+	const struct fake *f;
+
+	for (f = ctx; f->name; f++)
+		if (!strcmp(f->name, metric))
+			return f->value;
+	return NAN;
+}
+
+static double derived(const struct arch_value *v, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return v[i].value;
+	return NAN;
+}
+
+TEST(derive_formulas)
+{
+	/* an Intel-like trial: dtlb_misses derived from stlb_hits + walks */
+	static const struct fake intel[] = {
+		{ "accesses", 1e6 }, { "walks", 2000 }, { "stlb_hits", 3000 },
+		{ "walk_cycles", 50000 }, { "cycles", 1e6 }, { "instructions", 5e5 }, { NULL },
+	};
+	/* an AMD-like trial: dtlb_misses measured, no walk cycles */
+	static const struct fake amd[] = {
+		{ "accesses", 1e6 }, { "walks", 10 }, { "dtlb_misses", 7000 },
+		{ "cycles", 2e6 }, { "instructions", 1e6 }, { NULL },
+	};
+	static const struct arch_formula intel_like[] = {
+		{ "dtlb_misses", ARCH_OP_ADD, "stlb_hits", "walks", 1.0, "" }, { NULL },
+	};
+	struct arch_desc d = { .name = "t", .derived = intel_like };
+	struct arch_value v[16];
+	int n;
+
+	n = arch_derive(&d, fake_get, (void *)intel, v, 16);
+	EXPECT_NEAR(derived(v, n, "dtlb_misses"), 5000, 0);
+	EXPECT_NEAR(derived(v, n, "walks_per_kaccess"), 2.0, 1e-12);
+	EXPECT_NEAR(derived(v, n, "dtlb_misses_per_kaccess"), 5.0, 1e-12);
+	EXPECT_NEAR(derived(v, n, "walk_cycles_per_access"), 0.05, 1e-12);
+	EXPECT_NEAR(derived(v, n, "mmu_overhead"), 0.05, 1e-12);
+	EXPECT_NEAR(derived(v, n, "ipc"), 0.5, 1e-12);
+	EXPECT_EQ(n, 6);
+
+	n = arch_derive(&d, fake_get, (void *)amd, v, 16);
+	EXPECT_TRUE(isnan(derived(v, n, "dtlb_misses"))); /* measured: not derived again */
+	EXPECT_TRUE(isnan(derived(v, n, "mmu_overhead"))); /* absent, never zero */
+	EXPECT_TRUE(isnan(derived(v, n, "walk_cycles_per_access")));
+	EXPECT_NEAR(derived(v, n, "dtlb_misses_per_kaccess"), 7.0, 1e-12);
+	EXPECT_NEAR(derived(v, n, "walks_per_kaccess"), 0.01, 1e-12);
+	EXPECT_EQ(n, 3);
+
+	/* division by zero accesses: absent */
+	{
+		static const struct fake zero[] = { { "accesses", 0 }, { "walks", 5 }, { NULL } };
+		n = arch_derive(NULL, fake_get, (void *)zero, v, 16);
+		EXPECT_EQ(n, 0);
+	}
+	/* out[] capacity respected */
+	EXPECT_EQ(arch_derive(&d, fake_get, (void *)intel, v, 2), 2);
+}
+
+/* Without a PMU (this VM) the specs say why; with one, they match the set. */
+TEST(pmu_specs_or_reason)
+{
+	struct arch_specs s;
+	char why[512];
+	int n, probe = ctr_probe_hw();
+
+	if (probe == -ENOSYS)
+		SKIP("perf_event_open is not implemented here (qemu-user?)");
+	n = arch_pmu_specs(NULL, -1, &s, why, sizeof(why));
+	printf("  arch_pmu_specs: %d (%s)\n", n, why);
+	if (n == -ENODEV) {
+		EXPECT_TRUE(strlen(why) > 0);
+		return;
+	}
+	if (probe) {
+		EXPECT_EQ(n, probe);
+		EXPECT_TRUE(strstr(why, "does not open") != NULL);
+		return;
+	}
+	ASSERT_TRUE(n > 0);
+	EXPECT_TRUE(s.desc != NULL);
+	EXPECT_STREQ(why, "");
+}
+
+TEST(pmu_specs_hybrid_names)
+{
+	/* with a named description and cpu < 0 every PMU's metrics are
+	 * listed; the second PMU's carry its name */
+	const struct arch_desc *d = arch_find("adl");
+	struct arch_specs s;
+	char why[256];
+	int n, i;
+
+	if (!d)
+		SKIP("no hybrid description in this arch build");
+	if (ctr_probe_hw())
+		SKIP("no hardware PMU: arch_pmu_specs reports the reason instead");
+	n = arch_pmu_specs(d, -1, &s, why, sizeof(why));
+	ASSERT_EQ(n, 8);
+	for (i = 0; i < n; i++)
+		printf("  %s %s\n", s.spec[i].metric, s.spec[i].event);
+	EXPECT_STREQ(s.spec[5].metric, "walks_cpu_atom");
+}
+
+TEST(raw_syntax)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		const char *pmu;
+		unsigned long long config;
+	} t[] = {
+		{ "r8128", 0, "", 0x8128 },
+		{ "cpu_core/r1001012/", 0, "cpu_core", 0x1001012 },
+		{ "cpu_atom/r0e08/", 0, "cpu_atom", 0xe08 },
+		{ "cpu_core/r0e08", -EINVAL, "", 0 },
+		{ "/r0e08/", -EINVAL, "", 0 },
+		{ "cpu_core//", -EINVAL, "", 0 },
+		{ "cpu_core/rzz/", -EINVAL, "", 0 },
+		{ "r", -EINVAL, "", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		char pmu[32] = "x";
+		unsigned long long c = 0;
+		int ret = ctr_parse_raw(t[i].s, pmu, sizeof(pmu), &c);
+
+		printf("  %s\n", t[i].s);
+		EXPECT_EQ(ret, t[i].ret);
+		if (!ret) {
+			EXPECT_STREQ(pmu, t[i].pmu);
+			EXPECT_EQ(c, t[i].config);
+		}
+	}
+}
+
+TEST(tlb_geometry)
+{
+	struct arch_tlb t;
+	int err = arch_tlb_geometry(&t);
+
+	if (err == -EOPNOTSUPP)
+		SKIP("no CPUID TLB leaves on this CPU/arch");
+	ASSERT_EQ(err, 0);
+	printf("  %s: L1D 4K %d, 2M %d; L2 4K %d, 2M %d\n", t.source, t.l1d_4k, t.l1d_2m,
+	       t.l2_4k, t.l2_2m);
+	EXPECT_TRUE(t.l1d_4k > 0 || t.l2_4k > 0);
+}
+
+int main(void)
+{
+	/* encode every family's events on any host; must precede pfm_initialize() */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	return harness_main();
+}

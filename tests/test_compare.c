@@ -1,0 +1,394 @@
+/* The compare module on recorded fixtures (tests/data/compare-*.json, made
+ * by gen_compare_fixtures.py) and on hand-built inputs: known effects are
+ * found, noise is not, bad combinations give a clear error or warning. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "harness.h"
+#include "results.h"
+
+#define MAX_FILES 4
+
+struct loaded {
+	struct results *res[MAX_FILES];
+	struct compare_input in[MAX_FILES];
+	char label[MAX_FILES][64]; /* as the command names them: the file name */
+	size_t n;
+};
+
+static void load_fixtures(struct loaded *l, const char *const *names, size_t n)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char path[4096], err[512];
+	size_t i;
+
+	if (!src)
+		src = ".";
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/tests/data/compare-%s.json", src, names[i]);
+		if (results_load(path, &l->res[i], err, sizeof(err))) {
+			FAIL_AT("%s", err);
+			_exit(1);
+		}
+		snprintf(l->label[i], sizeof(l->label[i]), "compare-%s", names[i]);
+		ASSERT_EQ(compare_input_from_results(l->res[i], l->label[i], &l->in[i]), 0);
+	}
+	l->n = n;
+}
+
+static void compare_fixtures(struct loaded *l, struct compare_report *r, const char *a,
+			     const char *b, const struct compare_opts *o)
+{
+	const char *names[] = { a, b };
+
+	load_fixtures(l, names, 2);
+	ASSERT_EQ(compare_build(l->in, 2, o, r), 0);
+}
+
+static bool has_warning(const struct compare_report *r, const char *s1, const char *s2)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		if (strstr(r->warnings[i], s1) && (!s2 || strstr(r->warnings[i], s2)))
+			return true;
+	return false;
+}
+
+TEST(metric_directions)
+{
+	EXPECT_EQ(compare_metric_dir("ns_per_access"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("walks"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("dtlb_misses"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("walk_cycles"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("page_faults"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("fault_ns"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("rss_bytes"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("instructions"), COMPARE_DIR_NONE);
+	EXPECT_EQ(compare_metric_dir("coalesced_hits"), COMPARE_DIR_NONE);
+	EXPECT_EQ(compare_metric_dir("no_such_metric"), COMPARE_DIR_NONE);
+}
+
+/* A 20 % slowdown at every order: every order flagged, worse, ~20 %. */
+TEST(slowdown_20_found_at_every_order)
+{
+	struct loaded l;
+	struct compare_report r;
+	bool seen[10] = { false };
+	size_t i;
+	int o;
+
+	compare_fixtures(&l, &r, "base", "slow20", NULL);
+	EXPECT_TRUE(r.comparable);
+	EXPECT_EQ(r.nr_warnings, 0);
+	EXPECT_EQ(r.nr_rows, 18); /* 9 orders x 2 metrics */
+	for (i = 0; i < r.nr_rows; i++) {
+		const struct compare_row *w = &r.rows[i];
+
+		EXPECT_TRUE(w->significant);
+		EXPECT_EQ(w->verdict, COMPARE_WORSE);
+		EXPECT_NEAR(w->delta_pct, 20.0, 3.0);
+		EXPECT_NEAR(w->delta_pct, 100.0 * (w->b - w->a) / w->a, 1e-9);
+		EXPECT_TRUE(w->ci_lo < w->delta_pct && w->delta_pct < w->ci_hi);
+		EXPECT_TRUE(w->ci_lo > 10.0 && w->ci_hi < 30.0);
+		EXPECT_TRUE(w->p_value < w->p_holm || w->p_holm == 1.0 || w->p_value == w->p_holm);
+		if (!strcmp(w->metric, "ns_per_access"))
+			seen[w->order] = true;
+	}
+	for (o = 0; o <= 9; o++)
+		EXPECT_EQ(seen[o], o != 1);
+	EXPECT_EQ(compare_count_regressions(&r, 10.0), 18);
+	EXPECT_EQ(compare_count_regressions(&r, 25.0), 0);
+	compare_report_free(&r);
+}
+
+/* The same change the other way round is an improvement, not a regression. */
+TEST(speedup_is_better)
+{
+	struct loaded l;
+	struct compare_report r;
+	size_t i;
+
+	compare_fixtures(&l, &r, "slow20", "base", NULL);
+	for (i = 0; i < r.nr_rows; i++) {
+		EXPECT_EQ(r.rows[i].verdict, COMPARE_BETTER);
+		EXPECT_NEAR(r.rows[i].delta_pct, -16.7, 3.0);
+	}
+	EXPECT_EQ(compare_count_regressions(&r, 0.0), 0);
+	compare_report_free(&r);
+}
+
+TEST(noise_1pct_nothing_flagged)
+{
+	struct loaded l;
+	struct compare_report r;
+	size_t i;
+
+	compare_fixtures(&l, &r, "base", "noise", NULL);
+	EXPECT_TRUE(r.comparable);
+	EXPECT_EQ(r.nr_rows, 18);
+	for (i = 0; i < r.nr_rows; i++) {
+		EXPECT_TRUE(!r.rows[i].significant);
+		EXPECT_EQ(r.rows[i].verdict, COMPARE_SAME);
+		EXPECT_NEAR(r.rows[i].delta_pct, 0.0, 2.0);
+	}
+	EXPECT_EQ(compare_count_regressions(&r, 0.0), 0);
+	compare_report_free(&r);
+}
+
+TEST(metric_option_narrows_rows)
+{
+	struct loaded l;
+	struct compare_report r;
+	const char *m[] = { "page_faults" };
+	struct compare_opts o = COMPARE_OPTS_DEFAULT;
+	size_t i;
+
+	o.metrics = m;
+	o.nr_metrics = 1;
+	compare_fixtures(&l, &r, "base", "slow20", &o);
+	EXPECT_EQ(r.nr_rows, 9);
+	for (i = 0; i < r.nr_rows; i++)
+		EXPECT_STREQ(r.rows[i].metric, "page_faults");
+	compare_report_free(&r);
+}
+
+TEST(unknown_metric_is_an_error)
+{
+	struct loaded l;
+	struct compare_report r;
+	const char *names[] = { "base", "noise" };
+	const char *m[] = { "walks" };
+	struct compare_opts o = COMPARE_OPTS_DEFAULT;
+
+	o.metrics = m;
+	o.nr_metrics = 1;
+	load_fixtures(&l, names, 2);
+	EXPECT_EQ(compare_build(l.in, 2, &o, &r), -EINVAL);
+	EXPECT_TRUE(strstr(r.error, "walks") != NULL);
+	compare_report_free(&r);
+}
+
+TEST(metric_absent_from_one_side_warns)
+{
+	struct loaded l;
+	struct compare_report r;
+	size_t i;
+
+	compare_fixtures(&l, &r, "base", "nometric", NULL);
+	EXPECT_TRUE(has_warning(&r, "page_faults", "not in compare-nometric"));
+	EXPECT_EQ(r.nr_rows, 9);
+	for (i = 0; i < r.nr_rows; i++)
+		EXPECT_STREQ(r.rows[i].metric, "ns_per_access");
+	compare_report_free(&r);
+}
+
+TEST(no_overlapping_orders_is_an_error)
+{
+	struct loaded l;
+	struct compare_report r;
+	const char *names[] = { "lo", "hi" };
+
+	load_fixtures(&l, names, 2);
+	EXPECT_EQ(compare_build(l.in, 2, NULL, &r), -ENODATA);
+	EXPECT_TRUE(strstr(r.error, "no order") != NULL);
+	EXPECT_TRUE(strstr(r.error, "orders 0, 2, 3, 4") != NULL);
+	EXPECT_TRUE(strstr(r.error, "orders 5, 6, 7, 8, 9") != NULL);
+	compare_report_free(&r);
+}
+
+TEST(partial_overlap_warns_and_compares_the_rest)
+{
+	struct loaded l;
+	struct compare_report r;
+
+	compare_fixtures(&l, &r, "base", "hi", NULL);
+	EXPECT_TRUE(!r.comparable);
+	EXPECT_TRUE(has_warning(&r, "orders 0, 2, 3, 4 are in compare-base only", NULL));
+	EXPECT_EQ(r.nr_rows, 10); /* orders 5-9, two metrics */
+	compare_report_free(&r);
+}
+
+TEST(host_and_settings_differences_warn)
+{
+	struct loaded l;
+	struct compare_report r;
+
+	compare_fixtures(&l, &r, "base", "otherhost", NULL);
+	EXPECT_TRUE(!r.comparable);
+	EXPECT_TRUE(has_warning(&r, "CPU model differs", "AMD EPYC"));
+	EXPECT_TRUE(has_warning(&r, "virtualization differs", "bare metal"));
+	EXPECT_TRUE(has_warning(&r, "PMU differs", NULL));
+	EXPECT_TRUE(has_warning(&r, "hugepages-64kB/enabled", "always"));
+	EXPECT_EQ(r.nr_rows, 18);
+	compare_report_free(&r);
+}
+
+TEST(fewer_than_two_inputs)
+{
+	struct loaded l;
+	struct compare_report r;
+	const char *names[] = { "base" };
+
+	load_fixtures(&l, names, 1);
+	EXPECT_EQ(compare_build(l.in, 1, NULL, &r), -EINVAL);
+	EXPECT_TRUE(r.error[0] != '\0');
+	compare_report_free(&r);
+}
+
+/* ---- hand-built inputs: edge cases the fixtures do not reach ---------- */
+
+static struct compare_input input(const char *label, const struct compare_series *s, size_t n)
+{
+	return (struct compare_input){ .label = label, .kernel = label, .virtualized = -1,
+				       .pmu_available = -1, .series = s, .nr_series = n };
+}
+
+TEST(directions_and_degenerate_samples)
+{
+	static const double a5[] = { 10, 11, 12, 13, 14, 10, 11, 12, 13, 14 };
+	static const double b5[] = { 20, 21, 22, 23, 24, 20, 21, 22, 23, 24 };
+	static const double zero[] = { 0, 0, 0, 0 }, one[] = { 5 };
+	const struct compare_series sa[] = {
+		{ "p", 0, 4096, "coalesced_hits", a5, 10 }, /* no direction: "changed" */
+		{ "p", 0, 4096, "mystery_higher", a5, 10 },
+		{ "p", 0, 4096, "walks", zero, 4 },          /* a == 0: no delta */
+		{ "p", 0, 4096, "cycles", one, 1 },          /* n == 1: no p-value */
+	};
+	const struct compare_series sb[] = {
+		{ "p", 0, 4096, "coalesced_hits", b5, 10 },
+		{ "p", 0, 4096, "mystery_higher", b5, 10 },
+		{ "p", 0, 4096, "walks", a5, 10 },
+		{ "p", 0, 4096, "cycles", one, 1 },
+	};
+	struct compare_input in[2] = { input("a", sa, 4), input("b", sb, 4) };
+	struct compare_report r;
+	size_t i;
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0;
+
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	ASSERT_EQ(r.nr_rows, 4);
+	for (i = 0; i < r.nr_rows; i++) {
+		const struct compare_row *w = &r.rows[i];
+
+		if (!strcmp(w->metric, "coalesced_hits")) {
+			EXPECT_EQ(w->verdict, COMPARE_CHANGED);
+			EXPECT_TRUE(w->significant);
+		} else if (!strcmp(w->metric, "mystery_higher")) {
+			EXPECT_EQ(w->dir, COMPARE_DIR_NONE);
+		} else if (!strcmp(w->metric, "walks")) {
+			EXPECT_TRUE(isnan(w->delta_pct));
+			EXPECT_TRUE(isnan(w->ci_lo));
+		} else {
+			EXPECT_STREQ(w->metric, "cycles");
+			EXPECT_TRUE(isnan(w->p_value));
+			EXPECT_TRUE(!w->significant);
+			EXPECT_NEAR(w->delta_pct, 0.0, 1e-12);
+		}
+	}
+	EXPECT_EQ(compare_count_regressions(&r, 0.0), 0);
+	/* Every format copes with the NaNs; JSON has null, never NaN. */
+	for (i = 0; i < 4; i++) {
+		f = open_memstream(&buf, &len);
+		ASSERT_TRUE(f != NULL);
+		EXPECT_EQ(compare_write(&r, (enum compare_format)i, f), 0);
+		fclose(f);
+		EXPECT_TRUE(len > 0);
+		EXPECT_TRUE(strstr(buf, "nan") == NULL);
+		free(buf);
+		buf = NULL;
+	}
+	compare_report_free(&r);
+}
+
+/* Five repetitions over nine orders: Holm can never reach 0.05, and the
+ * report says so instead of silently calling every row "same". */
+TEST(too_few_reps_warns)
+{
+	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 11, 12, 13, 14, 15 };
+	struct compare_series sa[9], sb[9];
+	struct compare_input in[2];
+	struct compare_report r;
+	int o;
+
+	for (o = 0; o < 9; o++) {
+		sa[o] = (struct compare_series){ "p", o, 4096, "ns_per_access", a, 5 };
+		sb[o] = (struct compare_series){ "p", o, 4096, "ns_per_access", b, 5 };
+	}
+	in[0] = input("a", sa, 9);
+	in[1] = input("b", sb, 9);
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	EXPECT_TRUE(has_warning(&r, "smallest possible Mann-Whitney p-value", "--reps"));
+	EXPECT_EQ(compare_count_regressions(&r, 0.0), 0);
+	compare_report_free(&r);
+}
+
+TEST(json_schema)
+{
+	struct loaded l;
+	struct compare_report r;
+	json_t *doc, *row;
+	size_t i;
+	const char *keys[] = { "order", "metric", "a", "b", "delta_pct", "ci", "p_value",
+			       "significant" };
+
+	compare_fixtures(&l, &r, "base", "slow20", NULL);
+	doc = compare_json(&r);
+	ASSERT_TRUE(doc != NULL);
+	EXPECT_STREQ(json_string_value(json_object_get(doc, "schema")), "mthpscope.compare/1");
+	EXPECT_TRUE(json_is_true(json_object_get(doc, "comparable")));
+	EXPECT_TRUE(json_is_array(json_object_get(doc, "warnings")));
+	EXPECT_EQ(json_array_size(json_object_get(doc, "rows")), 18);
+	row = json_array_get(json_object_get(doc, "rows"), 0);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		EXPECT_TRUE(json_object_get(row, keys[i]) != NULL);
+	EXPECT_EQ(json_array_size(json_object_get(row, "ci")), 2);
+	EXPECT_TRUE(json_is_true(json_object_get(row, "significant")));
+	EXPECT_NEAR(json_real_value(json_object_get(row, "delta_pct")),
+		    100.0 * (json_real_value(json_object_get(row, "b")) -
+			     json_real_value(json_object_get(row, "a"))) /
+			    json_real_value(json_object_get(row, "a")),
+		    1e-9);
+	json_decref(doc);
+	compare_report_free(&r);
+}
+
+/* The lkml table is what people paste into a cover letter: both kernel
+ * names in the header, and byte for byte stable (golden file). */
+TEST(lkml_table_is_stable)
+{
+	struct loaded l;
+	struct compare_report r;
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char path[4096], *buf = NULL, golden[16384];
+	size_t len = 0, glen;
+	FILE *f;
+
+	compare_fixtures(&l, &r, "base", "slow20", NULL);
+	f = open_memstream(&buf, &len);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(compare_write(&r, COMPARE_FMT_LKML, f), 0);
+	fclose(f);
+	EXPECT_TRUE(strstr(buf, "6.18.0-base") != NULL);
+	EXPECT_TRUE(strstr(buf, "6.18.0-slow") != NULL);
+	EXPECT_TRUE(strstr(buf, "*") != NULL);
+	snprintf(path, sizeof(path), "%s/tests/data/compare-lkml.golden", src ? src : ".");
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	glen = fread(golden, 1, sizeof(golden) - 1, f);
+	fclose(f);
+	golden[glen] = '\0';
+	if (strcmp(buf, golden))
+		FAIL_AT("lkml output differs from %s:\n%s", path, buf);
+	free(buf);
+	compare_report_free(&r);
+}
+
+HARNESS_MAIN

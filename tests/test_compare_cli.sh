@@ -1,0 +1,64 @@
+#!/bin/bash
+# mthpscope compare from the command line, on the recorded fixtures:
+# exit statuses (--fail-on-regression both ways, usage, bad input), the
+# messages a user sees, and options after the file names.
+set -u
+B=${MTHPSCOPE_BIN:?}
+D=${MTHPSCOPE_SRC:?}/tests/data
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+# expect STATUS STDERR_PATTERN -- command...
+expect() {
+	local want=$1 pat=$2 rc
+	shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: '$*' exited $rc, expected $want"; cat "$T/err"; fails=$((fails + 1))
+	elif [ -n "$pat" ] && ! grep -q -- "$pat" "$T/err"; then
+		echo "FAIL: '$*': stderr lacks '$pat'"; cat "$T/err"; fails=$((fails + 1))
+	fi
+}
+
+base=$D/compare-base.json
+# --fail-on-regression both ways: a 20 % slowdown fails at 10 %, passes at 25 %.
+expect 1 "significant regressions larger than 10%" -- "$B" compare "$base" "$D/compare-slow20.json" --fail-on-regression 10
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --fail-on-regression 25
+expect 0 "" -- "$B" compare "$base" "$D/compare-noise.json" --fail-on-regression 0
+# An improvement is never a regression.
+expect 0 "" -- "$B" compare "$D/compare-slow20.json" "$base" --fail-on-regression 0
+# Options before or after the files, short and long, with and without '='.
+expect 0 "" -- "$B" compare --format=json "$base" "$D/compare-noise.json"
+jq -e '.schema == "mthpscope.compare/1" and (.rows | length) == 18 and .comparable' "$T/out" >/dev/null ||
+	{ echo "FAIL: json output"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" -f lkml
+cmp -s "$T/out" "$D/compare-lkml.golden" || { echo "FAIL: lkml differs from golden"; diff "$T/out" "$D/compare-lkml.golden"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --format markdown --metric ns_per_access
+[ "$(grep -c '^| ns_per_access' "$T/out")" -eq 9 ] || { echo "FAIL: markdown rows"; fails=$((fails + 1)); }
+# Three files: the lkml table has one column per file.
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" "$D/compare-noise.json" --format lkml
+grep -q "6.18.0-base.*6.18.0-slow.*6.18.0-noise" "$T/out" || { echo "FAIL: 3-column header"; fails=$((fails + 1)); }
+
+# Usage errors: status 2.
+expect 2 "needs two results files" -- "$B" compare "$base"
+expect 2 "invalid --format" -- "$B" compare "$base" "$base" --format yaml
+expect 2 "metric 'nope' is in none" -- "$B" compare "$base" "$base" --metric nope
+expect 0 "" -- "$B" compare --help
+
+# Bad input: a clear message, status 1, nothing on stdout, no crash.
+expect 1 "mthpscope.results/2' is not supported" -- "$B" compare "$base" "$D/compare-schema2.json"
+expect 1 "empty" -- "$B" compare "$D/compare-empty.json" "$base"
+expect 1 "truncated" -- "$B" compare "$base" "$D/compare-truncated.json"
+expect 1 "No such file" -- "$B" compare "$base" "$T/absent.json"
+expect 1 "no order, span and metric in common" -- "$B" compare "$D/compare-lo.json" "$D/compare-hi.json"
+[ -s "$T/out" ] && { echo "FAIL: output on stdout after an error"; fails=$((fails + 1)); }
+# Warnings: a metric on one side only, another host.
+expect 0 "metric page_faults is in compare-base but not in compare-nometric" -- "$B" compare "$base" "$D/compare-nometric.json"
+expect 0 "CPU model differs" -- "$B" compare "$base" "$D/compare-otherhost.json" --format json
+jq -e '.comparable == false and (.warnings | length) >= 4' "$T/out" >/dev/null ||
+	{ echo "FAIL: otherhost json"; fails=$((fails + 1)); }
+
+[ "$fails" -eq 0 ] && echo "all compare CLI checks passed"
+exit $((fails > 0))

@@ -1,0 +1,342 @@
+/*
+ * The ring-buffer reader: synthetic rings (record straddling the end, LOST
+ * records, corrupt headers) on any host; then the kernel's own ring with
+ * software page-fault sampling (period 1, PERF_SAMPLE_ADDR): every address
+ * lies in the touched buffer and the count matches, a one-page ring drained
+ * as it goes wraps without loss, and an undrained one reports what it lost.
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "counters.h"
+#include "harness.h"
+#include "mthpscope.h"
+#include "sampling.h"
+
+#define EXTRA_FAULTS 4 /* as in test_counters.c: stack/text pages in the window */
+
+/* ---- synthetic rings ------------------------------------------------------ */
+
+static void put(unsigned char *ring, uint64_t size, uint64_t pos, const void *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		ring[(pos + i) & (size - 1)] = ((const unsigned char *)src)[i];
+}
+
+static uint64_t put_sample(unsigned char *ring, uint64_t size, uint64_t pos, uint32_t tid,
+			   uint64_t addr)
+{
+	uint64_t rec[5] = { 0, (uint64_t)tid << 32 | 7, 1000 + addr, addr, 0x1234 };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(rec) };
+
+	memcpy(&rec[0], &h, sizeof(h));
+	put(ring, size, pos, rec, sizeof(rec));
+	return pos + sizeof(rec);
+}
+
+static uint64_t put_lost(unsigned char *ring, uint64_t size, uint64_t pos, uint64_t lost)
+{
+	uint64_t rec[3] = { 0, 42, lost };
+	struct perf_event_header h = { .type = PERF_RECORD_LOST, .size = sizeof(rec) };
+
+	memcpy(&rec[0], &h, sizeof(h));
+	put(ring, size, pos, rec, sizeof(rec));
+	return pos + sizeof(rec);
+}
+
+struct collect {
+	uint64_t addr[4096];
+	int n, stop_after;
+	uint64_t lo, hi;   /* kernel tests: the touched range */
+	int outside;
+	uint32_t tid;
+	int wrong_tid;
+	uint64_t last_time;
+	int time_backwards;
+};
+
+static int collect(const struct smp_sample *s, void *ctx)
+{
+	struct collect *c = ctx;
+
+	if (c->hi && (s->addr < c->lo || s->addr >= c->hi)) {
+		c->outside++;
+		return 0;
+	}
+	if (c->n < (int)MS_ARRAY_SIZE(c->addr))
+		c->addr[c->n] = s->addr;
+	c->n++;
+	if (c->tid && s->tid != c->tid)
+		c->wrong_tid++;
+	if (s->time < c->last_time)
+		c->time_backwards++;
+	c->last_time = s->time;
+	return c->stop_after && c->n == c->stop_after ? 1 : 0;
+}
+
+TEST(parse_straddling_and_lost)
+{
+	static unsigned char ring[256];
+	struct smp_stats st = { 0 };
+	static struct collect c;
+	uint64_t pos, tail, head;
+	int i;
+
+	/* start 16 bytes before the end: the first 40-byte sample straddles */
+	tail = pos = 1024 + 240;
+	pos = put_sample(ring, sizeof(ring), pos, 99, 0x1000);
+	pos = put_lost(ring, sizeof(ring), pos, 17);
+	for (i = 1; i < 4; i++)
+		pos = put_sample(ring, sizeof(ring), pos, 99, 0x1000 + 0x1000 * (uint64_t)i);
+	head = pos;
+	c.tid = 99;
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), head, &tail, &st, collect, &c), 0);
+	EXPECT_EQ(tail, head);
+	EXPECT_EQ(st.samples, 4);
+	EXPECT_EQ(st.lost_records, 1);
+	EXPECT_EQ(st.lost_samples, 17);
+	EXPECT_EQ(st.wrapped, 1);
+	EXPECT_EQ(st.bytes, 4 * 40 + 24);
+	ASSERT_EQ(c.n, 4);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(c.addr[i], 0x1000 + 0x1000 * (uint64_t)i);
+	EXPECT_EQ(c.wrong_tid, 0);
+}
+
+TEST(parse_stops_early_and_resumes)
+{
+	static unsigned char ring[512];
+	struct smp_stats st = { 0 };
+	static struct collect c;
+	uint64_t pos = 0, tail = 0;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		pos = put_sample(ring, sizeof(ring), pos, 1, (uint64_t)i);
+	c.stop_after = 2;
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 1);
+	EXPECT_EQ(tail, 80);
+	c.stop_after = 0;
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 0);
+	EXPECT_EQ(c.n, 6);
+	EXPECT_EQ(st.samples, 6);
+	EXPECT_EQ(c.addr[5], 5);
+}
+
+TEST(parse_rejects_corrupt)
+{
+	static unsigned char ring[256];
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 0 };
+	struct smp_stats st = { 0 };
+	uint64_t tail = 0;
+
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	h.size = 80; /* longer than what head says is there */
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	h.size = 12; /* not 8-aligned */
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	h.type = PERF_RECORD_SAMPLE; /* a sample too short for our fields */
+	h.size = 16;
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	/* unknown record types are skipped, not misread */
+	h.type = 9999;
+	h.size = 64;
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	tail = 0;
+	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), 0);
+	EXPECT_EQ(st.other_records, 1);
+}
+
+static uint64_t tlb_src(unsigned tlb)
+{
+	union perf_mem_data_src d = { .val = 0 };
+
+	d.mem_dtlb = tlb;
+	return d.val;
+}
+
+TEST(decode_tlb_bits)
+{
+	static const struct {
+		unsigned tlb;
+		const char *text;
+		bool known, hit, miss, walker;
+	} t[] = {
+		{ PERF_MEM_TLB_NA, "n/a", false, false, false, false },
+		{ 0, "n/a", false, false, false, false },
+		{ PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1, "L1 hit", true, true, false, false },
+		{ PERF_MEM_TLB_HIT | PERF_MEM_TLB_L2, "L2 hit", true, true, false, false },
+		{ PERF_MEM_TLB_MISS | PERF_MEM_TLB_L1 | PERF_MEM_TLB_L2 | PERF_MEM_TLB_WK,
+		  "L1+L2 miss, walk", true, false, true, true },
+		{ PERF_MEM_TLB_MISS | PERF_MEM_TLB_OS, "TLB miss, OS fault", true, false, true, false },
+	};
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		struct smp_tlb d;
+		char buf[64];
+
+		smp_decode_tlb(tlb_src(t[i].tlb), &d);
+		smp_tlb_str(tlb_src(t[i].tlb), buf, sizeof(buf));
+		printf("  0x%02x -> %s\n", t[i].tlb, buf);
+		EXPECT_STREQ(buf, t[i].text);
+		EXPECT_EQ(d.known, t[i].known);
+		EXPECT_EQ(d.hit, t[i].hit);
+		EXPECT_EQ(d.miss, t[i].miss);
+		EXPECT_EQ(d.walker, t[i].walker);
+	}
+}
+
+TEST(open_rejects)
+{
+	struct smp_options o = { .event = "page-faults", .period = 1, .data_pages = 3 };
+	struct smp_ring *r;
+
+	EXPECT_EQ(smp_open(&r, &o), -EINVAL);
+	o.data_pages = 1;
+	o.period = 0;
+	EXPECT_EQ(smp_open(&r, &o), -EINVAL);
+	o.period = 1;
+	o.event = "NO_SUCH_EVENT";
+	EXPECT_EQ(smp_open(&r, &o), -ENOMSG);
+}
+
+/* ---- the kernel's ring ----------------------------------------------------- */
+
+__attribute__((no_sanitize_address, noinline)) static void touch(char *p, size_t from,
+								  size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		((volatile char *)p)[i * 4096 + 8] = 1;
+}
+
+static struct smp_ring *open_faults(unsigned pages)
+{
+	struct smp_options o = { .event = "page-faults", .period = 1, .data_pages = pages };
+	struct smp_ring *r;
+	int err = smp_open(&r, &o);
+
+	if (err == -ENOSYS)
+		SKIP("perf_event_open is not implemented here (qemu-user?)");
+	if (err == -EACCES || err == -EPERM)
+		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", ctr_paranoid());
+	ASSERT_EQ(err, 0);
+	return r;
+}
+
+static char *fresh(size_t pages)
+{
+	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	ASSERT_TRUE(p != MAP_FAILED);
+	madvise(p, pages * 4096, MADV_NOHUGEPAGE); /* one fault per page */
+	return p;
+}
+
+TEST(kernel_every_fault_address)
+{
+	enum { N = 512 };
+	static struct collect c;
+	struct smp_ring *r = open_faults(32); /* 128 KiB: ~3000 records, no wrap */
+	const struct smp_stats *st;
+	char *p = fresh(N + 1);
+	int i;
+
+	touch(p, N, N + 1); /* warm the loop */
+	c.lo = (uintptr_t)p;
+	c.hi = (uintptr_t)p + N * 4096;
+	c.tid = (uint32_t)syscall(SYS_gettid);
+	ASSERT_EQ(smp_enable(r), 0);
+	touch(p, 0, N);
+	ASSERT_EQ(smp_disable(r), 0);
+	ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	st = smp_stats(r);
+	printf("  %d in-buffer samples, %d elsewhere, lost %llu\n", c.n, c.outside,
+	       (unsigned long long)st->lost_samples);
+	EXPECT_EQ(c.n, N);
+	EXPECT_TRUE(c.outside <= EXTRA_FAULTS);
+	EXPECT_EQ(st->lost_records, 0);
+	EXPECT_EQ(c.wrong_tid, 0);
+	EXPECT_EQ(c.time_backwards, 0);
+	/* the faulting address itself, in touch order */
+	for (i = 0; i < N && i < c.n; i++)
+		if (c.addr[i] != (uintptr_t)p + (uint64_t)i * 4096 + 8) {
+			FAIL_AT("sample %d: address %#llx", i, (unsigned long long)c.addr[i]);
+			break;
+		}
+	smp_close(r);
+	munmap(p, (N + 1) * 4096);
+}
+
+TEST(kernel_small_ring_wraps)
+{
+	enum { N = 1000, BATCH = 32 };
+	static struct collect c;
+	struct smp_ring *r = open_faults(1); /* one page: ~100 records */
+	const struct smp_stats *st;
+	char *p = fresh(N + 1);
+	size_t i;
+
+	touch(p, N, N + 1);
+	c.lo = (uintptr_t)p;
+	c.hi = (uintptr_t)p + N * 4096;
+	ASSERT_EQ(smp_enable(r), 0);
+	for (i = 0; i < N; i += BATCH) {
+		touch(p, i, i + BATCH < N ? i + BATCH : N);
+		ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	}
+	ASSERT_EQ(smp_disable(r), 0);
+	ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	st = smp_stats(r);
+	printf("  %d samples, %llu records straddled the end, %llu bytes through a 4 KiB ring\n",
+	       c.n, (unsigned long long)st->wrapped, (unsigned long long)st->bytes);
+	EXPECT_EQ(c.n, N);
+	EXPECT_EQ(st->lost_records, 0);
+	EXPECT_TRUE(st->wrapped > 0);
+	EXPECT_TRUE(st->bytes > 4096 * 5);
+	smp_close(r);
+	munmap(p, (N + 1) * 4096);
+}
+
+TEST(kernel_full_ring_counts_lost)
+{
+	enum { N = 1000 };
+	static struct collect c;
+	struct smp_ring *r = open_faults(1);
+	const struct smp_stats *st;
+	char *p = fresh(N + 2);
+
+	touch(p, N + 1, N + 2);
+	c.lo = (uintptr_t)p;
+	c.hi = (uintptr_t)p + (N + 1) * 4096;
+	ASSERT_EQ(smp_enable(r), 0);
+	touch(p, 0, N); /* never drained: the ring fills */
+	ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	/* the kernel writes PERF_RECORD_LOST with the next record that fits */
+	touch(p, N, N + 1);
+	ASSERT_EQ(smp_disable(r), 0);
+	ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	st = smp_stats(r);
+	printf("  %d samples kept, %llu lost in %llu LOST record(s)\n", c.n,
+	       (unsigned long long)st->lost_samples, (unsigned long long)st->lost_records);
+	EXPECT_TRUE(c.n < N);
+	EXPECT_TRUE(st->lost_records >= 1);
+	/* kept + lost covers every fault (lost ones may include the extras) */
+	EXPECT_TRUE(c.n + c.outside + st->lost_samples >= N + 1);
+	EXPECT_TRUE(c.n + c.outside + st->lost_samples <= N + 1 + EXTRA_FAULTS);
+	smp_close(r);
+	munmap(p, (N + 2) * 4096);
+}
+
+HARNESS_MAIN
