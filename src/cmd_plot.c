@@ -1,5 +1,7 @@
 /* mthpscope plot: the figures of an analysis, through gnuplot. */
 #include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,8 @@ static const struct cli_cmd plot_cli = {
 		   "per order, log y). Each figure keeps its NAME.dat and NAME.gp; 'gnuplot\n"
 		   "NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox). Prints the files\n"
 		   "written.\n"
+		   "An mthpscope collapse document (mthpscope.collapse/1) gives collapse.*:\n"
+		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing.",
 	.opts = plot_opts_table,
@@ -62,6 +66,41 @@ static int on_opt(int key, const char *arg, void *ctx)
 	return 0;
 }
 
+/* An mthpscope.collapse/1 document gets its own figure (order mass over
+ * time); anything else goes to the results reader and its checks. */
+static bool is_collapse_doc(const char *file)
+{
+	json_t *doc = json_load_file(file, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool yes = schema && !strcmp(schema, "mthpscope.collapse/1");
+
+	json_decref(doc);
+	return yes;
+}
+
+static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
+{
+	struct plot_files files = { .nr = 0 };
+	json_error_t je;
+	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	char err[1024];
+	int i, rc;
+
+	if (!doc) {
+		ms_err("plot: %s: line %d: %s", file, je.line, je.text);
+		return MS_EXIT_FAIL;
+	}
+	rc = plot_collapse(doc, o->dir, o->format, &files, err, sizeof(err));
+	json_decref(doc);
+	if (rc)
+		ms_err("plot: %s: %s", file, err);
+	for (i = 0; i < files.nr; i++)
+		printf("%s/%s\n", o->dir, files.name[i]);
+	if (rc == -ENOPKG)
+		return MS_EXIT_ENV;
+	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+}
+
 static int plot_cmd(int argc, char **argv)
 {
 	struct plot_cmd_opts o = { NULL, PLOT_PNG, 0.0 };
@@ -82,6 +121,8 @@ static int plot_cmd(int argc, char **argv)
 		ms_err("plot: expected a results FILE and -o DIR");
 		return MS_EXIT_USAGE;
 	}
+	if (is_collapse_doc(file))
+		return plot_collapse_file(file, &o);
 	if (results_load(file, &r, err, sizeof(err))) {
 		ms_err("plot: %s", err);
 		return MS_EXIT_FAIL;

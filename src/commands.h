@@ -7,10 +7,11 @@
 extern const struct ms_command cmd_info;
 extern const struct ms_command cmd_restore;
 extern const struct ms_command cmd_run;
-extern const struct ms_command cmd_scan;
-extern const struct ms_command cmd_events;
+extern const struct ms_command cmd_collapse;
 extern const struct ms_command cmd_analyze;
 extern const struct ms_command cmd_plot;
+extern const struct ms_command cmd_scan;
+extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
 
 #endif

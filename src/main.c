@@ -8,13 +8,14 @@
 /* One table; a command joins by adding its line (and its cmd_<name>.c). */
 static const struct ms_command *const commands[] = {
 	&cmd_info,
-	&cmd_restore,
 	&cmd_run,
-	&cmd_scan,
-	&cmd_events,
 	&cmd_analyze,
 	&cmd_plot,
 	&cmd_compare,
+	&cmd_scan,
+	&cmd_collapse,
+	&cmd_events,
+	&cmd_restore,
 	NULL,
 };
 

@@ -13,6 +13,8 @@
 #include "mthpscope.h"
 #include "plot.h"
 
+#define FOLIO_PLOT_MAX_ORDER 20 /* as FOLIO_MAX_ORDER */
+
 #ifndef MTHPSCOPE_DATADIR
 #define MTHPSCOPE_DATADIR "scripts"
 #endif
@@ -571,4 +573,100 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 	gp_string(s, label_b);
 	fputc('\n', s);
 	return fig_finish(&g, s, "ab.gp", NULL, err, errsize);
+}
+
+/* ---- mthpscope collapse ----------------------------------------------------- */
+
+static json_int_t jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plot_files *out,
+		  char *err, size_t errsize)
+{
+	json_t *runs = json_object_get(doc, "runs"), *cfg = json_object_get(doc, "config");
+	json_t *host = json_object_get(doc, "host"), *run, *smp, *v;
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *mode = json_string_value(json_object_get(cfg, "mode"));
+	const char *kernel = json_string_value(json_object_get(host, "kernel"));
+	json_int_t page_size = jint(host, "page_size");
+	char orders[128] = "", titles[512] = "", title[128], sub[256], en[96] = "";
+	unsigned long cols = 0;
+	size_t r, i;
+	int ncols = 0, o, rc;
+	struct fig g;
+	FILE *d, *s;
+
+	if (out)
+		out->nr = 0;
+	if (!schema || strcmp(schema, "mthpscope.collapse/1"))
+		return fail(err, errsize, -EINVAL, "not an mthpscope.collapse/1 document");
+	if (!json_array_size(runs) || page_size <= 0)
+		return fail(err, errsize, -ENODATA, "no runs (or no host.page_size) to plot");
+	json_array_foreach(runs, r, run) {
+		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
+			const char *k;
+
+			json_object_foreach(json_object_get(smp, "hist"), k, v) {
+				o = atoi(k);
+				if (o >= 0 && o <= FOLIO_PLOT_MAX_ORDER)
+					cols |= 1UL << o;
+			}
+		}
+		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
+			 r ? " " : "", (long long)jint(run, "max_ptes_none"));
+	}
+	for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
+				 ncols++ ? " " : "", o);
+	if (!ncols)
+		return fail(err, errsize, -ENODATA, "the timelines are empty");
+	json_array_foreach(json_object_get(cfg, "orders"), i, v)
+		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%lld", i ? "," : "",
+			 (long long)json_integer_value(v));
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	fig_init(&g, dir, "collapse", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
+	json_array_foreach(runs, r, run) {
+		if (r)
+			fputs("\n\n", d);
+		fprintf(d, "# max_ptes_none %lld\n", (long long)jint(run, "max_ptes_none"));
+		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
+			json_t *h = json_object_get(smp, "hist");
+			double cum = 0;
+
+			fprintf(d, "%.3f", (double)jint(smp, "t_ms") / 1e3);
+			for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++) {
+				char k[8];
+
+				if (!(cols & (1UL << o)))
+					continue;
+				snprintf(k, sizeof(k), "%d", o);
+				cum += (double)jint(h, k) * (double)page_size / (1 << 20);
+				num(d, cum);
+			}
+			fputc('\n', d);
+		}
+	}
+	if (close_checked(d))
+		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
+		 mode ? mode : "?");
+	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
+		 kernel ? kernel : "?", (long long)(jint(cfg, "span") >> 20),
+		 json_real_value(json_object_get(cfg, "fill")) * 100, en[0] ? en : "none");
+	s = fig_script(&g, title, sub, "span memory (MiB)");
+	if (!s)
+		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+	fprintf(s, "nruns = %zu\nncols = %d\norders = ", json_array_size(runs), ncols);
+	gp_string(s, orders);
+	fprintf(s, "\ntitles = ");
+	gp_string(s, titles);
+	fputc('\n', s);
+	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }

@@ -11,6 +11,7 @@
 #ifndef PLOT_H
 #define PLOT_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "analyze.h"
@@ -56,5 +57,14 @@ struct plot_ab_row {
 int plot_ab(const char *dir, const char *name, enum plot_format f, const char *title,
 	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
 	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize);
+
+/*
+ * An mthpscope.collapse/1 document: order mass over time as stacked areas,
+ * one panel per max_ptes_none run. Writes dir/collapse.{dat,gp,png|svg}.
+ * -EINVAL for another schema, -ENODATA for empty timelines, else as
+ * plot_analysis.
+ */
+int plot_collapse(json_t *doc, const char *dir, enum plot_format f, struct plot_files *out,
+		  char *err, size_t errsize);
 
 #endif

@@ -1,0 +1,668 @@
+/* mthpscope collapse: how fast, to which orders and at what RSS cost the
+ * kernel collapses a sparse span (khugepaged or MADV_COLLAPSE). */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "cli.h"
+#include "collapse.h"
+#include "commands.h"
+#include "counters.h"
+#include "plot.h"
+#include "results.h"
+#include "thp.h"
+#include "topo.h"
+
+#define COLLAPSE_SCHEMA "mthpscope.collapse/1"
+#define MAX_MPN 32
+#define MEASURE_REPS 5
+
+enum {
+	OPT_MODE = 'm',
+	OPT_ORDERS = 'O',
+	OPT_MPN = 'n',
+	OPT_FILL = 'f',
+	OPT_SPAN = 's',
+	OPT_INTERVAL = 'i',
+	OPT_TIMEOUT = 't',
+	OPT_JSON = 'j',
+	OPT_OUTPUT = 'o',
+	OPT_MEASURE = 256,
+	OPT_SEED,
+	OPT_SCAN_SLEEP,
+	OPT_PAGES_TO_SCAN,
+	OPT_PLOT,
+};
+
+static const struct cli_opt collapse_opts[] = {
+	{ "mode", OPT_MODE, "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)" },
+	{ "orders", OPT_ORDERS, "LIST",
+	  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
+	  "every other size is set to never" },
+	{ "max-ptes-none", OPT_MPN, "N[,N...]",
+	  "khugepaged/max_ptes_none, 0-511; several values sweep (default 511)" },
+	{ "fill", OPT_FILL, "PCT", "percent of each PMD's pages faulted (default 50)" },
+	{ "span", OPT_SPAN, "SIZE", "span, a multiple of the PMD size (default 64M)" },
+	{ "interval", OPT_INTERVAL, "MS", "sampling interval in ms (default 100)" },
+	{ "timeout", OPT_TIMEOUT, "S", "stop waiting for a steady histogram after S seconds "
+				       "(default 60)" },
+	{ "measure", OPT_MEASURE, NULL,
+	  "chase-tlb before (an identical span at order 0) and after the collapse" },
+	{ "seed", OPT_SEED, "N", "seed of the hole pattern (default 1)" },
+	{ "scan-sleep", OPT_SCAN_SLEEP, "MS",
+	  "khugepaged/scan_sleep_millisecs while running (default 10)" },
+	{ "pages-to-scan", OPT_PAGES_TO_SCAN, "N",
+	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)" },
+	{ "json", OPT_JSON, NULL, "print JSON (schema " COLLAPSE_SCHEMA ") instead of text" },
+	{ "output", OPT_OUTPUT, "FILE", "also write the JSON document to FILE (atomically)" },
+	{ "plot", OPT_PLOT, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
+				   "DIR/collapse.png (as 'mthpscope plot' does from the JSON)" },
+	{ NULL },
+};
+
+static const struct cli_cmd collapse_cli = {
+	.name = "collapse",
+	.summary = "Fault a span sparsely at order 0 and watch the kernel collapse it: "
+		   "orders over time, RSS growth, khugepaged counters.",
+	.details =
+		"The span is faulted with MADV_NOHUGEPAGE, --fill percent of each PMD's pages\n"
+		"present in holes of every size (seeded), so it starts at order 0. Then the\n"
+		"target sizes are enabled ('madvise', or 'defer' where a kernel offers it per\n"
+		"size), max_ptes_none is set and the span gets MADV_HUGEPAGE; khugepaged is\n"
+		"sped up (mode khugepaged) or MADV_COLLAPSE is called (mode madvise), and the\n"
+		"span's folio orders are sampled until steady (khugepaged: two full scans\n"
+		"without change) or the timeout. Mainline MADV_COLLAPSE ignores max_ptes_none.\n"
+		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
+		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
+		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
+	.opts = collapse_opts,
+};
+
+struct opts {
+	struct collapse_config cfg;
+	int mpn[MAX_MPN];
+	int nr_mpn;
+	bool orders_all;
+	bool json, measure;
+	const char *output, *plot;
+	unsigned long long span;
+};
+
+static int parse_orders(const char *arg, struct opts *o)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	o->cfg.orders = 0;
+	o->orders_all = false;
+	if (!strcmp(arg, "all")) {
+		o->orders_all = true;
+		goto out;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long lo, hi, i;
+		char *dash = strchr(tok, '-');
+
+		if (dash)
+			*dash = '\0';
+		if (cli_parse_long("orders", tok, 0, FOLIO_MAX_ORDER, &lo) ||
+		    (dash && cli_parse_long("orders", dash + 1, 0, FOLIO_MAX_ORDER, &hi))) {
+			rc = -1;
+			goto out;
+		}
+		if (!dash)
+			hi = lo;
+		if (hi < lo) {
+			ms_err("invalid --orders range '%ld-%ld'", lo, hi);
+			rc = -1;
+			goto out;
+		}
+		for (i = lo; i <= hi; i++)
+			o->cfg.orders |= 1UL << i;
+	}
+	if (!o->cfg.orders) {
+		ms_err("--orders: no order given");
+		rc = -1;
+	}
+out:
+	free(copy);
+	return rc;
+}
+
+static int parse_mpn(const char *arg, struct opts *o)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	o->nr_mpn = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v;
+
+		if (o->nr_mpn == MAX_MPN) {
+			ms_err("--max-ptes-none: at most %d values", MAX_MPN);
+			rc = -1;
+			break;
+		}
+		if (cli_parse_long("max-ptes-none", tok, 0, 511, &v)) {
+			rc = -1;
+			break;
+		}
+		o->mpn[o->nr_mpn++] = (int)v;
+	}
+	if (!rc && !o->nr_mpn) {
+		ms_err("--max-ptes-none: no value given");
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+static int on_opt(int key, const char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+	double d;
+	long v;
+	int m;
+
+	switch (key) {
+	case OPT_MODE:
+		m = collapse_mode_parse(arg);
+		if (m < 0) {
+			ms_err("invalid --mode '%s' (khugepaged or madvise)", arg);
+			return -1;
+		}
+		o->cfg.mode = (enum collapse_mode)m;
+		return 0;
+	case OPT_ORDERS:
+		return parse_orders(arg, o);
+	case OPT_MPN:
+		return parse_mpn(arg, o);
+	case OPT_FILL:
+		if (cli_parse_double("fill", arg, 0, 100, &d))
+			return -1;
+		o->cfg.fill = d / 100.0;
+		return 0;
+	case OPT_SPAN:
+		return cli_parse_size("span", arg, &o->span) ? -1 : 0;
+	case OPT_INTERVAL:
+		if (cli_parse_long("interval", arg, 1, 60000, &v))
+			return -1;
+		o->cfg.interval_ms = (unsigned)v;
+		return 0;
+	case OPT_TIMEOUT:
+		if (cli_parse_double("timeout", arg, 0, 86400, &d))
+			return -1;
+		if (d * 1000 < 1) {
+			ms_err("invalid --timeout '%s': it must be above 0 seconds", arg);
+			return -1;
+		}
+		o->cfg.timeout_ms = (unsigned)lround(d * 1000);
+		return 0;
+	case OPT_MEASURE:
+		o->measure = true;
+		return 0;
+	case OPT_SEED:
+		if (cli_parse_long("seed", arg, 0, LONG_MAX, &v))
+			return -1;
+		o->cfg.seed = (uint64_t)v;
+		return 0;
+	case OPT_SCAN_SLEEP:
+		if (cli_parse_long("scan-sleep", arg, 0, 600000, &v))
+			return -1;
+		o->cfg.scan_sleep_ms = v;
+		return 0;
+	case OPT_PAGES_TO_SCAN:
+		if (cli_parse_long("pages-to-scan", arg, 1, 1L << 30, &v))
+			return -1;
+		o->cfg.pages_to_scan = v;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_OUTPUT:
+		o->output = arg;
+		return 0;
+	case OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	}
+	return 0;
+}
+
+static json_t *orders_json(unsigned long mask)
+{
+	json_t *a = json_array();
+	int o;
+
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (mask & (1UL << o))
+			json_array_append_new(a, json_integer(o));
+	return a;
+}
+
+static json_t *hist_json(const unsigned long long *pages)
+{
+	json_t *h = json_object();
+	char k[8];
+	int o;
+
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		if (!pages[o])
+			continue;
+		snprintf(k, sizeof(k), "%d", o);
+		json_object_set_new(h, k, json_integer((json_int_t)pages[o]));
+	}
+	return h;
+}
+
+static json_t *measure_json(const struct collapse_measure *m, const char *what)
+{
+	return json_pack("{s:s, s:s, s:{s:f, s:s, s:f, s:f}, s:I, s:i, s:o}", "pattern",
+			 "chase-tlb", "span_state", what, "ns_per_access", "value",
+			 m->ns_per_access, "source", "timing", "min", m->ns_min, "max", m->ns_max,
+			 "accesses", (json_int_t)m->accesses, "reps", (int)m->reps, "hist",
+			 hist_json(m->hist.pages));
+}
+
+static json_t *run_json(const struct opts *o, const struct collapse_run *r, const char *key, const char *statement,
+			const struct collapse_measure *before, const struct collapse_measure *after)
+{
+	json_t *tl = json_array(), *ctrs = json_array(), *doc;
+	size_t i;
+	int c;
+
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct collapse_sample *s = &r->timeline[i];
+
+		json_array_append_new(tl, json_pack("{s:I, s:o, s:I, s:I}", "t_ms", (json_int_t)s->t_ms,
+						    "hist", hist_json(s->pages), "partial",
+						    (json_int_t)s->partial, "rss_bytes",
+						    (json_int_t)s->rss_bytes));
+	}
+	for (c = 0; c < r->nr_counters; c++)
+		json_array_append_new(ctrs, json_pack("{s:i, s:s, s:I}", "order",
+						      r->counters[c].order, "name",
+						      r->counters[c].name, "delta",
+						      (json_int_t)r->counters[c].delta));
+	doc = json_pack("{s:i, s:o, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "max_ptes_none",
+			r->max_ptes_none, "timeline", tl, "steady", r->steady, "elapsed_ms",
+			(json_int_t)r->elapsed_ms, "span_pages", (json_int_t)r->span_pages,
+			"filled_pages", (json_int_t)r->filled_pages, "rss_before",
+			(json_int_t)r->rss_before, "rss_after", (json_int_t)r->rss_after,
+			"rss_growth_bytes", (json_int_t)r->rss_after - (json_int_t)r->rss_before,
+			"bloat", r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0);
+	json_object_set_new(doc, "first_collapse_ms",
+			    r->first_collapse_ms >= 0 ? json_integer(r->first_collapse_ms)
+						      : json_null());
+	json_object_set_new(doc, "khugepaged",
+			    json_pack("{s:I, s:I, s:s, s:s}", "pages_collapsed",
+				      (json_int_t)r->pages_collapsed, "full_scans",
+				      (json_int_t)r->full_scans, "scope", "system-wide", "source",
+				      "kernel"));
+	json_object_set_new(doc, "collapse_counters", ctrs);
+	if (o->cfg.mode == COLLAPSE_MADVISE)
+		json_object_set_new(doc, "madvise",
+				    json_pack("{s:o, s:I}", "error",
+					      r->madvise_errno ? json_string(strerror(r->madvise_errno))
+							       : json_null(),
+					      "ns", (json_int_t)r->madvise_ns));
+	json_object_set_new(doc, "orders_reached", orders_json(r->orders_reached));
+	json_object_set_new(doc, "orders_final", orders_json(r->orders_final));
+	json_object_set_new(doc, "creep",
+			    r->creep ? json_pack("{s:b, s:i, s:i, s:I}", "happened", 1, "from",
+						 r->creep_from, "to", r->creep_to, "t_ms",
+						 (json_int_t)r->creep_t_ms)
+				     : json_pack("{s:b}", "happened", 0));
+	json_object_set_new(doc, "verdict", json_string(key));
+	json_object_set_new(doc, "statement", json_string(statement));
+	if (before && after)
+		json_object_set_new(doc, "measure",
+				    json_pack("{s:o, s:o, s:f}", "before",
+					      measure_json(before, "identical span, every page at order 0"),
+					      "after",
+					      measure_json(after, "the collapsed span, remaining holes "
+								  "faulted at order 0"),
+					      "speedup",
+					      after->ns_per_access > 0
+						      ? before->ns_per_access / after->ns_per_access
+						      : 0.0));
+	return doc;
+}
+
+static json_t *config_json(const struct opts *o, const struct collapse_env *env)
+{
+	json_t *mpn = json_array(), *words = json_object(), *cfg;
+	int i;
+
+	for (i = 0; i < o->nr_mpn; i++)
+		json_array_append_new(mpn, json_integer(o->mpn[i]));
+	for (i = 1; i <= FOLIO_MAX_ORDER; i++) {
+		char k[8];
+
+		if (!(o->cfg.orders & (1UL << i)))
+			continue;
+		snprintf(k, sizeof(k), "%d", i);
+		json_object_set_new(words, k, json_string(thp_word_name(env->target_word[i])));
+	}
+	cfg = json_pack("{s:s, s:s, s:o, s:o, s:o, s:f, s:I, s:i, s:i, s:I, s:b}", "command",
+			"collapse", "mode", collapse_mode_name(o->cfg.mode), "orders",
+			orders_json(o->cfg.orders), "enabled_as", words, "max_ptes_none", mpn,
+			"fill", o->cfg.fill, "span", (json_int_t)o->cfg.span, "interval_ms",
+			(int)o->cfg.interval_ms, "timeout_ms", (int)o->cfg.timeout_ms, "seed",
+			(json_int_t)o->cfg.seed, "measure", o->measure);
+	if (o->cfg.mode == COLLAPSE_KHUGEPAGED)
+		json_object_set_new(cfg, "khugepaged",
+				    json_pack("{s:I, s:I, s:i}", "scan_sleep_millisecs",
+					      (json_int_t)o->cfg.scan_sleep_ms, "pages_to_scan",
+					      (json_int_t)o->cfg.pages_to_scan,
+					      "alloc_sleep_millisecs", 100));
+	return cfg;
+}
+
+static json_t *header_json(const struct collapse_env *env)
+{
+	struct topo_info t;
+	struct ctr_pmu_model models[8];
+	json_t *doc, *pm = json_array();
+	int n, i, hw;
+
+	topo_describe(&t);
+	n = ctr_detect_pmus(models, 8);
+	for (i = 0; i < n; i++)
+		json_array_append_new(pm, json_string(models[i].name));
+	hw = ctr_probe_hw();
+	doc = json_pack("{s:s, s:o}", "schema", COLLAPSE_SCHEMA, "tool", results_tool_json());
+	json_object_set_new(doc, "host",
+			    results_host_json(&t, &env->thp, hw == 0, pm,
+					      hw ? "no hardware counters open (collapse uses "
+						   "timing only)"
+						 : NULL));
+	json_object_set_new(doc, "thp", results_thp_json(&env->thp, false));
+	return doc;
+}
+
+static void print_header(const struct opts *o, const struct collapse_env *env)
+{
+	unsigned pmd_pages = 1u << env->pmd_order;
+	unsigned present = (unsigned)lround(o->cfg.fill * pmd_pages);
+	int i;
+
+	printf("collapse: %s, span %zu MiB (%zu PMDs), fill %.0f%% (%u of %u PTEs empty per "
+	       "PMD), seed %llu\n",
+	       collapse_mode_name(o->cfg.mode), o->cfg.span >> 20,
+	       o->cfg.span / env->thp.pmd_size, o->cfg.fill * 100, pmd_pages - present, pmd_pages,
+	       (unsigned long long)o->cfg.seed);
+	printf("targets:");
+	for (i = 1; i <= FOLIO_MAX_ORDER; i++)
+		if (o->cfg.orders & (1UL << i))
+			printf(" %d(%s)", i, thp_word_name(env->target_word[i]));
+	if (o->cfg.mode == COLLAPSE_KHUGEPAGED)
+		printf("; khugepaged scan_sleep %ld ms, pages_to_scan %ld", o->cfg.scan_sleep_ms,
+		       o->cfg.pages_to_scan);
+	printf("\n");
+}
+
+static void print_run(const struct collapse_run *r, const char *statement,
+		      const struct collapse_measure *before, const struct collapse_measure *after)
+{
+	unsigned long cols = 1; /* order 0 always */
+	size_t i;
+	int o;
+
+	for (i = 0; i < r->nr_samples; i++)
+		for (o = 1; o <= FOLIO_MAX_ORDER; o++)
+			if (r->timeline[i].pages[o])
+				cols |= 1UL << o;
+	printf("\nmax_ptes_none %d\n  %8s %9s", r->max_ptes_none, "t_ms", "rss_MiB");
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			printf(" %8s%-2d", "order", o);
+	printf(" %8s\n", "partial");
+	/* Only the samples where something changed (and the last): a quiet
+	 * minute of khugepaged is one line, not six hundred. */
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct collapse_sample *s = &r->timeline[i];
+
+		if (i && i + 1 < r->nr_samples &&
+		    !memcmp(s->pages, r->timeline[i - 1].pages, sizeof(s->pages)) &&
+		    s->rss_bytes == r->timeline[i - 1].rss_bytes)
+			continue;
+		printf("  %8ld %9.1f", s->t_ms, (double)s->rss_bytes / (1 << 20));
+		for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+			if (cols & (1UL << o))
+				printf(" %10llu", s->pages[o]);
+		printf(" %8llu\n", s->partial);
+	}
+	printf("  RSS %.1f -> %.1f MiB (%+.1f MiB, x%.2f); khugepaged (system-wide) "
+	       "pages_collapsed %+ld, full_scans %+ld\n",
+	       (double)r->rss_before / (1 << 20), (double)r->rss_after / (1 << 20),
+	       ((double)r->rss_after - (double)r->rss_before) / (1 << 20),
+	       r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0,
+	       r->pages_collapsed, r->full_scans);
+	for (o = 0; o < r->nr_counters; o++)
+		if (r->counters[o].delta)
+			printf("  order %d %s %+lld\n", r->counters[o].order, r->counters[o].name,
+			       r->counters[o].delta);
+	printf("  %s after %ld ms\n", r->steady ? "steady" : "not steady (timeout)", r->elapsed_ms);
+	if (r->madvise_ns)
+		printf("  MADV_COLLAPSE took %.1f ms%s%s\n", r->madvise_ns / 1e6,
+		       r->madvise_errno ? ", error: " : "",
+		       r->madvise_errno ? strerror(r->madvise_errno) : "");
+	if (before && after)
+		printf("  chase-tlb: %.2f ns/access at order 0, %.2f after collapse (x%.2f; timing, "
+		       "noisy VM)\n",
+		       before->ns_per_access, after->ns_per_access,
+		       after->ns_per_access > 0 ? before->ns_per_access / after->ns_per_access : 0);
+	printf("  => %s\n", statement);
+}
+
+static int exit_for(int err)
+{
+	if (err == -ENOMEM || err == -EOPNOTSUPP)
+		return MS_EXIT_ENV;
+	return ms_exit_for_errno(err);
+}
+
+/* One max_ptes_none value: fault, collapse, (measure), describe. */
+static int one_run(struct opts *o, const struct collapse_env *env, json_t *runs, json_t **last)
+{
+	struct collapse_measure before, after;
+	struct collapse_span sp = { 0 }, ref = { 0 };
+	struct collapse_run r = { 0 };
+	char msg[512], statement[512];
+	const char *key;
+	bool measured = false;
+	int err;
+
+	if ((err = collapse_span_map(&o->cfg, env, &sp))) {
+		ms_err("collapse: mapping the %zu MiB span failed: %s", o->cfg.span >> 20,
+		       strerror(-err));
+		return exit_for(err);
+	}
+	if ((err = collapse_set_knobs(&o->cfg, env))) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("collapse: setting the THP knobs failed: %s", msg);
+		collapse_span_unmap(&sp);
+		return exit_for(err);
+	}
+	if (!o->json)
+		fprintf(stderr, "mthpscope: collapse: max_ptes_none %d, %llu of %zu pages faulted, "
+				"waiting up to %u s...\n",
+			o->cfg.max_ptes_none, sp.filled_pages, sp.len / (size_t)env->page_size,
+			o->cfg.timeout_ms / 1000);
+	err = collapse_run(&o->cfg, env, &sp, &r);
+	if (err) {
+		ms_err("collapse: %s", err == -EPERM || err == -EACCES
+					       ? "reading PFNs from pagemap needs root"
+				       : err == -EOPNOTSUPP ? "this kernel has no MADV_COLLAPSE"
+							    : strerror(-err));
+		goto out;
+	}
+	if (o->measure) {
+		struct collapse_config full = o->cfg;
+
+		full.fill = 1.0;
+		err = collapse_span_map(&full, env, &ref);
+		if (!err)
+			err = collapse_measure(&ref, env->page_size, o->cfg.seed, MEASURE_REPS,
+					       &before);
+		if (!err)
+			err = collapse_measure(&sp, env->page_size, o->cfg.seed, MEASURE_REPS, &after);
+		if (err) {
+			ms_err("collapse: --measure failed: %s", strerror(-err));
+			goto out;
+		}
+		measured = true;
+	}
+	key = collapse_verdict(&o->cfg, env, &r, statement, sizeof(statement));
+	*last = run_json(o, &r, key, statement, measured ? &before : NULL,
+			 measured ? &after : NULL);
+	json_array_append(runs, *last);
+	json_decref(*last); /* the array holds it */
+	if (!o->json)
+		print_run(&r, statement, measured ? &before : NULL, measured ? &after : NULL);
+out:
+	collapse_run_free(&r);
+	collapse_span_unmap(&ref);
+	collapse_span_unmap(&sp);
+	return err ? exit_for(err) : MS_EXIT_OK;
+}
+
+static int collapse_main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct collapse_env env;
+	json_t *doc = NULL, *runs = NULL, *last = NULL;
+	char why[512];
+	int i, err, rc = MS_EXIT_OK;
+
+	o.cfg.mode = COLLAPSE_KHUGEPAGED;
+	o.cfg.fill = 0.5;
+	o.span = 64ULL << 20;
+	o.cfg.interval_ms = 100;
+	o.cfg.timeout_ms = 60000;
+	o.cfg.seed = 1;
+	o.cfg.scan_sleep_ms = 10;
+	o.orders_all = true;
+	o.mpn[0] = 511;
+	o.nr_mpn = 1;
+	i = cli_parse(&collapse_cli, argc, argv, on_opt, &o);
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if (i < argc) {
+		ms_err("collapse: unexpected argument '%s'", argv[i]);
+		cli_usage(&collapse_cli, stderr);
+		return MS_EXIT_USAGE;
+	}
+	if (o.span > SIZE_MAX / 2) {
+		ms_err("collapse: --span is too large");
+		return MS_EXIT_USAGE;
+	}
+	o.cfg.span = (size_t)o.span;
+	o.cfg.max_ptes_none = o.mpn[0];
+	if (o.orders_all) {
+		struct thp_settings s;
+
+		if ((err = thp_read(&s))) {
+			thp_strerror(err, why, sizeof(why));
+			ms_err("collapse: %s", why);
+			return MS_EXIT_ENV;
+		}
+		o.cfg.orders = thp_anon_orders(&s);
+		if (!o.cfg.orders) {
+			ms_err("collapse: this kernel has no anon THP sizes");
+			return MS_EXIT_ENV;
+		}
+	}
+	/* Every value checked before the first write. */
+	for (i = 0; i < o.nr_mpn; i++) {
+		o.cfg.max_ptes_none = o.mpn[i];
+		err = collapse_prepare(&o.cfg, &env, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: %s", why);
+			return exit_for(err);
+		}
+	}
+	if (o.measure && o.cfg.span * 2 > env.mem_available) {
+		ms_err("collapse: --measure needs a second span of the same size: %zu MiB do not "
+		       "fit in the %llu MiB available",
+		       o.cfg.span * 2 >> 20, env.mem_available >> 20);
+		return MS_EXIT_ENV;
+	}
+	if (geteuid() != 0) {
+		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
+		return MS_EXIT_ENV;
+	}
+	if (o.output && (err = atomic_check_writable(o.output))) {
+		ms_err("collapse: cannot write %s: %s", o.output, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !o.cfg.pages_to_scan) {
+		o.cfg.pages_to_scan = (long)(o.cfg.span / (size_t)env.page_size) * 2;
+		if (o.cfg.pages_to_scan < 4096)
+			o.cfg.pages_to_scan = 4096;
+	}
+	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !(o.cfg.orders & (1UL << env.pmd_order)) &&
+	    !env.thp.mthp_collapse)
+		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
+			"collapse counters: mainline khugepaged does not scan this span; waiting "
+			"the whole timeout anyway");
+	doc = header_json(&env);
+	json_object_set_new(doc, "config", config_json(&o, &env));
+	runs = json_array();
+	if (!o.json)
+		print_header(&o, &env);
+	for (i = 0; i < o.nr_mpn; i++) {
+		o.cfg.max_ptes_none = o.mpn[i];
+		rc = one_run(&o, &env, runs, &last);
+		if (rc != MS_EXIT_OK)
+			goto out;
+	}
+	/* The last run's fields at the top level: a single-value run reads
+	 * like a flat document. */
+	json_object_update(doc, last);
+	json_object_set(doc, "runs", runs);
+	if (o.json) {
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+	}
+	if (o.output && (err = atomic_write_json(o.output, doc, JSON_INDENT(2)))) {
+		ms_err("collapse: writing %s failed: %s", o.output, strerror(-err));
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
+	if (o.plot) {
+		struct plot_files files;
+
+		err = plot_collapse(doc, o.plot, PLOT_PNG, &files, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: %s", why);
+			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
+		}
+		for (i = 0; i < files.nr; i++)
+			ms_note("collapse: wrote %s/%s", o.plot, files.name[i]);
+	}
+out:
+	json_decref(runs);
+	json_decref(doc);
+	return rc;
+}
+
+const struct ms_command cmd_collapse = {
+	.name = "collapse",
+	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
+	.run = collapse_main,
+};

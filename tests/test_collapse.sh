@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# mthpscope collapse on the real kernel: MADV_COLLAPSE and khugepaged turn a
+# sparse span into PMD folios, max_ptes_none 0 keeps it sparse, bad input
+# exits 2/3, and every THP knob is as before afterwards.
+# Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
+set -u
+BIN=${MTHPSCOPE_BIN:?}
+THP=/sys/kernel/mm/transparent_hugepage
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (sysfs writes, PFNs)"; exit 77; }
+[ -r "$THP/hpage_pmd_size" ] || { echo "SKIP: no THP sysfs"; exit 77; }
+[ -e "$THP/hugepages-2048kB/enabled" ] || { echo "SKIP: needs x86-64 4K pages (2M PMD)"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
+
+# Every knob, counters excepted (khugepaged's move on their own).
+knobs() {
+	for f in "$THP"/enabled "$THP"/defrag "$THP"/shmem_enabled "$THP"/hugepages-*/enabled \
+		 "$THP"/khugepaged/*; do
+		case "$f" in */pages_collapsed|*/full_scans) continue ;; esac
+		[ -r "$f" ] && printf '%s=%s\n' "${f#$THP/}" "$(cat "$f")"
+	done
+}
+
+# Other mthpscope instances (other test suites on this machine) change the
+# knobs while they hold the lock: read them only while holding it ourselves
+# (the same flock the thp module takes; retried when the file was replaced).
+LOCK=${MTHPSCOPE_RUNDIR:-/run}/mthpscope.lock
+knobs_locked() {
+	local got=""
+	while [ -z "$got" ]; do
+		exec 9<>"$LOCK" || return 1
+		flock -w "${MTHPSCOPE_LOCK_WAIT:-120}" 9 || { exec 9>&-; return 1; }
+		if [ "$(stat -Lc %i /proc/self/fd/9)" = "$(stat -c %i "$LOCK" 2>/dev/null)" ]; then
+			got=1
+			knobs
+		fi
+		exec 9>&- # never held while mthpscope runs: it would wait for us
+	done
+}
+before=$(knobs_locked) || { echo "SKIP: the THP lock stays busy"; exit 77; }
+
+check_knobs() {
+	local now
+	now=$(knobs_locked)
+	if [ "$now" != "$before" ]; then
+		echo "FAIL: knobs changed after $1:"
+		diff <(echo "$before") <(echo "$now")
+		fail=1
+	else
+		echo "ok: every knob as before after $1"
+	fi
+}
+
+# py EXPR FILE: evaluate a Python expression over the document 'd'.
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$2"; }
+
+expect_eq() { # what got want
+	if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1 = $2"; fi
+}
+
+# 1. MADV_COLLAPSE: a half-filled 64 MiB span becomes order-9 folios, exactly,
+#    and RSS grows by the holes it filled.
+"$BIN" collapse --mode madvise --orders 9 --span 64M --fill 50 --timeout 10 --interval 20 \
+	--json >"$tmp/madv.json" 2>"$tmp/madv.err"
+rc=$?
+expect_eq "madvise exit" "$rc" 0
+if [ "$rc" = 0 ]; then
+	expect_eq "madvise final hist" "$(py 'json.dumps(d["timeline"][-1]["hist"])' "$tmp/madv.json")" '{"9": 16384}'
+	expect_eq "madvise first hist" "$(py 'json.dumps(d["timeline"][0]["hist"])' "$tmp/madv.json")" '{"0": 8192}'
+	expect_eq "madvise rss_before" "$(py 'd["rss_before"]' "$tmp/madv.json")" $((32 << 20))
+	expect_eq "madvise rss_after" "$(py 'd["rss_after"]' "$tmp/madv.json")" $((64 << 20))
+	expect_eq "madvise rss growth = holes" "$(py 'd["rss_growth_bytes"]' "$tmp/madv.json")" \
+		"$(py '(d["span_pages"] - d["filled_pages"]) * d["host"]["page_size"]' "$tmp/madv.json")"
+	expect_eq "madvise error" "$(py 'd["madvise"]["error"]' "$tmp/madv.json")" None
+	expect_eq "madvise schema" "$(py 'd["schema"]' "$tmp/madv.json")" mthpscope.collapse/1
+else
+	cat "$tmp/madv.err"
+fi
+check_knobs "madvise mode"
+
+# 2. khugepaged, PMD size enabled, max_ptes_none 511: collapses within the timeout.
+"$BIN" collapse --mode khugepaged --orders 9 --max-ptes-none 511 --span 8M --fill 50 \
+	--timeout 30 --interval 50 --json >"$tmp/kh.json" 2>"$tmp/kh.err"
+rc=$?
+expect_eq "khugepaged exit" "$rc" 0
+if [ "$rc" = 0 ]; then
+	expect_eq "khugepaged final hist" "$(py 'json.dumps(d["timeline"][-1]["hist"])' "$tmp/kh.json")" '{"9": 2048}'
+	expect_eq "khugepaged steady" "$(py 'd["steady"]' "$tmp/kh.json")" True
+	expect_eq "khugepaged verdict" "$(py 'd["verdict"]' "$tmp/kh.json")" pmd-only
+	expect_eq "khugepaged counted" "$(py 'd["khugepaged"]["pages_collapsed"] >= 4' "$tmp/kh.json")" True
+else
+	cat "$tmp/kh.err"
+fi
+check_knobs "khugepaged mode"
+
+# 3. max_ptes_none 0 with holes: nothing collapses (steady after two full scans),
+#    in a sweep whose first value (511) does collapse: one timeline each.
+"$BIN" collapse --orders 9 --max-ptes-none 511,0 --span 8M --fill 50 --timeout 30 \
+	--interval 50 --json >"$tmp/sweep.json" 2>"$tmp/sweep.err"
+rc=$?
+expect_eq "sweep exit" "$rc" 0
+if [ "$rc" = 0 ]; then
+	expect_eq "sweep runs" "$(py 'len(d["runs"])' "$tmp/sweep.json")" 2
+	expect_eq "sweep 511 hist" "$(py 'json.dumps(d["runs"][0]["timeline"][-1]["hist"])' "$tmp/sweep.json")" '{"9": 2048}'
+	expect_eq "max_ptes_none 0 hist" "$(py 'json.dumps(d["timeline"][-1]["hist"])' "$tmp/sweep.json")" '{"0": 1024}'
+	expect_eq "max_ptes_none 0 top level" "$(py 'd["max_ptes_none"]' "$tmp/sweep.json")" 0
+	expect_eq "max_ptes_none 0 verdict" "$(py 'd["verdict"]' "$tmp/sweep.json")" none
+	expect_eq "max_ptes_none 0 steady" "$(py 'd["steady"]' "$tmp/sweep.json")" True
+	expect_eq "max_ptes_none 0 rss" "$(py 'd["rss_growth_bytes"]' "$tmp/sweep.json")" 0
+else
+	cat "$tmp/sweep.err"
+fi
+check_knobs "sweep"
+
+# 3b. The sweep through 'mthpscope plot': one stacked-area figure.
+if command -v gnuplot >/dev/null && [ -s "$tmp/sweep.json" ]; then
+	out=$("$BIN" plot "$tmp/sweep.json" -o "$tmp/plot" 2>"$tmp/plot.err")
+	rc=$?
+	expect_eq "plot exit" "$rc" 0
+	expect_eq "plot files" "$out" "$tmp/plot/collapse.png"
+	[ -s "$tmp/plot/collapse.png" ] || { echo "FAIL: empty collapse.png"; cat "$tmp/plot.err"; fail=1; }
+	expect_eq "plot blocks" "$(grep -c '^# max_ptes_none' "$tmp/plot/collapse.dat")" 2
+else
+	echo "note: gnuplot missing, plot not checked"
+fi
+
+# 4. The text form states what the kernel did (all anon orders enabled).
+"$BIN" collapse --span 4M --timeout 30 --interval 50 >"$tmp/text.out" 2>&1
+rc=$?
+expect_eq "text exit" "$rc" 0
+if grep -q "this kernel's khugepaged does not collapse to mTHP orders" "$tmp/text.out"; then
+	echo "ok: text states no mTHP collapse"
+elif grep -q "khugepaged collapsed to orders" "$tmp/text.out"; then
+	echo "ok: this kernel collapses to mTHP orders"
+else
+	echo "FAIL: no statement in the text output"; cat "$tmp/text.out"; fail=1
+fi
+check_knobs "text run"
+
+# 5. Killed mid-run (SIGTERM, SIGINT): the journal puts every knob back.
+#    Orders 2-8 only: mainline khugepaged never runs for them, so the run
+#    waits out its timeout unless killed.
+for sig in TERM INT; do
+	"$BIN" collapse --orders 2-8 --span 4M --timeout 60 --interval 50 >/dev/null 2>&1 &
+	pid=$!
+	# wait until it has written a knob (the journal exists), at most 30 s
+	for _ in $(seq 300); do
+		[ "$(cat "$THP/hugepages-16kB/enabled" 2>/dev/null | grep -o '\[[a-z]*\]')" = "[madvise]" ] && break
+		sleep 0.1
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	expect_eq "killed by SIG$sig" "$rc" $((128 + $(kill -l "$sig")))
+	check_knobs "SIG$sig"
+done
+
+# 6. Bad input.
+bad() { # want args...
+	local want=$1
+	shift
+	"$BIN" collapse "$@" >/dev/null 2>"$tmp/bad.err"
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL: collapse $*: exit $rc, want $want"; cat "$tmp/bad.err"; fail=1
+	elif [ ! -s "$tmp/bad.err" ]; then
+		echo "FAIL: collapse $*: no message"; fail=1
+	else
+		echo "ok: collapse $* -> $rc: $(head -1 "$tmp/bad.err")"
+	fi
+}
+bad 2 --max-ptes-none 512
+bad 2 --max-ptes-none -1
+bad 2 --max-ptes-none 511,600
+bad 2 --timeout 0
+bad 2 --orders 0
+bad 2 --orders 10
+bad 2 --orders 9-2
+bad 3 --orders 1
+bad 2 --span 3M
+bad 2 --span 0
+bad 3 --span 4T
+bad 2 --fill 101
+bad 2 --mode both
+bad 2 extra-argument
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" collapse --span 4M \
+		>/dev/null 2>"$tmp/bad.err"
+	expect_eq "collapse as nobody" "$?" 3
+fi
+check_knobs "bad input"
+
+exit $fail
