@@ -57,6 +57,7 @@ enum {
 	OPT_ACCESSES,
 	OPT_SPARSE,
 	OPT_BACKEND,
+	OPT_DEFRAG,
 	OPT_OUTPUT = 'o',
 };
 
@@ -78,6 +79,9 @@ static const struct cli_opt run_opts[] = {
 	  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)" },
 	{ "backend", OPT_BACKEND, "auto|pmu|timing",
 	  "pmu: hardware counters or fail; timing: time and software events (default auto)" },
+	{ "defrag", OPT_DEFRAG, "WORD",
+	  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
+	  "the run, restored after: one side of a settings A/B" },
 	{ "output", OPT_OUTPUT, "FILE", "write the results (mthpscope.results/1) to FILE" },
 	{ NULL },
 };
@@ -106,6 +110,7 @@ struct run_opts {
 	unsigned long long seed, accesses;
 	bool quick, have_seed, have_reps, have_cpu, have_sparse;
 	enum run_backend backend;
+	int defrag; /* enum thp_word, or THP_W_NONE: leave it */
 	const char *output;
 };
 
@@ -174,6 +179,14 @@ static int on_opt(int key, const char *arg, void *ctx)
 			o->backend = BACKEND_TIMING;
 		else {
 			ms_err("invalid --backend value '%s' (auto, pmu or timing)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_DEFRAG:
+		o->defrag = thp_word_parse(arg);
+		if (o->defrag < 0) {
+			ms_err("invalid --defrag value '%s' (always, defer, defer+madvise, madvise, "
+			       "never)", arg);
 			return -1;
 		}
 		return 0;
@@ -924,6 +937,8 @@ static json_t *config_json(struct run *r, const char *reach_source, unsigned lon
 		      RUN_COVERAGE_MIN);
 	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
 	json_object_set_new(c, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
+	if (r->o.defrag != THP_W_NONE)
+		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
 	return c;
 }
 
@@ -937,6 +952,7 @@ static int run_run(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.o.backend = BACKEND_AUTO;
+	r.o.defrag = THP_W_NONE;
 	i = cli_parse(&run_cli, argc, argv, on_opt, &r.o);
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;
@@ -1092,6 +1108,12 @@ static int run_run(int argc, char **argv)
 		rc = ms_exit_for_errno(err);
 		goto out;
 	}
+	if (r.o.defrag != THP_W_NONE && (err = thp_set_top("defrag", r.o.defrag))) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: --defrag %s: %s", thp_word_name(r.o.defrag), msg);
+		rc = err == -EINVAL ? MS_EXIT_USAGE : ms_exit_for_errno(err);
+		goto out;
+	}
 	r.progress = isatty(STDERR_FILENO);
 	if ((err = plan_trials(&r)))
 		goto fail;
@@ -1113,7 +1135,8 @@ static int run_run(int argc, char **argv)
 				 "a hardware cycles counter does not open (%s): %s",
 				 strerror(-hwerr), adv);
 		}
-		/* the settings the user had, before this run changed them */
+		/* the settings in effect: the user's, but for --defrag (the per-size
+		 * enabled values are the user's too: each trial sets its own) */
 		if (thp_read(&now))
 			now = r.s;
 		r.doc = results_doc_new(results_host_json(&r.topo, &r.s, hw, pmu_models,

@@ -44,7 +44,10 @@ static void recover_stale_journal(const char *cmd)
 
 	if (!strcmp(cmd, "restore") || !thp_journal_exists())
 		return;
+	/* Never wait here: a live writer's lock means its journal is not stale. */
+	thp_set_lock_wait(0);
 	err = thp_recover(&r);
+	thp_set_lock_wait(-1);
 	if (err == -EPERM) {
 		ms_warn("THP settings changed by a process that died are still in effect; "
 			"run 'mthpscope restore' as root to put them back");
