@@ -136,6 +136,7 @@ struct ctx {
 	double *buf;       /* nr_trials values */
 	unsigned iters;
 	uint64_t seed;
+	uint64_t want_span; /* 0 = the largest */
 };
 
 static bool trial_dense_match(const struct ctx *c, const struct results_trial *t, uint64_t span)
@@ -337,6 +338,8 @@ static void collect_spans(struct ctx *c)
 			if (c->included[i] && c->r->trials[i].order == 0 &&
 			    trial_dense_match(c, &c->r->trials[i], c->a->spans[j].span))
 				break;
+		if (c->want_span && c->a->spans[j].span != c->want_span)
+			continue;
 		if (i < c->r->nr_trials) {
 			c->a->span = c->a->spans[j].span;
 			return;
@@ -826,6 +829,7 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 	a->threshold = opts && opts->threshold > 0 ? opts->threshold : ANALYZE_MATERIAL_GAIN;
 	c.iters = opts && opts->iters ? opts->iters : ANALYZE_BOOT_ITERS;
 	c.seed = opts && opts->seed ? opts->seed : (r->config_seed ? r->config_seed : 1);
+	c.want_span = opts ? opts->span : 0;
 	select_trials(&c);
 	if (choose_pattern(&c)) {
 		rc = fail(err, errsize, "no dense trials (only sparse ones): nothing measures "
@@ -834,6 +838,12 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 	}
 	note_other_patterns(&c);
 	collect_spans(&c);
+	if (!a->span && c.want_span) {
+		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' at span %llu "
+			  "(%llu MiB)", a->pattern, (unsigned long long)c.want_span,
+			  (unsigned long long)(c.want_span >> 20));
+		goto out;
+	}
 	if (!a->span) {
 		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' (%zu of %zu "
 			  "trials excluded): order 0 is the baseline every gain is measured "

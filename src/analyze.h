@@ -129,6 +129,7 @@ struct analyze_opts {
 	double threshold;            /* 0 = ANALYZE_MATERIAL_GAIN */
 	unsigned iters;              /* 0 = ANALYZE_BOOT_ITERS */
 	uint64_t seed;               /* bootstrap seed; the same input gives the same output */
+	uint64_t span;               /* the span the verdict rests on; 0 = the largest */
 };
 
 /* 0, or a negative errno with a message: -ENODATA when there is nothing to

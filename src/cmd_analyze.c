@@ -8,13 +8,15 @@
 #include "report.h"
 #include "results.h"
 
-enum { OPT_FORMAT = 'f', OPT_THRESHOLD = 't' };
+enum { OPT_FORMAT = 'f', OPT_THRESHOLD = 't', OPT_SPAN = 's' };
 
 static const struct cli_opt analyze_opts_table[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
 	  "(schema mthpscope.analysis/1)" },
 	{ "threshold", OPT_THRESHOLD, "PCT", "smallest gain that counts as material, in % of "
 	  "the order-0 value (default 5)" },
+	{ "span", OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M (default: the "
+	  "largest with order-0 trials)" },
 	{ NULL },
 };
 
@@ -38,6 +40,7 @@ static const struct cli_cmd analyze_cli = {
 struct analyze_cmd_opts {
 	enum report_format format;
 	double threshold;
+	unsigned long long span;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
@@ -53,13 +56,16 @@ static int on_opt(int key, const char *arg, void *ctx)
 		if (cli_parse_double("threshold", arg, 0.1, 90.0, &o->threshold))
 			return -1;
 		o->threshold /= 100.0;
+	} else if (key == OPT_SPAN) {
+		if (cli_parse_size("span", arg, &o->span))
+			return -1;
 	}
 	return 0;
 }
 
 static int analyze_cmd(int argc, char **argv)
 {
-	struct analyze_cmd_opts o = { REPORT_TEXT, 0.0 };
+	struct analyze_cmd_opts o = { REPORT_TEXT, 0.0, 0 };
 	struct analyze_opts ao = { 0 };
 	struct results *r = NULL;
 	struct analysis *a = NULL;
@@ -81,6 +87,7 @@ static int analyze_cmd(int argc, char **argv)
 		return MS_EXIT_FAIL;
 	}
 	ao.threshold = o.threshold;
+	ao.span = o.span;
 	rc = analyze_run(r, &ao, &a, err, sizeof(err));
 	if (rc) {
 		ms_err("analyze: %s: %s", file, err);

@@ -85,7 +85,9 @@ static void fig_init(struct fig *g, const char *dir, const char *name, enum plot
 	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
 }
 
-/* NAME.gp: the common variables; the caller adds its own, then the load. */
+/* NAME.gp: the common variables; the caller adds its own, then the
+ * template is copied in. Paths are relative to the figure's directory, where
+ * gnuplot runs, so a figure directory can be moved and redrawn as it is. */
 static FILE *fig_script(const struct fig *g, const char *title, const char *subtitle,
 			const char *ylabel)
 {
@@ -93,13 +95,12 @@ static FILE *fig_script(const struct fig *g, const char *title, const char *subt
 
 	if (!f)
 		return NULL;
-	fprintf(f, "# written by mthpscope; re-run with: gnuplot %s.gp\n", g->name);
-	fprintf(f, "gp_dir = ");
-	gp_string(f, template_dir());
-	fprintf(f, "\nterm_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
-	gp_string(f, g->out);
+	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
+		g->name);
+	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
+	gp_string(f, strrchr(g->out, '/') + 1);
 	fprintf(f, "\ndatafile = ");
-	gp_string(f, g->dat);
+	gp_string(f, strrchr(g->dat, '/') + 1);
 	fprintf(f, "\nplot_title = ");
 	gp_string(f, title);
 	fprintf(f, "\nplot_subtitle = ");
@@ -117,19 +118,42 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -EIO : 0;
 }
 
-/* Run gnuplot on NAME.gp; its output goes to NAME.log, kept on failure. */
-static int fig_run(const struct fig *g, const char *template, char *err, size_t errsize)
+/* Copy a template into the script; its "load gp_dir . '/common.gp'" line
+ * becomes the text of common.gp, so NAME.gp stands on its own. */
+static int copy_template(FILE *script, const char *template, int depth, char *err,
+			 size_t errsize)
 {
-	char tpl[4096], line[256] = "";
+	char path[4096], line[1024];
+	FILE *t;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", template_dir(), template);
+	t = fopen(path, "r");
+	if (!t)
+		return fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
+			    "MTHPSCOPE_GNUPLOT_DIR to the scripts/gnuplot directory)", path);
+	fprintf(script, "\n# ---- %s\n", template);
+	while (!rc && fgets(line, sizeof(line), t)) {
+		if (depth == 0 && !strncmp(line, "load gp_dir . '/common.gp'", 26))
+			rc = copy_template(script, "common.gp", depth + 1, err, errsize);
+		else
+			fputs(line, script);
+	}
+	fclose(t);
+	return rc;
+}
+
+/* Run gnuplot on NAME.gp in the figure's directory; its output goes to
+ * NAME.log, kept on failure. */
+static int fig_run(const struct fig *g, char *err, size_t errsize)
+{
+	char line[256] = "", script[80];
 	struct stat st;
 	FILE *lf;
 	pid_t pid;
 	int status, fd;
 
-	snprintf(tpl, sizeof(tpl), "%s/%s", template_dir(), template);
-	if (access(tpl, R_OK))
-		return fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
-			    "MTHPSCOPE_GNUPLOT_DIR to the scripts/gnuplot directory)", tpl);
+	snprintf(script, sizeof(script), "%s.gp", g->name);
 	fd = open(g->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return fail(err, errsize, -errno, "cannot write %s: %s", g->log, strerror(errno));
@@ -142,7 +166,9 @@ static int fig_run(const struct fig *g, const char *template, char *err, size_t 
 	if (pid == 0) {
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
-		execlp("gnuplot", "gnuplot", g->gp, (char *)NULL);
+		if (chdir(g->dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	close(fd);
@@ -161,10 +187,10 @@ static int fig_run(const struct fig *g, const char *template, char *err, size_t 
 		if (lf)
 			fclose(lf);
 		line[strcspn(line, "\n")] = '\0';
-		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s%s): %s; its output is "
-			    "in %s", g->gp, WIFEXITED(status) ? "exit " : "signal ",
-			    WIFEXITED(status) ? "status" : "", line[0] ? line : "no message",
-			    g->log);
+		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
+			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			    line[0] ? line : "no message", g->log);
 	}
 	unlink(g->log);
 	return 0;
@@ -173,12 +199,13 @@ static int fig_run(const struct fig *g, const char *template, char *err, size_t 
 static int fig_finish(struct fig *g, FILE *script, const char *template, struct plot_files *out,
 		      char *err, size_t errsize)
 {
-	int rc;
+	int rc = copy_template(script, template, 0, err, errsize);
 
-	fprintf(script, "load gp_dir . '/%s'\n", template);
-	if (close_checked(script))
-		return fail(err, errsize, -EIO, "cannot write %s", g->gp);
-	rc = fig_run(g, template, err, errsize);
+	if (close_checked(script) && !rc)
+		rc = fail(err, errsize, -EIO, "cannot write %s", g->gp);
+	if (rc)
+		return rc;
+	rc = fig_run(g, err, errsize);
 	if (!rc && out && out->nr < PLOT_MAX_FILES)
 		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
 			 strrchr(g->out, '/') + 1);

@@ -1,9 +1,11 @@
 /*
  * Plots through gnuplot: for each figure we write NAME.dat (the numbers)
- * and NAME.gp (the variables, then 'load' of a template from
- * scripts/gnuplot/), run gnuplot on NAME.gp as a child process and check its
- * exit status. NAME.dat and NAME.gp stay next to the picture, so a figure
- * can be restyled by hand and re-run with 'gnuplot NAME.gp'.
+ * and NAME.gp (the variables, then a copy of a template from
+ * scripts/gnuplot/ with common.gp inlined), run gnuplot on NAME.gp as a
+ * child process in the figure's directory and check its exit status.
+ * NAME.dat and NAME.gp stay next to the picture and name each other by
+ * relative paths, so a figure directory can be moved, restyled by hand and
+ * redrawn with 'gnuplot NAME.gp' inside it.
  *
  * Templates are looked up in $MTHPSCOPE_GNUPLOT_DIR, else in the source
  * tree's scripts/gnuplot (MTHPSCOPE_DATADIR).

@@ -289,7 +289,8 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			r->pmu_available ? "available" : "none");
 		fprintf(f, "- Trials: %zu used, %zu excluded (all spans and sparse trials); the "
 			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
-			a->nr_excluded, a->pattern, span, a->nr_spans > 1 ? " (the largest)" : "");
+			a->nr_excluded, a->pattern, span, a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
+			" (the largest)" : "");
 		fprintf(f, "- Primary metric: `%s` (%s, %s; lower is better). Gain = share of the "
 			"order-0 value saved, 95 %% bootstrap CI; p = two-sided Mann-Whitney vs "
 			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
@@ -308,7 +309,8 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "trials:  %zu used, %zu excluded (all spans and sparse trials)\n",
 		a->nr_included, a->nr_excluded);
 	fprintf(f, "verdict: on pattern %s at span %s%s\n", a->pattern, span,
-		a->nr_spans > 1 ? " (the largest)" : "");
+		a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
+			" (the largest)" : "");
 	fprintf(f, "metric:  %s (%s, %s; lower is better)\n", a->metric, a->metric_source,
 		a->metric_unit);
 	fprintf(f, "gain:    share of the order-0 value saved, 95 %% bootstrap CI; p: two-sided\n"

@@ -1,5 +1,6 @@
 /* The analyzer on hand-made results files (tests/data/gen_results.py):
  * each file has a known gain curve, so the verdict is known. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,18 @@ TEST(sweep_spans)
 	EXPECT_EQ(a->span, 1024ULL << 20); /* the verdict rests on the largest */
 	EXPECT_EQ(a->spans[3].by_order[4].n, 6);
 	analyze_free(a);
+	/* --span picks another one; a span not in the file is refused */
+	{
+		struct analyze_opts o = { .span = 64 << 20 };
+
+		ASSERT_EQ(analyze_run(r, &o, &a, err, sizeof(err)), 0);
+		EXPECT_EQ(a->span, 64 << 20);
+		EXPECT_EQ(a->orders[4].primary.n, 6);
+		analyze_free(a);
+		o.span = 48 << 20;
+		EXPECT_EQ(analyze_run(r, &o, &a, err, sizeof(err)), -ENODATA);
+		EXPECT_TRUE(strstr(err, "at span 50331648 (48 MiB)") != NULL);
+	}
 	results_free(r);
 }
 

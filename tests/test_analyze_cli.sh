@@ -43,6 +43,11 @@ for row in "bad/truncated.json|truncated JSON" \
 	[ -s "$tmp/out" ] && err "$f: wrote to stdout on failure"
 done
 
+# --span: the verdict's span, stated in the report
+"$bin" analyze "$data/knee4_timing.json" --span 64M | grep -q "^verdict: on pattern chase-tlb at span 64 MiB$" ||
+	err "--span 64M not used"
+"$bin" analyze "$data/knee4_timing.json" --span 48M >/dev/null 2>&1; [ $? -eq 1 ] || err "--span 48M: not exit 1"
+
 # usage errors: exit 2
 "$bin" analyze >/dev/null 2>&1; [ $? -eq 2 ] || err "no FILE: not exit 2"
 "$bin" analyze "$data/flat.json" --format xml >/dev/null 2>&1; [ $? -eq 2 ] || err "--format xml: not exit 2"

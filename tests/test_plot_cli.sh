@@ -23,6 +23,12 @@ done
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 
+# a relative -o, then the directory moved: NAME.gp stands on its own
+(cd "$tmp" && "$bin" plot "$data/flat.json" -o rel/figs >/dev/null) || err "relative -o: exit $?"
+mv "$tmp/rel/figs" "$tmp/moved" && rm -f "$tmp/moved/gain.png"
+(cd "$tmp/moved" && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "a moved figure does not redraw"
+grep -q '^load' "$tmp/moved/gain.gp" && err "gain.gp still loads a template"
+
 "$bin" plot --format svg -o "$tmp/svg" "$data/knee4_timing.json" >/dev/null || err "plot svg: exit $?"
 for f in gain metric_ns_per_access staircase faults; do
 	head -c 200 "$tmp/svg/$f.svg" 2>/dev/null | grep -q '<svg' || err "$f.svg is not an SVG"

@@ -1,6 +1,8 @@
-# Shared by every mthpscope plot. The generated NAME.gp sets: term_type
-# ('png' or 'svg'), outfile, datafile, plot_title, plot_subtitle, then loads
-# a template, which loads this file first.
+# Shared by every mthpscope plot. mthpscope writes NAME.gp with the variables
+# term_type ('png' or 'svg'), outfile, datafile, plot_title, plot_subtitle,
+# ylabel_text (and a template's own), then a copy of the template in which
+# the template's "load gp_dir . '/common.gp'" line is replaced by this file:
+# NAME.gp needs nothing else to redraw the figure.
 if (term_type eq 'svg') {
 	set terminal svg size 1100,650 dynamic noenhanced font 'Sans,12' background rgb 'white'
 } else {

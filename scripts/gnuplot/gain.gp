@@ -7,7 +7,7 @@ set ylabel ylabel_text
 set style fill solid 0.85 border lc rgb '#555555'
 set boxwidth 0.65
 set offsets 0.5, 0.5, 0, 0
-set yrange [*:*]
+set yrange [*<0:*]  # 0 always shown: gains sit on the zero line, losses below
 set xzeroaxis lt -1
 plot datafile using 1:3:xtic(2) with boxes lc rgb c_bar title 'gain (median)', \
      '' using 1:($6 == 1 ? $3 : 1/0) with boxes lc rgb c_rec title rec_title, \
