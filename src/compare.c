@@ -162,6 +162,11 @@ static void input_settings(const struct results *res, struct compare_setting *se
 		snprintf(set[*n].value, sizeof(set[0].value), "%s", res->thp_enabled);
 		(*n)++;
 	}
+	if (res->thp_defrag[0]) {
+		snprintf(set[*n].name, sizeof(set[0].name), "defrag");
+		snprintf(set[*n].value, sizeof(set[0].value), "%s", res->thp_defrag);
+		(*n)++;
+	}
 	for (i = 0; i < res->nr_sizes; i++) {
 		if (!res->sizes[i].enabled[0])
 			continue;
@@ -195,7 +200,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 		goto out;
 	o->series = calloc(n + 1, sizeof(*o->series));
 	o->values = calloc(n + 1, sizeof(*o->values));
-	o->settings = calloc((size_t)res->nr_sizes + 2, sizeof(*o->settings));
+	o->settings = calloc((size_t)res->nr_sizes + 3, sizeof(*o->settings));
 	if (!o->series || !o->values || !o->settings)
 		goto out;
 	n = 0;

@@ -401,6 +401,9 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 	if (json_is_string(json_object_get(thp, "enabled")))
 		snprintf(r->thp_enabled, sizeof(r->thp_enabled), "%s",
 			 json_string_value(json_object_get(thp, "enabled")));
+	if (json_is_string(json_object_get(thp, "defrag")))
+		snprintf(r->thp_defrag, sizeof(r->thp_defrag), "%s",
+			 json_string_value(json_object_get(thp, "defrag")));
 	if ((err = rd_object(rd, thp, "$.thp", "khugepaged", false, &kh)))
 		return err;
 	x = -1;

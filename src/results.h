@@ -79,6 +79,7 @@ struct results {
 	char pmu_reason[256];
 	/* thp summary */
 	char thp_enabled[16];
+	char thp_defrag[16];
 	struct results_size sizes[RESULTS_MAX_ORDER + 1];
 	int nr_sizes;
 	long max_ptes_none;    /* -1 when absent */
