@@ -6,15 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh --tests
-build=${MTHPSCOPE_TEST_BUILD:-build-test}
-cmake -S . -B "$build" -DMTHPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build "$build" -j"$(nproc)" >/dev/null
-# allow_user_segv_handler: our SIGSEGV/SIGBUS handler restores the THP knobs
-# and re-raises; ASan's own handler would otherwise take the signal first.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allow_user_segv_handler=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --test-dir "$build" --output-on-failure
-
 # arm64: cross-compile against Debian's arm64 libpfm4/hwloc/jansson and run
 # the table/unit tests under qemu-user. The Arm event tables are checked only
 # here (an x86 libpfm4 has no Arm tables); perf_event_open is ENOSYS under
@@ -35,3 +26,13 @@ if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/
 else
 	echo "test.sh: arm64 step skipped: aarch64-linux-gnu-gcc or qemu-aarch64 missing" >&2
 fi
+
+# The host suite last, so its ctest summary closes the output.
+build=${MTHPSCOPE_TEST_BUILD:-build-test}
+cmake -S . -B "$build" -DMTHPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+# allow_user_segv_handler: our SIGSEGV/SIGBUS handler restores the THP knobs
+# and re-raises; ASan's own handler would otherwise take the signal first.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allow_user_segv_handler=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build" --output-on-failure
