@@ -51,7 +51,10 @@ int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 	if ((err = dir_of(path, dir, sizeof(dir))))
 		return err;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_EXCL | O_NOFOLLOW: as root in a shared directory, never follow a
+	 * planted symlink or reuse someone else's file. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	slot = cleanup_unlink_path(tmp);

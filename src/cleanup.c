@@ -17,7 +17,9 @@ static volatile sig_atomic_t path_used[CLEANUP_MAX_PATHS];
 static pid_t owner;
 static volatile sig_atomic_t running;
 
-static const int exit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/* Every signal whose default action ends the process restores first. */
+static const int exit_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1,
+				    SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 
 static void run_hooks(void)

@@ -54,9 +54,6 @@ int ms_exit_for_errno(int err)
 	case EROFS:
 	case ENOSYS:
 		return MS_EXIT_ENV;
-	case EINVAL:
-	case ERANGE:
-		return MS_EXIT_USAGE;
 	default:
 		return MS_EXIT_FAIL;
 	}

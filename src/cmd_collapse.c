@@ -593,7 +593,8 @@ static int collapse_main(int argc, char **argv)
 		err = collapse_prepare(&o.cfg, &env, why, sizeof(why));
 		if (err) {
 			ms_err("collapse: %s", why);
-			return exit_for(err);
+			/* prepare checks the options: EINVAL is a bad value given */
+			return err == -EINVAL ? MS_EXIT_USAGE : exit_for(err);
 		}
 	}
 	if (o.measure && o.cfg.span * 2 > env.mem_available) {

@@ -537,8 +537,34 @@ static double trial_metric(const char *name, void *ctx)
 	return v ? json_number_value(v) : NAN;
 }
 
-/* The family's formulas (arch/): walks per 1000 accesses, MMU overhead, ...
- * Computed from PMU counts, so their source is "pmu"; "formula" says how. */
+/* A derived metric is only as much a hardware count as its inputs: its
+ * source is the weakest of theirs ("accesses" is the run's own exact count
+ * and does not weaken it). */
+static const char *derived_source(json_t *jt, const struct arch_formula *f)
+{
+	const char *in[2] = { f ? f->a : NULL, f ? f->b : NULL };
+	const char *src = "pmu";
+	int k;
+
+	if (!f)
+		return "model";
+	for (k = 0; k < 2; k++) {
+		const char *s;
+
+		if (!in[k] || !strcmp(in[k], "accesses"))
+			continue;
+		s = json_string_value(json_object_get(
+			json_object_get(json_object_get(jt, "metrics"), in[k]), "source"));
+		if (!s)
+			return "model";
+		if (strcmp(s, "pmu"))
+			src = s;
+	}
+	return src;
+}
+
+/* The family's formulas (arch/): walks per 1000 accesses, MMU overhead, ...;
+ * "formula" says how each was computed. */
 static void add_derived(struct run *r, json_t *jt)
 {
 	struct arch_value dv[16];
@@ -549,9 +575,6 @@ static void add_derived(struct run *r, json_t *jt)
 		const struct arch_formula *f;
 		json_t *m;
 
-		if (results_metric_set(jt, dv[i].name, dv[i].value, "pmu", NULL, -1))
-			continue;
-		m = json_object_get(json_object_get(jt, "metrics"), dv[i].name);
 		for (f = r->pmu.desc ? r->pmu.desc->derived : NULL; f && f->name; f++)
 			if (!strcmp(f->name, dv[i].name))
 				break;
@@ -559,7 +582,13 @@ static void add_derived(struct run *r, json_t *jt)
 			for (f = arch_common_formulas(); f && f->name; f++)
 				if (!strcmp(f->name, dv[i].name))
 					break;
-		if (f && f->name)
+		if (f && !f->name)
+			f = NULL;
+		if (results_metric_set(jt, dv[i].name, dv[i].value, derived_source(jt, f), NULL,
+				       -1))
+			continue;
+		m = json_object_get(json_object_get(jt, "metrics"), dv[i].name);
+		if (f)
 			json_object_set_new(m, "formula",
 					    json_sprintf("%s %s %s x %g", f->a,
 							 f->op == ARCH_OP_DIV   ? "/"

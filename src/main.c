@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "commands.h"
@@ -73,6 +74,9 @@ int main(int argc, char **argv)
 	const struct ms_command *const *c;
 	int rc;
 
+	/* A closed pipe (mthpscope ... | head) must not kill us with the THP
+	 * knobs changed: writes fail with EPIPE instead and we exit 1. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return MS_EXIT_USAGE;
