@@ -326,6 +326,18 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	return fig_finish(&g, s, "bars.gp", out, err, errsize);
 }
 
+/* The columns both gain figures plot: gain and its CI in percent, and
+ * whether this order is the recommended minimum. */
+static void gain_columns(FILE *d, const struct analysis *a, int k)
+{
+	const struct analyze_order *o = &a->orders[k];
+
+	num(d, 100.0 * o->gain.value);
+	num(d, 100.0 * o->gain.lo);
+	num(d, 100.0 * o->gain.hi);
+	fprintf(d, " %d\n", k == a->min_order);
+}
+
 /* Gain of the primary metric against order 0. */
 static int plot_gain(const struct analysis *a, const char *dir, enum plot_format fmt,
 		     struct plot_files *out, char *err, size_t errsize)
@@ -346,10 +358,7 @@ static int plot_gain(const struct analysis *a, const char *dir, enum plot_format
 			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
-		num(d, 100.0 * o->gain.value);
-		num(d, 100.0 * o->gain.lo);
-		num(d, 100.0 * o->gain.hi);
-		fprintf(d, " %d\n", k == a->min_order);
+		gain_columns(d, a, k);
 	}
 	if (close_checked(d))
 		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
@@ -434,10 +443,7 @@ static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_
 			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
 		fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
-		num(d, 100.0 * o->gain.value);
-		num(d, 100.0 * o->gain.lo);
-		num(d, 100.0 * o->gain.hi);
-		fprintf(d, " %d\n", k == a->min_order);
+		gain_columns(d, a, k);
 		n++;
 	}
 	if (close_checked(d))
