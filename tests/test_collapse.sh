@@ -36,6 +36,7 @@ knobs_locked() {
 		if [ "$(stat -Lc %i /proc/self/fd/9)" = "$(stat -c %i "$LOCK" 2>/dev/null)" ]; then
 			got=1
 			knobs
+			rm -f "$LOCK" # as every holder does: removed while still held
 		fi
 		exec 9>&- # never held while mthpscope runs: it would wait for us
 	done
