@@ -821,24 +821,44 @@ static int command_set_order(struct bench *b, int order)
 	return err ? err : thp_set_top("enabled", THP_W_ALWAYS);
 }
 
+/* The last non-empty line of a file, for a failure's message. */
+static void last_line(const char *path, char *buf, size_t size)
+{
+	char line[512];
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, size, ": \"%.200s\"", line);
+	}
+	fclose(f);
+}
+
 static void command_outcome(struct bench *b, const struct bench_command *w,
 			    struct results_trial *t, const struct child_result *cr,
-			    const char *err_path)
+			    const char *err_path, const char *stderr_file)
 {
+	char tail[256];
+
+	last_line(stderr_file, tail, sizeof(tail));
 	if (cr->timed_out) {
 		t->flags |= RESULTS_F_FAILED | RESULTS_F_TIMEOUT;
 		warn(b, "order %d rep %d: %s killed after the --timeout of %g s; the trial is "
 		     "flagged timeout", t->order, t->rep, w->argv[0], w->timeout_s);
 	} else if (WIFSIGNALED(cr->status)) {
 		t->flags |= RESULTS_F_FAILED;
-		warn(b, "order %d rep %d: %s died of signal %d (%s)%s%s; the trial is flagged "
+		warn(b, "order %d rep %d: %s died of signal %d (%s)%s%s%s; the trial is flagged "
 		     "failed", t->order, t->rep, w->argv[0], WTERMSIG(cr->status),
-		     strsignal(WTERMSIG(cr->status)), err_path ? ", see " : "",
+		     strsignal(WTERMSIG(cr->status)), tail, err_path ? ", see " : "",
 		     err_path ? err_path : "");
 	} else if (WEXITSTATUS(cr->status)) {
 		t->flags |= RESULTS_F_FAILED;
-		warn(b, "order %d rep %d: %s exited with status %d%s%s; the trial is flagged "
-		     "failed", t->order, t->rep, w->argv[0], WEXITSTATUS(cr->status),
+		warn(b, "order %d rep %d: %s exited with status %d%s%s%s; the trial is flagged "
+		     "failed", t->order, t->rep, w->argv[0], WEXITSTATUS(cr->status), tail,
 		     err_path ? ", see " : "", err_path ? err_path : "");
 	}
 	t->exit_signal = WIFSIGNALED(cr->status) ? WTERMSIG(cr->status) : 0;
@@ -904,7 +924,8 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	}
 	if (wt->samples)
 		watch_hist(wt, order, t);
-	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL);
+	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL,
+			co.stderr_path);
 	command_metrics(b, w, t, &cr, co.stdout_path);
 	if (w->show_output && want_out)
 		replay(out_path);

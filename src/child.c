@@ -24,9 +24,25 @@ static volatile sig_atomic_t current_pgid;
 static void kill_current(void)
 {
 	pid_t g = (pid_t)current_pgid;
+	struct timespec tick = { 0, 10000000 };
+	int i, saved = errno;
 
-	if (g > 0)
+	if (g <= 0)
+		return;
+	/* reap what dies (orphans come here: we are their subreaper), for at
+	 * most a second, so that no process of the trial is left when the
+	 * knobs go back and the launcher exits */
+	for (i = 0; i < 100 && kill(-g, 0) == 0; i++) {
+		pid_t r;
+
 		kill(-g, SIGKILL);
+		r = waitpid(-1, NULL, __WALL | WNOHANG);
+		if (r < 0 && errno == ECHILD)
+			break; /* a zombie left is its new parent's to reap */
+		if (r == 0)
+			nanosleep(&tick, NULL);
+	}
+	errno = saved;
 }
 
 static long long now_ns(void)

@@ -589,6 +589,19 @@ static void fmt_bytes(double b, char *buf, size_t size)
 		snprintf(buf, size, "%.0f KiB", b / 1024);
 }
 
+/* prec digits after the point, or significant digits with 'sig'; "-" when
+ * nothing was measured */
+static const char *fmt_num(double v, int prec, bool sig, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (sig)
+		snprintf(buf, size, "%.*g", prec, v);
+	else
+		snprintf(buf, size, "%.*f", prec, v);
+	return buf;
+}
+
 static void fmt_coverage(double cov, char *buf, size_t size)
 {
 	if (isnan(cov))
@@ -730,7 +743,7 @@ static void print_command_summary(struct run *r, FILE *f)
 	for (i = 0; i < r->nr_orders; i++) {
 		int o = r->orders[i], ran, failed;
 		double med, cpu, flt, rss;
-		char fol[16], ci[48], cvb[16], rssb[32];
+		char fol[16], ci[48], cvb[16], rssb[32], wb[32], cb[32], fb[32];
 
 		n = collect(r, "command", false, 0, o, "wall_ns", v);
 		med = median_ci(r, v, n, 1e9, ci, sizeof(ci), &half);
@@ -752,11 +765,14 @@ static void print_command_summary(struct run *r, FILE *f)
 		fmt_bytes(rss, rssb, sizeof(rssb));
 		count_failed(r, o, &ran, &failed);
 		snprintf(fol, sizeof(fol), "%lukB", (unsigned long)(r->topo.page_size << o) / 1024);
-		fprintf(f, "%5d %7s %8s %9.3f %21s %9.3f %10.0f %10s %3d/%-2d", o, fol, cvb,
-			med / 1e9, ci, cpu / 1e9, flt, rssb, failed, ran);
+		fprintf(f, "%5d %7s %8s %9s %21s %9s %10s %10s %3d/%-2d", o, fol, cvb,
+			fmt_num(med / 1e9, 3, false, wb, sizeof(wb)), ci,
+			fmt_num(cpu / 1e9, 3, false, cb, sizeof(cb)),
+			fmt_num(flt, 0, false, fb, sizeof(fb)),
+			rssb, failed, ran);
 		for (k = 0; k < r->o.nr_metrics; k++) {
 			n = collect(r, "command", false, 0, o, r->o.metrics[k].name, v);
-			fprintf(f, " %12.6g", median_or_nan(v, n));
+			fprintf(f, " %12s", fmt_num(median_or_nan(v, n), 6, true, wb, sizeof(wb)));
 		}
 		fprintf(f, "\n");
 	}

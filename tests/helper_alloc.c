@@ -4,10 +4,11 @@
  * faults that took (its own getrusage, so other processes on the machine do
  * not count): at folio order k exactly N MiB / (page size << k).
  *
- *   helper_alloc MIB [fork] [sleep=MS] [exit=N]
+ *   helper_alloc MIB [fork] [sleep=MS] [exit=N] [pidfile=PATH]
  *
  * fork: a child allocates and the parent waits for it (inherit over the
- * tree); sleep: stay alive MS ms after touching; exit: the exit status.
+ * tree); sleep: stay alive MS ms after touching; exit: the exit status;
+ * pidfile: the allocating process writes its pid there (after touching).
  * Prints "faults: F" and "mib_per_s: R" on stdout.
  */
 #include <stdint.h>
@@ -19,6 +20,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static const char *pidfile;
 
 static int allocate(unsigned long mib, long sleep_ms)
 {
@@ -48,6 +51,14 @@ static int allocate(unsigned long mib, long sleep_ms)
 	printf("faults: %ld\n", b.ru_minflt - a.ru_minflt);
 	printf("mib_per_s: %.3f\n", s > 0 ? (double)mib / s : 0.0);
 	fflush(stdout);
+	if (pidfile) {
+		FILE *f = fopen(pidfile, "w");
+
+		if (f) {
+			fprintf(f, "%d\n", (int)getpid());
+			fclose(f);
+		}
+	}
 	if (sleep_ms > 0) {
 		struct timespec ts = { sleep_ms / 1000, (sleep_ms % 1000) * 1000000L };
 
@@ -73,6 +84,8 @@ int main(int argc, char **argv)
 			sleep_ms = atol(argv[i] + 6);
 		else if (!strncmp(argv[i], "exit=", 5))
 			status = atoi(argv[i] + 5);
+		else if (!strncmp(argv[i], "pidfile=", 8))
+			pidfile = argv[i] + 8;
 	}
 	if (fork_child) {
 		pid_t pid = fork();
