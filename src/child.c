@@ -34,11 +34,15 @@ static void kill_current(void)
 	 * knobs go back and the launcher exits */
 	for (i = 0; i < 100 && kill(-g, 0) == 0; i++) {
 		pid_t r;
+		int st;
 
 		kill(-g, SIGKILL);
-		r = waitpid(-1, NULL, __WALL | WNOHANG);
+		r = waitpid(-1, &st, __WALL | WNOHANG);
 		if (r < 0 && errno == ECHILD)
 			break; /* a zombie left is its new parent's to reap */
+		/* even a killed tracee stops at PTRACE_EVENT_EXIT: let it go */
+		if (r > 0 && WIFSTOPPED(st))
+			ptrace(PTRACE_CONT, r, NULL, NULL);
 		if (r == 0)
 			nanosleep(&tick, NULL);
 	}
@@ -499,8 +503,17 @@ void child_cancel(struct child *c)
 		kill(c->pid, SIGKILL);
 		/* traced processes of the tree die with their tracer's kill
 		 * (PTRACE_O_EXITKILL) or the group's; reap every one */
-		while (waitpid(-1, &st, __WALL) > 0 || errno == EINTR)
-			;
+		for (;;) {
+			pid_t r = waitpid(-1, &st, __WALL);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				break;
+			/* a killed tracee still stops at its exit event */
+			if (WIFSTOPPED(st))
+				ptrace(PTRACE_CONT, r, NULL, NULL);
+		}
 	}
 	c->pid = 0;
 	current_pgid = 0;
