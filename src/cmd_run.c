@@ -188,13 +188,10 @@ static int on_cmd_opt(int key, const char *arg, struct run_opts *o)
 		}
 		o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
 		return 0;
-	case OPT_LOG:
-		o->log_dir = arg;
-		return 0;
-	case OPT_SHOW_OUTPUT:
-		o->show_output = true;
-		return 0;
 	}
+	if (key == OPT_LOG)
+		o->log_dir = arg;
+	o->show_output |= key == OPT_SHOW_OUTPUT;
 	return 0;
 }
 

@@ -543,19 +543,6 @@ void collapse_summarize(struct collapse_run *run, int pmd_order)
 				run->orders_final |= 1UL << o;
 }
 
-static void append(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
 
 static void order_list(unsigned long mask, char *buf, size_t size)
 {
@@ -564,7 +551,7 @@ static void order_list(unsigned long mask, char *buf, size_t size)
 	buf[0] = '\0';
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (mask & (1UL << o))
-			append(buf, size, "%s%d", buf[0] ? "," : "", o);
+			ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
 	if (!buf[0])
 		snprintf(buf, size, "none");
 }
@@ -586,38 +573,38 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 	order_list(targets_mthp, tl, sizeof(tl));
 	if (run->orders_reached & sub_pmd) {
 		key = run->creep ? "mthp-creep" : "mthp";
-		append(buf, size, "%s collapsed to orders %s", who, list);
+		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
 		if (run->creep)
-			append(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
+			ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
 			       run->creep_from, run->creep_to, run->creep_t_ms);
 		else
-			append(buf, size, "; no creep");
+			ms_appendf(buf, size, "; no creep");
 	} else {
 		key = run->orders_reached ? "pmd-only" : "none";
 		if (targets_mthp)
-			append(buf, size,
+			ms_appendf(buf, size,
 			       "this kernel's %s does not collapse to mTHP orders: enabled order%s %s "
 			       "never appeared in %ld ms",
 			       who, targets_mthp & (targets_mthp - 1) ? "s" : "", tl, run->elapsed_ms);
 		if (run->orders_reached)
-			append(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
+			ms_appendf(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
 			       list, run->orders_reached == pmd_bit ? "PMD" : "above the PMD");
 		else
-			append(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
+			ms_appendf(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
 			       run->elapsed_ms);
 	}
 	if (!run->orders_reached) {
 		if (run->madvise_errno)
-			append(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
+			ms_appendf(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
 		else if (cfg->mode == COLLAPSE_KHUGEPAGED && !(cfg->orders & pmd_bit) &&
 			 !env->thp.mthp_collapse)
-			append(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
+			ms_appendf(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
 		else if (cfg->mode == COLLAPSE_KHUGEPAGED && empty > (unsigned)cfg->max_ptes_none)
-			append(buf, size,
+			ms_appendf(buf, size,
 			       " (each PMD has %u empty PTEs, more than max_ptes_none %d)", empty,
 			       cfg->max_ptes_none);
 		else if (!run->steady)
-			append(buf, size, " (timed out before khugepaged got to it)");
+			ms_appendf(buf, size, " (timed out before khugepaged got to it)");
 	}
 	return key;
 }
