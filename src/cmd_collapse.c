@@ -666,4 +666,5 @@ const struct ms_command cmd_collapse = {
 	.name = "collapse",
 	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
 	.run = collapse_main,
+	.cli = &collapse_cli,
 };

@@ -326,4 +326,5 @@ const struct ms_command cmd_compare = {
 	.name = "compare",
 	.summary = "A/B comparison of results files (kernels or settings), order by order",
 	.run = compare_run,
+	.cli = &compare_cli,
 };
