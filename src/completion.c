@@ -208,10 +208,12 @@ int completion_write_bash(const struct ms_command *const *cmds, FILE *out)
 	const struct ms_command *const *c;
 
 	fputs(prologue, out);
-	fputs("\tif (( COMP_CWORD == 1 )); then\n\t\t_mthpscope_words '", out);
+	fputs("\tif (( COMP_CWORD == 1 )); then\n\t\tif [[ $cur == -* ]]; then\n"
+	      "\t\t\t_mthpscope_words '-h --help -V --version'\n\t\telse\n"
+	      "\t\t\t_mthpscope_words '", out);
 	for (c = cmds; *c; c++)
 		fprintf(out, "%s ", (*c)->name);
-	fputs("help -h --help -V --version'\n\t\treturn\n\tfi\n\tcase $cmd in\n\thelp)\n"
+	fputs("help'\n\t\tfi\n\t\treturn\n\tfi\n\tcase $cmd in\n\thelp)\n"
 	      "\t\t(( COMP_CWORD == 2 )) && _mthpscope_words '", out);
 	for (c = cmds; *c; c++)
 		fprintf(out, "%s%s", c == cmds ? "" : " ", (*c)->name);
