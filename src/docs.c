@@ -41,6 +41,16 @@ static int run_man(const char *a1, const char *a2, int quiet)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
 }
 
+/* What main() does after a command: a failed write to stdout is a failure. */
+static int flushed(int rc)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		ms_err("writing to standard output failed");
+		return MS_EXIT_FAIL;
+	}
+	return rc;
+}
+
 int docs_help(const struct ms_command *const *cmds, const char *cmd)
 {
 	const struct ms_command *const *c;
@@ -59,7 +69,7 @@ int docs_help(const struct ms_command *const *cmds, const char *cmd)
 		return MS_EXIT_OK;
 	if ((*c)->cli)
 		cli_usage((*c)->cli, stdout);
-	return MS_EXIT_OK;
+	return flushed(MS_EXIT_OK);
 }
 
 static char *read_text(const char *path)
@@ -101,11 +111,12 @@ int docs_generate(const struct ms_command *const *cmds, int argc, char **argv)
 	int err;
 
 	if (!strcmp(argv[0], "--bash-completion") && argc == 1)
-		return completion_write_bash(cmds, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK;
+		return flushed(completion_write_bash(cmds, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK);
 	if (strcmp(argv[0], "--man-page") || argc != 3) {
 		ms_err("usage: mthpscope --man-page CMD|mthpscope DESC.txt | --bash-completion");
 		return MS_EXIT_USAGE;
 	}
+	errno = 0;
 	if (!(desc = read_text(argv[2]))) {
 		ms_err("%s: %s", argv[2], strerror(errno ? errno : ENOMEM));
 		return MS_EXIT_FAIL;
@@ -116,5 +127,5 @@ int docs_generate(const struct ms_command *const *cmds, int argc, char **argv)
 		ms_err("--man-page: unknown command '%s'", argv[1]);
 		return MS_EXIT_USAGE;
 	}
-	return err ? MS_EXIT_FAIL : MS_EXIT_OK;
+	return flushed(err ? MS_EXIT_FAIL : MS_EXIT_OK);
 }

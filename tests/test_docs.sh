@@ -52,6 +52,14 @@ head -1 "$tmp/help" | grep -q "^Usage: mthpscope run" || err "help run without m
 "$bin" --man-page nosuch /dev/null >/dev/null 2>&1; [ $? = 2 ] || err "--man-page nosuch: not exit 2"
 "$bin" --man-page run "$tmp/missing.txt" >/dev/null 2>&1; [ $? = 1 ] || err "--man-page with a missing description: not exit 1"
 
+# a full disk: exit 1, not a truncated page reported as written
+if mknod "$tmp/full" c 1 7 2>/dev/null; then
+	"$bin" --man-page run "${MTHPSCOPE_SRC:?}/doc/man/run.txt" >"$tmp/full" 2>/dev/null; rc=$?
+	[ $rc = 1 ] || err "--man-page to a full device: exit $rc"
+	"$bin" --bash-completion >"$tmp/full" 2>/dev/null; rc=$?
+	[ $rc = 1 ] || err "--bash-completion to a full device: exit $rc"
+fi
+
 # --version: the same string as the documents' tool.version
 v=$("$bin" --version) || err "--version: exit $?"
 [[ $v =~ ^mthpscope\ [0-9]+\.[0-9]+\.[0-9]+ ]] || err "--version: '$v'"
