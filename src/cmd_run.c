@@ -1215,4 +1215,5 @@ const struct ms_command cmd_run = {
 	.name = "run",
 	.summary = "micro-benchmarks, or a command, at each folio order (verified by pagemap)",
 	.run = run_run,
+	.cli = &run_cli,
 };
