@@ -22,6 +22,7 @@
 #include "counters.h"
 #include "folio.h"
 #include "kernel.h"
+#include "progress.h"
 #include "results.h"
 #include "stats.h"
 #include "thp.h"
@@ -477,7 +478,7 @@ struct run {
 	int nr_cells;
 	struct results_trial *trials; /* [2 * nr_cells]: each cell's trial and its sparse one */
 	int nr_done;
-	bool progress;
+	struct progress pg;
 	json_t *doc;
 	struct bench b;
 };
@@ -486,35 +487,22 @@ struct run {
 static void on_event(const struct bench_event *ev, void *ctx)
 {
 	struct run *r = ctx;
-	char bar[31];
-	int w = (int)(sizeof(bar) - 1), fill, i;
 
 	switch (ev->kind) {
 	case BENCH_EV_WARN:
-		if (r->progress)
-			fprintf(stderr, "\r%78s\r", "");
+		progress_clear(&r->pg);
 		ms_warn("%s", ev->what);
 		return;
 	case BENCH_EV_CALIBRATE:
-		if (r->progress) {
-			fprintf(stderr, "\rcalibrating %s, span %llu MiB ...   ", ev->what,
-				ev->span >> 20);
-			fflush(stderr);
-		}
+		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
 		return;
 	case BENCH_EV_TRIAL:
-		if (!r->progress)
-			return;
-		fill = ev->total ? ev->done * w / ev->total : w;
-		for (i = 0; i < w; i++)
-			bar[i] = i < fill ? '#' : '.';
-		bar[w] = '\0';
 		if (ev->cell)
-			fprintf(stderr, "\r[%s] %d/%d %s order %d rep %d   ", bar, ev->done, ev->total,
-				ev->what, ev->cell->order, ev->cell->rep);
+			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
+				      "%d/%d %s order %d rep %d", ev->done, ev->total, ev->what,
+				      ev->cell->order, ev->cell->rep);
 		else
-			fprintf(stderr, "\r%*s\r", w + 48, "");
-		fflush(stderr);
+			progress_clear(&r->pg);
 		return;
 	}
 }
@@ -1181,7 +1169,9 @@ static int run_run(int argc, char **argv)
 	bench_init(&r.b, &r.s, r.o.seed, on_event, &r);
 	if ((rc = run_begin(&r)))
 		goto out;
-	r.progress = isatty(STDERR_FILENO) && !r.o.show_output;
+	progress_init(&r.pg);
+	/* the command's own output owns the terminal */
+	r.pg.on &= !r.o.show_output;
 	err = bench_plan(r.orders, r.nr_orders, r.cmd ? 1 : r.nr_pats, r.cmd ? 1 : r.nr_spans,
 			 (int)r.o.reps, r.o.seed, &r.cells, &r.nr_cells);
 	if (!err && !(r.trials = calloc(2 * (size_t)r.nr_cells, sizeof(*r.trials))))
