@@ -49,6 +49,21 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p_two_sided);
 
+/* Two-sided Wilcoxon signed-rank test of paired differences d (x - y)
+ * against a distribution symmetric about 0. Zero differences are dropped
+ * (Wilcoxon's method, the default of R's wilcox.test and scipy); the exact
+ * null distribution is used for fewer than 50 non-zero differences without
+ * ties (R's rule), else the normal approximation with tie and continuity
+ * correction. w_plus is the sum of the ranks of the positive differences,
+ * n_used the number of non-zero ones (p = 1 when there are none). */
+int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double *p_two_sided,
+			       size_t *n_used);
+
+/* Weighted isotonic (non-decreasing) least-squares fit of y by the
+ * pool-adjacent-violators algorithm; w NULL = equal weights, else every
+ * weight finite and > 0. fit may be y. */
+int stats_isotonic_fit(const double *y, const double *w, size_t n, double *fit);
+
 /* Holm-Bonferroni: adjusted p-values (monotone), in the input order. */
 int stats_holm_adjust(const double *p, size_t n, double *p_adj);
 
