@@ -193,15 +193,13 @@ static void select_kth(double *a, size_t n, size_t k)
 	}
 }
 
-/* Median of a bootstrap resample of x drawn into buf (n elements); the
- * same value as sorted_quantile(sorted, n, 0.5). */
-static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
+/* The median of buf[0..n), reordering it; the same value as
+ * sorted_quantile(sorted, n, 0.5). */
+static double median_of_scratch(double *buf, size_t n)
 {
 	size_t i, mid = (n - 1) / 2;
 	double next;
 
-	for (i = 0; i < n; i++)
-		buf[i] = x[rng_index(r, n)];
 	select_kth(buf, n, mid);
 	if (n % 2)
 		return buf[mid];
@@ -212,6 +210,27 @@ static double resample_median(const double *x, size_t n, double *buf, struct sta
 		if (buf[i] < next)
 			next = buf[i];
 	return buf[mid] + 0.5 * (next - buf[mid]);
+}
+
+int stats_median_inplace(double *x, size_t n, double *out)
+{
+	int err = check_finite(x, n);
+
+	if (err)
+		return err;
+	*out = median_of_scratch(x, n);
+	return 0;
+}
+
+/* Median of a bootstrap resample of x drawn into buf (n elements); the
+ * same value as sorted_quantile(sorted, n, 0.5). */
+static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = x[rng_index(r, n)];
+	return median_of_scratch(buf, n);
 }
 
 /* The percentile interval of 'count' bootstrap statistics at 'level'. */

@@ -19,6 +19,9 @@ uint64_t stats_rng_next(struct stats_rng *r);
 double stats_rng_uniform(struct stats_rng *r); /* [0, 1) */
 
 int stats_median(const double *x, size_t n, double *out);
+/* The median of x, reordering x in place (no copy, linear time on
+ * average): for bootstraps that take thousands of medians of scratch data. */
+int stats_median_inplace(double *x, size_t n, double *out);
 int stats_mean(const double *x, size_t n, double *out);
 /* Median absolute deviation (unscaled: median |x - median|). */
 int stats_mad(const double *x, size_t n, double *out);
