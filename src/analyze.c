@@ -149,6 +149,7 @@ struct ctx {
 	uint64_t seed;
 	uint64_t want_span; /* 0 = the largest */
 	bool force_unpaired;
+	bool summary_only;  /* a per-span verdict: no CIs of medians, no PMD share */
 	/* joint bootstrap replicates of every order's gain, iters rows of
 	 * ANALYZE_NR_ORDERS (NaN where an order has none): the monotone fit's
 	 * CIs come from fitting each row */
@@ -736,7 +737,13 @@ static int per_order(struct ctx *c)
 		if (!o->present)
 			continue;
 		n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
-		stat_of(c, c->buf, n, seed_for(c, k, 1), &o->primary);
+		if (c->summary_only) {
+			o->primary.n = n;
+			if (n)
+				stats_median(c->buf, n, &o->primary.median);
+		} else {
+			stat_of(c, c->buf, n, seed_for(c, k, 1), &o->primary);
+		}
 		if (k == 0 || !n || a->method == AN_PAIRED)
 			continue;
 		change_of(c, base, nbase, c->buf, n, seed_for(c, k, 2), true, &o->gain);
@@ -1276,6 +1283,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	c.seed = opts && opts->seed ? opts->seed : (r->config_seed ? r->config_seed : 1);
 	c.want_span = opts ? opts->span : 0;
 	c.force_unpaired = opts && opts->unpaired;
+	c.summary_only = summary_only;
 	select_trials(&c);
 	if (choose_pattern(&c)) {
 		rc = fail(err, errsize, "no dense trials (only sparse ones): nothing measures "
@@ -1313,10 +1321,10 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 		goto out;
 	}
 	classify(a);
-	if ((rc = monotone_fit(&c)) || (rc = pmd_share(&c)))
+	if ((rc = monotone_fit(&c)))
 		goto out;
 	if (!summary_only) {
-		if ((rc = cost_side(&c)))
+		if ((rc = pmd_share(&c)) || (rc = cost_side(&c)))
 			goto out;
 		series(&c);
 	}
