@@ -1149,6 +1149,14 @@ static void reps_advice(struct analysis *a, size_t n, int m)
 {
 	size_t need = 2;
 
+	if (a->method == AN_PAIRED) {
+		/* the pairs are rounds, so the trial count does not bound p */
+		snprintf(a->advice, sizeof(a->advice), "Re-run with more repetitions (%zu per "
+			 "order now; placement differs between them) or longer runs (more rounds), "
+			 "and with less competing load.", n);
+		return;
+	}
+
 	while (need < 50 && best_holm_p(need, m) >= ANALYZE_ALPHA)
 		need++;
 	if (n < need)
