@@ -407,11 +407,45 @@ static int choose_metric(struct ctx *c)
  * a Wilcoxon signed-rank test of the log ratios.
  */
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* A (order, rep) held by two trials at the span: which pairs with which is
+ * unknown. -1 when none, else the order; -ENOMEM. */
+static int duplicate_order_rep(const struct ctx *c, int *rep)
+{
+	uint64_t *keys = malloc((c->r->nr_trials + 1) * sizeof(*keys));
+	size_t i, n = 0;
+	int dup = -1;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (c->included[i] && t->nr_rounds && trial_dense_match(c, t, c->a->span))
+			keys[n++] = (uint64_t)t->order << 32 | (uint32_t)t->rep;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 1; i < n && dup < 0; i++)
+		if (keys[i] == keys[i - 1]) {
+			dup = (int)(keys[i] >> 32);
+			*rep = (int)(uint32_t)keys[i];
+		}
+	free(keys);
+	return dup;
+}
+
 /* Decide the method and say why. */
-static void choose_method(struct ctx *c)
+static int choose_method(struct ctx *c)
 {
 	struct analysis *a = c->a;
 	size_t i, with = 0, without = 0, with0 = 0, rounds = 0;
+	int dup = -1, dup_rep = 0;
 
 	a->method = AN_UNPAIRED;
 	for (i = 0; i < c->r->nr_trials; i++) {
@@ -447,6 +481,12 @@ static void choose_method(struct ctx *c)
 		snprintf(a->method_note, sizeof(a->method_note), "unpaired: only %zu of %zu "
 			 "trials carry per-round times%s", with, with + without,
 			 with0 ? "" : " (none of order 0)");
+	} else if ((dup = duplicate_order_rep(c, &dup_rep)) >= 0) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: two trials of order "
+			 "%d share rep %d at this span, so which rounds pair is unknown", dup,
+			 dup_rep);
+	} else if (dup == -ENOMEM) {
+		return -ENOMEM;
 	} else {
 		a->method = AN_PAIRED;
 		snprintf(a->method_note, sizeof(a->method_note), "paired by round: each order's "
@@ -454,6 +494,7 @@ static void choose_method(struct ctx *c)
 			 "schedule; %zu trials, %zu rounds), so load that changes between rounds "
 			 "cancels out", with, rounds);
 	}
+	return 0;
 }
 
 struct pairs {
@@ -1318,8 +1359,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 			  a->pattern);
 		goto out;
 	}
-	choose_method(&c);
-	if ((rc = per_order(&c)))
+	if ((rc = choose_method(&c)) || (rc = per_order(&c)))
 		goto out;
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
 		nr_orders += a->orders[k].primary.n > 0;

@@ -225,6 +225,39 @@ TEST(paired_sees_through_load_step)
 	results_free(r);
 }
 
+/* Rounds that cannot be paired fall back to the unpaired method and say why. */
+TEST(paired_falls_back)
+{
+	struct results *r = load("load_step.json");
+	struct analysis *a;
+	char err[512];
+	size_t i;
+
+	r->config_schedule = RESULTS_SCHED_SEQUENTIAL;
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "not \"interleaved\"") != NULL);
+	analyze_free(a);
+	r->config_schedule = RESULTS_SCHED_INTERLEAVED;
+	for (i = 0; i < r->nr_trials; i++)
+		r->trials[i].rep = 0; /* every rep the same: which pairs is unknown */
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "share rep 0") != NULL);
+	analyze_free(a);
+	for (i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].order == 4 && i % 2) {
+			free(r->trials[i].rounds);
+			r->trials[i].rounds = NULL;
+			r->trials[i].nr_rounds = 0;
+		}
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "trials carry per-round times") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
 /* Order 5 gains 4 % between orders at 25 %: beyond noise, so it is named. */
 TEST(monotone_dip_reported)
 {
