@@ -790,25 +790,42 @@ int results_trial_append(json_t *doc, json_t *trial)
 	return json_array_append_new(trials, trial) ? -ENOMEM : 0;
 }
 
-int results_trial_set_rounds(json_t *trial, const double *v, size_t n)
+int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n)
 {
-	json_t *a;
+	double *copy;
 	size_t i;
 
-	if (!trial || !v || n == 0 || n > RESULTS_MAX_ROUNDS)
+	if (!t || !v || n == 0 || n > RESULTS_MAX_ROUNDS)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if (!isfinite(v[i]) || v[i] < 0.0)
 			return -EINVAL;
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, v, n * sizeof(*copy));
+	free(t->rounds);
+	t->rounds = copy;
+	t->nr_rounds = n;
+	return 0;
+}
+
+int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t)
+{
+	json_t *a;
+	size_t i;
+
+	if (!t->nr_rounds)
+		return 0;
 	a = json_array();
 	if (!a)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (json_array_append_new(a, json_real(v[i]))) {
+	for (i = 0; i < t->nr_rounds; i++)
+		if (json_array_append_new(a, json_real(t->rounds[i]))) {
 			json_decref(a);
 			return -ENOMEM;
 		}
-	return json_object_set_new(trial, "rounds", a) ? -ENOMEM : 0;
+	return json_object_set_new(trial_obj, "rounds", a) ? -ENOMEM : 0;
 }
 
 int results_config_set_schedule(json_t *config, enum results_schedule s)

@@ -139,10 +139,14 @@ json_t *results_trial_new(int order, const char *pattern, unsigned long long spa
 int results_metric_set(json_t *trial, const char *name, double value, const char *source,
 		       const char *event, double scale);
 int results_trial_append(json_t *doc, json_t *trial); /* steals trial */
-/* trial.rounds = [v0, v1, ...] (ns_per_access of each round of an
- * interleaved schedule). 0, -EINVAL for n == 0, n > RESULTS_MAX_ROUNDS or a
- * non-finite or negative value, -ENOMEM. */
-int results_trial_set_rounds(json_t *trial, const double *v, size_t n);
+/* Per-round times of an interleaved schedule: copy v[0..n) (ns_per_access
+ * of each round) into the typed trial, replacing any before; the trial owns
+ * them (results_free frees them). 0, -EINVAL for n == 0, n >
+ * RESULTS_MAX_ROUNDS or a non-finite or negative value, -ENOMEM. */
+int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n);
+/* The writer's part: trial_obj.rounds = [v0, v1, ...] from the typed trial
+ * (nothing when it has none). 0 or -ENOMEM. */
+int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t);
 /* config.schedule = "interleaved" | "sequential". 0 or -EINVAL / -ENOMEM. */
 int results_config_set_schedule(json_t *config, enum results_schedule s);
 
