@@ -3,6 +3,7 @@
  * every metric analysed here (time, walks, misses, faults, memory), so a gain
  * is the share of the order-0 value that an order saves.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -106,6 +107,16 @@ const char *analyze_status_name(enum analyze_status s)
 	}
 }
 
+const char *analyze_method_name(enum analyze_method m)
+{
+	return m == AN_PAIRED ? "paired" : "unpaired";
+}
+
+const char *analyze_test_name(enum analyze_method m)
+{
+	return m == AN_PAIRED ? "wilcoxon-signed-rank" : "mann-whitney";
+}
+
 void analyze_order_size(const struct analysis *a, int order, char *buf, size_t size)
 {
 	unsigned long long kb = (a->res->page_size << order) >> 10;
@@ -147,6 +158,12 @@ struct ctx {
 	uint64_t seed;
 	uint64_t want_span; /* 0 = the largest */
 	bool higher_better; /* the primary metric is a workload's "better": "higher" */
+	bool force_unpaired;
+	bool summary_only;  /* a per-span verdict: no CIs of medians, no PMD share */
+	/* joint bootstrap replicates of every order's gain, iters rows of
+	 * ANALYZE_NR_ORDERS (NaN where an order has none): the monotone fit's
+	 * CIs come from fitting each row */
+	double *boot;
 };
 
 static bool trial_dense_match(const struct ctx *c, const struct results_trial *t, uint64_t span)
@@ -424,6 +441,398 @@ static int choose_metric(struct ctx *c)
 	return -ENODATA;
 }
 
+
+/* ---- paired comparison (interleaved schedule) ---------------------------
+ * With an interleaved schedule, round i of every order at one (span, rep)
+ * was timed in the same short stretch of time, so load that comes and goes
+ * over seconds hits all orders of a round alike. Per round, the log of the
+ * ratio of order k's time to order 0's cancels it; the gain is
+ * 1 - exp(median log ratio), its CI a bootstrap that draws reps, then whole
+ * rounds inside them (all orders of a drawn round together), and the test
+ * a Wilcoxon signed-rank test of the log ratios.
+ */
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* A (order, rep) held by two trials at the span: which pairs with which is
+ * unknown. -1 when none, else the order; -ENOMEM. */
+static int duplicate_order_rep(const struct ctx *c, int *rep)
+{
+	uint64_t *keys = malloc((c->r->nr_trials + 1) * sizeof(*keys));
+	size_t i, n = 0;
+	int dup = -1;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (c->included[i] && t->nr_rounds && trial_dense_match(c, t, c->a->span))
+			keys[n++] = (uint64_t)t->order << 32 | (uint32_t)t->rep;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 1; i < n && dup < 0; i++)
+		if (keys[i] == keys[i - 1]) {
+			dup = (int)(keys[i] >> 32);
+			*rep = (int)(uint32_t)keys[i];
+		}
+	free(keys);
+	return dup;
+}
+
+/* Decide the method and say why. */
+static int choose_method(struct ctx *c)
+{
+	struct analysis *a = c->a;
+	size_t i, with = 0, without = 0, with0 = 0, rounds = 0;
+	int dup = -1, dup_rep = 0;
+
+	a->method = AN_UNPAIRED;
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (!c->included[i] || !trial_dense_match(c, t, a->span))
+			continue;
+		if (t->nr_rounds) {
+			with++;
+			with0 += t->order == 0;
+			rounds += t->nr_rounds;
+		} else {
+			without++;
+		}
+	}
+	if (!with) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: the trials carry no "
+			 "per-round times (a sequential schedule, a command workload or an older "
+			 "file), so each order's trials are compared with order 0's as separate "
+			 "samples");
+	} else if (c->force_unpaired) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired, as asked "
+			 "(--unpaired): the per-round times in the file are not used");
+	} else if (c->r->config_schedule != RESULTS_SCHED_INTERLEAVED) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: the trials carry "
+			 "rounds but config.schedule is not \"interleaved\", so rounds of "
+			 "different orders were not timed together and do not pair");
+	} else if (strcmp(a->metric, "ns_per_access")) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: rounds time "
+			 "ns_per_access, but the primary metric %s is counted per trial",
+			 a->metric);
+	} else if (without || !with0) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: only %zu of %zu "
+			 "trials carry per-round times%s", with, with + without,
+			 with0 ? "" : " (none of order 0)");
+	} else if ((dup = duplicate_order_rep(c, &dup_rep)) >= 0) {
+		snprintf(a->method_note, sizeof(a->method_note), "unpaired: two trials of order "
+			 "%d share rep %d at this span, so which rounds pair is unknown", dup,
+			 dup_rep);
+	} else if (dup == -ENOMEM) {
+		return -ENOMEM;
+	} else {
+		a->method = AN_PAIRED;
+		snprintf(a->method_note, sizeof(a->method_note), "paired by round: each order's "
+			 "time in a round against order 0's in the same round (interleaved "
+			 "schedule; %zu trials, %zu rounds), so load that changes between rounds "
+			 "cancels out", with, rounds);
+	}
+	return 0;
+}
+
+struct pairs {
+	size_t nreps;      /* reps of order 0 with rounds */
+	size_t maxr;       /* most rounds of order 0 in one rep */
+	size_t *r0;        /* rounds of order 0 per rep */
+	double *d[ANALYZE_NR_ORDERS]; /* nreps x maxr log ratios, NaN = no pair */
+};
+
+static void pairs_free(struct pairs *p)
+{
+	int k;
+
+	free(p->r0);
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		free(p->d[k]);
+}
+
+static int cmp_trial_rep(const void *x, const void *y)
+{
+	const struct results_trial *a = *(const struct results_trial *const *)x;
+	const struct results_trial *b = *(const struct results_trial *const *)y;
+
+	return (a->rep > b->rep) - (a->rep < b->rep);
+}
+
+/* The log ratios of every order against order 0, rep by rep, round by round. */
+static int pairs_build(struct ctx *c, struct pairs *p)
+{
+	const struct results_trial **base = NULL, **t0;
+	size_t i, j, n0 = 0;
+	int err = 0;
+
+	memset(p, 0, sizeof(*p));
+	base = calloc(c->r->nr_trials, sizeof(*base));
+	if (!base)
+		return -ENOMEM;
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (c->included[i] && t->order == 0 && t->nr_rounds &&
+		    trial_dense_match(c, t, c->a->span))
+			base[n0++] = t;
+	}
+	qsort(base, n0, sizeof(*base), cmp_trial_rep);
+	/* one trial per rep (a duplicate rep would pair twice) */
+	for (i = j = 0; i < n0; i++)
+		if (!j || base[j - 1]->rep != base[i]->rep)
+			base[j++] = base[i];
+	p->nreps = j;
+	p->r0 = calloc(p->nreps ? p->nreps : 1, sizeof(*p->r0));
+	if (!p->r0) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (j = 0; j < p->nreps; j++) {
+		p->r0[j] = base[j]->nr_rounds;
+		if (p->r0[j] > p->maxr)
+			p->maxr = p->r0[j];
+	}
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i], key = { .rep = t->rep };
+		const struct results_trial *kp = &key;
+		double *d;
+		size_t r, n;
+
+		if (!c->included[i] || t->order == 0 || !t->nr_rounds ||
+		    !trial_dense_match(c, t, c->a->span))
+			continue;
+		t0 = bsearch(&kp, base, p->nreps, sizeof(*base), cmp_trial_rep);
+		if (!t0)
+			continue; /* order 0 of this rep is excluded: nothing to pair with */
+		j = (size_t)(t0 - base);
+		if (!p->d[t->order]) {
+			p->d[t->order] = malloc(p->nreps * p->maxr * sizeof(double));
+			if (!p->d[t->order]) {
+				err = -ENOMEM;
+				goto out;
+			}
+			for (r = 0; r < p->nreps * p->maxr; r++)
+				p->d[t->order][r] = NAN;
+		}
+		d = p->d[t->order] + j * p->maxr;
+		n = t->nr_rounds < p->r0[j] ? t->nr_rounds : p->r0[j];
+		for (r = 0; r < n; r++)
+			if (t->rounds[r] > 0.0 && (*t0)->rounds[r] > 0.0)
+				d[r] = log(t->rounds[r] / (*t0)->rounds[r]);
+	}
+out:
+	free(base);
+	return err;
+}
+
+/* The 2.5 % and 97.5 % points of column k of the replicates. */
+static void boot_interval(const struct ctx *c, const double *boot, size_t stride, size_t col,
+			  double *tmp, double *lo, double *hi)
+{
+	size_t i, n = 0;
+
+	*lo = *hi = NAN;
+	for (i = 0; i < c->iters; i++)
+		if (isfinite(boot[i * stride + col]))
+			tmp[n++] = boot[i * stride + col];
+	/* too few replicates with a value make no interval */
+	if (n < (size_t)c->iters / 2 + 1 || n < 2)
+		return;
+	if (stats_quantile(tmp, n, (1.0 - ANALYZE_LEVEL) / 2.0, lo) ||
+	    stats_quantile(tmp, n, 1.0 - (1.0 - ANALYZE_LEVEL) / 2.0, hi))
+		*lo = *hi = NAN;
+}
+
+/* A paired log ratio and its block (rep x maxr + round), sorted by value. */
+struct blk {
+	double v;
+	size_t i;
+};
+
+static int cmp_blk(const void *x, const void *y)
+{
+	double a = ((const struct blk *)x)->v, b = ((const struct blk *)y)->v;
+
+	return (a > b) - (a < b);
+}
+
+/* The median of a resample given as a count per block: walk the sorted
+ * values to the middle. The same value as the median of the drawn values
+ * themselves, in time linear in the blocks instead of the draws x orders. */
+static double counted_median(const struct blk *s, size_t n, const uint32_t *cnt, size_t total)
+{
+	size_t i, lo, hi, cum = 0;
+	double vlo = NAN;
+
+	if (total == SIZE_MAX) /* not every drawn block has a value here: count */
+		for (i = total = 0; i < n; i++)
+			total += cnt[s[i].i];
+	if (!total)
+		return NAN;
+	lo = (total - 1) / 2;
+	hi = total / 2;
+	for (i = 0; i < n; i++) {
+		cum += cnt[s[i].i];
+		if (isnan(vlo) && cum > lo)
+			vlo = s[i].v;
+		if (cum > hi)
+			return vlo + 0.5 * (s[i].v - vlo);
+	}
+	return vlo;
+}
+
+static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
+{
+	struct analysis *a = c->a;
+	struct pairs p;
+	struct stats_rng rng;
+	struct blk *sorted[ANALYZE_NR_ORDERS] = { 0 };
+	size_t nsorted[ANALYZE_NR_ORDERS] = { 0 };
+	uint32_t *cnt = NULL;
+	double *tmp = NULL, med;
+	size_t cap, i, j, r, n, blocks = 0, drawn;
+	unsigned it;
+	int k, err;
+
+	if ((err = pairs_build(c, &p)))
+		goto out;
+	cap = p.nreps * p.maxr;
+	for (j = 0; j < p.nreps; j++)
+		blocks += p.r0[j];
+	tmp = malloc((cap > c->iters ? cap : c->iters) * sizeof(*tmp) + 1);
+	cnt = malloc((cap ? cap : 1) * sizeof(*cnt));
+	if (!tmp || !cnt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		struct analyze_order *o = &a->orders[k];
+
+		if (!p.d[k] || !o->primary.n)
+			continue;
+		sorted[k] = malloc((cap ? cap : 1) * sizeof(*sorted[k]));
+		if (!sorted[k]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (i = n = 0; i < cap; i++)
+			if (isfinite(p.d[k][i])) {
+				sorted[k][n] = (struct blk){ p.d[k][i], i };
+				tmp[n++] = p.d[k][i];
+			}
+		qsort(sorted[k], n, sizeof(*sorted[k]), cmp_blk);
+		nsorted[k] = o->n_pairs = n;
+		if (!n)
+			continue;
+		/* negative log ratio = faster than order 0 */
+		if (!stats_wilcoxon_signed_rank(tmp, n, &o->u, &o->p, &j)) {
+			idx[*np] = k;
+			ps[(*np)++] = o->p;
+		}
+		if (!stats_median_inplace(tmp, n, &med))
+			o->gain.value = 1.0 - exp(med);
+	}
+	/* the bootstrap: reps drawn with replacement, then rounds within each
+	 * drawn rep; a drawn round brings every order's log ratio with it, so
+	 * one count per block serves all orders */
+	stats_rng_seed(&rng, seed_for(c, 0, 60));
+	for (it = 0; it < c->iters; it++) {
+		memset(cnt, 0, (cap ? cap : 1) * sizeof(*cnt));
+		drawn = 0;
+		for (j = 0; j < p.nreps; j++) {
+			size_t rep = (size_t)(stats_rng_uniform(&rng) * (double)p.nreps);
+
+			for (r = 0; r < p.r0[rep]; r++) {
+				size_t round = (size_t)(stats_rng_uniform(&rng) * (double)p.r0[rep]);
+
+				cnt[rep * p.maxr + round]++;
+				drawn++;
+			}
+		}
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)k];
+
+			*row = NAN;
+			if (nsorted[k] &&
+			    isfinite(med = counted_median(sorted[k], nsorted[k], cnt,
+							  nsorted[k] == blocks ? drawn : SIZE_MAX)))
+				*row = 1.0 - exp(med);
+		}
+	}
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].n_pairs)
+			boot_interval(c, c->boot, ANALYZE_NR_ORDERS, (size_t)k, tmp,
+				      &a->orders[k].gain.lo, &a->orders[k].gain.hi);
+out:
+	pairs_free(&p);
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		free(sorted[k]);
+	free(tmp);
+	free(cnt);
+	return err;
+}
+
+/* Joint replicates for the unpaired method (for the monotone fit's CIs):
+ * each row resamples order 0 once and every order against it. The gains'
+ * own CIs stay those of change_of(), one bootstrap per order. */
+static int unpaired_replicates(struct ctx *c, const double *base, size_t nbase)
+{
+	struct analysis *a = c->a;
+	struct stats_rng rng;
+	double *vals[ANALYZE_NR_ORDERS] = { 0 }, *scratch = NULL, m0, mk;
+	size_t n[ANALYZE_NR_ORDERS] = { 0 }, i;
+	unsigned it;
+	int k, err = 0;
+
+	scratch = malloc((c->r->nr_trials + 1) * sizeof(*scratch));
+	if (!scratch)
+		return -ENOMEM;
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		if (!a->orders[k].primary.n || !isfinite(a->orders[k].gain.value))
+			continue;
+		vals[k] = malloc(c->r->nr_trials * sizeof(double));
+		if (!vals[k]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n[k] = collect(c, k, a->span, false, a->metric, a->per_access, vals[k]);
+	}
+	stats_rng_seed(&rng, seed_for(c, 0, 61));
+	for (it = 0; it < c->iters; it++) {
+		double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS];
+
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			row[k] = NAN;
+		if (!nbase)
+			continue;
+		for (i = 0; i < nbase; i++)
+			scratch[i] = base[(size_t)(stats_rng_uniform(&rng) * (double)nbase)];
+		if (stats_median_inplace(scratch, nbase, &m0) || m0 == 0.0)
+			continue;
+		for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+			if (!n[k])
+				continue;
+			for (i = 0; i < n[k]; i++)
+				scratch[i] = vals[k][(size_t)(stats_rng_uniform(&rng) * (double)n[k])];
+			if (!stats_median_inplace(scratch, n[k], &mk))
+				row[k] = 1.0 - mk / m0;
+		}
+	}
+out:
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		free(vals[k]);
+	free(scratch);
+	return err;
+}
+
 /* ---- per-order numbers --------------------------------------------------- */
 
 static int per_order(struct ctx *c)
@@ -456,7 +865,7 @@ static int per_order(struct ctx *c)
 		o->order = k;
 		o->u = o->p = o->p_adj = NAN;
 		o->gain.value = o->gain.lo = o->gain.hi = NAN;
-		o->share = o->fault_saving = o->bloat = o->gain;
+		o->share = o->fault_saving = o->bloat = o->fitted = o->gain;
 		o->coverage = NAN;
 		o->status = k == 0 ? AN_ST_BASE : AN_ST_UNCLEAR;
 		o->primary.median = o->primary.lo = o->primary.hi = NAN;
@@ -464,8 +873,14 @@ static int per_order(struct ctx *c)
 		if (!o->present)
 			continue;
 		n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
-		stat_of(c, c->buf, n, seed_for(c, k, 1), &o->primary);
-		if (k == 0 || !n)
+		if (c->summary_only) {
+			o->primary.n = n;
+			if (n)
+				stats_median(c->buf, n, &o->primary.median);
+		} else {
+			stat_of(c, c->buf, n, seed_for(c, k, 1), &o->primary);
+		}
+		if (k == 0 || !n || a->method == AN_PAIRED)
 			continue;
 		change_of(c, base, nbase, c->buf, n, seed_for(c, k, 2), !c->higher_better,
 			  &o->gain);
@@ -474,6 +889,10 @@ static int per_order(struct ctx *c)
 			ps[np++] = o->p;
 		}
 	}
+	if (a->method == AN_PAIRED && (err = paired_gains(c, idx, ps, &np)))
+		goto out;
+	if (a->method == AN_UNPAIRED && (err = unpaired_replicates(c, base, nbase)))
+		goto out;
 	if (np && !stats_holm_adjust(ps, np, padj))
 		for (i = 0; i < np; i++)
 			a->orders[idx[i]].p_adj = padj[i];
@@ -515,6 +934,120 @@ static void classify(struct analysis *a)
 		else
 			o->status = AN_ST_UNCLEAR;
 	}
+}
+
+
+/* ---- monotone structure -------------------------------------------------
+ * A larger folio at the same alignment never needs more TLB entries than a
+ * smaller one, so below the PMD order (mapped differently: one PMD entry)
+ * the true gain is non-decreasing in the order. The raw gains are fitted
+ * by weighted isotonic regression (pool-adjacent-violators, weights =
+ * inverse variance from each gain's CI); the fit's CI comes from fitting
+ * every joint bootstrap replicate. An order's status is then read from the
+ * fit: gain when the fitted gain is material with its CI above 0 and a rank
+ * test has shown a significant gain at this order or a smaller one (the
+ * larger one cannot gain less); none when the fit's CI rules a material
+ * gain out. A raw gain whose own CI excludes the fit is a violation beyond
+ * noise: placement or measurement, not a real dip.
+ */
+static int monotone_fit(struct ctx *c)
+{
+	struct analysis *a = c->a;
+	int ks[ANALYZE_NR_ORDERS], m = 0, i, nv = 0;
+	double y[ANALYZE_NR_ORDERS], w[ANALYZE_NR_ORDERS], fit[ANALYZE_NR_ORDERS];
+	double *rows = NULL, *tmp = NULL;
+	bool weighted = true, sig_below = false;
+	size_t kept = 0;
+	unsigned it;
+	int k, err = 0, worst = -1;
+	char list[96] = "", v[16], lo[16], hi[16], f[16];
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		a->orders[k].raw_status = a->orders[k].status;
+	for (k = 1; k < a->pmd_order && k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->primary.n || !isfinite(o->gain.value))
+			continue;
+		ks[m] = k;
+		y[m] = o->gain.value;
+		/* a 95 % interval is about 2 x 1.96 standard errors wide */
+		if (isfinite(o->gain.lo) && isfinite(o->gain.hi) && o->gain.hi > o->gain.lo)
+			w[m] = 1.0 / pow((o->gain.hi - o->gain.lo) / 3.92, 2.0);
+		else
+			weighted = false;
+		m++;
+	}
+	if (m < 2)
+		return 0;
+	if ((err = stats_isotonic_fit(y, weighted ? w : NULL, (size_t)m, fit)))
+		return err == -ENOMEM ? err : 0;
+	a->monotone = true;
+	rows = malloc((size_t)c->iters * (size_t)m * sizeof(*rows));
+	tmp = malloc((size_t)c->iters * sizeof(*tmp) + 1);
+	if (!rows || !tmp) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (it = 0; it < c->iters; it++) {
+		double *row = &rows[kept * (size_t)m];
+		bool ok = true;
+
+		for (i = 0; i < m && ok; i++) {
+			row[i] = c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)ks[i]];
+			ok = isfinite(row[i]);
+		}
+		if (ok && !stats_isotonic_fit(row, weighted ? w : NULL, (size_t)m, row))
+			kept++;
+	}
+	for (i = 0; i < m; i++) {
+		struct analyze_order *o = &a->orders[ks[i]];
+		struct ctx cc = *c;
+
+		o->fitted.value = fit[i];
+		cc.iters = (unsigned)kept;
+		if (kept)
+			boot_interval(&cc, rows, (size_t)m, (size_t)i, tmp, &o->fitted.lo,
+				      &o->fitted.hi);
+		o->violation = isfinite(o->gain.lo) && isfinite(o->gain.hi) &&
+			       (fit[i] < o->gain.lo - 1e-12 || fit[i] > o->gain.hi + 1e-12);
+		if (o->violation) {
+			nv++;
+			if (worst < 0 || fabs(fit[i] - y[i]) >
+					 fabs(a->orders[worst].fitted.value - a->orders[worst].gain.value))
+				worst = ks[i];
+			append(list, sizeof(list), "%s%d", list[0] ? ", " : "", ks[i]);
+		}
+		sig_below |= o->significant && o->gain.value > 0.0;
+		if (!isfinite(o->fitted.lo) || !isfinite(o->fitted.hi))
+			continue; /* no interval for the fit: the order's own status stands */
+		if (sig_below && fit[i] >= a->threshold && o->fitted.lo > 0.0)
+			o->status = AN_ST_GAIN;
+		else if (o->fitted.hi < a->threshold)
+			o->status = AN_ST_NONE;
+		else
+			o->status = AN_ST_UNCLEAR;
+	}
+	if (nv) {
+		const struct analyze_order *o = &a->orders[worst];
+
+		snprintf(v, sizeof(v), "%.1f %%", 100.0 * o->gain.value);
+		snprintf(lo, sizeof(lo), "%.1f", 100.0 * o->gain.lo);
+		snprintf(hi, sizeof(hi), "%.1f %%", 100.0 * o->gain.hi);
+		snprintf(f, sizeof(f), "%.1f %%", 100.0 * o->fitted.value);
+		snprintf(a->monotone_warning, sizeof(a->monotone_warning),
+			 "The raw gains violate monotonicity beyond noise at order%s %s (e.g. order "
+			 "%d saves %s [95 %% CI %s, %s] where the monotone fit gives %s). A larger "
+			 "folio never needs more TLB entries than a smaller one, so this points to "
+			 "a placement or measurement problem (folios of that order physically "
+			 "scattered or mapped differently, a disturbed part of the run), not a real "
+			 "dip; the verdict uses the fit. Re-run to check.", nv > 1 ? "s" : "", list,
+			 worst, v, lo, hi, f);
+	}
+out:
+	free(rows);
+	free(tmp);
+	return err;
 }
 
 /* Share of the PMD gain reached by each order, when the PMD order gains. */
@@ -733,6 +1266,13 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 	pct(hi, sizeof(hi), o->gain.hi);
 	append(buf, size, "order %d saves %s of %s [95 %% CI %s, %s; Holm p = %.3g]", k, v,
 	       a->metric_unit, lo, hi, o->p_adj);
+	/* say so when the monotone fit pooled this order with a neighbour */
+	if (isfinite(o->fitted.value) && fabs(o->fitted.value - o->gain.value) > 5e-4) {
+		pct(v, sizeof(v), o->fitted.value);
+		pct(lo, sizeof(lo), o->fitted.lo);
+		pct(hi, sizeof(hi), o->fitted.hi);
+		append(buf, size, " (monotone fit %s [%s, %s])", v, lo, hi);
+	}
 }
 
 /* The smallest two-sided p an exact rank test can give for n vs n without
@@ -747,6 +1287,14 @@ static double best_holm_p(size_t n, int m)
 static void reps_advice(struct analysis *a, size_t n, int m)
 {
 	size_t need = 2;
+
+	if (a->method == AN_PAIRED) {
+		/* the pairs are rounds, so the trial count does not bound p */
+		snprintf(a->advice, sizeof(a->advice), "Re-run with more repetitions (%zu per "
+			 "order now; placement differs between them) or longer runs (more rounds), "
+			 "and with less competing load.", n);
+		return;
+	}
 
 	while (need < 50 && best_holm_p(need, m) >= ANALYZE_ALPHA)
 		need++;
@@ -855,8 +1403,10 @@ static void recommend(struct analysis *a)
 	khugepaged_note(a);
 }
 
-int analyze_run(const struct results *r, const struct analyze_opts *opts,
-		struct analysis **out, char *err, size_t errsize)
+/* One analysis at one span; summary_only leaves out what only the full
+ * report shows (cost side, every metric's series, the per-span verdicts). */
+static int analyze_core(const struct results *r, const struct analyze_opts *opts,
+			bool summary_only, struct analysis **out, char *err, size_t errsize)
 {
 	struct analysis *a = calloc(1, sizeof(*a));
 	struct ctx c = { .a = a, .r = r };
@@ -868,16 +1418,19 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 	c.included = calloc(r->nr_trials, sizeof(*c.included));
 	c.buf = calloc(r->nr_trials, sizeof(*c.buf));
 	a->excluded = calloc(r->nr_trials, sizeof(*a->excluded));
-	if (!c.included || !c.buf || !a->excluded) {
+	c.iters = opts && opts->iters ? opts->iters : ANALYZE_BOOT_ITERS;
+	c.boot = malloc((size_t)c.iters * ANALYZE_NR_ORDERS * sizeof(*c.boot));
+	if (!c.included || !c.buf || !a->excluded || !c.boot) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	a->res = r;
 	a->pmd_order = r->pmd_order;
 	a->threshold = opts && opts->threshold > 0 ? opts->threshold : ANALYZE_MATERIAL_GAIN;
-	c.iters = opts && opts->iters ? opts->iters : ANALYZE_BOOT_ITERS;
 	c.seed = opts && opts->seed ? opts->seed : (r->config_seed ? r->config_seed : 1);
 	c.want_span = opts ? opts->span : 0;
+	c.force_unpaired = opts && opts->unpaired;
+	c.summary_only = summary_only;
 	select_trials(&c);
 	if (choose_pattern(&c)) {
 		rc = fail(err, errsize, "no dense trials (only sparse ones): nothing measures "
@@ -903,7 +1456,7 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 			  "(command) is in every trial of pattern '%s'", a->pattern);
 		goto out;
 	}
-	if ((rc = per_order(&c)))
+	if ((rc = choose_method(&c)) || (rc = per_order(&c)))
 		goto out;
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
 		nr_orders += a->orders[k].primary.n > 0;
@@ -913,13 +1466,18 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 		goto out;
 	}
 	classify(a);
-	if ((rc = pmd_share(&c)) || (rc = cost_side(&c)))
+	if ((rc = monotone_fit(&c)))
 		goto out;
-	series(&c);
+	if (!summary_only) {
+		if ((rc = pmd_share(&c)) || (rc = cost_side(&c)))
+			goto out;
+		series(&c);
+	}
 	recommend(a);
 out:
 	free(c.included);
 	free(c.buf);
+	free(c.boot);
 	if (rc) {
 		if (rc == -ENOMEM)
 			snprintf(err, errsize, "out of memory");
@@ -928,6 +1486,125 @@ out:
 	}
 	*out = a;
 	return 0;
+}
+
+/* What one span's verdict says, for the sentence of span_summary. */
+static void span_words(const struct analysis *a, const struct analyze_span *s, char *buf,
+		       size_t size)
+{
+	if (!s->analysed)
+		snprintf(buf, size, "nothing can be said (no usable order-0 trials)");
+	else if (s->verdict == AN_MTHP)
+		snprintf(buf, size, "order %d pays", s->min_order);
+	else if (s->verdict == AN_PMD_ONLY)
+		snprintf(buf, size, "only PMD-size folios help");
+	else if (s->verdict == AN_NO_GAIN)
+		snprintf(buf, size, "no folio size pays");
+	else
+		snprintf(buf, size, "the data cannot tell (inconclusive)");
+	(void)a;
+}
+
+static bool same_outcome(const struct analyze_span *x, const struct analyze_span *y)
+{
+	return x->analysed == y->analysed && (!x->analysed || (x->verdict == y->verdict &&
+							      x->min_order == y->min_order));
+}
+
+static void mib(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes >= (1ULL << 20) && !(bytes & ((1ULL << 20) - 1)))
+		snprintf(buf, size, "%llu MiB", (unsigned long long)(bytes >> 20));
+	else
+		snprintf(buf, size, "%.3g MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+/* "order 2 pays for working sets up to about 32 MiB on this CPU; beyond
+ * that only PMD-size folios help": runs of spans with the same outcome. */
+static void span_summary(struct analysis *a)
+{
+	char *o = a->span_summary, what[96], from[32], to[32];
+	size_t size = sizeof(a->span_summary);
+	int s, e, nruns = 0;
+
+	o[0] = '\0';
+	for (s = 0; s < a->nr_spans; s = e) {
+		for (e = s + 1; e < a->nr_spans && same_outcome(&a->spans[s], &a->spans[e]); e++)
+			;
+		nruns++;
+	}
+	for (s = 0; s < a->nr_spans; s = e) {
+		for (e = s + 1; e < a->nr_spans && same_outcome(&a->spans[s], &a->spans[e]); e++)
+			;
+		span_words(a, &a->spans[s], what, sizeof(what));
+		mib(from, sizeof(from), a->spans[s].span);
+		mib(to, sizeof(to), a->spans[e - 1].span);
+		if (nruns == 1)
+			append(o, size, "At every measured working set (%s to %s) %s.", from, to,
+			       what);
+		else if (s == 0)
+			append(o, size, "%c%s for working sets up to about %s on this CPU",
+			       toupper((unsigned char)what[0]), what + 1, to);
+		else if (e == a->nr_spans)
+			append(o, size, "; beyond that %s.", what);
+		else if (e - s == 1)
+			append(o, size, "; at %s %s", from, what);
+		else
+			append(o, size, "; from %s to %s %s", from, to, what);
+	}
+}
+
+/* The recommendation at every span of a sweep, each from its own trials. */
+static void per_span(struct analysis *a, const struct results *r, const struct analyze_opts *o)
+{
+	struct analyze_opts so = o ? *o : (struct analyze_opts){ 0 };
+	int s;
+
+	for (s = 0; s < a->nr_spans; s++) {
+		struct analyze_span *sp = &a->spans[s];
+		struct analysis *sub;
+		char err[256];
+		int k;
+
+		sp->analysed = false;
+		sp->min_order = sp->candidate_order = -1;
+		sp->verdict = AN_INCONCLUSIVE;
+		sp->gain.value = sp->gain.lo = sp->gain.hi = NAN;
+		so.span = sp->span;
+		if (analyze_core(r, &so, true, &sub, err, sizeof(err)))
+			continue;
+		sp->analysed = true;
+		sp->verdict = sub->verdict;
+		sp->min_order = sub->min_order;
+		sp->candidate_order = sub->candidate_order;
+		k = sub->min_order >= 0 ? sub->min_order : sub->candidate_order;
+		if (k >= 0)
+			sp->gain = sub->orders[k].gain;
+		analyze_free(sub);
+	}
+	span_summary(a);
+}
+
+int analyze_run(const struct results *r, const struct analyze_opts *opts,
+		struct analysis **out, char *err, size_t errsize)
+{
+	int rc = analyze_core(r, opts, false, out, err, errsize);
+
+	if (!rc && (*out)->nr_spans > 1) {
+		per_span(*out, r, opts);
+	} else if (!rc) {
+		/* one span: its verdict is the verdict */
+		struct analysis *a = *out;
+		int k = a->min_order >= 0 ? a->min_order : a->candidate_order;
+
+		a->spans[0].analysed = true;
+		a->spans[0].verdict = a->verdict;
+		a->spans[0].min_order = a->min_order;
+		a->spans[0].candidate_order = a->candidate_order;
+		a->spans[0].gain = k >= 0 ? a->orders[k].gain :
+			(struct analyze_change){ NAN, NAN, NAN };
+	}
+	return rc;
 }
 
 void analyze_free(struct analysis *a)

@@ -34,6 +34,13 @@ enum analyze_verdict {
 	AN_INCONCLUSIVE, /* too noisy to tell */
 };
 
+/* How the orders were compared with order 0 (issue 12). */
+enum analyze_method {
+	AN_UNPAIRED,     /* trial medians, bootstrap of each order apart, Mann-Whitney */
+	AN_PAIRED,       /* per-round log ratios to order 0 (interleaved schedule),
+			  * bootstrap over reps and whole rounds, Wilcoxon signed-rank */
+};
+
 /* What the data say about one order against order 0. */
 enum analyze_status {
 	AN_ST_BASE,      /* "baseline": order 0 itself */
@@ -68,6 +75,14 @@ struct analyze_order {
 	struct analyze_stat rss;     /* rss_bytes of sparse trials */
 	struct analyze_change bloat; /* rss(k) / rss(0) - 1 */
 	double coverage;             /* median folio coverage, NaN if unverified */
+	size_t n_pairs;              /* paired rounds behind gain and p (paired method) */
+	/* The monotone structure: below the PMD order the true gain cannot
+	 * fall as the order grows, so the gains are fitted by isotonic
+	 * regression; status is then taken from the fit (raw_status is the
+	 * order's own). fitted is NaN where no fit was made. */
+	struct analyze_change fitted;
+	enum analyze_status raw_status;
+	bool violation;              /* the raw gain's CI excludes the fitted value */
 };
 
 /* Any metric present in the analysed trials, per order (for plots, reports). */
@@ -84,6 +99,12 @@ struct analyze_metric {
 struct analyze_span {
 	uint64_t span;
 	struct analyze_stat by_order[ANALYZE_NR_ORDERS];
+	/* the recommendation at this span alone (files with several spans) */
+	bool analysed;               /* false: no usable order-0 trials here */
+	enum analyze_verdict verdict;
+	int min_order;               /* -1 = null */
+	int candidate_order;         /* -1 = none */
+	struct analyze_change gain;  /* of min_order (or candidate), NaN without one */
 };
 
 struct analyze_excluded {
@@ -115,6 +136,11 @@ struct analysis {
 	size_t nr_included;
 	size_t nr_unverified;        /* included trials without folio verification */
 	char other_patterns[128];    /* dense patterns present but not analysed, "" if none */
+	enum analyze_method method;
+	char method_note[256];       /* why this method, in words */
+	bool monotone;               /* the isotonic fit was made (>= 2 orders below PMD) */
+	char monotone_warning[768];  /* raw gains violating monotonicity beyond noise, or "" */
+	char span_summary[768];      /* the knee per working-set size in words, "" for one span */
 	/* recommendation */
 	enum analyze_verdict verdict;
 	int min_order;               /* -1 = null */
@@ -130,6 +156,7 @@ struct analyze_opts {
 	unsigned iters;              /* 0 = ANALYZE_BOOT_ITERS */
 	uint64_t seed;               /* bootstrap seed; the same input gives the same output */
 	uint64_t span;               /* the span the verdict rests on; 0 = the largest */
+	bool unpaired;               /* ignore per-round data: the unpaired method */
 };
 
 /* 0, or a negative errno with a message: -ENODATA when there is nothing to
@@ -139,6 +166,8 @@ int analyze_run(const struct results *r, const struct analyze_opts *o, struct an
 void analyze_free(struct analysis *a);
 const char *analyze_verdict_name(enum analyze_verdict v);
 const char *analyze_status_name(enum analyze_status s);
+const char *analyze_method_name(enum analyze_method m);   /* "paired", "unpaired" */
+const char *analyze_test_name(enum analyze_method m);     /* "wilcoxon-signed-rank", ... */
 /* "4K", "16K", "2M" for an order with this page size. */
 void analyze_order_size(const struct analysis *a, int order, char *buf, size_t size);
 bool analyze_order_measured(const struct analysis *a, int order);

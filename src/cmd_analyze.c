@@ -1,4 +1,5 @@
 /* mthpscope analyze: per-order gains and the recommendation for a results file. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,7 @@
 #include "report.h"
 #include "results.h"
 
-enum { OPT_FORMAT = 'f', OPT_THRESHOLD = 't', OPT_SPAN = 's' };
+enum { OPT_FORMAT = 'f', OPT_THRESHOLD = 't', OPT_SPAN = 's', OPT_UNPAIRED = 0x100 };
 
 static const struct cli_opt analyze_opts_table[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
@@ -17,6 +18,8 @@ static const struct cli_opt analyze_opts_table[] = {
 	  "the order-0 value (default 5)" },
 	{ "span", OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M (default: the "
 	  "largest with order-0 trials)" },
+	{ "unpaired", OPT_UNPAIRED, NULL, "ignore per-round times (interleaved schedule): "
+	  "compare trial medians with Mann-Whitney, as for older files" },
 	{ NULL },
 };
 
@@ -29,7 +32,12 @@ static const struct cli_cmd analyze_cli = {
 		   "per access (PMU), else ns_per_access (timing). Per order: median with a 95 %\n"
 		   "bootstrap CI, gain against order 0 with its CI, two-sided Mann-Whitney p\n"
 		   "(Holm-adjusted across orders), share of the PMD gain, page faults saved and\n"
-		   "sparse RSS bloat. Trials under 95 % folio coverage or with multiplexed\n"
+		   "sparse RSS bloat. Files of an interleaved schedule (per-round times) are\n"
+		   "compared round by round instead: gain from the per-round log ratios to\n"
+		   "order 0, bootstrap over reps and whole rounds, Wilcoxon signed-rank p.\n"
+		   "Gains below the PMD order are fitted monotone (isotonic regression); the\n"
+		   "status comes from the fit, and raw gains beyond noise off it are warned of.\n"
+		   "With several spans, a verdict per span too. Trials under 95 % folio coverage or with multiplexed\n"
 		   "counters are left out and listed. Verdict: mthp (min_order = smallest order\n"
 		   "with a significant gain of at least the threshold), pmd-only, no-gain (every\n"
 		   "CI rules a material gain out) or inconclusive (with what to do).\n"
@@ -41,6 +49,7 @@ struct analyze_cmd_opts {
 	enum report_format format;
 	double threshold;
 	unsigned long long span;
+	bool unpaired;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
@@ -59,13 +68,15 @@ static int on_opt(int key, const char *arg, void *ctx)
 	} else if (key == OPT_SPAN) {
 		if (cli_parse_size("span", arg, &o->span))
 			return -1;
+	} else if (key == OPT_UNPAIRED) {
+		o->unpaired = true;
 	}
 	return 0;
 }
 
 static int analyze_cmd(int argc, char **argv)
 {
-	struct analyze_cmd_opts o = { REPORT_TEXT, 0.0, 0 };
+	struct analyze_cmd_opts o = { REPORT_TEXT, 0.0, 0, false };
 	struct analyze_opts ao = { 0 };
 	struct results *r = NULL;
 	struct analysis *a = NULL;
@@ -88,6 +99,7 @@ static int analyze_cmd(int argc, char **argv)
 	}
 	ao.threshold = o.threshold;
 	ao.span = o.span;
+	ao.unpaired = o.unpaired;
 	rc = analyze_run(r, &ao, &a, err, sizeof(err));
 	if (rc) {
 		ms_err("analyze: %s: %s", file, err);

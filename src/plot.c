@@ -377,6 +377,36 @@ static int plot_gain(const struct analysis *a, const char *dir, enum plot_format
 	return fig_finish(&g, s, "gain.gp", out, err, errsize);
 }
 
+/* The recommendation at each span above its x position, and the knee per
+ * working-set size in words at the foot of the plot. */
+static void staircase_verdicts(const struct analysis *a, FILE *s)
+{
+	char text[64];
+	int i;
+
+	for (i = 0; i < a->nr_spans; i++) {
+		const struct analyze_span *sp = &a->spans[i];
+
+		if (!sp->analysed)
+			continue;
+		if (sp->min_order >= 0 && sp->verdict == AN_MTHP)
+			snprintf(text, sizeof(text), "from order %d", sp->min_order);
+		else if (sp->verdict == AN_PMD_ONLY)
+			snprintf(text, sizeof(text), "PMD only");
+		else
+			snprintf(text, sizeof(text), "%s", analyze_verdict_name(sp->verdict));
+		fprintf(s, "set label %d ", i + 1);
+		gp_string(s, text);
+		fprintf(s, " at %.9g, graph 1.02 center font ',9' tc rgb '#d95f02'\n",
+			(double)sp->span / (1024.0 * 1024.0));
+	}
+	if (a->span_summary[0]) {
+		fprintf(s, "set label %d ", a->nr_spans + 1);
+		gp_string(s, a->span_summary);
+		fprintf(s, " at graph 0.01, graph 0.04 left font ',9'\n");
+	}
+}
+
 /* The span staircase: primary metric against span, a line per order. */
 static int plot_staircase(const struct analysis *a, const char *dir, enum plot_format fmt,
 			  struct plot_files *out, char *err, size_t errsize)
@@ -422,6 +452,7 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 	if (!s)
 		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
 	fprintf(s, "nblocks = %d\n", blocks);
+	staircase_verdicts(a, s);
 	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
 }
 

@@ -60,7 +60,38 @@ static json_t *order_json(const struct analysis *a, const struct analyze_order *
 	json_object_set_new(j, "sparse_rss_bytes", num(o->rss.median));
 	json_object_set_new(j, "bloat", num(o->bloat.value));
 	json_object_set_new(j, "bloat_ci", interval(o->bloat.lo, o->bloat.hi));
+	/* issue 12: paired statistics and the monotone fit */
+	json_object_set_new(j, "n_pairs", json_integer((json_int_t)o->n_pairs));
+	json_object_set_new(j, "fitted_gain", num(o->fitted.value));
+	json_object_set_new(j, "fitted_ci", interval(o->fitted.lo, o->fitted.hi));
+	json_object_set_new(j, "raw_status", json_string(analyze_status_name(o->raw_status)));
+	json_object_set_new(j, "monotone_violation", json_boolean(o->violation));
 	return j;
+}
+
+/* The recommendation at one span of a sweep (spans[] entries). */
+static void span_verdict_json(json_t *j, const struct analyze_span *sp)
+{
+	json_object_set_new(j, "verdict", sp->analysed ?
+			    json_string(analyze_verdict_name(sp->verdict)) : json_null());
+	json_object_set_new(j, "min_order", sp->min_order >= 0 ? json_integer(sp->min_order) :
+			    json_null());
+	json_object_set_new(j, "candidate_order", sp->candidate_order >= 0 ?
+			    json_integer(sp->candidate_order) : json_null());
+	json_object_set_new(j, "gain", num(sp->gain.value));
+	json_object_set_new(j, "gain_ci", interval(sp->gain.lo, sp->gain.hi));
+}
+
+static json_t *monotone_json(const struct analysis *a)
+{
+	json_t *v = json_array();
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].violation)
+			json_array_append_new(v, json_integer(k));
+	return json_pack("{s:b, s:o, s:o}", "applied", a->monotone, "violations", v, "warning",
+			 a->monotone_warning[0] ? json_string(a->monotone_warning) : json_null());
 }
 
 /* "a, b" -> ["a", "b"] */
@@ -111,8 +142,11 @@ json_t *report_analysis_json(const struct analysis *a)
 								     num(st->median), "ci",
 								     interval(st->lo, st->hi)));
 		}
-		json_array_append_new(spans, json_pack("{s:I, s:o}", "span",
-						       (json_int_t)a->spans[s].span, "orders", per));
+		json_t *sj = json_pack("{s:I, s:o}", "span", (json_int_t)a->spans[s].span,
+				       "orders", per);
+
+		span_verdict_json(sj, &a->spans[s]);
+		json_array_append_new(spans, sj);
 	}
 	for (s = 0; s < a->nr_metrics; s++) {
 		const struct analyze_metric *m = &a->metrics[s];
@@ -136,6 +170,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"hardware", a->hardware_note, "khugepaged", a->khugepaged_note);
 	if (a->candidate_order >= 0)
 		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
+	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
 	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
 			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", ANALYSIS_SCHEMA,
@@ -151,6 +186,10 @@ json_t *report_analysis_json(const struct analysis *a)
 			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
+	json_object_set_new(doc, "method", json_string(analyze_method_name(a->method)));
+	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
+	json_object_set_new(doc, "method_note", json_string(a->method_note));
+	json_object_set_new(doc, "monotone", monotone_json(a));
 	return doc;
 }
 
@@ -241,7 +280,7 @@ static void wrap(FILE *f, const char *indent, const char *text)
 
 struct row {
 	char order[8], size[8], n[16], median[16], mci[40], gain[16], gci[40], p[16],
-		status[24], share[16], faults[16], bloat[16];
+		status[24], share[16], faults[16], bloat[16], fit[16];
 };
 
 static void make_row(const struct analysis *a, const struct analyze_order *o, struct row *w)
@@ -268,11 +307,20 @@ static void make_row(const struct analysis *a, const struct analyze_order *o, st
 	snprintf(w->status, sizeof(w->status), "%s",
 		 o->order ? analyze_status_name(o->status) : "baseline");
 	fmt_pct(w->share, sizeof(w->share), o->share.value);
+	fmt_pct(w->fit, sizeof(w->fit), o->order ? o->fitted.value : NAN);
+	if (o->violation)
+		strcat(w->fit, "!");
 	fmt_pct(w->faults, sizeof(w->faults), o->order ? o->fault_saving.value : NAN);
 	if (o->order && isfinite(o->bloat.value))
 		snprintf(w->bloat, sizeof(w->bloat), "%.3gx", 1.0 + o->bloat.value);
 	else
 		snprintf(w->bloat, sizeof(w->bloat), "-");
+}
+
+static const char *test_words(const struct analysis *a)
+{
+	return a->method == AN_PAIRED ? "Wilcoxon signed-rank test of the per-round log ratios" :
+					"Mann-Whitney";
 }
 
 static void header(const struct analysis *a, FILE *f, bool md)
@@ -297,11 +345,12 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			a->nr_excluded, a->pattern, span, a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
 		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = share of the "
-			"order-0 value saved, 95 %% bootstrap CI; p = two-sided Mann-Whitney vs "
+			"order-0 value saved, 95 %% bootstrap CI; p = two-sided %s vs "
 			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
-			"significant and material, none = the CI rules a material gain out.\n\n",
+			"significant and material, none = the CI rules a material gain out.\n",
 			a->metric,
-			a->metric_source, a->metric_unit, lower, 100.0 * a->threshold);
+			a->metric_source, a->metric_unit, lower, test_words(a), 100.0 * a->threshold);
+		fprintf(f, "- Method: %s.\n\n", a->method_note);
 		return;
 	}
 	fprintf(f, "mthpscope analysis of %s\n", r->path);
@@ -317,10 +366,15 @@ static void header(const struct analysis *a, FILE *f, bool md)
 		a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
 	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
-	fprintf(f, "gain:    share of the order-0 value saved, 95 %% bootstrap CI; p: two-sided\n"
-		   "         Mann-Whitney vs order 0, Holm-adjusted; status gain = significant\n"
-		   "         and >= %.0f %%, none = the CI rules that out, unclear = neither\n\n",
-		100.0 * a->threshold);
+	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
+	wrap_hanging(f, line, "         ");
+	snprintf(line, sizeof(line), "gain:    share of the order-0 value saved%s, 95 %% "
+		 "bootstrap CI; p: two-sided %s vs order 0, Holm-adjusted; status gain = "
+		 "significant and >= %.0f %%, none = the CI rules that out, unclear = neither",
+		 a->method == AN_PAIRED ? " (1 - exp(median per-round log ratio))" : "",
+		 test_words(a), 100.0 * a->threshold);
+	wrap_hanging(f, line, "         ");
+	fputc('\n', f);
 }
 
 static void table(const struct analysis *a, FILE *f, bool md)
@@ -329,12 +383,13 @@ static void table(const struct analysis *a, FILE *f, bool md)
 
 	if (md)
 		fprintf(f, "| order | size | n | median | 95%% CI | gain | gain 95%% CI | p (Holm) "
-			"| status | share of PMD gain | faults saved | sparse RSS vs order 0 |\n"
-			"|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|\n");
+			"| status | monotone fit | share of PMD gain | faults saved | sparse RSS vs "
+			"order 0 |\n"
+			"|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|\n");
 	else
-		fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s\n", "order", "size", "n",
-			"median", "gain", "gain CI (%)", "p(Holm)", "status", "PMD", "faults",
-			"sparse");
+		fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s %7s\n", "order", "size",
+			"n", "median", "gain", "gain CI (%)", "p(Holm)", "status", "fit", "PMD",
+			"faults", "sparse");
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_order *o = &a->orders[k];
 		struct row w;
@@ -343,18 +398,19 @@ static void table(const struct analysis *a, FILE *f, bool md)
 			continue;
 		make_row(a, o, &w);
 		if (md)
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				w.order, w.size, w.n, w.median, w.mci, w.gain, w.gci, w.p,
-				w.status, w.share, w.faults, w.bloat);
+				w.status, w.fit, w.share, w.faults, w.bloat);
 		else
-			fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s\n", w.order, w.size,
-				w.n, w.median, w.gain, w.gci, w.p, w.status, w.share, w.faults,
-				w.bloat);
+			fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s %7s\n", w.order,
+				w.size, w.n, w.median, w.gain, w.gci, w.p, w.status, w.fit, w.share,
+				w.faults, w.bloat);
 	}
 	if (!md)
-		fprintf(f, "n(-k): k trials excluded; PMD: share of the PMD gain; faults: page "
-			"faults saved;\nsparse: RSS of the sparse trials as a multiple of order "
-			"0's\n");
+		fprintf(f, "n(-k): k trials excluded; fit: monotone (isotonic) fit of the gain "
+			"below PMD,\n! = the raw gain's CI excludes it; PMD: share of the PMD gain; "
+			"faults: page\nfaults saved; sparse: RSS of the sparse trials as a multiple "
+			"of order 0's\n");
 	fprintf(f, "\n");
 }
 
@@ -369,10 +425,59 @@ static void paragraph(FILE *f, bool md, const char *text)
 	}
 }
 
+/* The recommendation per working-set size (a sweep). */
+static void span_table(const struct analysis *a, FILE *f, bool md)
+{
+	int s;
+
+	if (a->nr_spans < 2)
+		return;
+	if (md)
+		fprintf(f, "**Per working-set size** (each span from its own trials):\n\n"
+			"| span | verdict | min_order | gain of min_order | 95%% CI |\n"
+			"|---:|---|---:|---:|---|\n");
+	else
+		fprintf(f, "Per working-set size (each span from its own trials):\n"
+			"%10s %-13s %9s %7s %16s\n", "span", "verdict", "min_order", "gain",
+			"gain CI (%)");
+	for (s = 0; s < a->nr_spans; s++) {
+		const struct analyze_span *sp = &a->spans[s];
+		char span[24], mo[16], g[16], ci[40];
+
+		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(sp->span >> 20));
+		if (sp->min_order >= 0)
+			snprintf(mo, sizeof(mo), "%d", sp->min_order);
+		else if (sp->candidate_order >= 0)
+			snprintf(mo, sizeof(mo), "(%d?)", sp->candidate_order);
+		else
+			snprintf(mo, sizeof(mo), "-");
+		fmt_pct(g, sizeof(g), sp->gain.value);
+		fmt_ci_pct(ci, sizeof(ci), &sp->gain);
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+		else
+			fprintf(f, "%10s %-13s %9s %7s %16s\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+	}
+	fputc('\n', f);
+	if (a->span_summary[0])
+		paragraph(f, md, a->span_summary);
+}
+
 static void notes(const struct analysis *a, FILE *f, bool md)
 {
 	char buf[512];
 	size_t i;
+
+	if (a->monotone_warning[0]) {
+		char warn[sizeof(a->monotone_warning) + 16];
+
+		snprintf(warn, sizeof(warn), "%s %s", md ? "**Warning:**" : "Warning:",
+			 a->monotone_warning);
+		paragraph(f, md, warn);
+	}
+	span_table(a, f, md);
 
 	if (a->sparse_span)
 		snprintf(buf, sizeof(buf), "Cost side: faults saved = fewer page faults than order "

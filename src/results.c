@@ -392,6 +392,39 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 	return 0;
 }
 
+/* "rounds": a non-empty array of finite times >= 0 (one per round). */
+static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	json_t *a = json_object_get(v, "rounds"), *x;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return rd_fail(rd, -EBADMSG, "%s.rounds: expected an array of numbers, found %s",
+			       tpath, type_name(a));
+	if (json_array_size(a) == 0 || json_array_size(a) > RESULTS_MAX_ROUNDS)
+		return rd_fail(rd, -EBADMSG, "%s.rounds: %zu rounds (1-%u expected)", tpath,
+			       json_array_size(a), RESULTS_MAX_ROUNDS);
+	t->rounds = malloc(json_array_size(a) * sizeof(*t->rounds));
+	if (!t->rounds)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	json_array_foreach(a, i, x) {
+		double d;
+
+		if (!json_is_number(x))
+			return rd_fail(rd, -EBADMSG, "%s.rounds[%zu]: expected a number, found %s",
+				       tpath, i, type_name(x));
+		d = json_number_value(x);
+		if (!isfinite(d) || d < 0.0)
+			return rd_fail(rd, -EBADMSG, "%s.rounds[%zu]: %g is not a time (finite, "
+				       ">= 0)", tpath, i, d);
+		t->rounds[i] = d;
+		t->nr_rounds = i + 1;
+	}
+	return 0;
+}
+
 static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		    struct results_trial *t)
 {
@@ -457,6 +490,8 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	if ((err = rd_object(rd, v, path, "folios", false, &folios)))
 		return err;
 	if (folios && (err = rd_folios(rd, path, folios, t)))
+		return err;
+	if ((err = rd_rounds(rd, path, v, t)))
 		return err;
 	if ((err = rd_object(rd, v, path, "metrics", true, &metrics)))
 		return err;
@@ -559,6 +594,30 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 	return 0;
 }
 
+const char *results_schedule_name(enum results_schedule s)
+{
+	return s == RESULTS_SCHED_INTERLEAVED ? "interleaved" : "sequential";
+}
+
+/* config.schedule: absent in files of older versions, which were sequential. */
+static int rd_schedule(struct rd *rd, const json_t *config, struct results *r)
+{
+	json_t *v = json_object_get(config, "schedule");
+
+	r->config_schedule = RESULTS_SCHED_SEQUENTIAL;
+	if (!v)
+		return 0;
+	if (!json_is_string(v))
+		return rd_fail(rd, -EBADMSG, "$.config.schedule: expected a string, found %s",
+			       type_name(v));
+	if (!strcmp(json_string_value(v), "interleaved"))
+		r->config_schedule = RESULTS_SCHED_INTERLEAVED;
+	else if (strcmp(json_string_value(v), "sequential"))
+		return rd_fail(rd, -EBADMSG, "$.config.schedule: '%.32s' is not \"interleaved\" "
+			       "or \"sequential\"", json_string_value(v));
+	return 0;
+}
+
 static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
 {
 	json_t *trials, *tool, *config, *t;
@@ -600,6 +659,8 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
 		if ((err = rd_int(rd, config, "$.config", "seed", false, 0, INT64_MAX, &x)))
 			return err;
 		r->config_seed = (uint64_t)x;
+		if ((err = rd_schedule(rd, config, r)))
+			return err;
 	}
 	trials = json_object_get(doc, "trials");
 	if (!trials)
@@ -805,6 +866,7 @@ void results_trial_clear(struct results_trial *t)
 	int i;
 
 	free(t->metrics);
+	free(t->rounds);
 	for (i = 0; t->argv && t->argv[i]; i++)
 		free(t->argv[i]);
 	free(t->argv);
@@ -947,6 +1009,10 @@ json_t *results_trial_json(const struct results_trial *t)
 	json_object_set_new(j, "metrics", metrics);
 	if (t->has_multiplexed)
 		json_object_set_new(j, "multiplexed", json_boolean(t->multiplexed));
+	if (results_trial_json_rounds(j, t)) {
+		json_decref(j);
+		return NULL;
+	}
 	if (t->flags) {
 		flags = json_array();
 		for (k = 0; k < MS_ARRAY_SIZE(flag_names); k++)
@@ -973,4 +1039,50 @@ int results_doc_add_trial(json_t *doc, const struct results_trial *t)
 	if (!j)
 		return -ENOMEM;
 	return json_array_append_new(trials, j) ? -ENOMEM : 0;
+}
+
+int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n)
+{
+	double *copy;
+	size_t i;
+
+	if (!t || !v || n == 0 || n > RESULTS_MAX_ROUNDS)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]) || v[i] < 0.0)
+			return -EINVAL;
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, v, n * sizeof(*copy));
+	free(t->rounds);
+	t->rounds = copy;
+	t->nr_rounds = n;
+	return 0;
+}
+
+int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t)
+{
+	json_t *a;
+	size_t i;
+
+	if (!t->nr_rounds)
+		return 0;
+	a = json_array();
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < t->nr_rounds; i++)
+		if (json_array_append_new(a, json_real(t->rounds[i]))) {
+			json_decref(a);
+			return -ENOMEM;
+		}
+	return json_object_set_new(trial_obj, "rounds", a) ? -ENOMEM : 0;
+}
+
+int results_config_set_schedule(json_t *config, enum results_schedule s)
+{
+	if (!config || (s != RESULTS_SCHED_SEQUENTIAL && s != RESULTS_SCHED_INTERLEAVED))
+		return -EINVAL;
+	return json_object_set_new(config, "schedule", json_string(results_schedule_name(s))) ?
+		-ENOMEM : 0;
 }

@@ -36,6 +36,15 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats);
 #define RESULTS_MAX_ORDER 20            /* folio orders above this are nonsense on any arch */
 #define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
 
+/* config.schedule: how the orders' trials were timed. */
+enum results_schedule {
+	RESULTS_SCHED_SEQUENTIAL, /* "sequential": each order in its own block of time */
+	RESULTS_SCHED_INTERLEAVED, /* "interleaved": orders round-robin, per-round "rounds" */
+};
+const char *results_schedule_name(enum results_schedule s);
+
+#define RESULTS_MAX_ROUNDS (1u << 20)   /* per trial; far above any real run */
+
 struct results_metric {
 	char name[32];
 	char source[16];   /* pmu | sw | timing | kernel | pagemap | model | workload */
@@ -85,6 +94,11 @@ struct results_trial {
 	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
 	struct results_metric *metrics;
 	size_t nr_metrics;
+	/* "rounds": ns_per_access of each round of an interleaved schedule;
+	 * round i of every order at one (span, rep) was timed in the same
+	 * round, so the rounds pair across orders. NULL / 0 when absent. */
+	double *rounds;
+	size_t nr_rounds;
 };
 
 struct results_size {
@@ -113,6 +127,7 @@ struct results {
 	long max_ptes_none;    /* -1 when absent */
 	/* config */
 	char config_pattern[32];
+	enum results_schedule config_schedule; /* sequential when absent (older files) */
 	long config_reps;      /* -1 when absent */
 	uint64_t config_seed;
 	/* trials */
@@ -164,5 +179,15 @@ json_t *results_doc_new(json_t *host, json_t *thp, json_t *config);
 json_t *results_trial_json(const struct results_trial *t);
 /* Append the trial's JSON to doc's "trials". 0 or -ENOMEM / -EINVAL. */
 int results_doc_add_trial(json_t *doc, const struct results_trial *t);
+/* Per-round times of an interleaved schedule: copy v[0..n) (ns_per_access
+ * of each round) into the typed trial, replacing any before; the trial owns
+ * them (results_trial_clear / results_free free them). 0, -EINVAL for n == 0,
+ * n > RESULTS_MAX_ROUNDS or a non-finite or negative value, -ENOMEM. */
+int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n);
+/* The writer's part: trial_obj.rounds = [v0, v1, ...] from the typed trial
+ * (nothing when it has none; results_trial_json calls it). 0 or -ENOMEM. */
+int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t);
+/* config.schedule = "interleaved" | "sequential". 0 or -EINVAL / -ENOMEM. */
+int results_config_set_schedule(json_t *config, enum results_schedule s);
 
 #endif

@@ -193,15 +193,13 @@ static void select_kth(double *a, size_t n, size_t k)
 	}
 }
 
-/* Median of a bootstrap resample of x drawn into buf (n elements); the
- * same value as sorted_quantile(sorted, n, 0.5). */
-static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
+/* The median of buf[0..n), reordering it; the same value as
+ * sorted_quantile(sorted, n, 0.5). */
+static double median_of_scratch(double *buf, size_t n)
 {
 	size_t i, mid = (n - 1) / 2;
 	double next;
 
-	for (i = 0; i < n; i++)
-		buf[i] = x[rng_index(r, n)];
 	select_kth(buf, n, mid);
 	if (n % 2)
 		return buf[mid];
@@ -212,6 +210,27 @@ static double resample_median(const double *x, size_t n, double *buf, struct sta
 		if (buf[i] < next)
 			next = buf[i];
 	return buf[mid] + 0.5 * (next - buf[mid]);
+}
+
+int stats_median_inplace(double *x, size_t n, double *out)
+{
+	int err = check_finite(x, n);
+
+	if (err)
+		return err;
+	*out = median_of_scratch(x, n);
+	return 0;
+}
+
+/* Median of a bootstrap resample of x drawn into buf (n elements); the
+ * same value as sorted_quantile(sorted, n, 0.5). */
+static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = x[rng_index(r, n)];
+	return median_of_scratch(buf, n);
 }
 
 /* The percentile interval of 'count' bootstrap statistics at 'level'. */
@@ -456,6 +475,145 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	*u = ua;
 	*p_two_sided = p > 1.0 ? 1.0 : p;
 	return 0;
+}
+
+/* P(W+ = w) * 2^n for w = 0..n(n+1)/2 by the recurrence of adding rank k
+ * to the subsets of 1..k-1; counts stay below 2^49 for n < 50, exact in a
+ * double. */
+static double *signed_rank_counts(size_t n, size_t *len)
+{
+	size_t max = n * (n + 1) / 2, k, w;
+	double *c = calloc(max + 1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c[0] = 1.0;
+	for (k = 1; k <= n; k++)
+		for (w = k * (k + 1) / 2; w >= k; w--)
+			c[w] += c[w - k];
+	*len = max + 1;
+	return c;
+}
+
+int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double *p_two_sided,
+			       size_t *n_used)
+{
+	struct ranked *all;
+	size_t m = 0, i, j;
+	double wp = 0.0, tie_term = 0.0, mu, sigma2, p;
+	bool ties = false;
+	int err = check_finite(d, n);
+
+	if (err)
+		return err;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			all[m++] = (struct ranked){ fabs(d[i]), d[i] > 0.0 };
+	qsort(all, m, sizeof(*all), cmp_ranked);
+	for (i = 0; i < m; i = j) {
+		double t, rank;
+		size_t k;
+
+		for (j = i + 1; j < m && all[j].v == all[i].v; j++)
+			;
+		t = (double)(j - i);
+		rank = ((double)i + 1.0 + (double)j) / 2.0;
+		for (k = i; k < j; k++)
+			if (all[k].group)
+				wp += rank;
+		if (j - i > 1) {
+			ties = true;
+			tie_term += t * t * t - t;
+		}
+	}
+	free(all);
+	*w_plus = wp;
+	*n_used = m;
+	if (m == 0) {
+		*p_two_sided = 1.0;
+		return 0;
+	}
+	mu = (double)m * ((double)m + 1.0) / 4.0;
+	if (!ties && m < 50) {
+		size_t len, k, wi = (size_t)llround(wp);
+		double *c = signed_rank_counts(m, &len), le = 0.0, ge = 0.0;
+
+		if (!c)
+			return -ENOMEM;
+		for (k = 0; k < len; k++) {
+			if (k <= wi)
+				le += c[k];
+			if (k >= wi)
+				ge += c[k];
+		}
+		free(c);
+		p = 2.0 * (le < ge ? le : ge) / ldexp(1.0, (int)m);
+	} else {
+		sigma2 = (double)m * ((double)m + 1.0) * (2.0 * (double)m + 1.0) / 24.0 -
+			 tie_term / 48.0;
+		if (sigma2 <= 0.0) {
+			p = 1.0;
+		} else {
+			double dev = fabs(wp - mu) - 0.5;
+
+			p = erfc((dev > 0.0 ? dev : 0.0) / sqrt(sigma2) / sqrt(2.0));
+		}
+	}
+	*p_two_sided = p > 1.0 ? 1.0 : p;
+	return 0;
+}
+
+/* Pool adjacent violators: blocks of (weighted mean, weight, length) on a
+ * stack; a new value merges with the blocks before it while they are
+ * above it. O(n). */
+int stats_isotonic_fit(const double *y, const double *w, size_t n, double *fit)
+{
+	double *mean = NULL, *weight = NULL;
+	size_t *len = NULL, top = 0, i, j, k;
+	int err = check_finite(y, n);
+
+	if (err)
+		return err;
+	if (w) {
+		if ((err = check_finite(w, n)))
+			return err;
+		for (i = 0; i < n; i++)
+			if (w[i] <= 0.0)
+				return -EINVAL;
+	}
+	mean = malloc(n * sizeof(*mean));
+	weight = malloc(n * sizeof(*weight));
+	len = malloc(n * sizeof(*len));
+	if (!mean || !weight || !len) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		mean[top] = y[i];
+		weight[top] = w ? w[i] : 1.0;
+		len[top] = 1;
+		top++;
+		while (top > 1 && mean[top - 2] > mean[top - 1]) {
+			double wsum = weight[top - 2] + weight[top - 1];
+
+			mean[top - 2] = (mean[top - 2] * weight[top - 2] +
+					 mean[top - 1] * weight[top - 1]) / wsum;
+			weight[top - 2] = wsum;
+			len[top - 2] += len[top - 1];
+			top--;
+		}
+	}
+	for (j = 0, k = 0; j < top; j++)
+		for (i = 0; i < len[j]; i++)
+			fit[k++] = mean[j];
+out:
+	free(mean);
+	free(weight);
+	free(len);
+	return err;
 }
 
 struct indexed_p {

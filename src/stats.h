@@ -19,6 +19,9 @@ uint64_t stats_rng_next(struct stats_rng *r);
 double stats_rng_uniform(struct stats_rng *r); /* [0, 1) */
 
 int stats_median(const double *x, size_t n, double *out);
+/* The median of x, reordering x in place (no copy, linear time on
+ * average): for bootstraps that take thousands of medians of scratch data. */
+int stats_median_inplace(double *x, size_t n, double *out);
 int stats_mean(const double *x, size_t n, double *out);
 /* Median absolute deviation (unscaled: median |x - median|). */
 int stats_mad(const double *x, size_t n, double *out);
@@ -48,6 +51,21 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 /* u is U of a: the pairs (x in a, y in b) with x > y, ties counted half. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p_two_sided);
+
+/* Two-sided Wilcoxon signed-rank test of paired differences d (x - y)
+ * against a distribution symmetric about 0. Zero differences are dropped
+ * (Wilcoxon's method, the default of R's wilcox.test and scipy); the exact
+ * null distribution is used for fewer than 50 non-zero differences without
+ * ties (R's rule), else the normal approximation with tie and continuity
+ * correction. w_plus is the sum of the ranks of the positive differences,
+ * n_used the number of non-zero ones (p = 1 when there are none). */
+int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double *p_two_sided,
+			       size_t *n_used);
+
+/* Weighted isotonic (non-decreasing) least-squares fit of y by the
+ * pool-adjacent-violators algorithm; w NULL = equal weights, else every
+ * weight finite and > 0. fit may be y. */
+int stats_isotonic_fit(const double *y, const double *w, size_t n, double *fit);
 
 /* Holm-Bonferroni: adjusted p-values (monotone), in the input order. */
 int stats_holm_adjust(const double *p, size_t n, double *p_adj);

@@ -41,6 +41,10 @@ TEST(verdicts)
 		{ "pmd_only.json", AN_PMD_ONLY, 9, "walk_cycles", "Only the PMD order" },
 		{ "flat.json", AN_NO_GAIN, -1, "walk_cycles", "No order gains materially" },
 		{ "noisy.json", AN_INCONCLUSIVE, -1, "walk_cycles", "Too noisy" },
+		/* issue 12: interleaved schedules with per-round times */
+		{ "load_step.json", AN_MTHP, 2, "ns_per_access", "No hardware PMU" },
+		{ "dip.json", AN_MTHP, 2, "ns_per_access", "monotone fit" },
+		{ "sweep_knee2.json", AN_PMD_ONLY, 9, "ns_per_access", "Only the PMD order" },
 	};
 	size_t i;
 
@@ -181,6 +185,155 @@ TEST(json_reproducible)
 	json_decref(db);
 	analyze_free(a);
 	analyze_free(b);
+	results_free(r);
+}
+
+/* A load step in the middle of the run (every order 30 % slower over a
+ * third of the rounds): the paired analysis sees through it, the unpaired
+ * one on the same file cannot (the trial medians of order 0 and order 2
+ * overlap). */
+TEST(paired_sees_through_load_step)
+{
+	struct results *r = load("load_step.json");
+	struct analyze_opts o = { .unpaired = true };
+	struct analysis *a;
+	char err[512];
+	int k;
+
+	EXPECT_EQ(r->config_schedule, RESULTS_SCHED_INTERLEAVED);
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_PAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "paired by round") != NULL);
+	EXPECT_EQ(a->verdict, AN_MTHP);
+	EXPECT_EQ(a->min_order, 2);
+	for (k = 2; k <= 9; k++) {
+		EXPECT_EQ(a->orders[k].n_pairs, 8 * 30);
+		EXPECT_EQ(a->orders[k].status, AN_ST_GAIN);
+	}
+	/* true gain of order 2: 0.7 x 12 % = 8.4 %; the CI holds it and is tight */
+	EXPECT_TRUE(a->orders[2].gain.lo < 0.084 && a->orders[2].gain.hi > 0.084);
+	EXPECT_TRUE(a->orders[2].gain.hi - a->orders[2].gain.lo < 0.03);
+	EXPECT_TRUE(a->monotone);
+	EXPECT_STREQ(a->monotone_warning, "");
+	analyze_free(a);
+	ASSERT_EQ(analyze_run(r, &o, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "--unpaired") != NULL);
+	EXPECT_TRUE(a->verdict != AN_MTHP || a->min_order != 2);
+	EXPECT_EQ(a->orders[2].n_pairs, 0);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* Rounds that cannot be paired fall back to the unpaired method and say why. */
+TEST(paired_falls_back)
+{
+	struct results *r = load("load_step.json");
+	struct analysis *a;
+	char err[512];
+	size_t i;
+
+	r->config_schedule = RESULTS_SCHED_SEQUENTIAL;
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "not \"interleaved\"") != NULL);
+	analyze_free(a);
+	r->config_schedule = RESULTS_SCHED_INTERLEAVED;
+	for (i = 0; i < r->nr_trials; i++)
+		r->trials[i].rep = 0; /* every rep the same: which pairs is unknown */
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "share rep 0") != NULL);
+	analyze_free(a);
+	for (i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].order == 4 && i % 2) {
+			free(r->trials[i].rounds);
+			r->trials[i].rounds = NULL;
+			r->trials[i].nr_rounds = 0;
+		}
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	EXPECT_TRUE(strstr(a->method_note, "trials carry per-round times") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* Order 5 gains 4 % between orders at 25 %: beyond noise, so it is named. */
+TEST(monotone_dip_reported)
+{
+	struct results *r = load("dip.json");
+	struct analysis *a;
+	char err[512];
+	json_t *doc, *v;
+	int k;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_TRUE(a->monotone);
+	EXPECT_TRUE(a->orders[5].violation);
+	EXPECT_TRUE(strstr(a->monotone_warning, "order 5 saves") != NULL);
+	/* the fit is non-decreasing and pools order 5 with the orders before it */
+	for (k = 3; k < 9; k++)
+		EXPECT_TRUE(a->orders[k].fitted.value >= a->orders[k - 1].fitted.value - 1e-12);
+	EXPECT_NEAR(a->orders[5].fitted.value, a->orders[4].fitted.value, 1e-12);
+	EXPECT_TRUE(a->orders[5].fitted.value > a->orders[5].gain.hi);
+	EXPECT_TRUE(isnan(a->orders[9].fitted.value)); /* the PMD order is not fitted */
+	EXPECT_EQ(a->orders[5].raw_status, AN_ST_NONE); /* its own CI: under 5 % */
+	EXPECT_EQ(a->orders[5].status, AN_ST_GAIN);     /* the fit: pooled with order 4 */
+	doc = report_analysis_json(a);
+	v = json_object_get(json_object_get(doc, "monotone"), "violations");
+	ASSERT_TRUE(json_is_array(v));
+	EXPECT_TRUE(json_array_size(v) >= 1);
+	EXPECT_STREQ(json_string_value(json_object_get(doc, "method")), "paired");
+	json_decref(doc);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* Monotone data: the fit is the raw gains, nothing is reported. */
+TEST(monotone_quiet_on_monotone_data)
+{
+	struct results *r = load("knee2.json");
+	struct analysis *a;
+	char err[512];
+	int k;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_TRUE(a->monotone);
+	EXPECT_STREQ(a->monotone_warning, "");
+	for (k = 2; k < 9; k++) {
+		EXPECT_TRUE(!a->orders[k].violation);
+		EXPECT_EQ(a->orders[k].status, a->orders[k].raw_status);
+	}
+	EXPECT_EQ(a->method, AN_UNPAIRED);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* The knee per working-set size, each span from its own trials. */
+TEST(per_span_knee)
+{
+	struct results *r = load("sweep_knee2.json");
+	struct analysis *a;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	ASSERT_EQ(a->nr_spans, 3);
+	EXPECT_TRUE(a->spans[0].analysed && a->spans[0].verdict == AN_MTHP);
+	EXPECT_EQ(a->spans[0].min_order, 2);
+	EXPECT_EQ(a->spans[1].min_order, 2);
+	EXPECT_EQ(a->spans[2].verdict, AN_PMD_ONLY);
+	EXPECT_EQ(a->spans[2].min_order, 9);
+	EXPECT_STREQ(a->span_summary, "Order 2 pays for working sets up to about 32 MiB on "
+		     "this CPU; beyond that only PMD-size folios help.");
+	analyze_free(a);
+	results_free(r);
+	/* one span: its entry carries the overall verdict, no sentence */
+	r = load("knee4.json");
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	ASSERT_EQ(a->nr_spans, 1);
+	EXPECT_EQ(a->spans[0].min_order, 4);
+	EXPECT_STREQ(a->span_summary, "");
+	analyze_free(a);
 	results_free(r);
 }
 

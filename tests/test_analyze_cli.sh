@@ -9,7 +9,8 @@ err() { echo "FAIL: $*"; fail=1; }
 
 # file -> "verdict min_order" from the JSON document
 for row in "knee2 mthp 2" "knee4 mthp 4" "knee4_timing mthp 4" "pmd_only pmd-only 9" \
-	   "flat no-gain null" "noisy inconclusive null"; do
+	   "flat no-gain null" "noisy inconclusive null" "load_step mthp 2" "dip mthp 2" \
+	   "sweep_knee2 pmd-only 9"; do
 	set -- $row
 	out=$("$bin" analyze "$data/$1.json" --format json) || { err "$1: exit $?"; continue; }
 	grep -q '"schema": "mthpscope.analysis/1"' <<<"$out" || err "$1: no schema"
@@ -23,6 +24,43 @@ for row in "knee2 mthp 2" "knee4 mthp 4" "knee4_timing mthp 4" "pmd_only pmd-onl
 	"$bin" analyze "$data/$1.json" --format markdown | grep -q "^### Recommendation: \*\*$2\*\*" ||
 		err "$1: markdown report lacks the recommendation"
 done
+
+# issue 12: which method, the monotone warning, the verdict per span
+if command -v jq >/dev/null; then
+	out=$("$bin" analyze "$data/load_step.json" --format json)
+	[ "$(jq -r '[.method, .test, .recommendation.min_order] | join(" ")' <<<"$out")" = \
+	  "paired wilcoxon-signed-rank 2" ] || err "load_step: not paired / min_order 2"
+	[ "$(jq '.orders[] | select(.order == 2) | .n_pairs' <<<"$out")" = 240 ] ||
+		err "load_step: order 2 does not pair 8 reps x 30 rounds"
+	out=$("$bin" analyze --unpaired "$data/load_step.json" --format json)
+	[ "$(jq -r '[.method, .test, .recommendation.verdict] | join(" ")' <<<"$out")" = \
+	  "unpaired mann-whitney inconclusive" ] ||
+		err "load_step --unpaired: the load step should defeat the unpaired path"
+	out=$("$bin" analyze "$data/dip.json" --format json)
+	jq -e '.monotone.applied and (.monotone.violations | index(5)) and
+	       (.monotone.warning | test("violate monotonicity")) and
+	       (.orders[] | select(.order == 5) | .monotone_violation)' >/dev/null <<<"$out" ||
+		err "dip: the non-monotone dip is not reported in JSON"
+	out=$("$bin" analyze "$data/sweep_knee2.json" --format json)
+	[ "$(jq -c '[.spans[] | [.span, .verdict, .min_order]]' <<<"$out")" = \
+	  '[[16777216,"mthp",2],[33554432,"mthp",2],[134217728,"pmd-only",9]]' ] ||
+		err "sweep_knee2: per-span verdicts: $(jq -c '[.spans[] | [.span, .verdict, .min_order]]' <<<"$out")"
+	jq -e '.spans[0].orders | length == 9' >/dev/null <<<"$out" || err "sweep_knee2: spans[].orders lost"
+	jq -e '.recommendation.span_summary == "Order 2 pays for working sets up to about 32 MiB on this CPU; beyond that only PMD-size folios help."' \
+		>/dev/null <<<"$out" || err "sweep_knee2: span_summary: $(jq .recommendation.span_summary <<<"$out")"
+	out=$("$bin" analyze "$data/knee2.json" --format json)
+	[ "$(jq -r '.method' <<<"$out")" = unpaired ] || err "knee2: an old file must be unpaired"
+fi
+"$bin" analyze "$data/dip.json" | grep -q "^Warning: The raw gains violate monotonicity" ||
+	err "dip: text report lacks the warning"
+"$bin" analyze "$data/dip.json" --format markdown | grep -q "^\*\*Warning:\*\* The raw gains" ||
+	err "dip: markdown report lacks the warning"
+"$bin" analyze "$data/sweep_knee2.json" | grep -q "^Order 2 pays for working sets up to about 32 MiB" ||
+	err "sweep_knee2: text report lacks the per-span sentence"
+"$bin" analyze "$data/sweep_knee2.json" --format md | grep -q "^| 128 MiB | pmd-only | 9 |" ||
+	err "sweep_knee2: markdown per-span table"
+"$bin" analyze "$data/load_step.json" | grep -q "^method:  paired by round" ||
+	err "load_step: text report does not say the method"
 
 # bad input: exit 1, the message names the problem
 truncate -s 65M "$tmp/huge.json"

@@ -34,6 +34,12 @@ for f in gain metric_ns_per_access staircase faults; do
 	head -c 200 "$tmp/svg/$f.svg" 2>/dev/null | grep -q '<svg' || err "$f.svg is not an SVG"
 done
 grep -q 'order 4 (64K), recommended' "$tmp/svg/staircase.dat" || err "staircase lacks the recommended order"
+# the verdict per span above the staircase, the knee per working set at its foot
+"$bin" plot -o "$tmp/sweep" "$data/sweep_knee2.json" >/dev/null || err "plot sweep_knee2: exit $?"
+grep -q "^set label 3 'PMD only' at 128, graph 1.02" "$tmp/sweep/staircase.gp" ||
+	err "staircase lacks the per-span verdict"
+grep -q "^set label 4 'Order 2 pays for working sets up to about 32 MiB on this CPU; beyond that only PMD-size folios help.'" \
+	"$tmp/sweep/staircase.gp" || err "staircase lacks the knee per working set"
 
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null

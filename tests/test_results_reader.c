@@ -127,6 +127,28 @@ TEST(bad_documents)
 		  "$.trials[0].folios.coverage: 1.5 is out of range" },
 		{ "{\"schema\": \"mthpscope.results/1\", \"schema\": \"x\"}", -EBADMSG,
 		  "duplicate" },
+		/* per-round times of an interleaved schedule (issue 12) */
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"rounds\": 3, \"metrics\": {}}]}", -EBADMSG,
+		  "$.trials[0].rounds: expected an array of numbers, found an integer" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"rounds\": [], \"metrics\": {}}]}", -EBADMSG, "$.trials[0].rounds: 0 rounds" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"rounds\": [1.5, \"2\"], \"metrics\": {}}]}", -EBADMSG,
+		  "$.trials[0].rounds[1]: expected a number, found a string" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"rounds\": [1.5, null], \"metrics\": {}}]}", -EBADMSG,
+		  "$.trials[0].rounds[1]: expected a number, found null" },
+		{ HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"x\", \"span\": 4096, \"rep\": 0, "
+		  "\"rounds\": [-2], \"metrics\": {}}]}", -EBADMSG,
+		  "$.trials[0].rounds[0]: -2 is not a time" },
+		{ "{\"schema\": \"mthpscope.results/1\", \"host\": {\"kernel\": \"k\", \"arch\": \"a\", "
+		  "\"pmd_order\": 9, \"pmu\": {\"available\": false}}, \"config\": {\"schedule\": "
+		  "\"random\"}, \"trials\": []}", -EBADMSG,
+		  "$.config.schedule: 'random' is not \"interleaved\" or \"sequential\"" },
+		{ "{\"schema\": \"mthpscope.results/1\", \"host\": {\"kernel\": \"k\", \"arch\": \"a\", "
+		  "\"pmd_order\": 9, \"pmu\": {\"available\": false}}, \"config\": {\"schedule\": "
+		  "1}, \"trials\": []}", -EBADMSG, "$.config.schedule: expected a string" },
 	};
 	size_t i;
 
@@ -141,6 +163,65 @@ TEST(bad_documents)
 		if (strncmp(err, "t.json: ", 8))
 			FAIL_AT("row %zu: message does not name the file: '%s'", i, err);
 	}
+}
+
+/* The writer's rounds and schedule come back through the reader intact;
+ * a file without them reads as sequential, without rounds. */
+TEST(rounds_round_trip)
+{
+	const double v[] = { 10.25, 11.5, 0.0, 1e-3, 123456.789 };
+	const double bad[] = { 1.0, NAN };
+	json_t *doc, *trial, *config = json_pack("{s:s, s:i, s:i}", "pattern", "chase-tlb",
+						 "reps", 1, "seed", 1);
+	struct results_trial typed;
+	struct results *r;
+	char *text, err[512] = "";
+	size_t i;
+
+	ASSERT_TRUE(config);
+	ASSERT_EQ(results_config_set_schedule(config, RESULTS_SCHED_INTERLEAVED), 0);
+	EXPECT_EQ(results_config_set_schedule(config, (enum results_schedule)7), -EINVAL);
+	doc = results_doc_new(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "6.18", "arch",
+					"x86_64", "pmd_order", 9, "pmu", "available", 0),
+			      json_object(), config);
+	ASSERT_TRUE(doc);
+	results_trial_init(&typed, 0, "chase-tlb", 1 << 20, 0);
+	typed.accesses = 1000;
+	EXPECT_EQ(results_trial_set_rounds(&typed, v, 0), -EINVAL);
+	EXPECT_EQ(results_trial_set_rounds(&typed, bad, 2), -EINVAL);
+	EXPECT_EQ(typed.nr_rounds, 0);
+	ASSERT_EQ(results_trial_set_rounds(&typed, v, 2), 0);
+	ASSERT_EQ(results_trial_set_rounds(&typed, v, 5), 0); /* replaces */
+	ASSERT_TRUE(results_trial_set_metric(&typed, "ns_per_access", 11.5, "timing", NULL, -1));
+	ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+	results_trial_clear(&typed);
+	results_trial_init(&typed, 2, "chase-tlb", 1 << 20, 0);
+	typed.accesses = 1000;
+	ASSERT_TRUE(results_trial_set_metric(&typed, "ns_per_access", 9.0, "timing", NULL, -1));
+	trial = results_trial_json(&typed); /* none: no key */
+	ASSERT_TRUE(trial);
+	EXPECT_TRUE(json_object_get(trial, "rounds") == NULL);
+	json_decref(trial);
+	ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+	results_trial_clear(&typed);
+	text = json_dumps(doc, JSON_REAL_PRECISION(17));
+	ASSERT_TRUE(text);
+	ASSERT_EQ(load(text, &r, err, sizeof(err)), 0);
+	EXPECT_EQ(r->config_schedule, RESULTS_SCHED_INTERLEAVED);
+	ASSERT_EQ(r->trials[0].nr_rounds, 5);
+	for (i = 0; i < 5; i++)
+		EXPECT_NEAR(r->trials[0].rounds[i], v[i], 0);
+	EXPECT_EQ(r->trials[1].nr_rounds, 0);
+	EXPECT_TRUE(r->trials[1].rounds == NULL);
+	results_free(r);
+	free(text);
+	json_decref(doc);
+	/* an older file: no schedule, no rounds */
+	ASSERT_EQ(load(HEAD "\"trials\": [" TRIAL0 "]}", &r, err, sizeof(err)), 0);
+	EXPECT_EQ(r->config_schedule, RESULTS_SCHED_SEQUENTIAL);
+	EXPECT_STREQ(results_schedule_name(r->config_schedule), "sequential");
+	EXPECT_EQ(r->trials[0].nr_rounds, 0);
+	results_free(r);
 }
 
 TEST(file_errors)

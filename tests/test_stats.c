@@ -2,6 +2,7 @@
  * from brute-force enumeration, reproducibility, and CI coverage. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "harness.h"
@@ -213,6 +214,132 @@ TEST(bootstrap_ci_coverage)
 	       sets);
 	EXPECT_TRUE(covered >= (int)(0.87 * sets) && covered <= (int)(0.995 * sets));
 	EXPECT_TRUE(rel_covered >= (int)(0.87 * sets) && rel_covered <= (int)(0.995 * sets));
+}
+
+
+/* Wilcoxon signed-rank against published values:
+ * - scipy.stats.wilcoxon documentation (Examples; data from Cureton 1967 /
+ *   Fisher's corn heights): d = [6, 8, ..., -67, 75], two-sided exact
+ *   p = 0.041259765625 (1352/32768), W+ = 96 (scipy reports min(W+, W-) = 24);
+ *   the normal approximation with continuity correction gives
+ *   0.0437723237630412.
+ * - R ?wilcox.test, Hollander & Wolfe (1973) p. 29, depression scale x - y:
+ *   V = 40, one-sided ("greater") p = 0.01953 -> two-sided 40/1024.
+ * - R wilcox.test(c(8, 3, 7, 5, 5, 2, 4, 4, -2, -3)) (ties: normal
+ *   approximation, correct = TRUE): V = 50, p = 0.02456 (stdlib's R fixture
+ *   for @stdlib/stats/wilcoxon; value recomputed by the formula). */
+TEST(wilcoxon_signed_rank_table)
+{
+	static const double corn[] = { 6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75 };
+	static const double hw_x[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+	static const double hw_y[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29 };
+	static const double tied[] = { 8, 3, 7, 5, 5, 2, 4, 4, -2, -3 };
+	double d[60], w, p;
+	size_t i, used;
+
+	ASSERT_EQ(stats_wilcoxon_signed_rank(corn, 15, &w, &p, &used), 0);
+	EXPECT_NEAR(w, 96.0, 0);
+	EXPECT_EQ(used, 15);
+	EXPECT_NEAR(p, 0.041259765625, 1e-15);
+	for (i = 0; i < 9; i++)
+		d[i] = hw_x[i] - hw_y[i];
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, 9, &w, &p, &used), 0);
+	EXPECT_NEAR(w, 40.0, 0);
+	EXPECT_NEAR(p, 40.0 / 1024.0, 1e-15);
+	ASSERT_EQ(stats_wilcoxon_signed_rank(tied, 10, &w, &p, &used), 0);
+	EXPECT_NEAR(w, 50.0, 0);
+	EXPECT_NEAR(p, 0.024557387036904372, 1e-12);
+	/* zeros are dropped: the corn data with three zeros added is the same test */
+	memcpy(d, corn, sizeof(corn));
+	d[15] = d[16] = d[17] = 0.0;
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, 18, &w, &p, &used), 0);
+	EXPECT_EQ(used, 15);
+	EXPECT_NEAR(p, 0.041259765625, 1e-15);
+	/* 50 distinct differences: the normal approximation (no ties), which for
+	 * 1..50 all positive gives z = (1275 - 637.5 - 0.5) / sqrt(10731.25) */
+	for (i = 0; i < 50; i++)
+		d[i] = (double)(i + 1);
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, 50, &w, &p, &used), 0);
+	EXPECT_NEAR(w, 1275.0, 0);
+	EXPECT_NEAR(p, erfc(637.0 / sqrt(10731.25) / sqrt(2.0)), 1e-15);
+	/* exact: all 5 positive is the most extreme of 32 sign patterns */
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, 5, &w, &p, &used), 0);
+	EXPECT_NEAR(p, 2.0 / 32.0, 1e-15);
+	/* nothing but zeros: no evidence */
+	d[0] = d[1] = 0.0;
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, 2, &w, &p, &used), 0);
+	EXPECT_EQ(used, 0);
+	EXPECT_NEAR(p, 1.0, 0);
+	d[0] = NAN;
+	EXPECT_EQ(stats_wilcoxon_signed_rank(d, 2, &w, &p, &used), -EINVAL);
+	EXPECT_EQ(stats_wilcoxon_signed_rank(d, 0, &w, &p, &used), -EINVAL);
+}
+
+/* The exact distribution sums to 1 and matches enumeration of all 2^n sign
+ * patterns for a small n (brute force). */
+TEST(wilcoxon_exact_matches_enumeration)
+{
+	static const double d[] = { 1.5, -2.25, 3.0, 4.5, -5.0, 6.25, 7.0, -8.5, 9.0, 10.5, 11.0 };
+	const size_t n = sizeof(d) / sizeof(d[0]);
+	double w, p, ge = 0, le = 0;
+	size_t used;
+	unsigned mask, k;
+
+	ASSERT_EQ(stats_wilcoxon_signed_rank(d, n, &w, &p, &used), 0);
+	/* |d| are distinct and already in rank order: rank of d[k] is k + 1 */
+	for (mask = 0; mask < (1u << n); mask++) {
+		double s = 0;
+
+		for (k = 0; k < n; k++)
+			if (mask & (1u << k))
+				s += (double)(k + 1);
+		ge += s >= w;
+		le += s <= w;
+	}
+	EXPECT_NEAR(p, fmin(1.0, 2.0 * fmin(ge, le) / (double)(1u << n)), 1e-15);
+}
+
+/* PAVA against hand-worked fits (each pooled block is its weighted mean). */
+TEST(isotonic_pava_table)
+{
+	static const struct {
+		size_t n;
+		double y[8], w[8], want[8];
+		bool weighted;
+	} rows[] = {
+		/* already monotone: unchanged */
+		{ 5, { 1, 2, 2, 3, 9 }, { 0 }, { 1, 2, 2, 3, 9 }, false },
+		/* one dip pooled with its left neighbour: (3 + 1) / 2 */
+		{ 4, { 0, 3, 1, 4 }, { 0 }, { 0, 2, 2, 4 }, false },
+		/* a dip that needs two merges: 5,3,1 -> 3 3 3 */
+		{ 4, { 0, 5, 3, 1 }, { 0 }, { 0, 3, 3, 3 }, false },
+		/* strictly decreasing: everything pooled to the mean */
+		{ 4, { 4, 3, 2, 1 }, { 0 }, { 2.5, 2.5, 2.5, 2.5 }, false },
+		/* weights: (10 * 3 + 1 * 1) / 11 */
+		{ 3, { 0, 3, 1 }, { 1, 10, 1 }, { 0, 31.0 / 11, 31.0 / 11 }, true },
+		/* two separate violations: 1 3 2 4 3 5 -> 1 2.5 2.5 3.5 3.5 5 */
+		{ 6, { 1, 3, 2, 4, 3, 5 }, { 0 }, { 1, 2.5, 2.5, 3.5, 3.5, 5 }, false },
+		/* weighted pool of three: (2*6 + 1*4 + 1*2) / 4 = 4.5 */
+		{ 4, { 1, 6, 4, 2 }, { 1, 2, 1, 1 }, { 1, 4.5, 4.5, 4.5 }, true },
+		/* a single value */
+		{ 1, { 7 }, { 0 }, { 7 }, false },
+	};
+	double fit[8], bad_w[2] = { 1, 0 }, two[2] = { 2, 1 };
+	size_t i, k;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ASSERT_EQ(stats_isotonic_fit(rows[i].y, rows[i].weighted ? rows[i].w : NULL,
+					     rows[i].n, fit), 0);
+		for (k = 0; k < rows[i].n; k++)
+			if (fabs(fit[k] - rows[i].want[k]) > 1e-12)
+				FAIL_AT("row %zu [%zu]: %g, want %g", i, k, fit[k], rows[i].want[k]);
+	}
+	/* in place */
+	ASSERT_EQ(stats_isotonic_fit(two, NULL, 2, two), 0);
+	EXPECT_NEAR(two[0], 1.5, 0);
+	EXPECT_NEAR(two[1], 1.5, 0);
+	EXPECT_EQ(stats_isotonic_fit(two, bad_w, 2, fit), -EINVAL);
+	EXPECT_EQ(stats_isotonic_fit(two, NULL, 0, fit), -EINVAL);
 }
 
 HARNESS_MAIN
