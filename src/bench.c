@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -497,6 +498,201 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		err = micro_sparse(b, w, order, rep, sparse);
 out:
 	buf_unmap(&bf);
+	return err;
+}
+
+/* ---- the interleaved schedule ---------------------------------------------------- */
+
+unsigned long long bench_interleaved_bytes(unsigned long long span, int nr_orders,
+					   unsigned long pmd_size)
+{
+	/* the chase set-up's successor table is up to span/16 */
+	return (unsigned long long)nr_orders * (span + span / 16 + pmd_size);
+}
+
+int bench_rounds_for(unsigned long long accesses, double target_ns, int nr_orders)
+{
+	double per_burst = BENCH_ROUND_NS / (nr_orders > 0 ? nr_orders : 1);
+	double rounds = target_ns / per_burst;
+
+	if (rounds < BENCH_MIN_ROUNDS)
+		rounds = BENCH_MIN_ROUNDS;
+	if (rounds > (double)accesses)
+		rounds = (double)accesses;
+	return rounds > RESULTS_MAX_ROUNDS ? (int)RESULTS_MAX_ROUNDS : (int)rounds;
+}
+
+/* Round r's share of 'accesses': they differ by one at most and add up. */
+static unsigned long long burst_of(unsigned long long accesses, int rounds, int r)
+{
+	return accesses / (unsigned)rounds + ((unsigned long long)r < accesses % (unsigned)rounds);
+}
+
+/* Counters of a trial, summed over its bursts. */
+static void add_ctr(struct ctr_value *sum, const struct ctr_value *v, int n, bool first)
+{
+	for (int i = 0; i < n; i++) {
+		if (first) {
+			sum[i] = v[i];
+			continue;
+		}
+		sum[i].value += v[i].value;
+		sum[i].raw += v[i].raw;
+		sum[i].multiplexed |= v[i].multiplexed;
+		sum[i].scale = fmax(sum[i].scale, v[i].scale);
+	}
+}
+
+struct slot {
+	int order;
+	struct buf bf;
+	struct kern_state ks;
+	struct ctr_value faults, loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct bench_time sum;
+	double *ns; /* per round */
+};
+
+/* The user's per-size settings, as read at the start, written back (the
+ * journal and the lock stay: the next rep populates again). */
+static int put_sizes_back(struct bench *b)
+{
+	int i, err = 0;
+
+	for (i = 0; i < b->thp->nr_sizes && !err; i++) {
+		const struct thp_size *z = &b->thp->sizes[i];
+
+		if (z->anon && z->enabled != THP_W_NONE)
+			err = thp_set_size_enabled(z->order, z->enabled);
+	}
+	return err;
+}
+
+/* Every order's span, populated at its order; the settings put back. */
+static int populate_all(struct bench *b, const struct bench_micro *w, int rep, struct slot *sl,
+			int nr)
+{
+	int i, err = 0;
+
+	for (i = 0; i < nr && !err; i++) {
+		err = micro_prepare(b, w, sl[i].order, rep, &sl[i].bf, &sl[i].ks, &sl[i].faults);
+		/* populated: no setting may change its folios from here on */
+		if (!err && madvise(sl[i].bf.base, sl[i].bf.span, MADV_NOHUGEPAGE))
+			err = -errno;
+	}
+	/* the knobs are changed only while populating */
+	return err ? err : put_sizes_back(b);
+}
+
+static int timed_burst(struct bench *b, const struct bench_micro *w, struct slot *s,
+		       unsigned long long burst, int round)
+{
+	struct ctr_value loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct bench_time bt;
+	int err;
+
+	warm_up(w->kern, &s->ks, burst);
+	if (b->loop_set && (err = ctr_set_enable(b->loop_set)))
+		return err;
+	if (b->pmu_set && (err = ctr_set_enable(b->pmu_set)))
+		return err;
+	bench_burst(w->kern, &s->ks, burst, &bt);
+	if (b->pmu_set) {
+		ctr_set_disable(b->pmu_set);
+		if ((err = ctr_set_read(b->pmu_set, pmuv, b->pmu.n)))
+			return err;
+		add_ctr(s->pmuv, pmuv, b->pmu.n, round == 0);
+	}
+	if (b->loop_set) {
+		ctr_set_disable(b->loop_set);
+		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+			return err;
+		add_ctr(s->loopv, loopv, (int)MS_ARRAY_SIZE(loop_specs), round == 0);
+	}
+	s->ns[round] = bench_ns_per_access(&bt, burst);
+	s->sum.cpu_ns += bt.cpu_ns;
+	s->sum.wall_ns += bt.wall_ns;
+	return 0;
+}
+
+/* The trial of one slot after its rounds: as a sequential trial, plus rounds. */
+static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot *s, int rep,
+		       unsigned long long accesses, int rounds, struct results_trial *t)
+{
+	struct folio_hist h;
+	double coverage = 0;
+	int err;
+
+	results_trial_init(t, s->order, w->kern->name, w->span, rep);
+	t->accesses = accesses;
+	err = buf_verify(&s->bf, &h, &coverage);
+	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
+		return err;
+	if (!err)
+		results_trial_set_hist(t, &h, coverage);
+	micro_metrics(b, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
+	if ((err = results_trial_set_rounds(t, s->ns, (size_t)rounds)))
+		return err;
+	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
+		t->flags |= RESULTS_F_LOW_COVERAGE;
+		b->low_coverage++;
+		warn(b, "%s order %d rep %d: only %.1f%% of the span is backed by order-%d "
+		     "folios (fallback %llu); the trial is flagged", w->kern->name, s->order, rep,
+		     coverage * 100, s->order, s->bf.have_size_stats ? s->bf.fault_fallback : 0ULL);
+	}
+	return 0;
+}
+
+int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const int *orders,
+			    int nr, int rep, unsigned long long accesses, int rounds,
+			    struct results_trial *trials, struct results_trial *sparse)
+{
+	uint64_t rng = mix(b->seed, 0x726f756e64ULL + (uint64_t)rep * 7919u +
+					    (uint64_t)w->pattern_index);
+	int perm[BENCH_MAX_ORDERS], i, j, r, err = 0;
+	struct slot *sl;
+
+	if (nr <= 0 || nr > BENCH_MAX_ORDERS || rounds <= 0 || accesses < (unsigned)rounds)
+		return -EINVAL;
+	sl = calloc((size_t)nr, sizeof(*sl));
+	if (!sl)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		sl[i].order = orders[i];
+		sl[i].faults.value = NAN;
+		perm[i] = i;
+		if (!(sl[i].ns = calloc((size_t)rounds, sizeof(double))))
+			err = -ENOMEM;
+	}
+	if (err || (err = populate_all(b, w, rep, sl, nr)))
+		goto out;
+	for (r = 0; r < rounds && !err; r++) {
+		/* a round is a block: every order sees the same machine */
+		for (i = nr - 1; i > 0; i--) {
+			int t;
+
+			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (i = 0; i < nr && !err; i++)
+			err = timed_burst(b, w, &sl[perm[i]], burst_of(accesses, rounds, r), r);
+	}
+	for (i = 0; i < nr && !err; i++)
+		err = finish_slot(b, w, &sl[i], rep, accesses, rounds, &trials[i]);
+	for (i = 0; i < nr; i++)
+		buf_unmap(&sl[i].bf);
+	for (i = 0; i < nr && sparse && !err; i++) {
+		results_trial_init(&sparse[i], orders[i], NULL, w->span, rep);
+		if (w->sparse_k && !(err = buf_set_order(b->thp, orders[i])))
+			err = micro_sparse(b, w, orders[i], rep, &sparse[i]);
+	}
+out:
+	for (i = 0; i < nr; i++) {
+		buf_unmap(&sl[i].bf);
+		free(sl[i].ns);
+	}
+	free(sl);
 	return err;
 }
 

@@ -136,6 +136,36 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		      unsigned long long accesses, struct results_trial *t,
 		      struct results_trial *sparse);
 
+/* ---- the interleaved schedule ---------------------------------------------------- */
+
+#define BENCH_MAX_ORDERS 24
+
+/* Bytes the interleaved schedule holds at once for one (pattern, span): a
+ * buffer per order and its chase table. */
+unsigned long long bench_interleaved_bytes(unsigned long long span, int nr_orders,
+					   unsigned long pmd_size);
+/* Rounds for a trial of 'accesses' lasting target_ns at order 0: a round (a
+ * burst at every order) then lasts about BENCH_ROUND_NS; at least
+ * BENCH_MIN_ROUNDS. */
+#define BENCH_ROUND_NS 150e6
+#define BENCH_MIN_ROUNDS 5
+int bench_rounds_for(unsigned long long accesses, double target_ns, int nr_orders);
+/*
+ * One rep of one (pattern, span), every order at once: each order's span
+ * populated with only its order enabled (faults counted), laid out, then the
+ * user's per-size settings put back (the spans get MADV_NOHUGEPAGE so nothing
+ * collapses them meanwhile; the lock is kept); then 'rounds' rounds, each a
+ * burst at every order (after a warm-up pass; the bursts of a trial add up to
+ * exactly 'accesses'), the orders shuffled each round with the seed; then
+ * each span verified. trials[i] (order orders[i]) gets
+ * rounds[] (ns_per_access of each round), ns_per_access = CPU time over all
+ * its bursts / their accesses, the loop counters summed over its bursts.
+ * sparse (NULL, or nr entries) as in bench_micro_trial.
+ */
+int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const int *orders,
+			    int nr, int rep, unsigned long long accesses, int rounds,
+			    struct results_trial *trials, struct results_trial *sparse);
+
 /* ---- a user's command ------------------------------------------------------- */
 
 /* --metric NAME=REGEX: the first capture group of the last line of stdout the

@@ -68,6 +68,7 @@ enum {
 	OPT_BETTER,
 	OPT_LOG,
 	OPT_SHOW_OUTPUT,
+	OPT_SCHEDULE,
 	OPT_OUTPUT = 'o',
 };
 
@@ -93,6 +94,9 @@ static const struct cli_opt run_opts[] = {
 	  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
 	  "the run, restored after: one side of a settings A/B" },
 	{ "output", OPT_OUTPUT, "FILE", "write the results (mthpscope.results/1) to FILE" },
+	{ "schedule", OPT_SCHEDULE, "interleaved|sequential",
+	  "interleaved (default when every order's span fits): all orders populated up front, "
+	  "timed round-robin in short bursts; sequential: one order per trial" },
 	{ "scan-interval", OPT_SCAN_INTERVAL, "MS",
 	  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
 	  "process's exit)" },
@@ -140,6 +144,7 @@ struct run_opts {
 	enum bench_backend backend;
 	int defrag; /* enum thp_word, or THP_W_NONE: leave it */
 	const char *output;
+	int schedule;      /* -1: default; else enum results_schedule */
 	/* -- CMD */
 	long scan_interval_ms;
 	double timeout_s;
@@ -275,6 +280,14 @@ static int on_opt(int key, const char *arg, void *ctx)
 	case OPT_OUTPUT:
 		o->output = arg;
 		return 0;
+	case OPT_SCHEDULE:
+		if (!strcmp(arg, "interleaved") || !strcmp(arg, "sequential")) {
+			o->schedule = strcmp(arg, "interleaved") ? RESULTS_SCHED_SEQUENTIAL
+								 : RESULTS_SCHED_INTERLEAVED;
+			return 0;
+		}
+		ms_err("invalid --schedule value '%s' (interleaved or sequential)", arg);
+		return -1;
 	}
 	return on_cmd_opt(key, arg, o);
 }
@@ -473,6 +486,7 @@ struct run {
 	int nr_spans;
 	unsigned long long accesses[RUN_MAX_PATTERNS][RUN_MAX_SPANS];
 	double target_ns;
+	enum results_schedule schedule;
 	char **cmd; /* -- CMD [ARGS...], NULL-terminated; NULL for micro-benchmarks */
 	struct bench_cell *cells;
 	int nr_cells;
@@ -497,7 +511,11 @@ static void on_event(const struct bench_event *ev, void *ctx)
 		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
 		return;
 	case BENCH_EV_TRIAL:
-		if (ev->cell)
+		if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
+			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
+				      "%d/%d %s rep %d, all orders in rounds", ev->done, ev->total,
+				      ev->what, ev->cell->rep);
+		else if (ev->cell)
 			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
 				      "%d/%d %s order %d rep %d", ev->done, ev->total, ev->what,
 				      ev->cell->order, ev->cell->rep);
@@ -797,6 +815,7 @@ static json_t *config_json(struct run *r, const char *reach_source, unsigned lon
 		      RUN_COVERAGE_MIN);
 	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
 	json_object_set_new(c, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
+	results_config_set_schedule(c, r->schedule);
 	if (r->o.defrag != THP_W_NONE)
 		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
 	return c;
@@ -859,6 +878,26 @@ static int make_doc(struct run *r, json_t *config)
 	return r->doc ? 0 : -ENOMEM;
 }
 
+/* Interleaved unless asked otherwise or the spans of every order do not fit
+ * at once (then sequential, and it says so). */
+static void choose_schedule(struct run *r, unsigned long long largest, unsigned long long avail)
+{
+	unsigned long long need = bench_interleaved_bytes(largest, r->nr_orders, r->s.pmd_size);
+
+	r->schedule = r->o.schedule < 0 ? RESULTS_SCHED_INTERLEAVED
+					: (enum results_schedule)r->o.schedule;
+	if (r->schedule == RESULTS_SCHED_INTERLEAVED && avail &&
+	    (double)need > RUN_MEM_SHARE * (double)avail) {
+		char a[32], l[32];
+
+		fmt_bytes((double)need, l, sizeof(l));
+		fmt_bytes((double)avail, a, sizeof(a));
+		ms_note("the spans of all %d orders at once (%s) exceed half of MemAvailable (%s): "
+			"the sequential schedule is used (one order per trial)", r->nr_orders, l, a);
+		r->schedule = RESULTS_SCHED_SEQUENTIAL;
+	}
+}
+
 /* Spans and the defaults that depend on the machine; an exit status or 0. */
 static int micro_setup(struct run *r, const char **reach_src, unsigned long long *reach)
 {
@@ -912,6 +951,7 @@ static int micro_setup(struct run *r, const char **reach_src, unsigned long long
 		       "smaller --span", l, a);
 		return MS_EXIT_ENV;
 	}
+	choose_schedule(r, largest, avail);
 	return 0;
 }
 
@@ -956,6 +996,46 @@ static int run_begin(struct run *r)
 	return 0;
 }
 
+/* Interleaved: per rep and (pattern, span), every order at once, in rounds. */
+static int micro_trials_interleaved(struct run *r)
+{
+	int rep, p, sp, i, rounds, err, n = 0;
+
+	for (rep = 0; rep < r->o.reps; rep++) {
+		for (p = 0; p < r->nr_pats; p++) {
+			for (sp = 0; sp < r->nr_spans; sp++) {
+				struct bench_micro w = { .kern = r->pats[p], .pattern_index = p,
+							 .span = r->spans[sp],
+							 .sparse_k = r->o.sparse_k };
+				struct results_trial *t = &r->trials[2 * n];
+				struct bench_cell c = { .order = -1, .rep = rep, .pattern = p,
+							.span = sp };
+
+				progress(r, n, &c);
+				rounds = bench_rounds_for(r->accesses[p][sp], r->target_ns,
+							  r->nr_orders);
+				err = bench_micro_interleaved(&r->b, &w, r->orders, r->nr_orders, rep,
+							      r->accesses[p][sp], rounds, t,
+							      t + r->nr_orders);
+				r->nr_done = n + r->nr_orders;
+				if (err)
+					return err;
+				/* trial and sparse trial of each order side by side */
+				for (i = 0; i < r->nr_orders; i++) {
+					t[i].seq = t[r->nr_orders + i].seq = n + i;
+					if ((err = results_doc_add_trial(r->doc, &t[i])) ||
+					    (t[r->nr_orders + i].pattern[0] &&
+					     (err = results_doc_add_trial(r->doc,
+									  &t[r->nr_orders + i]))))
+						return err;
+				}
+				n += r->nr_orders;
+			}
+		}
+	}
+	return 0;
+}
+
 static int micro_trials(struct run *r)
 {
 	int p, sp, i, err;
@@ -970,6 +1050,8 @@ static int micro_trials(struct run *r)
 				return err;
 		}
 	}
+	if (r->schedule == RESULTS_SCHED_INTERLEAVED)
+		return micro_trials_interleaved(r);
 	for (i = 0; i < r->nr_cells; i++) {
 		const struct bench_cell *c = &r->cells[i];
 		struct bench_micro w = { .kern = r->pats[c->pattern], .pattern_index = c->pattern,
@@ -1162,6 +1244,7 @@ static int run_run(int argc, char **argv)
 	r.o.backend = BENCH_BACKEND_AUTO;
 	r.o.defrag = THP_W_NONE;
 	r.o.scan_interval_ms = 250;
+	r.o.schedule = -1;
 	if ((rc = run_prepare(&r, argc, argv)) >= 0)
 		goto out_opts;
 	if (!r.cmd && (rc = micro_setup(&r, &reach_src, &reach)))
