@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "cleanup.h"
 #include "child.h"
 #include "folio.h"
 #include "mthpscope.h"
@@ -178,9 +179,6 @@ void bench_close(struct bench *b)
 	ctr_set_close(b->loop_set);
 	ctr_set_close(b->fault_set);
 	b->pmu_set = b->loop_set = b->fault_set = NULL;
-	if (b->tmpdir[0])
-		rmdir(b->tmpdir);
-	b->tmpdir[0] = '\0';
 }
 
 static void metric_from_ctr(struct results_trial *t, const struct ctr_value *v)
@@ -869,13 +867,39 @@ static void watch_hist(const struct watch *w, int order, struct results_trial *t
 	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
 }
 
-static void log_paths(struct bench *b, const struct bench_command *w, int order, int rep,
-		      long seq, char *out, char *err, size_t size)
+/* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
+ * signal removes too (cleanup slots in id[], -1 when none). */
+static int log_paths(const struct bench_command *w, int order, int rep, long seq, char *out,
+		     char *err, size_t size, int id[2])
 {
-	const char *dir = w->log_dir ? w->log_dir : b->tmpdir;
+	char *p[2] = { out, err };
+	int i, fd;
 
-	snprintf(out, size, "%s/trial-%03ld-order%d-rep%d.out", dir, seq, order, rep);
-	snprintf(err, size, "%s/trial-%03ld-order%d-rep%d.err", dir, seq, order, rep);
+	id[0] = id[1] = -1;
+	if (w->log_dir) {
+		snprintf(out, size, "%s/trial-%03ld-order%d-rep%d.out", w->log_dir, seq, order, rep);
+		snprintf(err, size, "%s/trial-%03ld-order%d-rep%d.err", w->log_dir, seq, order, rep);
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(p[i], size, "/tmp/mthpscope-cmd-XXXXXX.%s", i ? "err" : "out");
+		fd = mkstemps(p[i], 4);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		id[i] = cleanup_unlink_path(p[i]);
+	}
+	return 0;
+}
+
+static void drop_logs(char *out, char *err, const int id[2])
+{
+	if (out[0])
+		unlink(out);
+	if (err[0])
+		unlink(err);
+	cleanup_forget_path(id[0]);
+	cleanup_forget_path(id[1]);
 }
 
 /* --show-output with --metric: stdout went to the file for the metric;
@@ -1064,7 +1088,7 @@ static void command_outcome(struct bench *b, const struct bench_command *w,
 int bench_command_trial(struct bench *b, const struct bench_command *w, int order, int rep,
 			long seq, struct results_trial *t)
 {
-	char out_path[512], err_path[512];
+	char out_path[512] = "", err_path[512] = "";
 	struct child_opts co = { .trace = true };
 	struct child_watch cw = { .interval_ms = w->scan_interval_ms,
 				  .timeout_ns = (long long)(w->timeout_s * 1e9),
@@ -1073,8 +1097,9 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0;
 	struct child_result cr;
 	struct watch *wt = NULL;
-	struct child ch = { 0 };
+	struct child ch = { .go_fd = -1, .err_fd = -1 };
 	bool stats, keep_logs = w->log_dir != NULL, want_out = w->nr_metrics > 0;
+	int log_id[2] = { -1, -1 };
 	int err;
 
 	results_trial_init(t, order, "command", 0, rep);
@@ -1082,14 +1107,9 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	t->workload = RESULTS_WL_COMMAND;
 	if ((err = results_trial_set_argv(t, w->argv)))
 		return err;
-	if (!w->log_dir && !b->tmpdir[0]) {
-		snprintf(b->tmpdir, sizeof(b->tmpdir), "/tmp/mthpscope-run-XXXXXX");
-		if (!mkdtemp(b->tmpdir)) {
-			b->tmpdir[0] = '\0';
-			return -errno;
-		}
-	}
-	log_paths(b, w, order, rep, seq < 0 ? 0 : seq, out_path, err_path, sizeof(out_path));
+	if ((err = log_paths(w, order, rep, seq < 0 ? 0 : seq, out_path, err_path,
+			     sizeof(out_path), log_id)))
+		goto out;
 	if (!w->show_output || want_out)
 		co.stdout_path = out_path;
 	if (!w->show_output)
@@ -1142,9 +1162,7 @@ out:
 	ctr_set_close(sw);
 	ctr_set_close(pmu);
 	free(wt);
-	if (!keep_logs) {
-		unlink(out_path);
-		unlink(err_path);
-	}
+	if (!keep_logs)
+		drop_logs(out_path, err_path, log_id);
 	return err;
 }

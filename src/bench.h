@@ -79,7 +79,6 @@ struct bench {
 	bool have_pmu;       /* pmu specs usable (a command opens its own set) */
 	bool sw_ok;          /* software events open */
 	const char *backend; /* "pmu" or "timing" */
-	char tmpdir[64];     /* command output when no --log directory */
 	int low_coverage;    /* trials flagged so far */
 };
 
