@@ -16,7 +16,8 @@
 # A kernel given as a package name is fetched by scripts/guest-kernel.sh into
 # $MTHPSCOPE_KERNEL_CACHE (default /var/cache/mthpscope/kernels).
 # --bin defaults to build/mthpscope (x86_64) or build-arm64/mthpscope (arm64),
-# or $MTHPSCOPE_BIN / $MTHPSCOPE_BIN_ARM64.
+# or $MTHPSCOPE_BIN / $MTHPSCOPE_BIN_ARM64. $MTHPSCOPE_GUEST_ENV="NAME=VALUE ..." sets
+# the tool's environment in the guest.
 # --accel auto uses KVM when /dev/kvm boots a guest of that architecture within a
 # short probe, else TCG (and says so). Under TCG the CPU is emulated: timing says
 # nothing about hardware (mthpscope reports host.emulated). arm64 under TCG runs
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--out) need_val "$@"; out=$2; shift 2 ;;
 	--shell) shell=1; shift ;;
 	--no-icount) icount=0; shift ;;
-	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	*) die 2 "unknown option '$1' (the tool's arguments go after --)" ;;
 	esac
@@ -172,6 +173,13 @@ fi
 : >"$ir/args"
 for a in "$@"; do printf '%s' "$a" | base64 -w0 >>"$ir/args"; echo >>"$ir/args"; done
 
+# environment for the tool: $MTHPSCOPE_GUEST_ENV, space-separated NAME=VALUE words
+: >"$ir/env"
+for kv in ${MTHPSCOPE_GUEST_ENV:-}; do
+	[[ "$kv" =~ ^[A-Za-z_][A-Za-z0-9_]*=[^\'\ ]*$ ]] || die 2 "MTHPSCOPE_GUEST_ENV: bad word '$kv' (NAME=VALUE)"
+	printf "export %s='%s'\n" "${kv%%=*}" "${kv#*=}" >>"$ir/env"
+done
+
 cat >"$ir/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -183,6 +191,7 @@ echo 0 >/proc/sys/kernel/printk
 echo "=MTHPSCOPE-INIT="
 set --
 while read -r l; do set -- "$@" "$(echo "$l" | base64 -d)"; done </args
+. /env
 cd /out
 [ -e /shell ] && set -- sh -c "$*" || set -- mthpscope "$@"
 "$@" >/tmp/stdout 2>/tmp/stderr </dev/null

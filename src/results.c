@@ -85,6 +85,10 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats)
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "enabled", word_or_null(s->enabled),
 		      "defrag", word_or_null(s->defrag), "shmem_enabled",
 		      word_or_null(s->shmem_enabled), "sizes", sizes, "khugepaged", kh);
+	/* false before Linux 6.8: sizes[] then holds only the PMD order, which
+	 * follows the top-level "enabled" */
+	if (o)
+		json_object_set_new(o, "per_size_mthp", json_boolean(!s->legacy_pmd));
 	return o;
 }
 

@@ -344,7 +344,8 @@ int thp_read(struct thp_settings *s)
 		z->order = s->pmd_order;
 		z->kb = s->pmd_size / 1024;
 		z->anon = true;
-		z->enabled = s->enabled;
+		/* the PMD size follows the top-level knob: "inherit" in today's words */
+		z->enabled = THP_W_INHERIT;
 		z->enabled_offered = (1u << THP_W_ALWAYS) | (1u << THP_W_MADVISE) |
 				     (1u << THP_W_NEVER);
 		z->shmem_enabled = THP_W_NONE;
@@ -691,7 +692,7 @@ int thp_set_size_enabled(int order, enum thp_word w)
 		if (access(path, F_OK) && errno == ENOENT) {
 			snprintf(path, sizeof(path), "%s/hpage_pmd_size", thp_root());
 			if (!read_long_at(path, &pmd) && pmd == ps << order)
-				return write_knob("enabled", thp_word_name(w));
+				return w == THP_W_INHERIT ? 0 : write_knob("enabled", thp_word_name(w));
 		}
 	}
 	return write_knob(rel, thp_word_name(w));
