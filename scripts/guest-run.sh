@@ -237,7 +237,7 @@ log=$work/console.log
 # shellcheck disable=SC2086
 "$qemu" $machine $qaccel -m "$mem" -smp "$cpus" -display none -monitor none \
 	-serial "file:$log" -no-reboot -kernel "$kimg" -initrd "$work/ir.cpio.gz" \
-	-append "console=$console quiet panic=-1 loglevel=3" >"$work/qemu.out" 2>&1 &
+	-append "console=$console quiet panic=-1" >"$work/qemu.out" 2>&1 &
 qpid=$!
 start=$(date +%s)
 status=""
@@ -252,16 +252,32 @@ done
 wait "$qpid" 2>/dev/null || true
 qpid=""
 
-last_lines() { tr -d '\r' <"$log" | grep -v '^[A-Za-z0-9+/=]\{60,\}$' | tail -n 20 | sed 's/^/  | /' >&2; }
+last_lines() {
+	# the payload's base64 lines are no help to a reader
+	if [ -s "$log" ]; then
+		tr -d '\r' <"$log" | { grep -v '^[A-Za-z0-9+/=]\{60,\}$' || true; } | tail -n 20 |
+			sed 's/^/  | /' >&2
+	else
+		echo "  | (the guest printed nothing on its console)" >&2
+	fi
+	if [ -s "$work/qemu.out" ]; then sed 's/^/  qemu: /' "$work/qemu.out" >&2; fi
+	return 0
+}
 if [ "$status" = timeout ]; then
 	echo "guest-run.sh: the guest ran past --timeout $timeout s and was stopped; last console lines:" >&2
 	last_lines
 	exit 4
 fi
+panic=$(tr -d '\r' <"$log" | grep -m1 -o 'Kernel panic - .*' || true)
+if [ -n "$panic" ]; then
+	echo "guest-run.sh: the guest kernel panicked: $panic" >&2
+	case "$panic" in *"Out of memory"*|*"out of memory"*|*"System is deadlocked on memory"*)
+		echo "guest-run.sh: out of memory: give the guest more --mem (now $mem)" >&2 ;;
+	esac
+fi
 if ! grep -q "=MTHPSCOPE-INIT=" "$log"; then
 	echo "guest-run.sh: the guest never reached /init; last console lines:" >&2
 	last_lines
-	[ -s "$work/qemu.out" ] && sed 's/^/  qemu: /' "$work/qemu.out" >&2
 	exit 4
 fi
 if ! grep -q "=MTHPSCOPE-PAYLOAD-END=" "$log"; then
