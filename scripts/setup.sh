@@ -2,7 +2,8 @@
 # Install the Debian packages mthpscope needs. Idempotent; quiet when all is
 # present. Run as root on Debian 12 (or with sudo available).
 #   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, gnuplot
-#   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing,
+#   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing, man,
+#                              dpkg-dev + lintian for the .deb,
 #                              arm64 cross compiler, qemu-user, arm64 libraries,
 #                              qemu-system, busybox-static, cpio, and the Debian
 #                              kernels of tests/guest-kernels in the kernel cache)
@@ -12,14 +13,17 @@ want_tests=0
 for a in "$@"; do
 	case "$a" in
 	--tests) want_tests=1 ;;
-	-h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
 	*) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done
 
 pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev gnuplot-nox)
 if [ "$want_tests" = 1 ]; then
-	pkgs+=(clang libclang-rt-14-dev python3 qemu-system-x86 qemu-system-arm busybox-static cpio)
+	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step;
+	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh)
+	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian
+	       qemu-system-x86 qemu-system-arm busybox-static cpio)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64)
 else

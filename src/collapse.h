@@ -30,6 +30,8 @@ const char *collapse_mode_name(enum collapse_mode m);
 /* Returns the mode, or -EINVAL. */
 int collapse_mode_parse(const char *s);
 
+struct collapse_run;
+
 struct collapse_config {
 	enum collapse_mode mode;
 	unsigned long orders;     /* bitmask of target orders (enabled for collapse) */
@@ -41,6 +43,9 @@ struct collapse_config {
 	uint64_t seed;
 	long scan_sleep_ms;       /* khugepaged/scan_sleep_millisecs while running */
 	long pages_to_scan;       /* khugepaged/pages_to_scan; 0 = derived from the span */
+	/* Called after every sample of collapse_run (a progress line); may be NULL. */
+	void (*on_sample)(const struct collapse_run *run, void *ctx);
+	void *on_sample_ctx;
 };
 
 struct collapse_sample {
