@@ -213,9 +213,10 @@ kvm_works() {
 	[ "$arch" = "$(uname -m | sed 's/aarch64/arm64/')" ] || return 1
 	# a short probe: a kernel that reaches init within 20 s under KVM
 	local log=$work/kvm-probe.log
-	timeout 20 "$qemu" $machine -accel kvm -cpu host -m 256M -smp 1 -display none \
+	(timeout 20 "$qemu" $machine -accel kvm -cpu host -m 256M -smp 1 -display none \
 		-monitor none -serial "file:$log" -no-reboot -kernel "$kimg" -initrd "$work/ir.cpio.gz" \
-		-append "console=$console quiet panic=-1 rdinit=/bin/true" >/dev/null 2>&1 || true
+		-append "console=$console quiet panic=-1 rdinit=/bin/true" >"$work/kvm-probe.out" 2>&1) \
+		2>/dev/null || true
 	grep -q "Kernel panic\|Attempted to kill init" "$log" 2>/dev/null
 }
 case "$accel" in
@@ -227,7 +228,8 @@ auto)
 		echo "guest-run.sh: KVM works here: using it" >&2
 	else
 		qaccel="-accel tcg -cpu $tcg_cpu"
-		echo "guest-run.sh: KVM unusable for $arch here (no /dev/kvm, other architecture, or the probe guest did not boot): using TCG, an emulated CPU" >&2
+		why=$(grep -m1 . "$work/kvm-probe.out" 2>/dev/null || true)
+		echo "guest-run.sh: KVM unusable for $arch here (no /dev/kvm, other architecture, or the probe guest did not boot${why:+: $why}): using TCG, an emulated CPU" >&2
 	fi ;;
 esac
 
