@@ -115,17 +115,21 @@ trap 'exit 130' INT TERM
 bb=""
 if [ "$arch" = x86_64 ] && [ "$(uname -m)" = x86_64 ]; then
 	for c in /bin/busybox /usr/bin/busybox; do
-		[ -x "$c" ] && file -L "$c" 2>/dev/null | grep -q 'statically linked' && { bb=$c; break; }
+		# static: no program interpreter
+		[ -x "$c" ] && ! readelf -l "$c" 2>/dev/null | grep -q 'program interpreter' &&
+			{ bb=$c; break; }
 	done
 	[ -n "$bb" ] || die 3 "no static busybox (apt-get install busybox-static)"
 else
-	bbdir=${MTHPSCOPE_KERNEL_CACHE:-/var/cache/mthpscope/kernels}/busybox-static-arm64
+	# another architecture's busybox-static, unpacked into the kernel cache once
+	da=$([ "$arch" = x86_64 ] && echo amd64 || echo arm64)
+	bbdir=${MTHPSCOPE_KERNEL_CACHE:-/var/cache/mthpscope/kernels}/busybox-static-$da
 	if [ ! -x "$bbdir/bin/busybox" ]; then
 		mkdir -p "$bbdir" || die 3 "cannot create $bbdir"
-		(cd "$work" && apt-get -qq download busybox-static:arm64 >/dev/null 2>&1) ||
-			die 3 "apt-get download busybox-static:arm64 failed (dpkg --add-architecture arm64; apt-get update)"
-		dpkg-deb -x "$work"/busybox-static_*_arm64.deb "$bbdir" || die 3 "dpkg-deb -x busybox-static failed"
-		rm -f "$work"/busybox-static_*_arm64.deb
+		(cd "$work" && apt-get -qq download "busybox-static:$da" >/dev/null 2>&1) ||
+			die 3 "apt-get download busybox-static:$da failed (dpkg --add-architecture $da; apt-get update)"
+		dpkg-deb -x "$work"/busybox-static_*_"$da".deb "$bbdir" || die 3 "dpkg-deb -x busybox-static failed"
+		rm -f "$work"/busybox-static_*_"$da".deb
 	fi
 	bb=$bbdir/bin/busybox
 fi
