@@ -85,19 +85,35 @@ int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, 
 
 /* ---- the engine ---------------------------------------------------------- */
 
-static void warn(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
-static void warn(struct bench *b, const char *fmt, ...)
+static void say(struct bench *b, enum bench_event_kind kind, const char *fmt, va_list ap)
 {
-	struct bench_event ev = { .kind = BENCH_EV_WARN };
+	struct bench_event ev = { .kind = kind };
 	char msg[768];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	ev.what = msg;
 	if (b->report)
 		b->report(&ev, b->report_ctx);
+}
+
+static void warn(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
+static void warn(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(b, BENCH_EV_WARN, fmt, ap);
+	va_end(ap);
+}
+
+static void note(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
+static void note(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(b, BENCH_EV_NOTE, fmt, ap);
+	va_end(ap);
 }
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
@@ -151,6 +167,10 @@ int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char 
 	if (want == BENCH_BACKEND_TIMING)
 		return 0;
 	err = arch_pmu_specs(NULL, cpu, &b->pmu, why, size);
+	for (int i = 0; err >= 0 && i < b->pmu.nr_missing; i++)
+		note(b, "%s: this PMU does not count %s (%s): %s left out", b->pmu.desc->name,
+		     b->pmu.missing[i]->event, b->pmu.missing[i]->metric,
+		     b->pmu.missing[i]->metric);
 	if (err > 0) {
 		struct ctr_options popts = { .include_kernel = false };
 

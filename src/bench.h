@@ -52,6 +52,7 @@ enum bench_event_kind {
 	BENCH_EV_CALIBRATE, /* 'what' names the pattern, 'span' its span */
 	BENCH_EV_TRIAL,     /* a trial starts: 'cell', 'done' of 'total' */
 	BENCH_EV_WARN,      /* 'what' is the message */
+	BENCH_EV_NOTE,      /* 'what' is the message: worth knowing, nothing wrong */
 };
 
 struct bench_event {

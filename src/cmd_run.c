@@ -325,6 +325,9 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 	*n = 0;
 	supported_orders_text(s, supp, sizeof(supp));
 	if (!arg || !strcmp(arg, "all")) {
+		if (s->legacy_pmd)
+			ms_note("run: this kernel has no per-size mTHP (hugepages-<N>kB/, Linux 6.8 "
+				"and later): measuring order 0 and the PMD order %d only", s->pmd_order);
 		orders[(*n)++] = 0;
 		for (i = 0; i < s->nr_sizes && *n < RUN_MAX_ORDERS; i++)
 			if (s->sizes[i].anon)
@@ -352,6 +355,12 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 		if (lo < 0 || hi < lo || hi > 63)
 			goto bad;
 		for (i = (int)lo; i <= hi; i++) {
+			if (!order_supported(s, i) && s->legacy_pmd) {
+				ms_note("run: order %d left out: this kernel has no per-size mTHP "
+					"(hugepages-<N>kB/, Linux 6.8 and later), so only order 0 and "
+					"the PMD order %d can be measured", i, s->pmd_order);
+				continue;
+			}
 			if (!order_supported(s, i)) {
 				ms_err("run: order %d is not supported for anonymous memory by this "
 				       "kernel; supported orders: %s", i, supp);
@@ -506,6 +515,10 @@ static void on_event(const struct bench_event *ev, void *ctx)
 	case BENCH_EV_WARN:
 		progress_clear(&r->pg);
 		ms_warn("%s", ev->what);
+		return;
+	case BENCH_EV_NOTE:
+		progress_clear(&r->pg);
+		ms_note("%s", ev->what);
 		return;
 	case BENCH_EV_CALIBRATE:
 		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
