@@ -30,9 +30,9 @@ static int chase_tlb_setup(struct kern_state *st)
 		uint64_t li, lj;
 
 		hs = st->seed ^ (i * 0x2545f4914f6cdd1dULL);
-		li = kern_splitmix64(&hs) >> 58; /* 0..63 */
+		li = stats_splitmix64(&hs) >> 58; /* 0..63 */
 		hs = st->seed ^ ((uint64_t)j * 0x2545f4914f6cdd1dULL);
-		lj = kern_splitmix64(&hs) >> 58;
+		lj = stats_splitmix64(&hs) >> 58;
 		*(void **)(st->base + i * st->page_size + li * KERN_LINE) =
 			st->base + (uint64_t)j * st->page_size + lj * KERN_LINE;
 		if (i == 0)

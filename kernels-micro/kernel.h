@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats.h" /* stats_splitmix64: the one splitmix64 */
+
 struct kern_state {
 	char *base;          /* the populated span, PMD-aligned */
 	size_t span;
@@ -50,7 +52,6 @@ const struct kern_desc *kern_find(const char *name);
 
 /* Shared set-up helpers (kernels.c). */
 #define KERN_LINE 64u
-uint64_t kern_splitmix64(uint64_t *state);
 /* A single random cycle over 0..n-1 (Sattolo's algorithm): next[i] is the
  * successor of i, and following it from any start visits all n. */
 int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed);

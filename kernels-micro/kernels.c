@@ -17,20 +17,11 @@ const struct kern_desc *kern_find(const char *name)
 	return NULL;
 }
 
-uint64_t kern_splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in [0, bound) without modulo bias worth caring about at these
  * sizes (Lemire's multiply-shift). */
 static uint32_t below(uint64_t *s, uint32_t bound)
 {
-	return (uint32_t)(((kern_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
+	return (uint32_t)(((stats_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
 }
 
 int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)

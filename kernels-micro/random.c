@@ -22,7 +22,7 @@ static int random_setup(struct kern_state *st)
 	st->nlines = st->span / KERN_LINE;
 	if (st->nlines < 1 || st->nlines > UINT32_MAX)
 		return -EINVAL;
-	st->rng = kern_splitmix64(&s) | 1; /* xorshift must not start at 0 */
+	st->rng = stats_splitmix64(&s) | 1; /* xorshift must not start at 0 */
 	st->cycle = st->nlines;
 	return 0;
 }

@@ -19,7 +19,7 @@ static int store_setup(struct kern_state *st)
 	st->nlines = st->span / KERN_LINE;
 	if (st->nlines < 1 || st->nlines > UINT32_MAX)
 		return -EINVAL;
-	st->rng = kern_splitmix64(&s) | 1;
+	st->rng = stats_splitmix64(&s) | 1;
 	st->cycle = st->nlines;
 	return 0;
 }

@@ -1281,12 +1281,10 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 }
 
 /* The smallest two-sided p an exact rank test can give for n vs n without
- * ties, 2 / C(2n, n), times m for Holm's first step. */
+ * ties, times m for Holm's first step. */
 static double best_holm_p(size_t n, int m)
 {
-	double log_c = lgamma(2.0 * (double)n + 1.0) - 2.0 * lgamma((double)n + 1.0);
-
-	return 2.0 * exp(-log_c) * (double)m;
+	return stats_mann_whitney_min_p(n, n) * (double)m;
 }
 
 static void reps_advice(struct analysis *a, size_t n, int m)

@@ -26,7 +26,7 @@ static uint64_t mix(uint64_t a, uint64_t b)
 {
 	uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL);
 
-	return kern_splitmix64(&s);
+	return stats_splitmix64(&s);
 }
 
 /*
@@ -59,7 +59,7 @@ int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, 
 					blk[k++] = (struct bench_cell){ .order = orders[i], .rep = rep,
 									.pattern = p, .span = sp };
 		for (i = per_block - 1; i > 0; i--) {
-			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			j = (int)((stats_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
 			t = blk[i];
 			blk[i] = blk[j];
 			blk[j] = t;
@@ -688,7 +688,7 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 		for (i = nr - 1; i > 0; i--) {
 			int t;
 
-			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			j = (int)((stats_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
 			t = perm[i];
 			perm[i] = perm[j];
 			perm[j] = t;

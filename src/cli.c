@@ -1,7 +1,9 @@
 #include "cli.h"
 #include "mthpscope.h"
+#include "folio.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -173,6 +175,42 @@ int cli_parse_double(const char *opt, const char *s, double min, double max, dou
 	}
 	*out = v;
 	return 0;
+}
+
+int cli_parse_orders(const char *s, int *orders, int max, int *n)
+{
+	bool seen[FOLIO_MAX_ORDER + 1] = { false };
+	const char *p = s;
+
+	*n = 0;
+	if (!strcmp(s, "all"))
+		return 1;
+	for (;;) {
+		char *end;
+		long lo, hi, i;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		errno = 0;
+		lo = hi = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			hi = strtol(p, &end, 10);
+		}
+		if (errno || hi < lo || hi > FOLIO_MAX_ORDER || (*end && *end != ','))
+			return -EINVAL;
+		for (i = lo; i <= hi; i++)
+			if (!seen[i] && *n < max) {
+				seen[i] = true;
+				orders[(*n)++] = (int)i;
+			}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	return *n ? 0 : -EINVAL;
 }
 
 int cli_parse_size(const char *opt, const char *s, unsigned long long *out)

@@ -43,6 +43,11 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
 /* Value parsers: return 0 or -1 after printing "invalid --name value". */
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 int cli_parse_double(const char *opt, const char *s, double min, double max, double *out);
+/* A list of folio orders, "0,2-9" (decimal, 0..FOLIO_MAX_ORDER), in the
+ * order first given, each once: up to max go to orders[], *n says how many.
+ * Returns 0, 1 for "all" (*n = 0), or -EINVAL (nothing printed: the caller
+ * says what it supports). */
+int cli_parse_orders(const char *s, int *orders, int max, int *n);
 /* Sizes with K/M/G suffixes (binary), e.g. "64K", "128M". */
 int cli_parse_size(const char *opt, const char *s, unsigned long long *out);
 int cli_format_size(unsigned long long bytes, char *buf, size_t size);

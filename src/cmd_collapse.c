@@ -98,45 +98,19 @@ struct opts {
 
 static int parse_orders(const char *arg, struct opts *o)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int rc = 0;
+	int orders[FOLIO_MAX_ORDER + 1], n, i, rc;
 
-	if (!copy)
-		return -1;
 	o->cfg.orders = 0;
-	o->orders_all = false;
-	if (!strcmp(arg, "all")) {
-		o->orders_all = true;
-		goto out;
+	rc = cli_parse_orders(arg, orders, MS_ARRAY_SIZE(orders), &n);
+	if (rc < 0) {
+		ms_err("invalid --orders value '%s' (e.g. 0,2-9 or all; orders 0 to %d)", arg,
+		       FOLIO_MAX_ORDER);
+		return -1;
 	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long lo, hi, i;
-		char *dash = strchr(tok, '-');
-
-		if (dash)
-			*dash = '\0';
-		if (cli_parse_long("orders", tok, 0, FOLIO_MAX_ORDER, &lo) ||
-		    (dash && cli_parse_long("orders", dash + 1, 0, FOLIO_MAX_ORDER, &hi))) {
-			rc = -1;
-			goto out;
-		}
-		if (!dash)
-			hi = lo;
-		if (hi < lo) {
-			ms_err("invalid --orders range '%ld-%ld'", lo, hi);
-			rc = -1;
-			goto out;
-		}
-		for (i = lo; i <= hi; i++)
-			o->cfg.orders |= 1UL << i;
-	}
-	if (!o->cfg.orders) {
-		ms_err("--orders: no order given");
-		rc = -1;
-	}
-out:
-	free(copy);
-	return rc;
+	o->orders_all = rc == 1;
+	for (i = 0; i < n; i++)
+		o->cfg.orders |= 1UL << orders[i];
+	return 0;
 }
 
 static int parse_mpn(const char *arg, struct opts *o)

@@ -318,9 +318,8 @@ static bool order_supported(const struct thp_settings *s, int order)
 /* "0,2-9" or "all" -> orders[]; exit status on error (message printed). */
 static int parse_orders(const char *arg, const struct thp_settings *s, int *orders, int *n)
 {
-	char buf[256], *tok, *save = NULL, supp[128];
-	bool seen[64] = { false };
-	int i;
+	char supp[128];
+	int given[FOLIO_MAX_ORDER + 1], nr_given, i, j;
 
 	*n = 0;
 	supported_orders_text(s, supp, sizeof(supp));
@@ -334,43 +333,23 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 				orders[(*n)++] = s->sizes[i].order;
 		return 0;
 	}
-	if (strlen(arg) >= sizeof(buf)) {
-		ms_err("run: --orders list too long");
-		return MS_EXIT_USAGE;
-	}
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end, *end2;
-		long lo = strtol(tok, &end, 10), hi = lo;
-
-		if (end == tok)
-			goto bad;
-		if (*end == '-') {
-			hi = strtol(end + 1, &end2, 10);
-			if (end2 == end + 1 || *end2)
-				goto bad;
-		} else if (*end) {
-			goto bad;
+	if (cli_parse_orders(arg, given, MS_ARRAY_SIZE(given), &nr_given))
+		goto bad;
+	for (j = 0; j < nr_given; j++) {
+		i = given[j];
+		if (!order_supported(s, i) && s->legacy_pmd) {
+			ms_note("run: order %d left out: this kernel has no per-size mTHP "
+				"(hugepages-<N>kB/, Linux 6.8 and later), so only order 0 and "
+				"the PMD order %d can be measured", i, s->pmd_order);
+			continue;
 		}
-		if (lo < 0 || hi < lo || hi > 63)
-			goto bad;
-		for (i = (int)lo; i <= hi; i++) {
-			if (!order_supported(s, i) && s->legacy_pmd) {
-				ms_note("run: order %d left out: this kernel has no per-size mTHP "
-					"(hugepages-<N>kB/, Linux 6.8 and later), so only order 0 and "
-					"the PMD order %d can be measured", i, s->pmd_order);
-				continue;
-			}
-			if (!order_supported(s, i)) {
-				ms_err("run: order %d is not supported for anonymous memory by this "
-				       "kernel; supported orders: %s", i, supp);
-				return MS_EXIT_USAGE;
-			}
-			if (seen[i] || *n >= RUN_MAX_ORDERS)
-				continue;
-			seen[i] = true;
+		if (!order_supported(s, i)) {
+			ms_err("run: order %d is not supported for anonymous memory by this "
+			       "kernel; supported orders: %s", i, supp);
+			return MS_EXIT_USAGE;
+		}
+		if (*n < RUN_MAX_ORDERS)
 			orders[(*n)++] = i;
-		}
 	}
 	if (!*n)
 		goto bad;
@@ -465,21 +444,6 @@ static unsigned long long default_span(const struct kern_desc *k, const struct t
 	if (v > 1ULL << 30)
 		v = 1ULL << 30;
 	return round_up(v, pmd);
-}
-
-static unsigned long long mem_available(void)
-{
-	char line[256];
-	unsigned long long kb = 0;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024;
 }
 
 /* ---- the run ----------------------------------------------------------------- */
@@ -951,7 +915,8 @@ static int micro_setup(struct run *r, const char **reach_src, unsigned long long
 	r->target_ns = r->o.quick ? 0.1e9 : 0.5e9;
 	if (geteuid() != 0)
 		return 0; /* said by run_begin */
-	avail = mem_available();
+	if (topo_mem_available(&avail))
+		avail = 0;
 	/* the span, the sparse copy is mapped after it is gone; the chase
 	 * set-up's successor table is up to span/16 */
 	if (avail &&

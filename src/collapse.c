@@ -2,6 +2,7 @@
 #include "bench.h"
 #include "kernel.h"
 #include "mthpscope.h"
+#include "topo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -40,25 +41,6 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int read_meminfo_available(unsigned long long *bytes)
-{
-	char line[256];
-	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "re");
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-			*bytes = kb * 1024;
-			err = 0;
-			break;
-		}
-	fclose(f);
-	return err;
 }
 
 /* khugepaged counters are read on their own, once per sample: cheaper than a
@@ -149,7 +131,7 @@ int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env
 					      ? THP_W_DEFER
 					      : THP_W_MADVISE;
 	}
-	err = read_meminfo_available(&env->mem_available);
+	err = topo_mem_available(&env->mem_available);
 	if (err) {
 		snprintf(why, why_size, "/proc/meminfo has no MemAvailable");
 		return err;
@@ -165,19 +147,9 @@ int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env
 	return 0;
 }
 
-/* splitmix64: small, seedable, and the same sequence on every platform. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static unsigned rng_below(uint64_t *s, unsigned n)
 {
-	return n ? (unsigned)(rng_next(s) % n) : 0;
+	return n ? (unsigned)(stats_splitmix64(s) % n) : 0;
 }
 
 static int cmp_uint(const void *a, const void *b)

@@ -642,16 +642,6 @@ static void row_verdict(struct compare_row *row)
 		row->verdict = COMPARE_WORSE;
 }
 
-static double binom(size_t n, size_t k)
-{
-	double c = 1.0;
-	size_t i;
-
-	for (i = 1; i <= k; i++)
-		c = c * (double)(n - k + i) / (double)i;
-	return c;
-}
-
 /* Holm over the rows [first, last) of one pair. Rows without a p-value
  * (fewer than two repetitions) are not in the family. */
 static int holm_pair(struct compare_report *r, size_t first, size_t last, double alpha)
@@ -691,7 +681,7 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 	 * multiplies by the number of rows: say so rather than report
 	 * "no change" as if it were evidence. */
 	if (m && na <= 20 && nb <= 20) {
-		min_p = 2.0 / binom(na + nb, na);
+		min_p = stats_mann_whitney_min_p(na, nb);
 		if (min_p * (double)m >= alpha)
 			err = add_warning(r, "with %zu and %zu repetitions the smallest possible "
 					  "Mann-Whitney p-value is %.3g; after Holm over %zu rows no "

@@ -12,9 +12,10 @@
 
 #include "stats.h"
 
-/* splitmix64 spreads a small seed over the four state words (the
- * seeding recommended by the xoshiro authors). */
-static uint64_t splitmix64(uint64_t *x)
+/* splitmix64: small, seedable, the same sequence on every platform; it also
+ * spreads a small seed over xoshiro's four state words (the seeding its
+ * authors recommend). The one copy: kernels, the engine and collapse use it. */
+uint64_t stats_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
 
@@ -28,7 +29,7 @@ void stats_rng_seed(struct stats_rng *r, uint64_t seed)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
+		r->s[i] = stats_splitmix64(&seed);
 }
 
 static inline uint64_t rotl(uint64_t x, int k)
@@ -398,6 +399,16 @@ struct ranked {
 static int cmp_ranked(const void *a, const void *b)
 {
 	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+double stats_mann_whitney_min_p(size_t na, size_t nb)
+{
+	double c = 1.0; /* C(na + nb, na): every partial product is an integer */
+	size_t i;
+
+	for (i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return 2.0 / c;
 }
 
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,

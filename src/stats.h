@@ -14,6 +14,8 @@
 struct stats_rng {
 	uint64_t s[4];
 };
+/* splitmix64: advances *state and returns the next value. */
+uint64_t stats_splitmix64(uint64_t *state);
 void stats_rng_seed(struct stats_rng *r, uint64_t seed);
 uint64_t stats_rng_next(struct stats_rng *r);
 double stats_rng_uniform(struct stats_rng *r); /* [0, 1) */
@@ -51,6 +53,9 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 /* u is U of a: the pairs (x in a, y in b) with x > y, ties counted half. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p_two_sided);
+/* The smallest two-sided p the exact test can give for na vs nb without
+ * ties: 2 / C(na + nb, na). */
+double stats_mann_whitney_min_p(size_t na, size_t nb);
 
 /* Two-sided Wilcoxon signed-rank test of paired differences d (x - y)
  * against a distribution symmetric about 0. Zero differences are dropped

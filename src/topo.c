@@ -211,3 +211,22 @@ int topo_default_cpu(void)
 	pu = n > 0 ? hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, (unsigned)n - 1) : NULL;
 	return pu ? (int)pu->os_index : 0;
 }
+
+int topo_mem_available(unsigned long long *bytes)
+{
+	char line[256];
+	unsigned long long kb;
+	FILE *f = fopen("/proc/meminfo", "re");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			*bytes = kb * 1024;
+			err = 0;
+			break;
+		}
+	fclose(f);
+	return err;
+}

@@ -31,5 +31,7 @@ int topo_pin_cpu(int cpu);
  * interrupts). */
 int topo_default_cpu(void);
 void topo_release(void);
+/* MemAvailable of /proc/meminfo in bytes: 0 or -errno (-ENOENT without the line). */
+int topo_mem_available(unsigned long long *bytes);
 
 #endif
