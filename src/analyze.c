@@ -15,77 +15,17 @@
 #include "analyze.h"
 #include "arch.h"
 #include "mthpscope.h"
+#include "metrics.h"
 #include "stats.h"
 
-/* The primary metric by strength of evidence: cycles spent walking say
- * most about translation cost, completed walks next, first-level misses
- * (many hit the second-level TLB) after that; time per access is what any
- * machine can measure, but mixes translation with cache and memory. */
-static const struct {
-	const char *name;
-	const char *source; /* required source, NULL = any */
-} primary_candidates[] = {
-	{ "walk_cycles", "pmu" },
-	{ "walks", "pmu" },
-	{ "dtlb_misses", "pmu" },
-	{ "ns_per_access", NULL },
-};
-
-/* A command (run -- CMD): a hardware TLB count per second of CPU, then the
- * user's own --metric (source "workload"; NULL: the first one of the
- * trials), then wall time. */
-static const struct {
-	const char *name;
-	const char *source;
-} command_candidates[] = {
-	{ "walk_cycles_per_cpu_s", "pmu" },
-	{ "walks_per_cpu_s", "pmu" },
-	{ "dtlb_misses_per_cpu_s", "pmu" },
-	{ NULL, "workload" },
-	{ "wall_ns", NULL },
-};
-
-/* Counters normalised per access; everything else is per trial. */
-static const struct {
-	const char *name;
-	const char *unit;
-	bool per_access;
-} metric_units[] = {
-	{ "ns_per_access", "ns/access", false },
-	{ "walk_cycles", "walk cycles/access", true },
-	{ "walks", "walks/access", true },
-	{ "dtlb_misses", "dTLB misses/access", true },
-	{ "stlb_hits", "STLB hits/access", true },
-	{ "coalesced_hits", "coalesced hits/access", true },
-	{ "cycles", "cycles/access", true },
-	{ "instructions", "instructions/access", true },
-	{ "page_faults", "page faults", false },
-	{ "fault_ns", "ns in faults", false },
-	{ "rss_bytes", "RSS bytes", false },
-	{ "wall_ns_per_access", "ns/access (wall clock)", false },
-	{ "populate_ns", "ns to populate the span", false },
-	{ "context_switches", "context switches", false },
-	{ "loop_page_faults", "page faults in the loop", false },
-	{ "anon_fault_alloc", "mTHP fault allocations", false },
-	{ "anon_fault_fallback", "mTHP fault fallbacks", false },
-	{ "wall_ns", "ns of wall time per run", false },
-	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false },
-	{ "walks_per_cpu_s", "walks per CPU second", false },
-	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false },
-};
-
+/* The unit of a metric (metrics.h); a metric the registry does not know is
+ * its own unit, counted per trial. */
 static void metric_unit(const char *name, char *unit, size_t size, bool *per_access)
 {
-	size_t i;
+	const struct metric_def *m = metric_find(name);
 
-	for (i = 0; i < MS_ARRAY_SIZE(metric_units); i++)
-		if (!strcmp(metric_units[i].name, name)) {
-			snprintf(unit, size, "%s", metric_units[i].unit);
-			*per_access = metric_units[i].per_access;
-			return;
-		}
-	snprintf(unit, size, "%s", name);
-	*per_access = false;
+	snprintf(unit, size, "%s", m && m->unit ? m->unit : name);
+	*per_access = m && m->per_access;
 }
 
 const char *analyze_verdict_name(enum analyze_verdict v)
@@ -399,21 +339,31 @@ static const char *first_of_source(const struct ctx *c, const char *source)
 	return NULL;
 }
 
-/* The first candidate present in every included trial at the span. */
+/* The first candidate present in every included trial at the span: the
+ * registry's primary metrics in rank order (metrics.h); for a command, the
+ * user's own --metric (source "workload") right after the "pmu" ones. */
 static int choose_metric(struct ctx *c)
 {
 	bool command = !strcmp(c->a->pattern, "command");
-	size_t k, i, nk = command ? MS_ARRAY_SIZE(command_candidates)
-				  : MS_ARRAY_SIZE(primary_candidates);
+	const struct metric_def *cand[16];
+	int k, nk = metric_primary_candidates(command, cand, (int)MS_ARRAY_SIZE(cand));
+	bool workload_tried = !command;
+	size_t i;
 
 	for (k = 0; k < nk; k++) {
-		const char *name = command ? command_candidates[k].name : primary_candidates[k].name;
-		const char *src = command ? command_candidates[k].source
-					  : primary_candidates[k].source;
+		const char *name = cand[k]->name;
+		const char *src = !strcmp(cand[k]->source, "pmu") ? "pmu" : NULL;
 		bool all = true, any = false;
 
-		if (!name && !(name = first_of_source(c, src)))
-			continue;
+		if (!workload_tried && !src) {
+			/* the workload's turn comes before this row */
+			workload_tried = true;
+			src = "workload";
+			name = first_of_source(c, src);
+			k--;
+			if (!name)
+				continue;
+		}
 		for (i = 0; i < c->r->nr_trials && all; i++) {
 			const struct results_trial *t = &c->r->trials[i];
 			const struct results_metric *m;

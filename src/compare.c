@@ -8,52 +8,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "metrics.h"
 #include "mthpscope.h"
 #include "plot.h"
 #include "results.h"
 #include "stats.h"
 
-/* DESIGN.md's metric names, in the order reports list them, with the way
- * each one gets better. Counts of TLB hits at a second level or of coalesced
- * entries are not good or bad by themselves (fewer misses also means fewer
- * of them), so they carry no direction. */
-static const struct {
-	const char *name;
-	enum compare_dir dir;
-} metric_table[] = {
-	{ "ns_per_access", COMPARE_DIR_LOWER },
-	{ "wall_ns_per_access", COMPARE_DIR_LOWER },
-	{ "cycles", COMPARE_DIR_LOWER },
-	{ "instructions", COMPARE_DIR_NONE },
-	{ "dtlb_misses", COMPARE_DIR_LOWER },
-	{ "stlb_hits", COMPARE_DIR_NONE },
-	{ "walks", COMPARE_DIR_LOWER },
-	{ "walk_cycles", COMPARE_DIR_LOWER },
-	{ "coalesced_hits", COMPARE_DIR_NONE },
-	{ "mmu_overhead", COMPARE_DIR_LOWER },
-	{ "page_faults", COMPARE_DIR_LOWER },
-	{ "fault_ns", COMPARE_DIR_LOWER },
-	{ "populate_ns", COMPARE_DIR_LOWER },
-	{ "anon_fault_alloc", COMPARE_DIR_NONE },
-	{ "anon_fault_fallback", COMPARE_DIR_LOWER },
-	{ "rss_bytes", COMPARE_DIR_LOWER },
-};
-
-static int metric_rank(const char *metric)
-{
-	size_t i;
-
-	for (i = 0; i < MS_ARRAY_SIZE(metric_table); i++)
-		if (!strcmp(metric_table[i].name, metric))
-			return (int)i;
-	return (int)MS_ARRAY_SIZE(metric_table);
-}
-
+/* Directions and row order come from the metric registry (metrics.h). */
 enum compare_dir compare_metric_dir(const char *metric)
 {
-	int r = metric_rank(metric);
+	const struct metric_def *m = metric_find(metric);
 
-	return r < (int)MS_ARRAY_SIZE(metric_table) ? metric_table[r].dir : COMPARE_DIR_NONE;
+	if (!m || m->better == METRIC_BETTER_NONE)
+		return COMPARE_DIR_NONE;
+	return m->better == METRIC_BETTER_LOWER ? COMPARE_DIR_LOWER : COMPARE_DIR_HIGHER;
 }
 
 const char *compare_dir_name(enum compare_dir d)

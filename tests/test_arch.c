@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "counters.h"
 #include "harness.h"
+#include "metrics.h"
 #include "mthpscope.h"
 
 struct row {
@@ -202,6 +203,35 @@ TEST(descriptions_are_complete)
 #endif
 	EXPECT_TRUE(arch_find("no_such_pmu") == NULL);
 	EXPECT_TRUE(arch_find(NULL) == NULL);
+}
+
+/* Every name an arch table gives a metric is a row of the registry, from
+ * the PMU: a new metric is one row there, not four edits. */
+static void expect_pmu_metric(const char *name)
+{
+	const struct metric_def *m = metric_find(name);
+
+	EXPECT_TRUE(m != NULL);
+	if (!m)
+		fprintf(stderr, "  '%s' is not in src/metrics.c\n", name);
+	else
+		EXPECT_TRUE(!strcmp(m->source, "pmu"));
+}
+
+TEST(arch_metrics_are_registered)
+{
+	const struct arch_desc *const *d;
+	const struct arch_formula *f;
+	const struct arch_event *e;
+
+	for (d = arch_descs; *d; d++) {
+		for (e = (*d)->events; e->metric; e++)
+			expect_pmu_metric(e->metric);
+		for (f = (*d)->derived; f && f->name; f++)
+			expect_pmu_metric(f->name);
+	}
+	for (f = arch_common_formulas(); f->name; f++)
+		expect_pmu_metric(f->name);
 }
 
 struct fake {
