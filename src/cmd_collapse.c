@@ -348,21 +348,11 @@ static json_t *config_json(const struct opts *o, const struct collapse_env *env)
 static json_t *header_json(const struct collapse_env *env)
 {
 	struct topo_info t;
-	struct ctr_pmu_model models[8];
-	json_t *doc, *pm = json_array();
-	int n, i, hw;
+	json_t *doc;
 
 	topo_describe(&t);
-	n = ctr_detect_pmus(models, 8);
-	for (i = 0; i < n; i++)
-		json_array_append_new(pm, json_string(models[i].name));
-	hw = ctr_probe_hw();
 	doc = json_pack("{s:s, s:o}", "schema", COLLAPSE_SCHEMA, "tool", results_tool_json());
-	json_object_set_new(doc, "host",
-			    results_host_json(&t, &env->thp, hw == 0, pm,
-					      hw ? "no hardware counters open (collapse uses "
-						   "timing only)"
-						 : NULL));
+	json_object_set_new(doc, "host", results_host_json(&t, &env->thp));
 	json_object_set_new(doc, "thp", results_thp_json(&env->thp, false));
 	return doc;
 }

@@ -44,31 +44,6 @@ static int on_opt(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-static json_t *pmu_json(bool *available, char *reason, size_t rsize)
-{
-	struct ctr_pmu_model models[8];
-	json_t *arr = json_array();
-	int n, i, err;
-
-	n = ctr_detect_pmus(models, 8);
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_string(models[i].name));
-	err = ctr_probe_hw();
-	*available = err == 0;
-	if (err) {
-		char adv[256];
-		ctr_strerror(err, true, adv, sizeof(adv));
-		snprintf(reason, rsize, "a hardware cycles counter does not open (%s): %s",
-			 strerror(-err), adv);
-	} else if (n <= 0) {
-		snprintf(reason, rsize, "a hardware counter opens, but libpfm4 knows no model for "
-			 "this CPU: only generic events can be named");
-	} else {
-		reason[0] = '\0';
-	}
-	return arr;
-}
-
 static json_t *sw_events_json(void)
 {
 	json_t *arr = json_array();
@@ -89,18 +64,15 @@ static json_t *build_info(int *env_err)
 	struct topo_info t;
 	struct thp_settings s;
 	struct folio_probe fp;
-	json_t *doc, *pmu_models, *thp, *orders;
-	char reason[512], msg[512];
-	bool pmu_ok = false;
+	json_t *doc, *thp, *orders;
+	char msg[512];
 	int err, i;
 
 	*env_err = 0;
 	topo_describe(&t);
 	err = thp_read(&s);
-	pmu_models = pmu_json(&pmu_ok, reason, sizeof(reason));
 	doc = json_pack("{s:s, s:o}", "schema", INFO_SCHEMA, "tool", results_tool_json());
-	json_object_set_new(doc, "host", results_host_json(&t, &s, pmu_ok, pmu_models,
-							    pmu_ok ? NULL : reason));
+	json_object_set_new(doc, "host", results_host_json(&t, &s));
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		thp = json_pack("{s:b, s:s}", "available", false, "reason", msg);

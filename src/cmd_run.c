@@ -829,28 +829,13 @@ static json_t *command_config_json(struct run *r)
  * effect, the config. */
 static int make_doc(struct run *r, json_t *config)
 {
-	json_t *pmu_models = json_array();
-	char reason[512];
-	struct ctr_pmu_model models[8];
-	int nm = ctr_detect_pmus(models, 8), m, hwerr = ctr_probe_hw();
-	bool hw = hwerr == 0;
 	struct thp_settings now;
 
-	for (m = 0; m < nm; m++)
-		json_array_append_new(pmu_models, json_string(models[m].name));
-	if (!hw) {
-		char adv[200];
-
-		ctr_strerror(hwerr, true, adv, sizeof(adv));
-		snprintf(reason, sizeof(reason), "a hardware cycles counter does not open (%s): %s",
-			 strerror(-hwerr), adv);
-	}
 	/* the settings in effect: the user's, but for --defrag (the per-size
 	 * enabled values are the user's too: each trial sets its own) */
 	if (thp_read(&now))
 		now = r->s;
-	r->doc = results_doc_new(results_host_json(&r->topo, &r->s, hw, pmu_models,
-						   hw ? NULL : reason),
+	r->doc = results_doc_new(results_host_json(&r->topo, &r->s),
 				 results_thp_json(&now, false), config);
 	return r->doc ? 0 : -ENOMEM;
 }

@@ -1,21 +1,44 @@
+#include <stdio.h>
+#include <string.h>
+
 #include "mthpscope.h"
 #include "results.h"
+#include "counters.h"
 
 json_t *results_tool_json(void)
 {
 	return json_pack("{s:s, s:s}", "name", "mthpscope", "version", ms_version);
 }
 
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s,
-			  bool pmu_available, json_t *pmu_models, const char *pmu_reason)
+/* host.pmu: libpfm4's models of this CPU, whether a hardware cycles counter
+ * opens here and, when not, why in words with what to do. */
+static json_t *pmu_probe_json(void)
 {
-	json_t *pmu = json_pack("{s:b, s:o}", "available", pmu_available, "models",
-				pmu_models ? pmu_models : json_array());
+	struct ctr_pmu_model models[8];
+	json_t *arr = json_array(), *pmu;
+	int n, i, err;
 
+	n = ctr_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(models[i].name));
+	err = ctr_probe_hw();
+	pmu = json_pack("{s:b, s:o}", "available", err == 0, "models", arr);
+	if (err && pmu) {
+		char adv[256], reason[512];
+
+		ctr_strerror(err, true, adv, sizeof(adv));
+		snprintf(reason, sizeof(reason), "a hardware cycles counter does not open (%s): %s",
+			 strerror(-err), adv);
+		json_object_set_new(pmu, "reason", json_string(reason));
+	}
+	return pmu;
+}
+
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s)
+{
+	json_t *pmu = pmu_probe_json();
 	json_t *host;
 
-	if (pmu_reason)
-		json_object_set_new(pmu, "reason", json_string(pmu_reason));
 	host = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:I, s:i, s:I, s:o, s:{s:i, s:i, s:i, s:i, "
 			 "s:{s:I, s:I, s:I}}}",
 			 "kernel", t->kernel, "arch", t->arch, "cpu_vendor", t->cpu_vendor,

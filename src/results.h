@@ -16,9 +16,10 @@
 
 /* {"name": "mthpscope", "version": "..."} */
 json_t *results_tool_json(void);
-/* The "host" object; pmu_reason NULL when a PMU is available. */
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s,
-			  bool pmu_available, json_t *pmu_models, const char *pmu_reason);
+/* The "host" object, with the PMU probed here (host.pmu: libpfm4's models,
+ * available, and the reason when not): every document describes its host
+ * with this one function. */
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
 /* The "thp" object: enabled, defrag, sizes[], khugepaged{}. With stats=true
  * each size carries its stats/ counters. */
 json_t *results_thp_json(const struct thp_settings *s, bool stats);
