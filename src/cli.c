@@ -245,7 +245,7 @@ bad:
 	return -1;
 }
 
-int cli_format_size(unsigned long long bytes, char *buf, size_t size)
+int ms_format_size(unsigned long long bytes, char *buf, size_t size)
 {
 	static const char units[] = "KMGT";
 	int u = -1;

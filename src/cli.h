@@ -50,6 +50,5 @@ int cli_parse_double(const char *opt, const char *s, double min, double max, dou
 int cli_parse_orders(const char *s, int *orders, int max, int *n);
 /* Sizes with K/M/G suffixes (binary), e.g. "64K", "128M". */
 int cli_parse_size(const char *opt, const char *s, unsigned long long *out);
-int cli_format_size(unsigned long long bytes, char *buf, size_t size);
 
 #endif

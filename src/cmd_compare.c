@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "report.h"
 #include "plot.h"
 #include "progress.h"
 #include "results.h"
@@ -287,7 +288,7 @@ static int compare_run(int argc, char **argv)
 		rc = err == -EINVAL && o.nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
 		goto out;
 	}
-	if (compare_write(&report, o.format, stdout)) {
+	if (report_compare_write(&report, o.format, stdout)) {
 		ms_err("compare: writing the report failed");
 		goto out;
 	}
@@ -295,7 +296,7 @@ static int compare_run(int argc, char **argv)
 		size_t nfig = 0;
 
 		fflush(stdout);
-		err = compare_plot(&report, o.plot_dir, o.plot_format, &nfig, msg, sizeof(msg));
+		err = plot_compare(&report, o.plot_dir, o.plot_format, &nfig, msg, sizeof(msg));
 		if (err) {
 			ms_err("compare: plot: %s", msg);
 			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;

@@ -72,6 +72,8 @@ struct results;
 int compare_input_from_results(const struct results *res, const char *label,
 			       struct compare_input *in);
 void compare_input_free(struct compare_input *in);
+/* in->kernel, or "unknown kernel". */
+const char *compare_kernel_name(const struct compare_input *in);
 
 struct compare_opts {
 	const char *const *metrics; /* only these metrics (NULL: all in common) */
@@ -142,17 +144,7 @@ size_t compare_count_regressions(const struct compare_report *report, double pct
 enum compare_format { COMPARE_FMT_TEXT, COMPARE_FMT_MARKDOWN, COMPARE_FMT_JSON, COMPARE_FMT_LKML };
 int compare_format_parse(const char *s, enum compare_format *out);
 
-/* The mthpscope.compare/1 document (new reference). */
-json_t *compare_json(const struct compare_report *report);
-/* Write the report in one format. Returns 0 or -EIO. */
-int compare_write(const struct compare_report *report, enum compare_format fmt, FILE *out);
-
-/* A/B figures into dir through plot_ab(): one per compared file, pattern,
- * span and metric, per order A and B side by side with the CIs of their
- * medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]". fmt is a
- * plot_format. 0, or a negative errno with the message in err (-ENOPKG:
- * gnuplot or its template is missing). *nr_written counts the figures. */
-int compare_plot(const struct compare_report *report, const char *dir, int fmt,
-		 size_t *nr_written, char *err, size_t errsize);
+/* Its writers are beside analyze's: report_compare_json() and
+ * report_compare_write() (report.h); its figures plot_compare() (plot.h). */
 
 #endif

@@ -36,6 +36,10 @@ void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
 /* Append printf-style text to the string in buf (size bytes), cut to fit. */
 void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
 
+/* A size as "4096", "64K", "2M" (binary units, only when exact); returns
+ * snprintf's count. */
+int ms_format_size(unsigned long long bytes, char *buf, size_t size);
+
 /* Map a negative errno from a module to an exit status: 3 for what the
  * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
  * Usage errors (2) come from the option parsers only. */

@@ -736,3 +736,82 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 	fputc('\n', s);
 	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }
+
+/* ---- compare: A/B figures -------------------------------------------------- */
+
+/* Rows [first, last) share other, pattern, metric and span (rows are
+ * sorted that way): one figure. */
+static int plot_compare_group(const struct compare_report *r, size_t first, size_t last,
+		      const char *dir, enum plot_format fmt, char *err, size_t errsize)
+{
+	const struct compare_row *w0 = &r->rows[first];
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[w0->other];
+	struct plot_ab_row *pr;
+	char name[64], title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	size_t i;
+	int rc;
+
+	pr = calloc(last - first, sizeof(*pr));
+	if (!pr)
+		return -ENOMEM;
+	for (i = first; i < last; i++) {
+		const struct compare_row *w = &r->rows[i];
+		struct plot_ab_row *p = &pr[i - first];
+
+		p->order = w->order;
+		ms_format_size((unsigned long long)(a->page_size ? a->page_size : 4096)
+					<< w->order, p->label, sizeof(p->label));
+		p->a = w->a;
+		p->a_lo = w->a_lo;
+		p->a_hi = w->a_hi;
+		p->b = w->b;
+		p->b_lo = w->b_lo;
+		p->b_hi = w->b_hi;
+	}
+	ms_format_size(w0->span, sp, sizeof(sp));
+	/* File names from the metric and what tells figures apart. */
+	snprintf(name, sizeof(name), "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
+		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
+		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
+		 r->single_span ? "" : sp);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == ' ')
+			name[i] = '_';
+	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
+	snprintf(subtitle, sizeof(subtitle),
+		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
+		 "%s is better", w0->pattern, sp, w0->na, w0->nb, r->ci_level * 100,
+		 w0->dir == COMPARE_DIR_LOWER ? "lower" : w0->dir == COMPARE_DIR_HIGHER ? "higher"
+										   : "neither");
+	snprintf(ylabel, sizeof(ylabel), "%s (median)", w0->metric);
+	snprintf(la, sizeof(la), "A: %s (%s)", a->label, compare_kernel_name(a));
+	snprintf(lb, sizeof(lb), "B: %s (%s)", b->label, compare_kernel_name(b));
+	rc = plot_ab(dir, name, fmt, title, subtitle, ylabel, la, lb, pr, last - first, err,
+		     errsize);
+	free(pr);
+	return rc;
+}
+
+int plot_compare(const struct compare_report *r, const char *dir, enum plot_format fmt,
+		 size_t *nr_written,
+		 char *err, size_t errsize)
+{
+	size_t i, first = 0;
+	int rc = 0;
+
+	*nr_written = 0;
+	for (i = 1; i <= r->nr_rows && !rc; i++) {
+		const struct compare_row *p = &r->rows[first], *w = &r->rows[i];
+
+		if (i < r->nr_rows && w->other == p->other && w->span == p->span &&
+		    !strcmp(w->metric, p->metric) && !strcmp(w->pattern, p->pattern))
+			continue;
+		rc = plot_compare_group(r, first, i, dir, fmt, err, errsize);
+		if (rc == -ENOMEM)
+			snprintf(err, errsize, "out of memory");
+		if (!rc)
+			(*nr_written)++;
+		first = i;
+	}
+	return rc;
+}

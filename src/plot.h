@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "analyze.h"
+#include "compare.h"
 
 enum plot_format {
 	PLOT_PNG,
@@ -59,6 +60,14 @@ struct plot_ab_row {
 int plot_ab(const char *dir, const char *name, enum plot_format f, const char *title,
 	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
 	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize);
+
+/* compare's A/B figures into dir through plot_ab(): one per compared file,
+ * pattern, span and metric, per order A and B side by side with the CIs of
+ * their medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]". 0, or a
+ * negative errno with the message in err (-ENOPKG: gnuplot or its template
+ * is missing). *nr_written counts the figures. */
+int plot_compare(const struct compare_report *report, const char *dir, enum plot_format f,
+		 size_t *nr_written, char *err, size_t errsize);
 
 /*
  * An mthpscope.collapse/1 document: order mass over time as stacked areas,

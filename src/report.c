@@ -195,12 +195,13 @@ json_t *report_analysis_json(const struct analysis *a)
 
 /* ---- text and markdown ------------------------------------------------------ */
 
-static void fmt_pct(char *b, size_t n, double v)
+/* A signed percentage with 'decimals' places, or 'missing'. */
+static void fmt_pct(char *b, size_t n, double pct, int decimals, const char *missing)
 {
-	if (isfinite(v))
-		snprintf(b, n, "%+.1f%%", 100.0 * v);
+	if (isfinite(pct))
+		snprintf(b, n, "%+.*f%%", decimals, pct);
 	else
-		snprintf(b, n, "-");
+		snprintf(b, n, "%s", missing);
 }
 
 static void fmt_ci_pct(char *b, size_t n, const struct analyze_change *c)
@@ -297,7 +298,7 @@ static void make_row(const struct analysis *a, const struct analyze_order *o, st
 	else
 		snprintf(w->mci, sizeof(w->mci), "-");
 	if (o->order) {
-		fmt_pct(w->gain, sizeof(w->gain), o->gain.value);
+		fmt_pct(w->gain, sizeof(w->gain), 100.0 * o->gain.value, 1, "-");
 		fmt_ci_pct(w->gci, sizeof(w->gci), &o->gain);
 	} else {
 		snprintf(w->gain, sizeof(w->gain), "base");
@@ -306,11 +307,12 @@ static void make_row(const struct analysis *a, const struct analyze_order *o, st
 	fmt_p(w->p, sizeof(w->p), o->p_adj);
 	snprintf(w->status, sizeof(w->status), "%s",
 		 o->order ? analyze_status_name(o->status) : "baseline");
-	fmt_pct(w->share, sizeof(w->share), o->share.value);
-	fmt_pct(w->fit, sizeof(w->fit), o->order ? o->fitted.value : NAN);
+	fmt_pct(w->share, sizeof(w->share), 100.0 * o->share.value, 1, "-");
+	fmt_pct(w->fit, sizeof(w->fit), 100.0 * (o->order ? o->fitted.value : NAN), 1, "-");
 	if (o->violation)
 		strcat(w->fit, "!");
-	fmt_pct(w->faults, sizeof(w->faults), o->order ? o->fault_saving.value : NAN);
+	fmt_pct(w->faults, sizeof(w->faults), 100.0 * (o->order ? o->fault_saving.value : NAN), 1,
+		"-");
 	if (o->order && isfinite(o->bloat.value))
 		snprintf(w->bloat, sizeof(w->bloat), "%.3gx", 1.0 + o->bloat.value);
 	else
@@ -451,7 +453,7 @@ static void span_table(const struct analysis *a, FILE *f, bool md)
 			snprintf(mo, sizeof(mo), "(%d?)", sp->candidate_order);
 		else
 			snprintf(mo, sizeof(mo), "-");
-		fmt_pct(g, sizeof(g), sp->gain.value);
+		fmt_pct(g, sizeof(g), 100.0 * sp->gain.value, 1, "-");
 		fmt_ci_pct(ci, sizeof(ci), &sp->gain);
 		if (md)
 			fprintf(f, "| %s | %s | %s | %s | %s |\n", span, sp->analysed ?
@@ -557,4 +559,328 @@ int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
 	notes(a, f, fmt == REPORT_MARKDOWN);
 	recommendation(a, f, fmt == REPORT_MARKDOWN);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- compare: the mthpscope.compare/1 document, text, markdown, lkml ---- */
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *report_compare_json(const struct compare_report *r)
+{
+	json_t *doc, *warnings = json_array(), *rows = json_array(), *others = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		json_array_append_new(warnings, json_string(r->warnings[i]));
+	for (i = 1; i < r->nr_inputs; i++)
+		json_array_append_new(others, json_pack("{s:s?, s:s?}", "file", r->inputs[i].label,
+							"kernel", r->inputs[i].kernel));
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		json_t *ci = json_null();
+
+		if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
+			ci = json_pack("[f, f]", w->ci_lo, w->ci_hi);
+		json_array_append_new(
+			rows, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s?, s:I, s:I, "
+					"s:o, s:s, s:s, s:s}",
+					"order", w->order, "metric", w->metric, "a", num_or_null(w->a),
+					"b", num_or_null(w->b), "delta_pct", num_or_null(w->delta_pct),
+					"ci", ci, "p_value", num_or_null(w->p_value), "significant",
+					w->significant, "span", (json_int_t)w->span, "file",
+					r->inputs[w->other].label, "n_a", (json_int_t)w->na, "n_b",
+					(json_int_t)w->nb, "p_holm", num_or_null(w->p_holm), "better",
+					compare_dir_name(w->dir), "verdict",
+					compare_verdict_name(w->verdict), "pattern", w->pattern));
+	}
+	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?}, s:o, s:f, s:f, s:s, s:o}", "schema",
+			COMPARE_SCHEMA, "comparable", r->comparable, "warnings", warnings,
+			"baseline", "file", r->inputs[0].label, "kernel", r->inputs[0].kernel,
+			"others", others, "alpha", r->alpha, "ci_level", r->ci_level, "test",
+			"Mann-Whitney U, two-sided; significance after Holm correction per pair",
+			"rows", rows);
+	return doc;
+}
+
+static void fmt_value(double v, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.2f", v);
+	else
+		snprintf(buf, size, "n/a");
+}
+
+static void fmt_ci_row(const struct compare_row *w, char *buf, size_t size)
+{
+	if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
+		snprintf(buf, size, "[%+.2f, %+.2f]", w->ci_lo, w->ci_hi);
+	else
+		snprintf(buf, size, "n/a");
+}
+
+static void fmt_p_holm(const struct compare_row *w, char *buf, size_t size)
+{
+	if (isnan(w->p_holm))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.4f%s", w->p_holm, w->significant ? " *" : "");
+}
+
+static void fmt_span(unsigned long long span, char *buf, size_t size)
+{
+	ms_format_size(span, buf, size);
+}
+
+static void write_pair_head(const struct compare_report *r, size_t other, FILE *f,
+			    const char *prefix)
+{
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[other];
+
+	fprintf(f, "%s%s (%s) against the baseline %s (%s)", prefix, b->label,
+		compare_kernel_name(b), a->label, compare_kernel_name(a));
+	if (r->single_pattern && r->nr_rows)
+		fprintf(f, ", pattern %s", r->rows[0].pattern);
+	fputc('\n', f);
+}
+
+static void fmt_metric(const struct compare_report *r, const struct compare_row *w, char *buf,
+		       size_t size)
+{
+	if (r->single_pattern)
+		snprintf(buf, size, "%s", w->metric);
+	else
+		snprintf(buf, size, "%s:%s", w->pattern, w->metric);
+}
+
+static void write_compare_text(const struct compare_report *r, FILE *f)
+{
+	size_t i, other = 0;
+	int mw = 6;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		char m[96];
+		int n;
+
+		fmt_metric(r, &r->rows[i], m, sizeof(m));
+		n = (int)strlen(m);
+		mw = n > mw ? n : mw;
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+
+		if ((size_t)w->other != other) {
+			other = (size_t)w->other;
+			if (i)
+				fputc('\n', f);
+			write_pair_head(r, other, f, "");
+			fprintf(f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; "
+				   "p: Mann-Whitney U, Holm-adjusted, * below %.2g\n",
+				r->ci_level * 100, r->alpha);
+			fprintf(f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", mw, "metric", "order",
+				"span", "A", "B", "delta", "CI", "p", "verdict");
+		}
+		fmt_value(w->a, va, sizeof(va));
+		fmt_value(w->b, vb, sizeof(vb));
+		fmt_pct(d, sizeof(d), w->delta_pct, 2, "n/a");
+		fmt_ci_row(w, ci, sizeof(ci));
+		fmt_p_holm(w, p, sizeof(p));
+		fmt_span(w->span, sp, sizeof(sp));
+		fmt_metric(r, w, m, sizeof(m));
+		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, m, w->order, sp,
+			va, vb, d, ci, p, compare_verdict_name(w->verdict),
+			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
+	}
+}
+
+static void write_compare_markdown(const struct compare_report *r, FILE *f)
+{
+	size_t i, other = 0;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+
+		if ((size_t)w->other != other) {
+			other = (size_t)w->other;
+			if (i)
+				fputc('\n', f);
+			write_pair_head(r, other, f, "### ");
+			fprintf(f, "\n| metric | order | span | A median | B median | delta | "
+				   "%.0f %% CI | p (Holm) | verdict |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+				r->ci_level * 100);
+		}
+		fmt_value(w->a, va, sizeof(va));
+		fmt_value(w->b, vb, sizeof(vb));
+		fmt_pct(d, sizeof(d), w->delta_pct, 2, "n/a");
+		fmt_ci_row(w, ci, sizeof(ci));
+		fmt_p_holm(w, p, sizeof(p));
+		fmt_span(w->span, sp, sizeof(sp));
+		fmt_metric(r, w, m, sizeof(m));
+		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", m, w->order, sp,
+			va, vb, d, ci, p, w->significant ? compare_verdict_name(w->verdict) : "");
+	}
+	if (r->nr_rows)
+		fprintf(f, "\ndelta = (B - A) / A of the medians; p: Mann-Whitney U, two-sided, "
+			   "Holm-adjusted over each table; verdict when p < %.2g.\n", r->alpha);
+}
+
+/* lkml: the MMTests compare-kernels layout mm developers know from cover
+ * letters. Percentages there are gains (positive is better), and a
+ * significant difference is framed by '*' instead of parentheses. */
+
+static const struct compare_row *find_row(const struct compare_report *r, size_t other,
+					  const struct compare_row *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		if ((size_t)w->other == other && w->order == key->order && w->span == key->span &&
+		    !strcmp(w->metric, key->metric) && !strcmp(w->pattern, key->pattern))
+			return w;
+	}
+	return NULL;
+}
+
+static double gain_pct(const struct compare_row *w)
+{
+	/* + 0.0: no "-0.00%" for an unchanged lower-is-better metric */
+	return (w->dir == COMPARE_DIR_LOWER ? -w->delta_pct : w->delta_pct) + 0.0;
+}
+
+static void lkml_label(const struct compare_report *r, const struct compare_row *w, char *buf,
+		       size_t size)
+{
+	char sp[32] = "";
+
+	if (!r->single_span) {
+		sp[0] = '-';
+		fmt_span(w->span, sp + 1, sizeof(sp) - 1);
+	}
+	snprintf(buf, size, "%s%s%s-o%d%s", r->single_pattern ? "" : w->pattern,
+		 r->single_pattern ? "" : "-", w->metric, w->order, sp);
+}
+
+static void lkml_cell(const struct compare_row *w, bool baseline, int vw, char *buf, size_t size)
+{
+	char v[32];
+	double g;
+
+	if (!w) {
+		snprintf(buf, size, "%*s %10s", vw, "n/a", "");
+		return;
+	}
+	fmt_value(baseline ? w->a : w->b, v, sizeof(v));
+	g = baseline ? 0.0 : gain_pct(w);
+	if (!isfinite(g))
+		snprintf(buf, size, "%*s (    n/a)", vw, v);
+	else if (!baseline && w->significant)
+		snprintf(buf, size, "%*s *%7.2f%%*", vw, v, g);
+	else
+		snprintf(buf, size, "%*s (%7.2f%%)", vw, v, g);
+}
+
+static void write_lkml(const struct compare_report *r, FILE *f)
+{
+	int lw = 0, vw = 6, cw;
+	size_t i, k, nkeys = 0;
+	char buf[128];
+	const struct compare_row **keys;
+	bool lower = false, higher = false, none = false;
+
+	keys = calloc(r->nr_rows + 1, sizeof(*keys));
+	if (!keys)
+		return;
+	/* The union of the rows of all pairs, in the first pair's order. */
+	for (i = 0; i < r->nr_rows; i++) {
+		for (k = 0; k < nkeys; k++)
+			if (keys[k]->order == r->rows[i].order && keys[k]->span == r->rows[i].span &&
+			    !strcmp(keys[k]->metric, r->rows[i].metric) &&
+			    !strcmp(keys[k]->pattern, r->rows[i].pattern))
+				break;
+		if (k == nkeys)
+			keys[nkeys++] = &r->rows[i];
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		int n;
+
+		lkml_label(r, &r->rows[i], buf, sizeof(buf));
+		n = (int)strlen(buf);
+		lw = n > lw ? n : lw;
+		fmt_value(r->rows[i].a, buf, sizeof(buf));
+		n = (int)strlen(buf);
+		vw = n > vw ? n : vw;
+		fmt_value(r->rows[i].b, buf, sizeof(buf));
+		n = (int)strlen(buf);
+		vw = n > vw ? n : vw;
+	}
+	cw = vw + 11;
+	for (i = 0; i < r->nr_inputs; i++) {
+		int n = (int)strlen(compare_kernel_name(&r->inputs[i]));
+		int m = (int)strlen(r->inputs[i].label);
+		cw = n > cw ? n : cw;
+		cw = m > cw ? m : cw;
+	}
+	vw = cw - 11;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
+	fprintf(f, "\n%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, r->inputs[i].label);
+	fputc('\n', f);
+	for (k = 0; k < nkeys; k++) {
+		lkml_label(r, keys[k], buf, sizeof(buf));
+		fprintf(f, "%-6s %-*s", "Median", lw, buf);
+		for (i = 0; i < r->nr_inputs; i++) {
+			const struct compare_row *w = i ? find_row(r, i, keys[k]) : keys[k];
+
+			lkml_cell(w, i == 0, vw, buf, sizeof(buf));
+			fprintf(f, "  %s", buf);
+		}
+		fputc('\n', f);
+		lower |= keys[k]->dir == COMPARE_DIR_LOWER;
+		higher |= keys[k]->dir == COMPARE_DIR_HIGHER;
+		none |= keys[k]->dir == COMPARE_DIR_NONE;
+	}
+	fprintf(f, "\n(x.xx%%): gain over %s, positive is better%s%s%s; *x.xx%%*: significant "
+		   "(Mann-Whitney U, Holm-adjusted p < %.2g)\n",
+		compare_kernel_name(&r->inputs[0]),
+		lower && higher ? "" : lower ? " (lower values are better)" : "",
+		higher && !lower ? " (higher values are better)" : "",
+		none ? "; plain change for counts without a better direction" : "", r->alpha);
+	free(keys);
+}
+
+int report_compare_write(const struct compare_report *r, enum compare_format fmt, FILE *f)
+{
+	json_t *doc;
+	int err = 0;
+
+	switch (fmt) {
+	case COMPARE_FMT_TEXT:
+		write_compare_text(r, f);
+		break;
+	case COMPARE_FMT_MARKDOWN:
+		write_compare_markdown(r, f);
+		break;
+	case COMPARE_FMT_LKML:
+		write_lkml(r, f);
+		break;
+	case COMPARE_FMT_JSON:
+		doc = report_compare_json(r);
+		if (!doc || json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
+		    fputc('\n', f) == EOF)
+			err = -EIO;
+		json_decref(doc);
+		break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
 }

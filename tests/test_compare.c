@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "report.h"
 #include "harness.h"
 #include "results.h"
 
@@ -298,7 +299,7 @@ TEST(directions_and_degenerate_samples)
 	for (i = 0; i < 4; i++) {
 		f = open_memstream(&buf, &len);
 		ASSERT_TRUE(f != NULL);
-		EXPECT_EQ(compare_write(&r, (enum compare_format)i, f), 0);
+		EXPECT_EQ(report_compare_write(&r, (enum compare_format)i, f), 0);
 		fclose(f);
 		EXPECT_TRUE(len > 0);
 		EXPECT_TRUE(strstr(buf, "nan") == NULL);
@@ -340,7 +341,7 @@ TEST(json_schema)
 			       "significant" };
 
 	compare_fixtures(&l, &r, "base", "slow20", NULL);
-	doc = compare_json(&r);
+	doc = report_compare_json(&r);
 	ASSERT_TRUE(doc != NULL);
 	EXPECT_STREQ(json_string_value(json_object_get(doc, "schema")), "mthpscope.compare/1");
 	EXPECT_TRUE(json_is_true(json_object_get(doc, "comparable")));
@@ -374,7 +375,7 @@ TEST(lkml_table_is_stable)
 	compare_fixtures(&l, &r, "base", "slow20", NULL);
 	f = open_memstream(&buf, &len);
 	ASSERT_TRUE(f != NULL);
-	EXPECT_EQ(compare_write(&r, COMPARE_FMT_LKML, f), 0);
+	EXPECT_EQ(report_compare_write(&r, COMPARE_FMT_LKML, f), 0);
 	fclose(f);
 	EXPECT_TRUE(strstr(buf, "6.18.0-base") != NULL);
 	EXPECT_TRUE(strstr(buf, "6.18.0-slow") != NULL);
