@@ -25,7 +25,7 @@
 #define ANALYZE_BOOT_ITERS 4000
 #define ANALYZE_MAX_METRICS 32
 #define ANALYZE_MAX_SPANS 32
-#define ANALYZE_NR_ORDERS (RESULTS_MAX_ORDER + 1)
+#define ANALYZE_NR_ORDERS (FOLIO_MAX_ORDER + 1)
 
 enum analyze_verdict {
 	AN_MTHP,         /* an order below PMD gains */

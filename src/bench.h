@@ -138,7 +138,7 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 
 /* ---- the interleaved schedule ---------------------------------------------------- */
 
-#define BENCH_MAX_ORDERS 24
+#define BENCH_MAX_ORDERS (FOLIO_MAX_ORDER + 1) /* each order once */
 
 /* Bytes the interleaved schedule holds at once for one (pattern, span): a
  * buffer per order and its chase table. */

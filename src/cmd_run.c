@@ -28,7 +28,6 @@
 #include "thp.h"
 #include "topo.h"
 
-#define RUN_MAX_ORDERS 24
 #define RUN_MAX_SPANS 32
 #define RUN_MAX_PATTERNS 8
 #define RUN_MAX_METRICS 8
@@ -328,7 +327,7 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 			ms_note("run: this kernel has no per-size mTHP (hugepages-<N>kB/, Linux 6.8 "
 				"and later): measuring order 0 and the PMD order %d only", s->pmd_order);
 		orders[(*n)++] = 0;
-		for (i = 0; i < s->nr_sizes && *n < RUN_MAX_ORDERS; i++)
+		for (i = 0; i < s->nr_sizes && *n < BENCH_MAX_ORDERS; i++)
 			if (s->sizes[i].anon)
 				orders[(*n)++] = s->sizes[i].order;
 		return 0;
@@ -348,7 +347,7 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 			       "kernel; supported orders: %s", i, supp);
 			return MS_EXIT_USAGE;
 		}
-		if (*n < RUN_MAX_ORDERS)
+		if (*n < BENCH_MAX_ORDERS)
 			orders[(*n)++] = i;
 	}
 	if (!*n)
@@ -452,7 +451,7 @@ struct run {
 	struct run_opts o;
 	struct thp_settings s;
 	struct topo_info topo;
-	int orders[RUN_MAX_ORDERS], nr_orders;
+	int orders[BENCH_MAX_ORDERS], nr_orders;
 	const struct kern_desc *pats[RUN_MAX_PATTERNS];
 	int nr_pats;
 	unsigned long long spans[RUN_MAX_SPANS];

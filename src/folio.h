@@ -49,7 +49,10 @@ struct folio_probe {
 	char reason[160];        /* what is missing and why, when something is */
 };
 
-#define FOLIO_MAX_ORDER 20 /* histogram slots: order 0 .. FOLIO_MAX_ORDER */
+/* The top folio order anything here handles (histogram slots 0..20, the
+ * results reader's limit, --orders): above it an order is nonsense on any
+ * arch. The one spelling of that limit. */
+#define FOLIO_MAX_ORDER 20
 
 /*
  * What backs a range, in base pages. pages[o] counts the pages mapped by

@@ -12,9 +12,9 @@
 
 #include "datadir.h"
 #include "mthpscope.h"
+#include "folio.h"
 #include "plot.h"
 
-#define FOLIO_PLOT_MAX_ORDER 20 /* as FOLIO_MAX_ORDER */
 
 int plot_parse_format(const char *s, enum plot_format *f)
 {
@@ -676,14 +676,14 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 
 			json_object_foreach(json_object_get(smp, "hist"), k, v) {
 				o = atoi(k);
-				if (o >= 0 && o <= FOLIO_PLOT_MAX_ORDER)
+				if (o >= 0 && o <= FOLIO_MAX_ORDER)
 					cols |= 1UL << o;
 			}
 		}
 		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
 			 r ? " " : "", (long long)jint(run, "max_ptes_none"));
 	}
-	for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++)
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
 				 ncols++ ? " " : "", o);
@@ -707,7 +707,7 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 			double cum = 0;
 
 			fprintf(d, "%.3f", (double)jint(smp, "t_ms") / 1e3);
-			for (o = 0; o <= FOLIO_PLOT_MAX_ORDER; o++) {
+			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
 				char k[8];
 
 				if (!(cols & (1UL << o)))

@@ -409,9 +409,9 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 		errno = 0;
 		o = strtol(key, &end, 10);
 		if (!isdigit((unsigned char)key[0]) || *end || errno || o < 0 ||
-		    o > RESULTS_MAX_ORDER)
+		    o > FOLIO_MAX_ORDER)
 			return rd_fail(rd, -EBADMSG, "%s.hist: key '%s' is not a folio order 0-%d",
-				       path, key, RESULTS_MAX_ORDER);
+				       path, key, FOLIO_MAX_ORDER);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return rd_fail(rd, -EBADMSG, "%s.hist.%s: expected a page count (an integer "
 				       ">= 0), found %s", path, key, type_name(v));
@@ -569,7 +569,7 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))
 		return err;
 	r->page_size = (uint64_t)x;
-	if ((err = rd_int(rd, host, "$.host", "pmd_order", true, 1, RESULTS_MAX_ORDER, &x)))
+	if ((err = rd_int(rd, host, "$.host", "pmd_order", true, 1, FOLIO_MAX_ORDER, &x)))
 		return err;
 	r->pmd_order = (int)x;
 	if ((err = rd_object(rd, host, "$.host", "pmu", true, &pmu)) ||
@@ -616,11 +616,11 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 		if (!json_is_object(z))
 			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
 				       type_name(z));
-		if ((err = rd_int(rd, z, path, "order", true, 0, RESULTS_MAX_ORDER, &x)))
+		if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
 			return err;
-		if (r->nr_sizes > RESULTS_MAX_ORDER)
+		if (r->nr_sizes > FOLIO_MAX_ORDER)
 			return rd_fail(rd, -EBADMSG, "$.thp.sizes: more than %d sizes",
-				       RESULTS_MAX_ORDER + 1);
+				       FOLIO_MAX_ORDER + 1);
 		r->sizes[r->nr_sizes].order = (int)x;
 		en = json_object_get(z, "enabled");
 		if (json_is_string(en))
@@ -961,7 +961,7 @@ void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h,
 	int o;
 
 	t->has_hist = true;
-	for (o = 0; o <= FOLIO_MAX_ORDER && o <= RESULTS_MAX_ORDER; o++)
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		t->hist[o] = h->pages[o];
 	t->partial = h->partial;
 	t->not_present = h->not_present;
@@ -993,7 +993,7 @@ static json_t *folios_json(const struct results_trial *t)
 	int o;
 
 	/* orders with pages only: the histogram says what is there */
-	for (o = 0; o <= RESULTS_MAX_ORDER; o++) {
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
 		if (!t->hist[o])
 			continue;
 		snprintf(key, sizeof(key), "%d", o);

@@ -33,8 +33,9 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats);
 #include <stddef.h>
 #include <stdint.h>
 
+#include "folio.h" /* FOLIO_MAX_ORDER */
+
 #define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */
-#define RESULTS_MAX_ORDER 20            /* folio orders above this are nonsense on any arch */
 #define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
 
 /* config.schedule: how the orders' trials were timed. */
@@ -88,7 +89,7 @@ struct results_trial {
 	bool has_hist;         /* "folios" present */
 	bool has_folios;       /* folio verification present (needs root): coverage valid */
 	double coverage;       /* NaN when not verified */
-	uint64_t hist[RESULTS_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
+	uint64_t hist[FOLIO_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
 	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
 	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
 	bool multiplexed;      /* any counter ran less than the whole time */
@@ -125,7 +126,7 @@ struct results {
 	/* thp summary */
 	char thp_enabled[16];
 	char thp_defrag[16];
-	struct results_size sizes[RESULTS_MAX_ORDER + 1];
+	struct results_size sizes[FOLIO_MAX_ORDER + 1];
 	int nr_sizes;
 	long max_ptes_none;    /* -1 when absent */
 	/* config */
@@ -154,7 +155,6 @@ const struct results_metric *results_trial_metric(const struct results_trial *t,
 
 /* ---- the typed trial: building and writing ----------------------------- */
 
-#include "folio.h"
 
 /* A trial with nothing measured yet (coverage NaN, seq -1). */
 void results_trial_init(struct results_trial *t, int order, const char *pattern, uint64_t span,
