@@ -9,15 +9,12 @@
 #include "report.h"
 #include "results.h"
 
-enum { OPT_FORMAT = 'f', OPT_THRESHOLD = 't', OPT_SPAN = 's', OPT_UNPAIRED = 0x100 };
+enum { OPT_FORMAT = 'f', OPT_UNPAIRED = 0x100 };
 
 static const struct cli_opt analyze_opts_table[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
 	  "(schema mthpscope.analysis/1)" },
-	{ "threshold", OPT_THRESHOLD, "PCT", "smallest gain that counts as material, in % of "
-	  "the order-0 value (default 5)" },
-	{ "span", OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M (default: the "
-	  "largest with order-0 trials)" },
+	ANALYZE_VERDICT_OPTIONS,
 	{ "unpaired", OPT_UNPAIRED, NULL, "ignore per-round times (interleaved schedule): "
 	  "compare trial medians with Mann-Whitney, as for older files" },
 	{ NULL },
@@ -47,10 +44,24 @@ static const struct cli_cmd analyze_cli = {
 
 struct analyze_cmd_opts {
 	enum report_format format;
-	double threshold;
-	unsigned long long span;
-	bool unpaired;
+	struct analyze_opts ao;
 };
+
+int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao)
+{
+	if (key == ANALYZE_OPT_THRESHOLD) {
+		if (cli_parse_double("threshold", arg, 0.1, 90.0, &ao->threshold))
+			return -1;
+		ao->threshold /= 100.0;
+	} else if (key == ANALYZE_OPT_SPAN) {
+		unsigned long long span;
+
+		if (cli_parse_size("span", arg, &span))
+			return -1;
+		ao->span = span;
+	}
+	return 0;
+}
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
@@ -61,23 +72,17 @@ static int on_opt(int key, const char *arg, void *ctx)
 			ms_err("analyze: invalid --format '%s' (text, markdown or json)", arg);
 			return -1;
 		}
-	} else if (key == OPT_THRESHOLD) {
-		if (cli_parse_double("threshold", arg, 0.1, 90.0, &o->threshold))
-			return -1;
-		o->threshold /= 100.0;
-	} else if (key == OPT_SPAN) {
-		if (cli_parse_size("span", arg, &o->span))
-			return -1;
 	} else if (key == OPT_UNPAIRED) {
-		o->unpaired = true;
+		o->ao.unpaired = true;
+	} else {
+		return analyze_verdict_opt(key, arg, &o->ao);
 	}
 	return 0;
 }
 
 static int analyze_cmd(int argc, char **argv)
 {
-	struct analyze_cmd_opts o = { REPORT_TEXT, 0.0, 0, false };
-	struct analyze_opts ao = { 0 };
+	struct analyze_cmd_opts o = { .format = REPORT_TEXT };
 	struct results *r = NULL;
 	struct analysis *a = NULL;
 	const char *file = NULL;
@@ -97,10 +102,7 @@ static int analyze_cmd(int argc, char **argv)
 		ms_err("analyze: %s", err);
 		return MS_EXIT_FAIL;
 	}
-	ao.threshold = o.threshold;
-	ao.span = o.span;
-	ao.unpaired = o.unpaired;
-	rc = analyze_run(r, &ao, &a, err, sizeof(err));
+	rc = analyze_run(r, &o.ao, &a, err, sizeof(err));
 	if (rc) {
 		ms_err("analyze: %s: %s", file, err);
 		results_free(r);

@@ -11,15 +11,12 @@
 #include "plot.h"
 #include "results.h"
 
-enum { OPT_OUT = 'o', OPT_FORMAT = 'f', OPT_THRESHOLD = 't', OPT_SPAN = 's' };
+enum { OPT_OUT = 'o', OPT_FORMAT = 'f' };
 
 static const struct cli_opt plot_opts_table[] = {
 	{ "output", OPT_OUT, "DIR", "directory for the figures (created if missing; required)" },
 	{ "format", OPT_FORMAT, "FORMAT", "png (default) or svg" },
-	{ "threshold", OPT_THRESHOLD, "PCT", "material gain in % of order 0, as for analyze "
-	  "(default 5)" },
-	{ "span", OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M (default: the "
-	  "largest with order-0 trials)" },
+	ANALYZE_VERDICT_OPTIONS,
 	{ NULL },
 };
 
@@ -46,8 +43,7 @@ static const struct cli_cmd plot_cli = {
 struct plot_cmd_opts {
 	const char *dir;
 	enum plot_format format;
-	double threshold;
-	unsigned long long span;
+	struct analyze_opts ao;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
@@ -61,13 +57,8 @@ static int on_opt(int key, const char *arg, void *ctx)
 			ms_err("plot: invalid --format '%s' (png or svg)", arg);
 			return -1;
 		}
-	} else if (key == OPT_THRESHOLD) {
-		if (cli_parse_double("threshold", arg, 0.1, 90.0, &o->threshold))
-			return -1;
-		o->threshold /= 100.0;
-	} else if (key == OPT_SPAN) {
-		if (cli_parse_size("span", arg, &o->span))
-			return -1;
+	} else {
+		return analyze_verdict_opt(key, arg, &o->ao);
 	}
 	return 0;
 }
@@ -109,8 +100,7 @@ static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
 
 static int plot_cmd(int argc, char **argv)
 {
-	struct plot_cmd_opts o = { NULL, PLOT_PNG, 0.0, 0 };
-	struct analyze_opts ao = { 0 };
+	struct plot_cmd_opts o = { .format = PLOT_PNG };
 	struct results *r = NULL;
 	struct analysis *a = NULL;
 	struct plot_files files;
@@ -133,9 +123,7 @@ static int plot_cmd(int argc, char **argv)
 		ms_err("plot: %s", err);
 		return MS_EXIT_FAIL;
 	}
-	ao.threshold = o.threshold;
-	ao.span = o.span;
-	if (analyze_run(r, &ao, &a, err, sizeof(err))) {
+	if (analyze_run(r, &o.ao, &a, err, sizeof(err))) {
 		ms_err("plot: %s: %s", file, err);
 		results_free(r);
 		return MS_EXIT_FAIL;

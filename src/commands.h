@@ -14,4 +14,16 @@ extern const struct ms_command cmd_scan;
 extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
 
+/* --threshold and --span of analyze and plot (cmd_analyze.c): the verdict's
+ * materiality and the span it rests on. analyze_verdict_opt() returns 0, or
+ * -1 after a usage message. */
+struct analyze_opts;
+enum { ANALYZE_OPT_THRESHOLD = 't', ANALYZE_OPT_SPAN = 's' };
+#define ANALYZE_VERDICT_OPTIONS                                                             \
+	{ "threshold", ANALYZE_OPT_THRESHOLD, "PCT", "smallest gain that counts as material, " \
+	  "in % of the order-0 value (default 5)" },                                          \
+	{ "span", ANALYZE_OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M "        \
+	  "(default: the largest with order-0 trials)" }
+int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao);
+
 #endif
