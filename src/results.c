@@ -456,6 +456,11 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
 		if (!strncmp(schema, "mthpscope.results/", 18))
 			return rd_fail(rd, -EPROTO, "$.schema: version '%s' is not supported (this "
 				       "mthpscope reads %s)", schema, RESULTS_SCHEMA);
+		if (!strncmp(schema, "mthpscope.collapse/", 19))
+			return rd_fail(rd, -EPROTO, "$.schema: '%s' is a collapse document (from "
+				       "'mthpscope collapse'), not a results file (%s, from 'mthpscope "
+				       "run'); 'mthpscope plot' draws a collapse document", schema,
+				       RESULTS_SCHEMA);
 		return rd_fail(rd, -EPROTO, "$.schema: '%s' is not a results file (expected %s)",
 			       schema, RESULTS_SCHEMA);
 	}
