@@ -75,6 +75,12 @@ int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx);
 
 void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src);
 
+/* The VMAs of smaps (or maps) text read from f, header fields and the kB
+ * fields scan uses; malformed headers are skipped. *v is malloc'd (free()).
+ * The /proc reader's fuzz entry point. 0 or -errno. */
+#include <stdio.h>
+int scan_parse_smaps(FILE *f, struct scan_vma **v, size_t *nr);
+
 /* One output line: thpmaps' label, its type (anon, file, or neither) and
  * its value in kB. */
 struct scan_label {
