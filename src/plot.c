@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,11 +114,37 @@ static FILE *fig_script(const struct fig *g, const char *title, const char *subt
 	return f;
 }
 
+/* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
 static int close_checked(FILE *f)
 {
-	int bad = ferror(f);
+	int err = 0;
 
-	return fclose(f) || bad ? -EIO : 0;
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+/* A figure that failed leaves no empty or half-written file behind. */
+static void fig_discard(const struct fig *g)
+{
+	struct stat st;
+
+	unlink(g->dat);
+	unlink(g->gp);
+	if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->out);
+	if (stat(g->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->log);
+}
+
+static int fig_write_failed(const struct fig *g, const char *path, int rc, char *err,
+			    size_t errsize)
+{
+	fig_discard(g);
+	return fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
 }
 
 /* Copy a template into the script; its "load gp_dir . '/common.gp'" line
@@ -145,6 +172,32 @@ static int copy_template(FILE *script, const char *template, int depth, char *er
 	return rc;
 }
 
+/* gnuplot exits 0 with a truncated figure when its writes fail (a full
+ * disk): a PNG must end with its IEND chunk, an SVG with </svg>. */
+static bool output_complete(const struct fig *g)
+{
+	static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(g->out, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(tail)) {
+		close(fd);
+		return false;
+	}
+	n = pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail));
+	close(fd);
+	if (n != (ssize_t)sizeof(tail))
+		return false;
+	if (g->fmt == PLOT_PNG)
+		return !memcmp(tail + 8, iend, 8);
+	return memmem(tail, sizeof(tail), "</svg>", 6) != NULL;
+}
+
 /* Run gnuplot on NAME.gp in the figure's directory; its output goes to
  * NAME.log, kept on failure. */
 static int fig_run(const struct fig *g, char *err, size_t errsize)
@@ -158,7 +211,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	snprintf(script, sizeof(script), "%s.gp", g->name);
 	fd = open(g->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g->log, strerror(errno));
+		return fig_write_failed(g, g->log, -errno, err, errsize);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -180,7 +233,18 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
 			    "install gnuplot-nox)");
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->out, &st) || !st.st_size) {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
+		/* gnuplot says nothing when its output file cannot be written */
+		struct statvfs vfs;
+		bool full = statvfs(g->dir, &vfs) == 0 && vfs.f_bavail == 0;
+
+		unlink(g->out);
+		fig_discard(g);
+		return fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
+			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
+			    full ? ": No space left on device" : " (is the filesystem full?)");
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		lf = fopen(g->log, "r");
 		/* the first line that says what went wrong */
 		while (lf && fgets(line, sizeof(line), lf))
@@ -189,6 +253,10 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		if (lf)
 			fclose(lf);
 		line[strcspn(line, "\n")] = '\0';
+		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
+		 * empty figure goes */
+		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			unlink(g->out);
 		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
 			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
@@ -203,10 +271,14 @@ static int fig_finish(struct fig *g, FILE *script, const char *template, struct 
 {
 	int rc = copy_template(script, template, 0, err, errsize);
 
-	if (close_checked(script) && !rc)
-		rc = fail(err, errsize, -EIO, "cannot write %s", g->gp);
-	if (rc)
+	int werr = close_checked(script);
+
+	if (werr && !rc)
+		return fig_write_failed(g, g->gp, werr, err, errsize);
+	if (rc) {
+		fig_discard(g);
 		return rc;
+	}
 	rc = fig_run(g, err, errsize);
 	if (!rc && out && out->nr < PLOT_MAX_FILES)
 		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
@@ -255,7 +327,7 @@ static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
 {
 	*f = fopen(g->dat, "w");
 	if (!*f)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g->dat, strerror(errno));
+		return fig_write_failed(g, g->dat, -errno, err, errsize);
 	return 0;
 }
 
@@ -308,8 +380,8 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 		num(d, st->hi * scale);
 		fprintf(d, " %d\n", k == a->min_order);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (m->sparse)
 		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
 			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
@@ -321,7 +393,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)", unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fputc('\n', s);
@@ -362,15 +434,15 @@ static int plot_gain(const struct analysis *a, const char *dir, enum plot_format
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
 		gain_columns(d, a, k);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
 		 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fprintf(s, "\nthreshold = %g\n", 100.0 * a->threshold);
@@ -412,15 +484,15 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 		}
 		blocks++;
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Span staircase: %s against the span, per folio order",
 		 a->metric);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nblocks = %d\n", blocks);
 	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
 }
@@ -448,8 +520,8 @@ static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_
 		gain_columns(d, a, k);
 		n++;
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (!n) {
 		unlink(g.dat);
 		return 0;
@@ -460,7 +532,7 @@ static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fputc('\n', s);
@@ -495,8 +567,8 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 		else
 			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (!x) {
 		unlink(g.dat);
 		return 0;
@@ -506,7 +578,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	subtitle_of(a, sub, sizeof(sub));
 	s = fig_script(&g, title, sub, "page faults per trial (log scale)");
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
@@ -597,11 +669,11 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		num(d, rows[i].b_hi);
 		fputc('\n', d);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	s = fig_script(&g, title, subtitle, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "label_a = ");
 	gp_string(s, label_a);
 	fprintf(s, "\nlabel_b = ");
@@ -806,8 +878,8 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 			fputc('\n', d);
 		}
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
 		 mode ? mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
@@ -815,7 +887,7 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 		 json_real_value(json_object_get(cfg, "fill")) * 100, en[0] ? en : "none");
 	s = fig_script(&g, title, sub, "span memory (MiB)");
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", json_array_size(runs), ncols);
 	gp_string(s, orders);
 	fprintf(s, "\ntitles = ");

@@ -437,8 +437,12 @@ static int lock_take(void)
 	snprintf(p, sizeof(p), "%s/%s", thp_rundir(), LOCK_NAME);
 	for (;;) {
 		fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return -errno;
+		if (fd < 0) {
+			int err = -errno;
+
+			snprintf(last_path, sizeof(last_path), "%s", p); /* for thp_strerror */
+			return err;
+		}
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int err = errno;
 			close(fd);
@@ -574,6 +578,8 @@ static int journal_write(void)
 		json_array_append_new(arr, json_pack("{s:s, s:s}", "path", snapshot[i].path,
 						     "value", snapshot[i].value));
 	err = atomic_write_json(journal_file, doc, JSON_INDENT(1));
+	if (err)
+		snprintf(last_path, sizeof(last_path), "%s", journal_file);
 	json_decref(doc);
 	return err;
 }
@@ -951,6 +957,11 @@ int thp_strerror(int err, char *buf, size_t size)
 				"untouched (set MTHPSCOPE_RUNDIR to a writable directory)",
 				thp_rundir(), strerror(-err));
 	case ENOENT:
+		if (!strncmp(last_path, thp_rundir(), strlen(thp_rundir())) &&
+		    last_path[strlen(thp_rundir())] == '/')
+			return snprintf(buf, size, "the run directory %s does not exist (it holds the "
+					"lock and the settings journal; create it, or set "
+					"MTHPSCOPE_RUNDIR to an existing directory)", thp_rundir());
 		return snprintf(buf, size,
 				"%s: not found; this kernel has no transparent hugepage support there "
 				"(per-size mTHP needs Linux 6.8 or newer)", last_path);
