@@ -254,11 +254,15 @@ static int stdout_err;
 
 int cli_stdout_error(void)
 {
+	int saved = errno; /* a failed fprintf just before says why */
+
 	if (stdout_err)
 		return stdout_err;
 	errno = 0;
-	if (fflush(stdout) == EOF || ferror(stdout))
+	if (fflush(stdout) == EOF)
 		stdout_err = errno ? -errno : -EIO;
+	else if (ferror(stdout))
+		stdout_err = saved ? -saved : -EIO;
 	return stdout_err;
 }
 

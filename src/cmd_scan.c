@@ -518,6 +518,7 @@ static int scan_run(int argc, char **argv)
 	}
 	if (c.json) {
 		if (json_dumpf(doc, stdout, JSON_INDENT(2)) || putchar('\n') == EOF) {
+			cli_stdout_error(); /* now, while errno says why */
 			rc = MS_EXIT_FAIL;
 			goto out;
 		}

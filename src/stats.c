@@ -200,7 +200,7 @@ static void select_kth(double *a, size_t n, size_t k)
  * U_(k) + (1 - U_(k)) Beta(1, n - k). So the median of a resample of the
  * sorted values is drawn exactly, in O(1), from two or three variates.
  */
-#define STATS_BIG_N 2048
+#define STATS_BIG_N 200
 
 static double rng_normal(struct stats_rng *r)
 {

@@ -609,7 +609,9 @@ static int write_knob_verified(const char *path, const char *value)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC as the shell's '>' does: sysfs ignores it, a fixture file
+	 * then holds the value alone */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, value, strlen(value)) < 0)
@@ -863,8 +865,12 @@ int thp_recover(struct thp_recovery *r)
 	memset(r, 0, sizeof(*r));
 	if ((err = thp_journal_path(path, sizeof(path))))
 		return err;
-	if (access(path, F_OK) < 0)
+	if (access(path, F_OK) < 0) {
+		/* a journal write killed half-way leaves only its temporary */
+		if (geteuid() == 0 || getenv("MTHPSCOPE_THP_ROOT"))
+			atomic_remove_stale(path);
 		return 0;
+	}
 	/* A live writer's journal is not ours to apply: say so without waiting
 	 * for its lock (and before "needs root": a user beside a root run must
 	 * not be told its settings were left behind). */

@@ -4,7 +4,7 @@
 # one. New inputs go to a scratch corpus (OUT/scratch-NAME); copy the
 # interesting ones into the kept corpus by hand.
 #   tests/fuzz/run.sh NAME RUNS [SECONDS] [OUT]     e.g.  tests/fuzz/run.sh journal 1000000
-# NAME: results collapse_doc journal sysfs proc pagemap cli. Exit 0 clean,
+# NAME: results results_reader collapse_doc journal sysfs proc pagemap cli. Exit 0 clean,
 # 1 a crash (the input is saved as OUT/crash-*), 77 no clang/libFuzzer.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,10 +13,10 @@ name=$1 runs=${2:-20000} secs=${3:-0} out=${4:-$PWD/fuzz.build}
 rc=$?
 [ $rc -eq 0 ] || { cat "$out.build.log"; exit $rc; }
 corpus=$src/tests/fuzz/corpus-$name
-[ "$name" = results ] && corpus=$src/tests/fuzz/corpus
+case $name in results|results_reader) corpus=$src/tests/fuzz/corpus;; esac
 # the JSON readers share the JSON dictionary
 case $name in
-results|collapse_doc|journal) dict=(-dict="$src/tests/fuzz/results.dict");;
+results|results_reader|collapse_doc|journal) dict=(-dict="$src/tests/fuzz/results.dict");;
 *) dict=(); [ -f "$src/tests/fuzz/$name.dict" ] && dict=(-dict="$src/tests/fuzz/$name.dict");;
 esac
 mkdir -p "$out/scratch-$name"
