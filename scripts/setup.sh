@@ -2,7 +2,8 @@
 # Install the Debian packages mthpscope needs. Idempotent; quiet when all is
 # present. Run as root on Debian 12 (or with sudo available).
 #   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, gnuplot
-#   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing,
+#   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing, man,
+#                              dpkg-dev + lintian for the .deb,
 #                              arm64 cross compiler, qemu-user, arm64 libraries)
 set -euo pipefail
 
@@ -10,14 +11,15 @@ want_tests=0
 for a in "$@"; do
 	case "$a" in
 	--tests) want_tests=1 ;;
-	-h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,8p' "$0"; exit 0 ;;
 	*) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done
 
 pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev gnuplot-nox)
 if [ "$want_tests" = 1 ]; then
-	pkgs+=(clang libclang-rt-14-dev python3)
+	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step
+	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64)
 else

@@ -27,6 +27,20 @@ else
 	echo "test.sh: arm64 step skipped: aarch64-linux-gnu-gcc or qemu-aarch64 missing" >&2
 fi
 
+# The Debian package from an optimised build (the suite's build has ASan,
+# whose runtime dpkg-shlibdeps would put in Depends): control fields, files,
+# the unpacked binary, lintian errors (tests/check-deb.sh).
+if command -v dpkg-deb >/dev/null && command -v cpack >/dev/null; then
+	deb=${MTHPSCOPE_TEST_BUILD_DEB:-build-deb}
+	cmake -S . -B "$deb" -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build "$deb" -j"$(nproc)" >/dev/null
+	rm -f "$deb"/mthpscope_*.deb
+	(cd "$deb" && cpack -G DEB >/dev/null)
+	bash tests/check-deb.sh "$deb"/mthpscope_*.deb
+else
+	echo "test.sh: package step skipped: dpkg-deb or cpack missing" >&2
+fi
+
 # The host suite last, so its ctest summary closes the output.
 build=${MTHPSCOPE_TEST_BUILD:-build-test}
 cmake -S . -B "$build" -DMTHPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -104,4 +104,5 @@ const struct ms_command cmd_analyze = {
 	.name = "analyze",
 	.summary = "per-order gains, CIs and the recommended minimum order",
 	.run = analyze_cmd,
+	.cli = &analyze_cli,
 };

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "counters.h"
 #include "plot.h"
+#include "progress.h"
 #include "results.h"
 #include "thp.h"
 #include "topo.h"
@@ -474,12 +475,36 @@ static int exit_for(int err)
 	return ms_exit_for_errno(err);
 }
 
+/* The progress line while the kernel collapses: time against the timeout. */
+struct sample_progress {
+	struct progress p;
+	unsigned timeout_ms;
+};
+
+static void show_sample(const struct collapse_run *r, void *ctx)
+{
+	const struct collapse_sample *s = &r->timeline[r->nr_samples - 1];
+	struct sample_progress *sp = ctx;
+	unsigned long long large = 0, all = 0;
+	int k;
+
+	for (k = 0; k <= FOLIO_MAX_ORDER; k++) {
+		all += s->pages[k];
+		large += k ? s->pages[k] : 0;
+	}
+	progress_show(&sp->p, sp->timeout_ms ? (double)s->t_ms / sp->timeout_ms : -1,
+		      "max_ptes_none %d: %.1f s, %zu samples, %.0f%% in large folios",
+		      r->max_ptes_none, s->t_ms / 1000.0, r->nr_samples,
+		      all ? 100.0 * (double)large / (double)all : 0.0);
+}
+
 /* One max_ptes_none value: fault, collapse, (measure), describe. */
 static int one_run(struct opts *o, const struct collapse_env *env, json_t *runs, json_t **last)
 {
 	struct collapse_measure before, after;
 	struct collapse_span sp = { 0 }, ref = { 0 };
 	struct collapse_run r = { 0 };
+	struct sample_progress prog;
 	char msg[512], statement[512];
 	const char *key;
 	bool measured = false;
@@ -501,7 +526,12 @@ static int one_run(struct opts *o, const struct collapse_env *env, json_t *runs,
 				"waiting up to %u s...\n",
 			o->cfg.max_ptes_none, sp.filled_pages, sp.len / (size_t)env->page_size,
 			o->cfg.timeout_ms / 1000);
+	progress_init(&prog.p);
+	prog.timeout_ms = o->cfg.timeout_ms;
+	o->cfg.on_sample = show_sample;
+	o->cfg.on_sample_ctx = &prog;
 	err = collapse_run(&o->cfg, env, &sp, &r);
+	progress_clear(&prog.p);
 	if (err) {
 		ms_err("collapse: %s", err == -EPERM || err == -EACCES
 					       ? "reading PFNs from pagemap needs root"
@@ -670,4 +700,5 @@ const struct ms_command cmd_collapse = {
 	.name = "collapse",
 	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
 	.run = collapse_main,
+	.cli = &collapse_cli,
 };

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "plot.h"
+#include "progress.h"
 #include "results.h"
 
 enum {
@@ -152,12 +153,18 @@ static void print_regressions(const struct compare_report *r, double pct)
 	}
 }
 
+static void show_rows(size_t done, size_t total, void *ctx)
+{
+	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
+}
+
 static int compare_run(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
 				      .plot_format = PLOT_PNG };
 	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
 	struct compare_report report = { .nr_rows = 0 };
+	struct progress prog;
 	struct compare_input *inputs = NULL;
 	struct results **res = NULL;
 	char **labels = NULL, **v, msg[512];
@@ -223,7 +230,11 @@ static int compare_run(int argc, char **argv)
 	copts.metrics = o.metrics;
 	copts.nr_metrics = o.nr_metrics;
 	copts.alpha = o.alpha;
+	progress_init(&prog);
+	copts.progress = show_rows;
+	copts.progress_ctx = &prog;
 	err = compare_build(inputs, (size_t)nfiles, &copts, &report);
+	progress_clear(&prog);
 	for (k = 0; k < report.nr_warnings; k++)
 		ms_warn("%s", report.warnings[k]);
 	if (err) {
@@ -281,4 +292,5 @@ const struct ms_command cmd_compare = {
 	.name = "compare",
 	.summary = "A/B comparison of results files (kernels or settings), order by order",
 	.run = compare_run,
+	.cli = &compare_cli,
 };

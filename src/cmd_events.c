@@ -213,4 +213,5 @@ const struct ms_command cmd_events = {
 	.name = "events",
 	.summary = "the TLB event set of this CPU family, with encodings",
 	.run = events_run,
+	.cli = &events_cli,
 };

@@ -270,4 +270,5 @@ const struct ms_command cmd_info = {
 	.name = "info",
 	.summary = "what this machine can measure (CPU, mTHP sizes, khugepaged, PMU)",
 	.run = info_run,
+	.cli = &info_cli,
 };

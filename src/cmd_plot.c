@@ -161,4 +161,5 @@ const struct ms_command cmd_plot = {
 	.name = "plot",
 	.summary = "figures of a results file (gnuplot): bars with CIs, staircase, costs",
 	.run = plot_cmd,
+	.cli = &plot_cli,
 };

@@ -98,4 +98,5 @@ const struct ms_command cmd_restore = {
 	.name = "restore",
 	.summary = "put back THP settings left changed by a killed run",
 	.run = restore_run,
+	.cli = &restore_cli,
 };

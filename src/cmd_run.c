@@ -1238,4 +1238,5 @@ const struct ms_command cmd_run = {
 	.name = "run",
 	.summary = "micro-benchmarks at each folio order (verified by pagemap)",
 	.run = run_run,
+	.cli = &run_cli,
 };

@@ -535,4 +535,5 @@ const struct ms_command cmd_scan = {
 	.name = "scan",
 	.summary = "which folio orders back processes' memory (thpmaps labels)",
 	.run = scan_run,
+	.cli = &scan_cli,
 };

@@ -479,6 +479,8 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		t_ms = (long)((now_ns() - t0) / 1000000);
 		if ((err = sample(sp, env->page_size, t_ms, run)))
 			goto out;
+		if (cfg->on_sample)
+			cfg->on_sample(run, cfg->on_sample_ctx);
 		prev = &run->timeline[run->nr_samples - 2];
 		cur = &run->timeline[run->nr_samples - 1];
 		scans = read_khugepaged_counter("full_scans");

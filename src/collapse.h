@@ -33,6 +33,8 @@ int collapse_mode_parse(const char *s);
  * EINVAL from a real call can also mean "this range cannot be collapsed". */
 bool collapse_have_madv_collapse(void);
 
+struct collapse_run;
+
 struct collapse_config {
 	enum collapse_mode mode;
 	unsigned long orders;     /* bitmask of target orders (enabled for collapse) */
@@ -44,6 +46,9 @@ struct collapse_config {
 	uint64_t seed;
 	long scan_sleep_ms;       /* khugepaged/scan_sleep_millisecs while running */
 	long pages_to_scan;       /* khugepaged/pages_to_scan; 0 = derived from the span */
+	/* Called after every sample of collapse_run (a progress line); may be NULL. */
+	void (*on_sample)(const struct collapse_run *run, void *ctx);
+	void *on_sample_ctx;
 };
 
 struct collapse_sample {

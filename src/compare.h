@@ -79,6 +79,9 @@ struct compare_opts {
 	double ci_level;            /* default 0.95 */
 	unsigned bootstrap_iters;   /* default 2000 */
 	unsigned long long seed;    /* bootstrap seed, default 1 */
+	/* Called after each compared series (a progress line); may be NULL. */
+	void (*progress)(size_t done, size_t total, void *ctx);
+	void *progress_ctx;
 };
 #define COMPARE_OPTS_DEFAULT                                                        \
 	{ .alpha = 0.05, .ci_level = 0.95, .bootstrap_iters = 2000, .seed = 1 }

@@ -120,6 +120,7 @@ static int read_full(int fd, void *buf, size_t len, off_t off, size_t *got)
 {
 	size_t done = 0;
 
+	*got = 0; /* also on error: -O3 cannot tell -errno from 0 and warns */
 	while (done < len) {
 		ssize_t r = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
 		if (r < 0) {

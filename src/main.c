@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "docs.h"
 #include "thp.h"
 
 /* One table; a command joins by adding its line (and its cmd_<name>.c). */
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 	for (c = commands; *c; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f, "\n'mthpscope COMMAND --help' describes a command.\n"
+		   "'mthpscope help COMMAND' shows its manual page.\n"
 		   "Options: -h, --help   this text;  -V, --version   the version\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error,\n"
 		   "3 the environment cannot do what was asked (no root, no PMU, no mTHP).\n");
@@ -104,12 +106,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return MS_EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2)
+		return docs_help(commands, argv[2]);
+	if (!strcmp(argv[1], "--man-page") || !strcmp(argv[1], "--bash-completion"))
+		return docs_generate(commands, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return MS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("mthpscope %s\n", MTHPSCOPE_VERSION);
+		printf("mthpscope %s\n", ms_version);
 		return MS_EXIT_OK;
 	}
 	for (c = commands; *c; c++) {

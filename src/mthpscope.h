@@ -16,12 +16,18 @@ enum ms_exit {
 #define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
+struct cli_cmd;
+
 /* A subcommand: one cmd_<name>.c file defines one of these. */
 struct ms_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv); /* returns an ms_exit value */
+	const struct cli_cmd *cli; /* its options: man pages, completion, help CMD */
 };
+
+/* "0.1.0+git.<describe>" (src/version.c): --version and tool.version. */
+extern const char ms_version[];
 
 void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stderr */
 void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */

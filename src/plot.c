@@ -13,14 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "mthpscope.h"
 #include "plot.h"
 
 #define FOLIO_PLOT_MAX_ORDER 20 /* as FOLIO_MAX_ORDER */
-
-#ifndef MTHPSCOPE_DATADIR
-#define MTHPSCOPE_DATADIR "scripts"
-#endif
 
 int plot_parse_format(const char *s, enum plot_format *f)
 {
@@ -45,9 +42,7 @@ MS_PRINTF(4, 5) static int fail(char *err, size_t size, int code, const char *fm
 
 static const char *template_dir(void)
 {
-	const char *d = getenv("MTHPSCOPE_GNUPLOT_DIR");
-
-	return d && d[0] ? d : MTHPSCOPE_DATADIR "/gnuplot";
+	return datadir_gnuplot();
 }
 
 /* A gnuplot single-quoted string: ' is doubled, a newline becomes a

@@ -7,8 +7,8 @@
  * relative paths, so a figure directory can be moved, restyled by hand and
  * redrawn with 'gnuplot NAME.gp' inside it.
  *
- * Templates are looked up in $MTHPSCOPE_GNUPLOT_DIR, else in the source
- * tree's scripts/gnuplot (MTHPSCOPE_DATADIR).
+ * Templates are looked up by datadir_gnuplot(): $MTHPSCOPE_GNUPLOT_DIR, else
+ * the installed <prefix>/share/mthpscope/gnuplot, else the source tree's.
  */
 #ifndef PLOT_H
 #define PLOT_H

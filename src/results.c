@@ -3,7 +3,7 @@
 
 json_t *results_tool_json(void)
 {
-	return json_pack("{s:s, s:s}", "name", "mthpscope", "version", MTHPSCOPE_VERSION);
+	return json_pack("{s:s, s:s}", "name", "mthpscope", "version", ms_version);
 }
 
 json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s,
