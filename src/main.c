@@ -112,11 +112,11 @@ int main(int argc, char **argv)
 		return docs_generate(commands, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return MS_EXIT_OK;
+		return cli_stdout_finish(MS_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("mthpscope %s\n", ms_version);
-		return MS_EXIT_OK;
+		return cli_stdout_finish(MS_EXIT_OK);
 	}
 	for (c = commands; *c; c++) {
 		if (strcmp(argv[1], (*c)->name))
