@@ -11,6 +11,7 @@
 #ifndef SCAN_H
 #define SCAN_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -78,7 +79,6 @@ void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src);
 /* The VMAs of smaps (or maps) text read from f, header fields and the kB
  * fields scan uses; malformed headers are skipped. *v is malloc'd (free()).
  * The /proc reader's fuzz entry point. 0 or -errno. */
-#include <stdio.h>
 int scan_parse_smaps(FILE *f, struct scan_vma **v, size_t *nr);
 
 /* One output line: thpmaps' label, its type (anon, file, or neither) and

@@ -12,6 +12,7 @@
 #ifndef THP_H
 #define THP_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -129,7 +130,6 @@ struct thp_recovery {
  * /sys or the THP root without "..", each value a short word or number.
  * 0 or -EBADMSG. pid and starttime may be NULL. (The journal reader; its
  * fuzz target's entry point.) */
-#include <jansson.h>
 int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime);
 
 /* What the last thp_restore() could not put back (nr_failed, failed[]). */
