@@ -66,7 +66,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 			return -1;
 		o->threshold /= 100.0;
 	} else if (key == OPT_SPAN) {
-		if (cli_parse_size("span", arg, &o->span))
+		if (cli_parse_size_min("span", arg, 1, &o->span))
 			return -1;
 	} else if (key == OPT_UNPAIRED) {
 		o->unpaired = true;

@@ -66,6 +66,12 @@ int plot_ab(const char *dir, const char *name, enum plot_format f, const char *t
  * -EINVAL for another schema, -ENODATA for empty timelines, else as
  * plot_analysis.
  */
+/* The collapse-document reader: every field plot_collapse uses, typed and in
+ * range, checked as strictly as results_load checks a results file. 0, or
+ * -EPROTO (another schema; err names it and the command that reads it),
+ * -EBADMSG (err names the JSON path), -ENODATA (no runs). */
+#define PLOT_COLLAPSE_SCHEMA "mthpscope.collapse/1"
+int plot_collapse_check(json_t *doc, char *err, size_t errsize);
 int plot_collapse(json_t *doc, const char *dir, enum plot_format f, struct plot_files *out,
 		  char *err, size_t errsize);
 
