@@ -109,6 +109,25 @@ static bool pmu_covers_cpu(const char *pmu, int cpu)
 	return ok;
 }
 
+int arch_arm64_contpte_order(long page_size)
+{
+	switch (page_size) {
+	case 4096:
+		return 4;
+	case 16384:
+		return 7;
+	case 65536:
+		return 5;
+	default:
+		return -1;
+	}
+}
+
+int arch_event_counted(const struct arch_desc *d, const char *event)
+{
+	return d && d->counted ? d->counted(event) : 1;
+}
+
 int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
 		   size_t size)
 {
@@ -145,6 +164,11 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 
 		if (want && e->pmu && strcmp(e->pmu, want))
 			continue;
+		if (arch_event_counted(d, e->event) == 0) {
+			if (out->nr_missing < ARCH_MAX_SPECS)
+				out->missing[out->nr_missing++] = e;
+			continue;
+		}
 		if (out->n == ARCH_MAX_SPECS)
 			return -E2BIG;
 		s = &out->spec[out->n];

@@ -53,7 +53,22 @@ struct arch_desc {
 	int coalesce_order;   /* TLB coalescing of adjacent PTEs: AMD 2, arm64 contpte 4; -1 none */
 	const char *coalesce; /* in words, with its source */
 	const char *notes;    /* what is missing on purpose ("no walk-cycle event") */
+	/* Does this machine's PMU count the event? 1 yes, 0 no, negative errno
+	 * when it cannot tell. NULL: assume yes. (arm64 generic PMUv3: the
+	 * kernel lists in sysfs only the common events the PMCEID registers
+	 * announce.) */
+	int (*counted)(const char *event);
 };
+
+/* The arm64 contiguous-PTE block as a folio order for a base page size:
+ * CONT_PTE_SHIFT of Linux arch/arm64/include/asm/pgtable-hwdef.h (Arm ARM
+ * DDI 0487 D8.6.1, Contiguous bit): 16 x 4K = 64K (order 4), 128 x 16K = 2M
+ * (order 7), 32 x 64K = 2M (order 5). -1 for other page sizes. Compiled on
+ * every architecture: results files from arm64 are analysed anywhere. */
+int arch_arm64_contpte_order(long page_size);
+
+/* d->counted(event), or 1 when d has no such hook. */
+int arch_event_counted(const struct arch_desc *d, const char *event);
 
 /* The compiled arch directory's descriptions, NULL-terminated. */
 extern const struct arch_desc *const arch_descs[];
@@ -79,6 +94,10 @@ struct arch_specs {
 	int n;
 	struct ctr_spec spec[ARCH_MAX_SPECS];
 	char names[ARCH_MAX_SPECS][48]; /* suffixed metric names (hybrid, cpu < 0) */
+	/* d's events this PMU does not count (arch_event_counted() == 0): left
+	 * out of spec[], named here so the caller can say which */
+	const struct arch_event *missing[ARCH_MAX_SPECS];
+	int nr_missing;
 };
 int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
 		   size_t size);

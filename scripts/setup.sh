@@ -4,22 +4,26 @@
 #   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, gnuplot
 #   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing, man,
 #                              dpkg-dev + lintian for the .deb,
-#                              arm64 cross compiler, qemu-user, arm64 libraries)
+#                              arm64 cross compiler, qemu-user, arm64 libraries,
+#                              qemu-system, busybox-static, cpio, and the Debian
+#                              kernels of tests/guest-kernels in the kernel cache)
 set -euo pipefail
 
 want_tests=0
 for a in "$@"; do
 	case "$a" in
 	--tests) want_tests=1 ;;
-	-h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
 	*) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done
 
 pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev gnuplot-nox)
 if [ "$want_tests" = 1 ]; then
-	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step
-	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian)
+	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step;
+	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh)
+	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian
+	       qemu-system-x86 qemu-system-arm busybox-static cpio)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64)
 else
@@ -36,7 +40,23 @@ missing=()
 for p in "${pkgs[@]}" "${arm64_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# The kernels the guest smoke test boots, into the cache every later run reuses
+# (tests/guest-kernels). A kernel that cannot be had is a warning: the test SKIPs.
+fetch_guest_kernels() {
+	local here arch pkg
+	here=$(cd "$(dirname "$0")" && pwd)
+	[ "$want_tests" = 1 ] && [ -r "$here/../tests/guest-kernels" ] || return 0
+	while read -r arch pkg; do
+		case "$arch" in ''|'#'*) continue ;; esac
+		${SUDO:-} "$here/guest-kernel.sh" --arch "$arch" "$pkg" >/dev/null ||
+			echo "setup.sh: warning: kernel $pkg not fetched: the guest test will SKIP" >&2
+	done <"$here/../tests/guest-kernels"
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+	fetch_guest_kernels
+	exit 0
+fi
 
 if [ ${#arm64_pkgs[@]} -gt 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	$SUDO dpkg --add-architecture arm64
@@ -45,3 +65,4 @@ echo "setup.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fetch_guest_kernels

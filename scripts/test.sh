@@ -23,6 +23,8 @@ if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/
 		qemu-aarch64 -L /usr/aarch64-linux-gnu "$arm/mthpscope" events --pmu "$pmu" --json \
 			>/dev/null 2>&1 || { echo "arm64: events --pmu $pmu failed" >&2; exit 1; }
 	done
+	# the guest smoke test (tests/test_guest.sh) boots this binary in an arm64 kernel
+	export MTHPSCOPE_BIN_ARM64=$PWD/$arm/mthpscope
 else
 	echo "test.sh: arm64 step skipped: aarch64-linux-gnu-gcc or qemu-aarch64 missing" >&2
 fi

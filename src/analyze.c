@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "analyze.h"
+#include "arch.h"
 #include "mthpscope.h"
 #include "stats.h"
 
@@ -1151,11 +1152,15 @@ static void hardware_note(struct analysis *a, int knee)
 
 	n[0] = '\0';
 	if (!strcmp(r->arch, "aarch64") || !strcmp(r->arch, "arm64")) {
-		append(n, size, "arm64 maps folios of order 4 and above (64K with 4K pages) with "
-		       "contiguous PTEs (contpte), which a TLB entry can cover as one, so the "
-		       "hardware predicts a knee at order 4");
+		int co = arch_arm64_contpte_order((long)r->page_size);
+
+		append(n, size, "arm64 maps folios of order %d and above (%lluK with %lluK pages) "
+		       "with contiguous PTEs (contpte), which a TLB entry can cover as one, so the "
+		       "hardware predicts a knee at order %d", co,
+		       (unsigned long long)(r->page_size << (co < 0 ? 0 : co)) >> 10,
+		       (unsigned long long)r->page_size >> 10, co);
 		if (knee >= 0)
-			append(n, size, knee == 4 ? "; the measured knee matches it." :
+			append(n, size, knee == co ? "; the measured knee matches it." :
 			       "; the measured knee is at order %d instead.", knee);
 		else
 			append(n, size, ".");
@@ -1355,6 +1360,33 @@ static void recommend(struct analysis *a)
 	khugepaged_note(a);
 }
 
+/* On an emulated CPU (QEMU TCG) time per access and cycle counts are the
+ * emulator's, not a TLB's: no hardware conclusion may rest on them. Faults,
+ * folio coverage and bloat stay real (the kernel made them) and are still
+ * reported; only the verdict drawn from the primary metric is withheld. */
+static void emulated_cpu_rule(struct analysis *a)
+{
+	char was[sizeof(a->reason)];
+
+	if (!a->res->emulated || (strcmp(a->metric_source, "timing") &&
+				  strcmp(a->metric_source, "pmu")))
+		return;
+	snprintf(was, sizeof(was), "%s", a->reason);
+	a->candidate_order = a->verdict == AN_MTHP || a->verdict == AN_PMD_ONLY ?
+		a->min_order : a->candidate_order;
+	a->verdict = AN_INCONCLUSIVE;
+	a->min_order = -1;
+	snprintf(a->reason, sizeof(a->reason), "emulated CPU: this ran on an emulated CPU "
+		 "(%s), so %s (%s) measures the emulator, not a TLB; no hardware conclusion "
+		 "is drawn. Page faults, folio coverage and bloat are the kernel's own and "
+		 "stay valid. The emulated data alone would say: %s",
+		 a->res->emulation[0] ? a->res->emulation : "QEMU TCG", a->metric,
+		 a->metric_source, was);
+	snprintf(a->advice, sizeof(a->advice), "Run on real hardware, or in a guest with "
+		 "hardware virtualization (KVM), for timing and TLB conclusions.");
+	a->khugepaged_note[0] = '\0';
+}
+
 /* One analysis at one span; summary_only leaves out what only the full
  * report shows (cost side, every metric's series, the per-span verdicts). */
 static int analyze_core(const struct results *r, const struct analyze_opts *opts,
@@ -1427,6 +1459,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 		series(&c);
 	}
 	recommend(a);
+	emulated_cpu_rule(a);
 out:
 	free(c.included);
 	free(c.buf);

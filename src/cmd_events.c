@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "cli.h"
@@ -83,8 +84,14 @@ static json_t *build(const struct arch_desc *d, int *nr_bad)
 		json_t *m;
 		int err = ctr_encode(e->event, false, &a);
 
+		int counted = d->counted ? d->counted(e->event) : -ENOSYS;
+
 		metric_name(d, e, name, sizeof(name));
 		m = json_pack("{s:s, s:s}", "metric", name, "event", e->event);
+		/* only where the description can ask this machine's PMU */
+		if (d->counted)
+			json_object_set_new(m, "counted", counted < 0 ? json_null() :
+					    json_boolean(counted));
 		if (err) {
 			/* a hybrid PMU absent here: its perf type is a property of the host */
 			bool parsed = !ctr_parse_raw(e->event, pmu, sizeof(pmu), &raw);
@@ -126,20 +133,35 @@ static void print_text(const struct arch_desc *d, json_t *doc, bool this_cpu)
 			snprintf(tbuf, sizeof(tbuf), "-");
 		else
 			snprintf(tbuf, sizeof(tbuf), "%lld", (long long)json_integer_value(type));
-		printf("  %-20s %-5s 0x%-10llx 0x%-6llx %s%s%s%s\n",
+		json_t *counted = json_object_get(m, "counted");
+
+		printf("  %-20s %-5s 0x%-10llx 0x%-6llx %s%s%s%s%s\n",
 		       json_string_value(json_object_get(m, "metric")), tbuf,
 		       (unsigned long long)json_integer_value(json_object_get(m, "config")),
 		       (unsigned long long)json_integer_value(json_object_get(m, "config1")),
 		       json_string_value(json_object_get(m, "event")),
 		       json_is_null(type) ? "  (" : "",
 		       json_is_null(type) ? json_string_value(json_object_get(m, "error")) : "",
-		       json_is_null(type) ? ")" : "");
+		       json_is_null(type) ? ")" : "",
+		       !counted ? "" : json_is_true(counted) ? "  [counted by this PMU]" :
+		       json_is_false(counted) ? "  [NOT counted by this PMU]" :
+		       "  [unknown whether this PMU counts it]");
 	}
 	printf("\nDerived metrics\n");
 	for (l = 0; l < 2; l++)
 		for (f = lists[l]; f && f->name; f++)
 			printf("  %-24s %s\n", f->name, f->help);
 	printf("\nTLB coalescing: %s\n", d->coalesce);
+#if defined(__aarch64__)
+	if (this_cpu) {
+		long ps = sysconf(_SC_PAGESIZE);
+		int co = arch_arm64_contpte_order(ps);
+
+		if (co >= 0)
+			printf("With this kernel's %ldK pages: the contpte block is %ldK (order %d)\n",
+			       ps >> 10, (ps << co) >> 10, co);
+	}
+#endif
 	printf("Notes: %s\n", d->notes);
 	if (this_cpu && !arch_tlb_geometry(&t))
 		printf("This CPU's data TLB (%s): L1 %d x 4K, %d x 2M; L2 %d x 4K, %d x 2M\n",

@@ -178,6 +178,10 @@ static void print_text(json_t *doc)
 	printf("  virtualized   %s (%s)\n",
 	       json_is_true(json_object_get(host, "virtualized")) ? "yes" : "no",
 	       str(host, "virtualization"));
+	printf("  emulated CPU  %s (%s)%s\n",
+	       json_is_true(json_object_get(host, "emulated")) ? "yes" : "no", str(host, "emulation"),
+	       json_is_true(json_object_get(host, "emulated")) ?
+		       ": timing and cycles say nothing about hardware" : "");
 	printf("  page size     %lld, PMD order %lld (%lld kB)\n",
 	       json_integer_value(json_object_get(host, "page_size")),
 	       json_integer_value(json_object_get(host, "pmd_order")),

@@ -230,6 +230,9 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 	*n = 0;
 	supported_orders_text(s, supp, sizeof(supp));
 	if (!arg || !strcmp(arg, "all")) {
+		if (s->legacy_pmd)
+			ms_note("run: this kernel has no per-size mTHP (hugepages-<N>kB/, Linux 6.8 "
+				"and later): measuring order 0 and the PMD order %d only", s->pmd_order);
 		orders[(*n)++] = 0;
 		for (i = 0; i < s->nr_sizes && *n < RUN_MAX_ORDERS; i++)
 			if (s->sizes[i].anon)
@@ -257,6 +260,12 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 		if (lo < 0 || hi < lo || hi > 63)
 			goto bad;
 		for (i = (int)lo; i <= hi; i++) {
+			if (!order_supported(s, i) && s->legacy_pmd) {
+				ms_note("run: order %d left out: this kernel has no per-size mTHP "
+					"(hugepages-<N>kB/, Linux 6.8 and later), so only order 0 and "
+					"the PMD order %d can be measured", i, s->pmd_order);
+				continue;
+			}
 			if (!order_supported(s, i)) {
 				ms_err("run: order %d is not supported for anonymous memory by this "
 				       "kernel; supported orders: %s", i, supp);
@@ -1106,6 +1115,10 @@ static int run_run(int argc, char **argv)
 		int bad = 0;
 
 		err = arch_pmu_specs(NULL, (int)r.o.cpu, &r.pmu, why, sizeof(why));
+		for (i = 0; err >= 0 && i < r.pmu.nr_missing; i++)
+			ms_note("%s: this PMU does not count %s (%s): %s left out", r.pmu.desc->name,
+				r.pmu.missing[i]->event, r.pmu.missing[i]->metric,
+				r.pmu.missing[i]->metric);
 		if (err > 0) {
 			struct ctr_options popts = { .include_kernel = false };
 			err = ctr_set_open(&r.pmu_set, r.pmu.spec, r.pmu.n, &popts, &bad);

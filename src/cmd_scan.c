@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "commands.h"
 #include "folio.h"
@@ -134,6 +135,20 @@ static int on_opt(int key, const char *arg, void *ctx)
 			       1ULL << (c->o.pmd_order + (int)c->o.page_shift));
 			return -1;
 		}
+#if defined(__aarch64__)
+		{
+			/* the block the hardware may map with one TLB entry depends on
+			 * the base page size: 64K with 4K pages, 2M with 16K or 64K */
+			long ps = 1L << c->o.page_shift;
+			int co = arch_arm64_contpte_order(ps);
+
+			if (co >= 0 && c->o.cont_order[c->o.nr_cont - 1] != co)
+				ms_note("--cont %s: with this kernel's %ldK pages the contpte block "
+					"is %ldK (order %d); blocks of %s are counted, but the "
+					"hardware does not map them with one contiguous entry", arg,
+					ps >> 10, (ps << co) >> 10, co, arg);
+		}
+#endif
 		return 0;
 	case OPT_INTERVAL:
 		return cli_parse_long("interval", arg, 1, 86400000L, &c->interval_ms);

@@ -234,6 +234,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 	in->arch = res->arch;
 	in->cpu_model = res->cpu_model;
 	in->virtualized = res->virtualized;
+	in->emulated = res->emulated;
 	in->pmu_available = res->pmu_available;
 	in->page_size = (unsigned long)res->page_size;
 	in->settings = o->settings;
@@ -301,6 +302,13 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 				  tri(a->virtualized, "in a VM", "on bare metal"), b->label,
 				  tri(b->virtualized, "in a VM", "on bare metal"));
 	}
+	/* not a comparability issue (both sides may be emulated alike), but
+	 * every time-based row then measures the emulator */
+	if (!err && (a->emulated > 0 || b->emulated > 0))
+		err = add_warning(r, "emulated CPU (QEMU TCG) in %s: time and cycle rows measure "
+				  "the emulator, not hardware; faults, folio coverage and RSS are "
+				  "the kernel's own", a->emulated > 0 && b->emulated > 0 ? "both" :
+				  a->emulated > 0 ? a->label : b->label);
 	if (!err && a->pmu_available >= 0 && b->pmu_available >= 0 &&
 	    a->pmu_available != b->pmu_available) {
 		r->comparable = false;

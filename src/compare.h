@@ -54,6 +54,7 @@ struct compare_input {
 	const char *arch;
 	const char *cpu_model;
 	int virtualized;       /* 1, 0, or -1 when unknown */
+	int emulated;          /* 1: QEMU TCG, timing means nothing; 0 otherwise */
 	int pmu_available;     /* 1, 0, or -1 when unknown */
 	unsigned long page_size; /* 0: unknown (4096 assumed for labels) */
 	const struct compare_setting *settings;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -193,6 +194,34 @@ static void account(struct folio_scanner *s, const struct folio_extent *e)
 		s->stop = s->fn(e, s->ctx);
 }
 
+/*
+ * Linux 6.12's stable_page_flags() sets KPF_KSM on every anonymous order-0
+ * page (it tests 'mapping & PAGE_MAPPING_KSM', and PAGE_MAPPING_KSM includes
+ * the ANON bit): seen in Debian's 6.12.95 and 6.12.107 guests with KSM never
+ * run, not in 6.1 nor 6.18. So KPF_KSM is believed only when KSM has merged
+ * something (ksm/pages_shared > 0); without that file (no CONFIG_KSM) no page
+ * can be KSM. Read at most once a second (every small anon page of a 6.12
+ * kernel asks).
+ */
+static bool ksm_has_pages(void)
+{
+	static int cached = -1;
+	static time_t when;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (cached < 0 || now.tv_sec != when) {
+		FILE *f = fopen("/sys/kernel/mm/ksm/pages_shared", "re");
+		long v = 0;
+
+		cached = f && fscanf(f, "%ld", &v) == 1 && v > 0;
+		if (f)
+			fclose(f);
+		when = now.tv_sec;
+	}
+	return cached;
+}
+
 static enum folio_kind classify(uint64_t fl)
 {
 	if (fl & KPF_NOPAGE)
@@ -203,7 +232,7 @@ static enum folio_kind classify(uint64_t fl)
 		return FOLIO_HUGETLB;
 	if (fl & KPF_THP)
 		return FOLIO_THP;
-	if (fl & KPF_KSM)
+	if ((fl & KPF_KSM) && ksm_has_pages())
 		return FOLIO_KSM;
 	return FOLIO_SMALL;
 }

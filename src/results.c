@@ -12,9 +12,11 @@ json_t *results_host_json(const struct topo_info *t, const struct thp_settings *
 	json_t *pmu = json_pack("{s:b, s:o}", "available", pmu_available, "models",
 				pmu_models ? pmu_models : json_array());
 
+	json_t *host;
+
 	if (pmu_reason)
 		json_object_set_new(pmu, "reason", json_string(pmu_reason));
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:I, s:i, s:I, s:o, s:{s:i, s:i, s:i, s:i, "
+	host = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:I, s:i, s:I, s:o, s:{s:i, s:i, s:i, s:i, "
 			 "s:{s:I, s:I, s:I}}}",
 			 "kernel", t->kernel, "arch", t->arch, "cpu_vendor", t->cpu_vendor,
 			 "cpu_model", t->cpu_model, "virtualized", t->virtualized,
@@ -24,6 +26,11 @@ json_t *results_host_json(const struct topo_info *t, const struct thp_settings *
 			 "pus", t->pus, "numa_nodes", t->numa_nodes, "caches",
 			 "l1d", (json_int_t)t->l1d_bytes, "l2", (json_int_t)t->l2_bytes,
 			 "l3", (json_int_t)t->l3_bytes);
+	if (host) {
+		json_object_set_new(host, "emulated", json_boolean(t->emulated));
+		json_object_set_new(host, "emulation", json_string(t->emul_reason));
+	}
+	return host;
 }
 
 static json_t *word_or_null(enum thp_word w)
@@ -78,6 +85,10 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats)
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "enabled", word_or_null(s->enabled),
 		      "defrag", word_or_null(s->defrag), "shmem_enabled",
 		      word_or_null(s->shmem_enabled), "sizes", sizes, "khugepaged", kh);
+	/* false before Linux 6.8: sizes[] then holds only the PMD order, which
+	 * follows the top-level "enabled" */
+	if (o)
+		json_object_set_new(o, "per_size_mthp", json_boolean(!s->legacy_pmd));
 	return o;
 }
 
@@ -406,7 +417,10 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 			     sizeof(r->cpu_vendor))) ||
 	    (err = rd_string(rd, host, "$.host", "cpu_model", false, false, r->cpu_model,
 			     sizeof(r->cpu_model))) ||
-	    (err = rd_bool(rd, host, "$.host", "virtualized", false, &r->virtualized)))
+	    (err = rd_bool(rd, host, "$.host", "virtualized", false, &r->virtualized)) ||
+	    (err = rd_bool(rd, host, "$.host", "emulated", false, &r->emulated)) ||
+	    (err = rd_string(rd, host, "$.host", "emulation", false, false, r->emulation,
+			     sizeof(r->emulation))))
 		return err;
 	x = 4096;
 	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))

@@ -87,6 +87,8 @@ struct results {
 	char cpu_vendor[64];
 	char cpu_model[128];
 	bool virtualized;
+	bool emulated;         /* host.emulated: QEMU TCG, timing means nothing */
+	char emulation[128];   /* host.emulation: the sign it was found by */
 	uint64_t page_size;
 	int pmd_order;
 	bool pmu_available;

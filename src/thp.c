@@ -336,6 +336,21 @@ int thp_read(struct thp_settings *s)
 	}
 	closedir(d);
 	qsort(s->sizes, (size_t)s->nr_sizes, sizeof(s->sizes[0]), cmp_size);
+	if (s->nr_sizes == 0 && s->pmd_order > 0) {
+		/* before per-size mTHP, the top-level knob drives the PMD size */
+		struct thp_size *z = &s->sizes[s->nr_sizes++];
+
+		memset(z, 0, sizeof(*z));
+		z->order = s->pmd_order;
+		z->kb = s->pmd_size / 1024;
+		z->anon = true;
+		/* the PMD size follows the top-level knob: "inherit" in today's words */
+		z->enabled = THP_W_INHERIT;
+		z->enabled_offered = (1u << THP_W_ALWAYS) | (1u << THP_W_MADVISE) |
+				     (1u << THP_W_NEVER);
+		z->shmem_enabled = THP_W_NONE;
+		s->legacy_pmd = true;
+	}
 	return 0;
 }
 
@@ -667,6 +682,19 @@ int thp_set_size_enabled(int order, enum thp_word w)
 	if (order < 1 || order > 20 || w < 0 || w >= THP_W_COUNT)
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "hugepages-%lukB/enabled", (unsigned long)(ps << order) / 1024);
+	{
+		char path[600];
+		long pmd = 0;
+
+		/* a kernel without per-size mTHP: the PMD size is the top-level knob */
+		snprintf(path, sizeof(path), "%s/hugepages-%lukB", thp_root(),
+			 (unsigned long)(ps << order) / 1024);
+		if (access(path, F_OK) && errno == ENOENT) {
+			snprintf(path, sizeof(path), "%s/hpage_pmd_size", thp_root());
+			if (!read_long_at(path, &pmd) && pmd == ps << order)
+				return w == THP_W_INHERIT ? 0 : write_knob("enabled", thp_word_name(w));
+		}
+	}
 	return write_knob(rel, thp_word_name(w));
 }
 

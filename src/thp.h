@@ -77,6 +77,9 @@ struct thp_settings {
 	struct thp_khugepaged khugepaged;
 	bool size_defer;         /* a per-size "enabled" offers "defer" */
 	bool mthp_collapse;      /* per-size collapse stats exist below the PMD size */
+	/* No hugepages-<N>kB directories (Linux before 6.8): sizes[] holds one
+	 * entry, the PMD order, whose "enabled" is the top-level knob. */
+	bool legacy_pmd;
 };
 
 /* The THP sysfs root (THP_SYSFS_ROOT, or $MTHPSCOPE_THP_ROOT for fixture
@@ -96,6 +99,8 @@ unsigned long long thp_size_stat(const struct thp_size *z, const char *name, boo
 /* Writes: each goes through the journal. -EPERM without root, -EBUSY when
  * another process holds the lock, -EACCES/-EROFS when the run directory is
  * not writable, -EINVAL for a value the file does not offer. */
+/* On a kernel without hugepages-<N>kB (legacy_pmd), the PMD order's
+ * "enabled" is the top-level knob. */
 int thp_set_size_enabled(int order, enum thp_word w);
 int thp_set_top(const char *name, enum thp_word w);       /* "enabled", "defrag" */
 int thp_set_khugepaged(const char *knob, long value);     /* "max_ptes_none", ... */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -58,6 +59,45 @@ static void read_first_line(const char *path, char *buf, size_t size)
 	if (fgets(buf, (int)size, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+bool topo_midr_emulated(unsigned long midr)
+{
+	return ((midr >> 24) & 0xff) == 0x00;
+}
+
+/* An emulated CPU: x86 TCG announces itself through the hypervisor CPUID
+ * leaf ("TCGTCGTCGTCG", QEMU target/i386/cpu.c); QEMU's arm64 'max' CPU
+ * under TCG has MIDR_EL1 implementer 0x00 ("reserved for software use",
+ * Arm ARM DDI 0487 D23.2) and part 0x051, set by QEMU target/arm/cpu64.c
+ * so that no guest mistakes it for a real core. */
+static void detect_emulation(struct topo_info *t)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (strstr(t->virt_reason, "TCGTCGTCGTCG")) {
+		t->emulated = true;
+		snprintf(t->emul_reason, sizeof(t->emul_reason),
+			 "CPUID hypervisor signature TCGTCGTCGTCG (QEMU TCG)");
+	}
+#else
+	char buf[64];
+
+	read_first_line("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", buf,
+			sizeof(buf));
+	if (buf[0] && topo_midr_emulated(strtoul(buf, NULL, 0))) {
+		t->emulated = true;
+		snprintf(t->emul_reason, sizeof(t->emul_reason),
+			 "MIDR_EL1 %s: implementer 0x00, reserved for software use "
+			 "(QEMU's TCG 'max' CPU)", buf);
+		if (!t->virtualized) {
+			t->virtualized = true;
+			snprintf(t->virt_reason, sizeof(t->virt_reason),
+				 "emulated CPU (MIDR implementer 0x00)");
+		}
+	}
+#endif
+	if (!t->emulated)
+		snprintf(t->emul_reason, sizeof(t->emul_reason), "no emulator signature found");
 }
 
 static void detect_virt(struct topo_info *t)
@@ -116,6 +156,7 @@ int topo_describe(struct topo_info *t)
 		snprintf(t->arch, sizeof(t->arch), "%s", u.machine);
 	}
 	detect_virt(t);
+	detect_emulation(t);
 	if ((err = topo_load()))
 		return err;
 	t->packages = count_type(HWLOC_OBJ_PACKAGE);

@@ -73,6 +73,7 @@ static const struct row rows[] = {
 	ARM("arm_n1"), ARM("arm_n2"), ARM("arm_v1"), ARM("arm_v2"),
 	ARM("arm_n3"), PERCYC("arm_n3"), ARM("arm_v3"), PERCYC("arm_v3"),
 	ARM("arm_ac76"), ARM("arm_ac720"), PERCYC("arm_ac720"),
+	ARM("arm_pmuv3"), /* any other PMUv3: the architected common events */
 #endif
 };
 
@@ -192,8 +193,12 @@ TEST(descriptions_are_complete)
 		EXPECT_TRUE(strstr((*d)->notes, "walk") != NULL);
 	}
 #elif defined(__aarch64__)
-	EXPECT_EQ(n, 8);
+	EXPECT_EQ(n, 9);
 	EXPECT_EQ(arch_find("arm_n1")->coalesce_order, 4);
+	/* the generic PMUv3 description comes last: a named core wins */
+	EXPECT_TRUE(arch_descs[n - 1] == arch_find("arm_pmuv3"));
+	EXPECT_TRUE(arch_find("arm_pmuv3")->counted != NULL);
+	EXPECT_TRUE(arch_find("arm_n1")->counted == NULL);
 #endif
 	EXPECT_TRUE(arch_find("no_such_pmu") == NULL);
 	EXPECT_TRUE(arch_find(NULL) == NULL);

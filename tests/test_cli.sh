@@ -67,7 +67,8 @@ mk() { mkdir -p "$(dirname "$1")"; printf '%s\n' "$2" > "$1"; }
 old=$fx/old; mk $old/enabled "always [madvise] never"; mk $old/defrag "always defer defer+madvise [madvise] never"
 mk $old/hpage_pmd_size 2097152; mk $old/khugepaged/max_ptes_none 511
 check info-old-kernel 0 env MTHPSCOPE_THP_ROOT=$old "$bin" info --json
-python3 -c 'import json,sys; d=json.load(open("/tmp/cli.out")); assert d["thp"]["sizes"]==[] and d["thp"]["anon_orders"]==[]' || { echo "FAIL old-kernel json"; fail=$((fail+1)); }
+# before 6.8: the PMD order only, following the top-level knob ("inherit")
+python3 -c 'import json,sys; d=json.load(open("/tmp/cli.out")); t=d["thp"]; s=t["sizes"]; assert t["anon_orders"]==[9] and t["per_size_mthp"] is False and len(s)==1 and s[0]["order"]==9 and s[0]["kb"]==2048 and s[0]["anon"] and s[0]["enabled"]=="inherit", t' || { echo "FAIL old-kernel json"; fail=$((fail+1)); }
 bad=$fx/bad; cp -r $old $bad; mk $bad/hugepages-64kB/enabled "always inherit [sometimes] never"
 check info-bad-word 1 env MTHPSCOPE_THP_ROOT=$bad "$bin" info
 none=$fx/none

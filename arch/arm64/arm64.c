@@ -12,6 +12,7 @@
  * Arm has no counter for contiguous-PTE (contpte) TLB hits, and stlb_hits is
  * derived (first-level refills that did not walk).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,8 +166,97 @@ ARM_DESC(arm_ac76, "arm_ac76", "Arm Cortex-A76/A77/A78/A710/A715", NAMES("arm_ac
 ARM_DESC(arm_ac720, "arm_ac720", "Arm Cortex-A720/A725", NAMES("arm_ac720"), a720_detect,
 	 percyc_events, "raw codes (no libpfm4 4.13 table)");
 
+/*
+ * Any other PMUv3 (a core no table names, QEMU's emulated PMU): the common
+ * events keep their numbers on every PMUv3 (Arm ARM DDI 0487, "Common
+ * event numbers"), but a core need not implement each. Linux's PMUv3
+ * driver lists under /sys/bus/event_source/devices/<pmu>/events/ only the
+ * common events the PMCEID0/1 registers announce (armv8pmu_event_attr_is_visible),
+ * so that list says which of them this PMU counts.
+ */
+#define PMU_SYSFS "/sys/bus/event_source/devices"
+
+/* The core PMU's sysfs directory: armv8_pmuv3[_N], armv8_cortex_*, armv9_*. */
+static int core_pmu_dir(char *buf, size_t size)
+{
+	DIR *d = opendir(PMU_SYSFS);
+	struct dirent *de;
+	int err = -ENOENT;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "armv8_", 6) && strncmp(de->d_name, "armv9_", 6))
+			continue;
+		snprintf(buf, size, PMU_SYSFS "/%s", de->d_name);
+		err = 0;
+		break;
+	}
+	closedir(d);
+	return err;
+}
+
+static bool pmuv3_detect(void)
+{
+	char dir[300];
+
+	return core_pmu_dir(dir, sizeof(dir)) == 0;
+}
+
+static int pmuv3_counted(const char *event)
+{
+	char dir[300], path[600], buf[64];
+	unsigned long long code;
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	if (event[0] != 'r' || ctr_parse_raw(event, buf, sizeof(buf), &code))
+		return -EINVAL;
+	if (core_pmu_dir(dir, sizeof(dir)))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (!(d = opendir(path)))
+		return -errno;
+	while (!found && (de = readdir(d))) {
+		FILE *f;
+		const char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, de->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		/* "event=0x0011" */
+		if (fgets(buf, sizeof(buf), f) && (p = strstr(buf, "event=")) &&
+		    strtoull(p + 6, NULL, 0) == code)
+			found = 1;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static const struct arch_event pmuv3_events[] = { ARM_RAW_EVENTS, { NULL } };
+static const char *const pmuv3_names[] = { "arm_pmuv3", NULL };
+static const struct arch_desc arm_pmuv3 = {
+	.name = "arm_pmuv3",
+	.family = "Arm PMUv3, core not in mthpscope's tables (architected common events)",
+	.pfm_names = pmuv3_names,
+	.detect = pmuv3_detect,
+	.events = pmuv3_events,
+	.derived = arm_derived,
+	.coalesce_order = 4,
+	.coalesce = CONTPTE,
+	.notes = "raw common event numbers; each counted only where this PMU's PMCEID "
+		 "announces it (the kernel's sysfs event list)",
+	.counted = pmuv3_counted,
+};
+
+/* arm_pmuv3 last: it fits any PMUv3, the named cores first. */
 const struct arch_desc *const arch_descs[] = {
-	&arm_n1, &arm_n2, &arm_n3, &arm_v1, &arm_v2, &arm_v3, &arm_ac76, &arm_ac720, NULL,
+	&arm_n1, &arm_n2, &arm_n3, &arm_v1, &arm_v2, &arm_v3, &arm_ac76, &arm_ac720, &arm_pmuv3,
+	NULL,
 };
 
 int arch_tlb_geometry(struct arch_tlb *t)
