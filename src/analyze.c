@@ -31,6 +31,20 @@ static const struct {
 	{ "ns_per_access", NULL },
 };
 
+/* A command (run -- CMD): a hardware TLB count per second of CPU, then the
+ * user's own --metric (source "workload"; NULL: the first one of the
+ * trials), then wall time. */
+static const struct {
+	const char *name;
+	const char *source;
+} command_candidates[] = {
+	{ "walk_cycles_per_cpu_s", "pmu" },
+	{ "walks_per_cpu_s", "pmu" },
+	{ "dtlb_misses_per_cpu_s", "pmu" },
+	{ NULL, "workload" },
+	{ "wall_ns", NULL },
+};
+
 /* Counters normalised per access; everything else is per trial. */
 static const struct {
 	const char *name;
@@ -54,6 +68,10 @@ static const struct {
 	{ "loop_page_faults", "page faults in the loop", false },
 	{ "anon_fault_alloc", "mTHP fault allocations", false },
 	{ "anon_fault_fallback", "mTHP fault fallbacks", false },
+	{ "wall_ns", "ns of wall time per run", false },
+	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false },
+	{ "walks_per_cpu_s", "walks per CPU second", false },
+	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false },
 };
 
 static void metric_unit(const char *name, char *unit, size_t size, bool *per_access)
@@ -127,17 +145,8 @@ MS_PRINTF(3, 4) static int fail(char *err, size_t size, const char *fmt, ...)
 	return -ENODATA;
 }
 
-MS_PRINTF(3, 4) static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
+/* the one appender (cli.c), under the name this file has always used */
+#define append ms_appendf
 
 /* ---- trial selection ---------------------------------------------------- */
 
@@ -149,6 +158,7 @@ struct ctx {
 	unsigned iters;
 	uint64_t seed;
 	uint64_t want_span; /* 0 = the largest */
+	bool higher_better; /* the primary metric is a workload's "better": "higher" */
 	bool force_unpaired;
 	bool summary_only;  /* a per-span verdict: no CIs of medians, no PMD share */
 	/* joint bootstrap replicates of every order's gain, iters rows of
@@ -264,7 +274,11 @@ static void select_trials(struct ctx *c)
 		char why[96];
 
 		c->included[i] = true;
-		if (t->multiplexed) {
+		if (t->flags & RESULTS_F_TIMEOUT) {
+			exclude(c, i, "the command timed out");
+		} else if (t->flags & RESULTS_F_FAILED) {
+			exclude(c, i, "the command failed");
+		} else if (t->multiplexed) {
 			exclude(c, i, "multiplexed counters (scaled estimates)");
 		} else if (!t->sparse && t->has_folios && t->coverage < RESULTS_MIN_COVERAGE) {
 			snprintf(why, sizeof(why), "folio coverage %.1f %% < %.0f %%",
@@ -328,8 +342,9 @@ static void note_other_patterns(struct ctx *c)
 }
 
 /* Spans of the pattern (ascending, distinct) and the verdict's span: the
- * largest one with included order-0 trials, where translation matters most. */
-static void collect_spans(struct ctx *c)
+ * largest one with included order-0 trials, where translation matters most.
+ * False when there is none (a command's trials have the one span 0). */
+static bool collect_spans(struct ctx *c)
 {
 	size_t i;
 	int k, j;
@@ -360,37 +375,67 @@ static void collect_spans(struct ctx *c)
 			continue;
 		if (i < c->r->nr_trials) {
 			c->a->span = c->a->spans[j].span;
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* The first metric of 'source' in the first included trial at the span. */
+static const char *first_of_source(const struct ctx *c, const char *source)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (!c->included[i] || !trial_dense_match(c, t, c->a->span))
+			continue;
+		for (j = 0; j < t->nr_metrics; j++)
+			if (!strcmp(t->metrics[j].source, source))
+				return t->metrics[j].name;
+		return NULL;
+	}
+	return NULL;
 }
 
 /* The first candidate present in every included trial at the span. */
 static int choose_metric(struct ctx *c)
 {
-	size_t k, i;
+	bool command = !strcmp(c->a->pattern, "command");
+	size_t k, i, nk = command ? MS_ARRAY_SIZE(command_candidates)
+				  : MS_ARRAY_SIZE(primary_candidates);
 
-	for (k = 0; k < MS_ARRAY_SIZE(primary_candidates); k++) {
+	for (k = 0; k < nk; k++) {
+		const char *name = command ? command_candidates[k].name : primary_candidates[k].name;
+		const char *src = command ? command_candidates[k].source
+					  : primary_candidates[k].source;
 		bool all = true, any = false;
 
+		if (!name && !(name = first_of_source(c, src)))
+			continue;
 		for (i = 0; i < c->r->nr_trials && all; i++) {
 			const struct results_trial *t = &c->r->trials[i];
 			const struct results_metric *m;
 
 			if (!c->included[i] || !trial_dense_match(c, t, c->a->span))
 				continue;
-			m = results_trial_metric(t, primary_candidates[k].name);
-			all = m && (!primary_candidates[k].source ||
-				    !strcmp(m->source, primary_candidates[k].source));
-			if (all)
+			m = results_trial_metric(t, name);
+			all = m && (!src || !strcmp(m->source, src));
+			if (all) {
 				snprintf(c->a->metric_source, sizeof(c->a->metric_source), "%s",
 					 m->source);
+				c->higher_better = m->higher_better;
+			}
 			any = true;
 		}
 		if (all && any) {
-			snprintf(c->a->metric, sizeof(c->a->metric), "%s", primary_candidates[k].name);
+			snprintf(c->a->metric, sizeof(c->a->metric), "%s", name);
 			metric_unit(c->a->metric, c->a->metric_unit, sizeof(c->a->metric_unit),
 				    &c->a->per_access);
+			if (c->higher_better)
+				append(c->a->metric_unit, sizeof(c->a->metric_unit),
+				       " (higher is better)");
 			return 0;
 		}
 	}
@@ -838,7 +883,8 @@ static int per_order(struct ctx *c)
 		}
 		if (k == 0 || !n || a->method == AN_PAIRED)
 			continue;
-		change_of(c, base, nbase, c->buf, n, seed_for(c, k, 2), true, &o->gain);
+		change_of(c, base, nbase, c->buf, n, seed_for(c, k, 2), !c->higher_better,
+			  &o->gain);
 		if (!stats_mann_whitney(base, nbase, c->buf, n, &o->u, &o->p)) {
 			idx[np] = k;
 			ps[np++] = o->p;
@@ -1182,8 +1228,10 @@ static void hardware_note(struct analysis *a, int knee)
 		       "(guest + host) walk, and the host's backing page size bounds what a "
 		       "guest folio can gain.", n[0] ? " " : "");
 	if (strcmp(a->metric_source, "pmu"))
-		append(n, size, " No hardware PMU counted TLB events here: the evidence is "
-		       "time per access, which includes cache and memory effects.");
+		append(n, size, " No hardware PMU counted TLB events here: the evidence is %s, "
+		       "which includes cache and memory effects.",
+		       strcmp(a->pattern, "command") ? "time per access"
+						     : "the command's time or its own metric");
 }
 
 static void khugepaged_note(struct analysis *a)
@@ -1422,14 +1470,13 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 		goto out;
 	}
 	note_other_patterns(&c);
-	collect_spans(&c);
-	if (!a->span && c.want_span) {
+	if (!collect_spans(&c) && c.want_span) {
 		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' at span %llu "
 			  "(%llu MiB)", a->pattern, (unsigned long long)c.want_span,
 			  (unsigned long long)(c.want_span >> 20));
 		goto out;
 	}
-	if (!a->span) {
+	if (!a->nr_spans || (!a->span && strcmp(a->pattern, "command"))) {
 		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' (%zu of %zu "
 			  "trials excluded): order 0 is the baseline every gain is measured "
 			  "against", a->pattern, a->nr_excluded, r->nr_trials);
@@ -1437,8 +1484,8 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	}
 	if (choose_metric(&c)) {
 		rc = fail(err, errsize, "no primary metric: none of walk_cycles, walks, "
-			  "dtlb_misses (pmu) or ns_per_access is in every trial of pattern '%s'",
-			  a->pattern);
+			  "dtlb_misses (pmu), ns_per_access (micro) or a --metric, wall_ns "
+			  "(command) is in every trial of pattern '%s'", a->pattern);
 		goto out;
 	}
 	if ((rc = choose_method(&c)) || (rc = per_order(&c)))

@@ -74,7 +74,7 @@ int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
 	return 0;
 }
 
-static int size_stats(int order, unsigned long long *alloc, unsigned long long *fallback)
+int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback)
 {
 	struct thp_settings s;
 	const struct thp_size *z;
@@ -97,7 +97,7 @@ int buf_populate(struct buf *b, struct ctr_set *faults)
 
 	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0, t0;
 
-	b->have_size_stats = b->order && !size_stats(b->order, &a0, &f0);
+	b->have_size_stats = b->order && !buf_size_stats(b->order, &a0, &f0);
 	/* the counter brackets the touching only: reading the stats above
 	 * faults pages of its own */
 	if (faults && (err = ctr_set_enable(faults)))
@@ -107,7 +107,7 @@ int buf_populate(struct buf *b, struct ctr_set *faults)
 	b->populate_ns = now_ns() - t0;
 	if (faults && (err = ctr_set_disable(faults)))
 		return err;
-	if (b->have_size_stats && !size_stats(b->order, &a1, &f1)) {
+	if (b->have_size_stats && !buf_size_stats(b->order, &a1, &f1)) {
 		b->fault_alloc = a1 - a0;
 		b->fault_fallback = f1 - f0;
 	} else {

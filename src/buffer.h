@@ -45,6 +45,10 @@ int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
 struct ctr_set;
 int buf_populate(struct buf *b, struct ctr_set *faults);
 
+/* The size's anon_fault_alloc / anon_fault_fallback now (stats/; global to
+ * the machine). -ENOENT when the kernel has no such counters for the order. */
+int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback);
+
 /* Write one byte in every k-th page only (k >= 1): what a sparse user of the
  * span costs at this order. *rss_bytes: the span's resident bytes after it
  * (mincore). */

@@ -42,6 +42,18 @@ void ms_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void ms_appendf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 int ms_exit_for_errno(int err)
 {
 	switch (-err) {

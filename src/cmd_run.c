@@ -10,16 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "atomic.h"
-#include "buffer.h"
+#include "bench.h"
+#include "child.h"
 #include "cli.h"
 #include "commands.h"
 #include "counters.h"
 #include "folio.h"
 #include "kernel.h"
+#include "progress.h"
 #include "results.h"
 #include "stats.h"
 #include "thp.h"
@@ -28,7 +31,8 @@
 #define RUN_MAX_ORDERS 24
 #define RUN_MAX_SPANS 32
 #define RUN_MAX_PATTERNS 8
-#define RUN_COVERAGE_MIN 0.95
+#define RUN_MAX_METRICS 8
+#define RUN_COVERAGE_MIN BENCH_COVERAGE_MIN
 /*
  * Reps per order: 10, not the 5 first planned. With 5, the 95 % percentile
  * bootstrap CI of a median is the range of the five values (a resample's
@@ -58,6 +62,13 @@ enum {
 	OPT_SPARSE,
 	OPT_BACKEND,
 	OPT_DEFRAG,
+	OPT_SCAN_INTERVAL,
+	OPT_TIMEOUT,
+	OPT_METRIC,
+	OPT_BETTER,
+	OPT_LOG,
+	OPT_SHOW_OUTPUT,
+	OPT_SCHEDULE,
 	OPT_OUTPUT = 'o',
 };
 
@@ -83,24 +94,45 @@ static const struct cli_opt run_opts[] = {
 	  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
 	  "the run, restored after: one side of a settings A/B" },
 	{ "output", OPT_OUTPUT, "FILE", "write the results (mthpscope.results/1) to FILE" },
+	{ "schedule", OPT_SCHEDULE, "interleaved|sequential",
+	  "interleaved (default when every order's span fits): all orders populated up front, "
+	  "timed round-robin in short bursts; sequential: one order per trial" },
+	{ "scan-interval", OPT_SCAN_INTERVAL, "MS",
+	  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
+	  "process's exit)" },
+	{ "timeout", OPT_TIMEOUT, "S", "-- CMD: kill a trial's process group after S seconds" },
+	{ "metric", OPT_METRIC, "NAME=REGEX",
+	  "-- CMD: a metric the command prints: the first group of the last stdout line "
+	  "REGEX matches (several allowed)" },
+	{ "better", OPT_BETTER, "higher|lower",
+	  "-- CMD: direction of the --metric just before (default lower)" },
+	{ "log", OPT_LOG, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR" },
+	{ "show-output", OPT_SHOW_OUTPUT, NULL,
+	  "-- CMD: let the command write to the terminal" },
 	{ NULL },
 };
 
 static const struct cli_cmd run_cli = {
 	.name = "run",
+	.args = "[-- CMD [ARGS...]]",
 	.summary = "Micro-benchmarks at each folio order: a span backed by folios of one order at "
-		   "a time, verified by pagemap, timed, with fault and bloat figures.",
+		   "a time, verified by pagemap, timed, with fault and bloat figures. With -- CMD: "
+		   "your command at each order, with the folio orders it really got.",
 	.details = "Needs root (THP sysfs writes, PFNs in pagemap). The THP settings are saved\n"
 		   "first and restored on every exit path. Trials of all orders are interleaved in\n"
 		   "a seeded random order. A trial whose span is less than 95% backed by folios of\n"
 		   "the requested order is flagged.\n"
-		   "Exit status: 0 done, 1 runtime failure, 2 bad option, 3 not root / PMU\n"
-		   "missing for --backend pmu / span above half of MemAvailable / output not\n"
-		   "writable.",
+		   "With -- CMD, each trial enables only its order (top-level enabled 'always',\n"
+		   "so CMD needs no madvise), runs CMD to its end in its own process group and\n"
+		   "records the tree's wall and CPU time, faults, RSS, context switches, the\n"
+		   "size's fault counters and the folio orders of its anonymous memory (scans,\n"
+		   "and a last one of each process at its exit). A trial whose CMD fails or\n"
+		   "times out is kept, flagged and left out of the statistics.\n"
+		   "Exit status: 0 done, 1 runtime failure (or every trial of an order of CMD\n"
+		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
+		   "--backend pmu / span above half of MemAvailable / output not writable.",
 	.opts = run_opts,
 };
-
-enum run_backend { BACKEND_AUTO, BACKEND_PMU, BACKEND_TIMING };
 
 struct run_opts {
 	const char *orders_arg;
@@ -109,10 +141,65 @@ struct run_opts {
 	long reps, cpu, sparse_k;
 	unsigned long long seed, accesses;
 	bool quick, have_seed, have_reps, have_cpu, have_sparse;
-	enum run_backend backend;
+	enum bench_backend backend;
 	int defrag; /* enum thp_word, or THP_W_NONE: leave it */
 	const char *output;
+	int schedule;      /* -1: default; else enum results_schedule */
+	/* -- CMD */
+	long scan_interval_ms;
+	double timeout_s;
+	struct bench_metric metrics[RUN_MAX_METRICS];
+	int nr_metrics;
+	const char *log_dir;
+	bool show_output;
+	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
 };
+
+/* The options of run -- CMD. */
+static int on_cmd_opt(int key, const char *arg, struct run_opts *o)
+{
+	char why[512];
+
+	o->cmd_only_opt = true;
+	switch (key) {
+	case OPT_SCAN_INTERVAL:
+		return cli_parse_long("scan-interval", arg, 0, 3600000, &o->scan_interval_ms);
+	case OPT_TIMEOUT:
+		return cli_parse_double("timeout", arg, 0.001, 1e6, &o->timeout_s);
+	case OPT_METRIC:
+		if (o->nr_metrics == RUN_MAX_METRICS) {
+			ms_err("run: at most %d --metric options", RUN_MAX_METRICS);
+			return -1;
+		}
+		if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
+			ms_err("run: invalid --metric value: %s", why);
+			return -1;
+		}
+		for (int i = 0; i < o->nr_metrics; i++)
+			if (!strcmp(o->metrics[i].name, o->metrics[o->nr_metrics].name)) {
+				ms_err("run: --metric %s given twice", o->metrics[i].name);
+				bench_metric_free(&o->metrics[o->nr_metrics]);
+				return -1;
+			}
+		o->nr_metrics++;
+		return 0;
+	case OPT_BETTER:
+		if (!o->nr_metrics) {
+			ms_err("run: --better applies to the --metric before it; there is none");
+			return -1;
+		}
+		if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
+			ms_err("run: invalid --better value '%s' (higher or lower)", arg);
+			return -1;
+		}
+		o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
+		return 0;
+	}
+	if (key == OPT_LOG)
+		o->log_dir = arg;
+	o->show_output |= key == OPT_SHOW_OUTPUT;
+	return 0;
+}
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
@@ -172,11 +259,11 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return cli_parse_long("sparse", arg, 0, 1L << 30, &o->sparse_k);
 	case OPT_BACKEND:
 		if (!strcmp(arg, "auto"))
-			o->backend = BACKEND_AUTO;
+			o->backend = BENCH_BACKEND_AUTO;
 		else if (!strcmp(arg, "pmu"))
-			o->backend = BACKEND_PMU;
+			o->backend = BENCH_BACKEND_PMU;
 		else if (!strcmp(arg, "timing"))
-			o->backend = BACKEND_TIMING;
+			o->backend = BENCH_BACKEND_TIMING;
 		else {
 			ms_err("invalid --backend value '%s' (auto, pmu or timing)", arg);
 			return -1;
@@ -193,8 +280,16 @@ static int on_opt(int key, const char *arg, void *ctx)
 	case OPT_OUTPUT:
 		o->output = arg;
 		return 0;
+	case OPT_SCHEDULE:
+		if (!strcmp(arg, "interleaved") || !strcmp(arg, "sequential")) {
+			o->schedule = strcmp(arg, "interleaved") ? RESULTS_SCHED_SEQUENTIAL
+								 : RESULTS_SCHED_INTERLEAVED;
+			return 0;
+		}
+		ms_err("invalid --schedule value '%s' (interleaved or sequential)", arg);
+		return -1;
 	}
-	return 0;
+	return on_cmd_opt(key, arg, o);
 }
 
 /* ---- parsing of lists ---------------------------------------------------- */
@@ -387,16 +482,7 @@ static unsigned long long mem_available(void)
 	return kb * 1024;
 }
 
-/* ---- trials -------------------------------------------------------------- */
-
-struct trial {
-	int order, rep, pattern, span; /* pattern/span: indexes */
-	/* results */
-	bool done;
-	double ns_per_access, coverage;
-	bool have_faults, have_rss, have_cov;
-	double page_faults, populate_ns, rss_bytes;
-};
+/* ---- the run ----------------------------------------------------------------- */
 
 struct run {
 	struct run_opts o;
@@ -409,433 +495,83 @@ struct run {
 	int nr_spans;
 	unsigned long long accesses[RUN_MAX_PATTERNS][RUN_MAX_SPANS];
 	double target_ns;
-	struct trial *trials;
-	int nr_trials;
-	bool progress;
+	enum results_schedule schedule;
+	char **cmd; /* -- CMD [ARGS...], NULL-terminated; NULL for micro-benchmarks */
+	struct bench_cell *cells;
+	int nr_cells;
+	struct results_trial *trials; /* [2 * nr_cells]: each cell's trial and its sparse one */
+	int nr_done;
+	struct progress pg;
 	json_t *doc;
-	int low_coverage;
-	/* software events: page faults around populate, context switches
-	 * around the loop (a disturbed trial shows it) */
-	struct ctr_set *fault_set, *loop_set;
-	/* hardware metrics of this CPU family (arch/), user-only, around the
-	 * loop alone; NULL with the timing backend */
-	struct ctr_set *pmu_set;
-	struct arch_specs pmu;
+	struct bench b;
 };
 
-static const struct ctr_spec fault_specs[] = {
-	{ "page_faults", "page-faults" },
-};
-static const struct ctr_spec loop_specs[] = {
-	{ "context_switches", "context-switches" },
-	{ "loop_page_faults", "page-faults" },
-};
-
-static void metric_from_ctr(json_t *jt, const struct ctr_value *v)
+/* The engine's progress and warnings, on the terminal. */
+static void on_event(const struct bench_event *ev, void *ctx)
 {
-	if (isfinite(v->value))
-		results_metric_set(jt, v->metric, v->value, v->source, v->event, v->scale);
-}
+	struct run *r = ctx;
 
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL);
-
-	return kern_splitmix64(&s);
-}
-
-/*
- * Randomised blocks: rep r runs every (pattern, span, order) once, in an order
- * shuffled with the seed, then a pass moves apart two neighbours of the same
- * order (across the block boundary too) wherever a later trial of another
- * order can take the place: given two orders or more no two trials in a row
- * share an order, never all reps of one order run back to back, and drift in
- * the machine falls on all orders alike.
- */
-static int plan_trials(struct run *r)
-{
-	int per_block = r->nr_pats * r->nr_spans * r->nr_orders;
-	uint64_t rng = mix(r->o.seed, 0x7472696173ULL);
-	int rep, p, sp, i, j, k;
-
-	r->nr_trials = per_block * (int)r->o.reps;
-	r->trials = calloc((size_t)r->nr_trials, sizeof(*r->trials));
-	if (!r->trials)
-		return -ENOMEM;
-	for (rep = 0; rep < r->o.reps; rep++) {
-		struct trial *blk = r->trials + rep * per_block, t;
-		k = 0;
-		for (p = 0; p < r->nr_pats; p++)
-			for (sp = 0; sp < r->nr_spans; sp++)
-				for (i = 0; i < r->nr_orders; i++)
-					blk[k++] = (struct trial){ .order = r->orders[i], .rep = rep,
-								   .pattern = p, .span = sp };
-		for (i = per_block - 1; i > 0; i--) {
-			j = (int)((kern_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
-			t = blk[i];
-			blk[i] = blk[j];
-			blk[j] = t;
-		}
-		for (i = rep > 0 ? 0 : 1; i < per_block && r->nr_orders > 1; i++) {
-			int prev = i ? blk[i - 1].order : blk[-1].order;
-			if (blk[i].order != prev)
-				continue;
-			for (j = i + 1; j < per_block && blk[j].order == prev; j++)
-				;
-			if (j < per_block) {
-				t = blk[i];
-				blk[i] = blk[j];
-				blk[j] = t;
-			}
-		}
-	}
-	return 0;
-}
-
-static unsigned long long clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
-}
-
-/* Stored so the loops' results are used: nothing of the measured work is
- * dead code. */
-static volatile uint64_t sink;
-
-static void progress(struct run *r, int done, const struct trial *t)
-{
-	char bar[31];
-	int w = (int)(sizeof(bar) - 1), fill = r->nr_trials ? done * w / r->nr_trials : w, i;
-
-	if (!r->progress)
+	switch (ev->kind) {
+	case BENCH_EV_WARN:
+		progress_clear(&r->pg);
+		ms_warn("%s", ev->what);
 		return;
-	for (i = 0; i < w; i++)
-		bar[i] = i < fill ? '#' : '.';
-	bar[w] = '\0';
-	if (t)
-		fprintf(stderr, "\r[%s] %d/%d %s order %d rep %d   ", bar, done, r->nr_trials,
-			r->pats[t->pattern]->name, t->order, t->rep);
-	else
-		fprintf(stderr, "\r%*s\r", w + 48, "");
-	fflush(stderr);
-}
-
-static void trial_warn(struct run *r, const char *fmt, ...) MS_PRINTF(2, 3);
-static void trial_warn(struct run *r, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (r->progress)
-		fprintf(stderr, "\r%78s\r", "");
-	ms_warn("%s", msg);
-}
-
-static double trial_metric(const char *name, void *ctx)
-{
-	json_t *jt = ctx, *v;
-
-	if (!strcmp(name, "accesses"))
-		return (double)json_integer_value(json_object_get(jt, "accesses"));
-	v = json_object_get(json_object_get(json_object_get(jt, "metrics"), name), "value");
-	return v ? json_number_value(v) : NAN;
-}
-
-/* A derived metric is only as much a hardware count as its inputs: its
- * source is the weakest of theirs ("accesses" is the run's own exact count
- * and does not weaken it). */
-static const char *derived_source(json_t *jt, const struct arch_formula *f)
-{
-	const char *in[2] = { f ? f->a : NULL, f ? f->b : NULL };
-	const char *src = "pmu";
-	int k;
-
-	if (!f)
-		return "model";
-	for (k = 0; k < 2; k++) {
-		const char *s;
-
-		if (!in[k] || !strcmp(in[k], "accesses"))
-			continue;
-		s = json_string_value(json_object_get(
-			json_object_get(json_object_get(jt, "metrics"), in[k]), "source"));
-		if (!s)
-			return "model";
-		if (strcmp(s, "pmu"))
-			src = s;
-	}
-	return src;
-}
-
-/* The family's formulas (arch/): walks per 1000 accesses, MMU overhead, ...;
- * "formula" says how each was computed. */
-static void add_derived(struct run *r, json_t *jt)
-{
-	struct arch_value dv[16];
-	int n, i;
-
-	n = arch_derive(r->pmu.desc, trial_metric, jt, dv, (int)MS_ARRAY_SIZE(dv));
-	for (i = 0; i < n; i++) {
-		const struct arch_formula *f;
-		json_t *m;
-
-		for (f = r->pmu.desc ? r->pmu.desc->derived : NULL; f && f->name; f++)
-			if (!strcmp(f->name, dv[i].name))
-				break;
-		if (!f || !f->name)
-			for (f = arch_common_formulas(); f && f->name; f++)
-				if (!strcmp(f->name, dv[i].name))
-					break;
-		if (f && !f->name)
-			f = NULL;
-		if (results_metric_set(jt, dv[i].name, dv[i].value, derived_source(jt, f), NULL,
-				       -1))
-			continue;
-		m = json_object_get(json_object_get(jt, "metrics"), dv[i].name);
-		if (f)
-			json_object_set_new(m, "formula",
-					    json_sprintf("%s %s %s x %g", f->a,
-							 f->op == ARCH_OP_DIV   ? "/"
-							 : f->op == ARCH_OP_ADD ? "+"
-										: "-",
-							 f->b, f->scale));
+	case BENCH_EV_NOTE:
+		progress_clear(&r->pg);
+		ms_note("%s", ev->what);
+		return;
+	case BENCH_EV_CALIBRATE:
+		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
+		return;
+	case BENCH_EV_TRIAL:
+		if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
+			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
+				      "%d/%d %s rep %d, all orders in rounds", ev->done, ev->total,
+				      ev->what, ev->cell->rep);
+		else if (ev->cell)
+			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
+				      "%d/%d %s order %d rep %d", ev->done, ev->total, ev->what,
+				      ev->cell->order, ev->cell->rep);
+		else
+			progress_clear(&r->pg);
+		return;
 	}
 }
 
-/*
- * Map at the order, populate, lay out the pattern, warm up, time the loop.
- * With 'record' false it is the calibration/warm-up trial: only the time
- * is wanted.
- */
-static int measure(struct run *r, struct trial *t, unsigned long long accesses, bool record,
-		   double *ns_out, json_t **trial_out, json_t **sparse_out)
+static void progress(struct run *r, int done, const struct bench_cell *c)
 {
-	const struct kern_desc *k = r->pats[t->pattern];
-	unsigned long long span = r->spans[t->span], c0, c1, w0, w1, warm;
-	struct ctr_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
-	struct ctr_value pmuv[ARCH_MAX_SPECS];
-	struct kern_state ks;
-	struct folio_hist h;
-	struct buf b;
-	json_t *jt = NULL;
-	double coverage = 0, ns;
-	bool scanned = false;
-	int err, i;
+	struct bench_event ev = { .kind = BENCH_EV_TRIAL, .cell = c, .done = done,
+				  .total = r->nr_cells };
 
-	if (sparse_out)
-		*sparse_out = NULL;
-	if ((err = buf_set_order(&r->s, t->order)))
-		return err;
-	if ((err = buf_map(&b, &r->s, t->order, span)))
-		return err;
-	err = buf_populate(&b, r->fault_set);
-	if (!err && r->fault_set)
-		err = ctr_set_read(r->fault_set, &faults, 1);
-	if (err)
-		goto out;
-	memset(&ks, 0, sizeof(ks));
-	ks.base = b.base;
-	ks.span = b.span;
-	ks.page_size = b.page_size;
-	/* One layout per rep, the same for every order of that rep: orders are
-	 * compared on the same chase, reps average over layouts. */
-	ks.seed = mix(r->o.seed, (uint64_t)t->rep * 1000003u + (uint64_t)t->pattern);
-	if ((err = k->setup(&ks)))
-		goto out;
-	/* Warm-up: one pass (at most a tenth of the trial) fills the caches
-	 * with the pattern's lines and page-table entries. */
-	warm = ks.cycle < accesses / 10 ? ks.cycle : accesses / 10;
-	if (warm)
-		sink = k->loop(&ks, warm);
-	/* The thread's CPU time, not the wall clock: on a shared machine the
-	 * time this thread spends descheduled is not the loop's (the wall
-	 * clock is kept as a second metric). */
-	if (record && r->loop_set && (err = ctr_set_enable(r->loop_set)))
-		goto out;
-	if (record && r->pmu_set && (err = ctr_set_enable(r->pmu_set)))
-		goto out;
-	w0 = clock_ns(CLOCK_MONOTONIC);
-	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	sink = k->loop(&ks, accesses);
-	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	w1 = clock_ns(CLOCK_MONOTONIC);
-	if (record && r->pmu_set) {
-		ctr_set_disable(r->pmu_set);
-		if ((err = ctr_set_read(r->pmu_set, pmuv, r->pmu.n)))
-			goto out;
-	}
-	if (record && r->loop_set) {
-		ctr_set_disable(r->loop_set);
-		if ((err = ctr_set_read(r->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
-			goto out;
-	}
-	ns = (double)(c1 - c0) / (double)accesses;
-	/* Calibration sizes the trials to the wall-clock budget: on a busy
-	 * machine the thread gets a share of the CPU, and the run's length is
-	 * what --quick and the defaults promise. */
-	*ns_out = record ? ns : (double)(w1 - w0) / (double)accesses;
-	if (!record) {
-		/* the least disturbed of three probes: one preemption must not
-		 * halve every trial of the run */
-		for (i = 0; i < 2; i++) {
-			w0 = clock_ns(CLOCK_MONOTONIC);
-			sink = k->loop(&ks, accesses);
-			w1 = clock_ns(CLOCK_MONOTONIC);
-			*ns_out = fmin(*ns_out, (double)(w1 - w0) / (double)accesses);
-		}
-		goto out;
-	}
-
-	err = buf_verify(&b, &h, &coverage);
-	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
-		goto out;
-	scanned = !err;
-	err = 0;
-	jt = results_trial_new(t->order, k->name, span, t->rep, accesses, scanned ? &h : NULL,
-			       coverage);
-	if (!jt) {
-		err = -ENOMEM;
-		goto out;
-	}
-	results_metric_set(jt, "ns_per_access", ns, "timing", NULL, -1);
-	results_metric_set(jt, "wall_ns_per_access", (double)(w1 - w0) / (double)accesses,
-			   "timing", NULL, -1);
-	results_metric_set(jt, "populate_ns", (double)b.populate_ns, "timing", NULL, -1);
-	if (r->fault_set && isfinite(faults.value)) {
-		metric_from_ctr(jt, &faults);
-		t->have_faults = true;
-		t->page_faults = faults.value;
-		if (faults.value > 0)
-			results_metric_set(jt, "fault_ns", (double)b.populate_ns / faults.value,
-					   "timing", NULL, -1);
-	}
-	if (r->loop_set)
-		for (i = 0; i < (int)MS_ARRAY_SIZE(loop_specs); i++)
-			metric_from_ctr(jt, &loopv[i]);
-	if (r->pmu_set) {
-		bool mux = false;
-		for (i = 0; i < r->pmu.n; i++) {
-			metric_from_ctr(jt, &pmuv[i]);
-			mux |= pmuv[i].multiplexed;
-		}
-		json_object_set_new(jt, "multiplexed", json_boolean(mux));
-		add_derived(r, jt);
-	}
-	if (b.have_size_stats) {
-		results_metric_set(jt, "anon_fault_alloc", (double)b.fault_alloc, "kernel", NULL, -1);
-		results_metric_set(jt, "anon_fault_fallback", (double)b.fault_fallback, "kernel",
-				   NULL, -1);
-	}
-	t->ns_per_access = ns;
-	t->populate_ns = (double)b.populate_ns;
-	t->have_cov = scanned;
-	t->coverage = coverage;
-	if (scanned && coverage < RUN_COVERAGE_MIN) {
-		json_object_set_new(jt, "flags", json_pack("[s]", "low_coverage"));
-		r->low_coverage++;
-		trial_warn(r, "%s order %d rep %d: only %.1f%% of the span is backed by "
-			   "order-%d folios (fallback %llu); the trial is flagged",
-			   k->name, t->order, t->rep, coverage * 100, t->order,
-			   b.have_size_stats ? b.fault_fallback : 0ULL);
-	}
-	buf_unmap(&b);
-
-	/* Bloat: the same span at the same order, one page in every k
-	 * touched; its own trial (pattern "sparse"), since it measures memory,
-	 * not accesses. */
-	if (r->o.sparse_k) {
-		unsigned long long rss;
-		json_t *js;
-
-		if ((err = buf_map(&b, &r->s, t->order, span)))
-			goto out;
-		if ((err = buf_populate_sparse(&b, (unsigned long)r->o.sparse_k, &rss)))
-			goto out;
-		scanned = !folio_scan_range(0, (unsigned long)b.base,
-					    (unsigned long)(b.base + b.span), &h);
-		js = results_trial_new(t->order, "sparse", span, t->rep, 0, scanned ? &h : NULL,
-				       NAN);
-		if (!js) {
-			err = -ENOMEM;
-			goto out;
-		}
-		json_object_set_new(js, "sparse",
-				    json_pack("{s:I, s:I}", "k", (json_int_t)r->o.sparse_k,
-					      "touched_pages",
-					      (json_int_t)((b.span / b.page_size +
-							    (unsigned long)r->o.sparse_k - 1) /
-							   (unsigned long)r->o.sparse_k)));
-		results_metric_set(js, "rss_bytes", (double)rss, "kernel", NULL, -1);
-		*sparse_out = js;
-		t->have_rss = true;
-		t->rss_bytes = (double)rss;
-	}
-	*trial_out = jt;
-	jt = NULL;
-out:
-	json_decref(jt);
-	buf_unmap(&b);
-	return err;
-}
-
-/* Calibrate the accesses of each (pattern, span) at order 0, the slowest for
- * the translation-bound patterns: the trial then lasts about target_ns there
- * and less at the larger orders. Rounded to whole passes of the pattern. */
-static int calibrate(struct run *r)
-{
-	int p, sp, err;
-
-	for (p = 0; p < r->nr_pats; p++) {
-		for (sp = 0; sp < r->nr_spans; sp++) {
-			struct trial t = { .order = 0, .pattern = p, .span = sp };
-			unsigned long long probe = 1ULL << 20, n;
-			double ns;
-
-			if (r->progress) {
-				fprintf(stderr, "\rcalibrating %s, span %llu MiB ...   ",
-					r->pats[p]->name, r->spans[sp] >> 20);
-				fflush(stderr);
-			}
-			if (r->o.accesses) {
-				/* still one warm-up trial: the first timed trial should
-				 * not be the one that pays for cold caches */
-				if ((err = measure(r, &t, r->o.accesses, false, &ns, NULL, NULL)))
-					return err;
-				r->accesses[p][sp] = r->o.accesses;
-				continue;
-			}
-			if ((err = measure(r, &t, probe, false, &ns, NULL, NULL)))
-				return err;
-			n = (unsigned long long)(r->target_ns / (ns > 0.1 ? ns : 0.1));
-			if (n < probe)
-				n = probe;
-			r->accesses[p][sp] = n;
-		}
-	}
-	return 0;
+	ev.what = r->cmd ? r->cmd[0] : c ? r->pats[c->pattern]->name : "";
+	on_event(&ev, r);
 }
 
 /* ---- summary -------------------------------------------------------------- */
 
-/* Values of one double field of struct trial over the reps of one cell;
- * returns how many (only trials that have the field: 'have' offset, or -1). */
-static int collect(const struct run *r, int p, int sp, int order, size_t field, long have,
-		   double *v)
+/* Values of one metric over the reps of one cell (failed trials left out);
+ * "coverage" is the verified folio coverage. Returns how many. */
+static int collect(const struct run *r, const char *pattern, bool sparse, uint64_t span,
+		   int order, const char *metric, double *v)
 {
 	int j, n = 0;
 
-	for (j = 0; j < r->nr_trials; j++) {
-		const struct trial *t = &r->trials[j];
-		if (!t->done || t->pattern != p || t->span != sp || t->order != order)
+	for (j = 0; j < 2 * r->nr_done; j++) {
+		const struct results_trial *t = &r->trials[j];
+		const struct results_metric *m;
+
+		if (!t->pattern[0] || t->sparse != sparse || t->order != order ||
+		    t->span != span || (t->flags & RESULTS_F_FAILED) ||
+		    (!sparse && strcmp(t->pattern, pattern)))
 			continue;
-		if (have >= 0 && !*(const bool *)((const char *)t + have))
+		if (!strcmp(metric, "coverage")) {
+			if (t->has_folios)
+				v[n++] = t->coverage;
 			continue;
-		v[n++] = *(const double *)((const char *)t + field);
+		}
+		m = results_trial_metric(t, metric);
+		if (m)
+			v[n++] = m->value;
 	}
 	return n;
 }
@@ -845,6 +581,16 @@ static double median_or_nan(const double *v, int n)
 	double m;
 
 	return n > 0 && !stats_median(v, (size_t)n, &m) ? m : NAN;
+}
+
+static double min_or_nan(const double *v, int n)
+{
+	double m = NAN;
+
+	/* the worst rep: one bad trial is what must show */
+	while (n-- > 0)
+		m = isnan(m) || v[n] < m ? v[n] : m;
+	return m;
 }
 
 static void fmt_bytes(double b, char *buf, size_t size)
@@ -859,100 +605,207 @@ static void fmt_bytes(double b, char *buf, size_t size)
 		snprintf(buf, size, "%.0f KiB", b / 1024);
 }
 
+/* prec digits after the point, or significant digits with 'sig'; "-" when
+ * nothing was measured */
+static const char *fmt_num(double v, int prec, bool sig, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (sig)
+		snprintf(buf, size, "%.*g", prec, v);
+	else
+		snprintf(buf, size, "%.*f", prec, v);
+	return buf;
+}
+
+static void fmt_coverage(double cov, char *buf, size_t size)
+{
+	if (isnan(cov))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3f%s", cov, cov < RUN_COVERAGE_MIN ? "!" : "");
+}
+
 #define RUN_CI_LEVEL 0.95
 #define RUN_CI_ITERS 2000
 #define RUN_CI_TARGET 0.05
 
-/* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
-static void print_summary(struct run *r, FILE *f)
+/* Median and "[lo, hi]" (or "-") of v; *half the farther end from the median. */
+static double median_ci(const struct run *r, const double *v, int n, double scale, char *ci,
+			size_t size, double *half)
 {
-	double *v = calloc((size_t)r->o.reps, sizeof(double)), base, widest, w;
-	int p, sp, i, n;
+	double med = median_or_nan(v, n), lo, hi;
+
+	*half = NAN;
+	if (n > 1 && !stats_bootstrap_median_ci(v, (size_t)n, RUN_CI_LEVEL, RUN_CI_ITERS,
+						r->o.seed, &lo, &hi)) {
+		snprintf(ci, size, "[%.2f, %.2f]", lo / scale, hi / scale);
+		*half = fmax(hi - med, med - lo);
+	} else {
+		snprintf(ci, size, "-");
+	}
+	return med;
+}
+
+static void print_precision(FILE *f, double base, double widest)
+{
+	/* The precision a reader can expect of a gain: CIs against the
+	 * order-0 value they are compared to. */
+	if (isfinite(base) && base > 0)
+		fprintf(f, "precision: the widest CI reaches %.1f%% of order 0's median "
+			"(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
+			RUN_CI_TARGET * 100,
+			widest / base > RUN_CI_TARGET
+				? "; more --reps or a quieter machine narrow it"
+				: "");
+}
+
+static void print_micro_cell(struct run *r, FILE *f, int p, int sp, double *v)
+{
+	const char *pat = r->pats[p]->name;
+	unsigned long long span = r->spans[sp];
+	double base = NAN, widest = 0, half;
+	char spb[32];
+	int i, n;
+
+	fmt_bytes((double)span, spb, sizeof(spb));
+	fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n", pat, spb,
+		r->accesses[p][sp], r->o.reps, r->o.cpu);
+	fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio", "coverage",
+		"ns/access", "95% CI", "faults", "populate", "sparse RSS");
+	for (i = 0; i < r->nr_orders; i++) {
+		int o = r->orders[i];
+		double med, faults, pop, rss;
+		char fol[16], rssb[32], ci[40], cvb[16], fb[16];
+
+		n = collect(r, pat, false, span, o, "ns_per_access", v);
+		med = median_ci(r, v, n, 1, ci, sizeof(ci), &half);
+		if (isfinite(half)) {
+			if (o == 0)
+				base = med;
+			widest = fmax(widest, half);
+		}
+		n = collect(r, pat, false, span, o, "coverage", v);
+		fmt_coverage(min_or_nan(v, n), cvb, sizeof(cvb));
+		n = collect(r, pat, false, span, o, "page_faults", v);
+		faults = median_or_nan(v, n);
+		if (isnan(faults))
+			snprintf(fb, sizeof(fb), "-");
+		else
+			snprintf(fb, sizeof(fb), "%.0f", faults);
+		n = collect(r, pat, false, span, o, "populate_ns", v);
+		pop = median_or_nan(v, n);
+		n = collect(r, pat, true, span, o, "rss_bytes", v);
+		rss = median_or_nan(v, n);
+		fmt_bytes(rss, rssb, sizeof(rssb));
+		snprintf(fol, sizeof(fol), "%lukB", (unsigned long)(r->topo.page_size << o) / 1024);
+		fprintf(f, "%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med, ci, fb,
+			pop / 1e6, rssb);
+	}
+	print_precision(f, base, widest);
+	fprintf(f, "\n");
+}
+
+/* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
+static void print_micro_summary(struct run *r, FILE *f)
+{
+	double *v = calloc((size_t)r->o.reps, sizeof(double));
+	int p, sp;
 
 	if (!v)
 		return;
-	for (p = 0; p < r->nr_pats; p++) {
-		for (sp = 0; sp < r->nr_spans; sp++) {
-			char spb[32];
-			fmt_bytes((double)r->spans[sp], spb, sizeof(spb));
-			fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n",
-			       r->pats[p]->name, spb, r->accesses[p][sp], r->o.reps, r->o.cpu);
-			fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio",
-			       "coverage", "ns/access", "95% CI", "faults", "populate", "sparse RSS");
-			base = NAN;
-			widest = 0;
-			for (i = 0; i < r->nr_orders; i++) {
-				int o = r->orders[i];
-				double med, lo, hi, cov, faults, pop, rss;
-				char fol[16], rssb[32], ci[40], cvb[16], fb[16];
-
-				n = collect(r, p, sp, o, offsetof(struct trial, ns_per_access), -1, v);
-				med = median_or_nan(v, n);
-				if (n > 1 && !stats_bootstrap_median_ci(v, (size_t)n, RUN_CI_LEVEL,
-									 RUN_CI_ITERS, r->o.seed,
-									 &lo, &hi)) {
-					snprintf(ci, sizeof(ci), "[%.2f, %.2f]", lo, hi);
-					if (o == 0)
-						base = med;
-					/* the farther end of the CI from the median */
-					w = fmax(hi - med, med - lo);
-					widest = fmax(widest, w);
-				} else
-					snprintf(ci, sizeof(ci), "-");
-				n = collect(r, p, sp, o, offsetof(struct trial, coverage),
-					    (long)offsetof(struct trial, have_cov), v);
-				/* the worst rep: one bad trial is what must show */
-				cov = NAN;
-				while (n-- > 0)
-					cov = isnan(cov) || v[n] < cov ? v[n] : cov;
-				if (isnan(cov))
-					snprintf(cvb, sizeof(cvb), "-");
-				else
-					snprintf(cvb, sizeof(cvb), "%.3f%s", cov,
-						 cov < RUN_COVERAGE_MIN ? "!" : "");
-				n = collect(r, p, sp, o, offsetof(struct trial, page_faults),
-					    (long)offsetof(struct trial, have_faults), v);
-				faults = median_or_nan(v, n);
-				if (isnan(faults))
-					snprintf(fb, sizeof(fb), "-");
-				else
-					snprintf(fb, sizeof(fb), "%.0f", faults);
-				n = collect(r, p, sp, o, offsetof(struct trial, populate_ns), -1, v);
-				pop = median_or_nan(v, n);
-				n = collect(r, p, sp, o, offsetof(struct trial, rss_bytes),
-					    (long)offsetof(struct trial, have_rss), v);
-				rss = median_or_nan(v, n);
-				fmt_bytes(rss, rssb, sizeof(rssb));
-				snprintf(fol, sizeof(fol), "%lukB",
-					 (unsigned long)(r->topo.page_size << o) / 1024);
-				fprintf(f, "%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med,
-				       ci, fb, pop / 1e6, rssb);
-			}
-			/* The precision a reader can expect of a gain: CIs against the
-			 * order-0 value they are compared to. */
-			if (isfinite(base) && base > 0)
-				fprintf(f, "precision: the widest CI reaches %.1f%% of order 0's median "
-				       "(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
-				       RUN_CI_TARGET * 100,
-				       widest / base > RUN_CI_TARGET
-					       ? "; more --reps or a quieter machine narrow it"
-					       : "");
-			fprintf(f, "\n");
-		}
-	}
+	for (p = 0; p < r->nr_pats; p++)
+		for (sp = 0; sp < r->nr_spans; sp++)
+			print_micro_cell(r, f, p, sp, v);
 	free(v);
 	fprintf(f, "ns/access: median over the reps of the thread's CPU time per access (timing),\n"
-	       "with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
-	       "at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
-	       "faults to populate the span (sw). populate: median time to fault it in (timing).\n"
-	       "sparse RSS: resident bytes when one page in every %ld is touched (kernel, mincore).\n",
-	       RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100, r->o.sparse_k);
+		"with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
+		"at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
+		"faults to populate the span (sw). populate: median time to fault it in (timing).\n"
+		"sparse RSS: resident bytes when one page in every %ld is touched (kernel, mincore).\n",
+		RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100, r->o.sparse_k);
+}
+
+/* Trials of an order that ran and those that failed. */
+static void count_failed(const struct run *r, int order, int *ran, int *failed)
+{
+	*ran = *failed = 0;
+	for (int j = 0; j < 2 * r->nr_done; j++) {
+		const struct results_trial *t = &r->trials[j];
+
+		if (!t->pattern[0] || t->order != order)
+			continue;
+		(*ran)++;
+		*failed += !!(t->flags & RESULTS_F_FAILED);
+	}
+}
+
+static void print_command_summary(struct run *r, FILE *f)
+{
+	double *v = calloc((size_t)r->o.reps, sizeof(double)), base = NAN, widest = 0, half;
+	int i, k, n;
+
+	if (!v)
+		return;
+	fprintf(f, "%s", r->cmd[0]);
+	for (i = 1; r->cmd[i]; i++)
+		fprintf(f, " %s", r->cmd[i]);
+	fprintf(f, "\n%ld reps, scan every %ld ms\n", r->o.reps, r->o.scan_interval_ms);
+	fprintf(f, "%5s %7s %8s %9s %21s %9s %10s %10s %6s", "order", "folio", "coverage",
+		"wall s", "95% CI", "cpu s", "faults", "max RSS", "failed");
+	for (k = 0; k < r->o.nr_metrics; k++)
+		fprintf(f, " %12s", r->o.metrics[k].name);
+	fprintf(f, "\n");
+	for (i = 0; i < r->nr_orders; i++) {
+		int o = r->orders[i], ran, failed;
+		double med, cpu, flt, rss;
+		char fol[16], ci[48], cvb[16], rssb[32], wb[32], cb[32], fb[32];
+
+		n = collect(r, "command", false, 0, o, "wall_ns", v);
+		med = median_ci(r, v, n, 1e9, ci, sizeof(ci), &half);
+		if (isfinite(half)) {
+			if (o == 0)
+				base = med;
+			widest = fmax(widest, half);
+		}
+		n = collect(r, "command", false, 0, o, "coverage", v);
+		fmt_coverage(min_or_nan(v, n), cvb, sizeof(cvb));
+		n = collect(r, "command", false, 0, o, "user_ns", v);
+		cpu = median_or_nan(v, n);
+		n = collect(r, "command", false, 0, o, "sys_ns", v);
+		cpu += median_or_nan(v, n);
+		n = collect(r, "command", false, 0, o, "minor_faults", v);
+		flt = median_or_nan(v, n);
+		n = collect(r, "command", false, 0, o, "max_rss_bytes", v);
+		rss = median_or_nan(v, n);
+		fmt_bytes(rss, rssb, sizeof(rssb));
+		count_failed(r, o, &ran, &failed);
+		snprintf(fol, sizeof(fol), "%lukB", (unsigned long)(r->topo.page_size << o) / 1024);
+		fprintf(f, "%5d %7s %8s %9s %21s %9s %10s %10s %3d/%-2d", o, fol, cvb,
+			fmt_num(med / 1e9, 3, false, wb, sizeof(wb)), ci,
+			fmt_num(cpu / 1e9, 3, false, cb, sizeof(cb)),
+			fmt_num(flt, 0, false, fb, sizeof(fb)),
+			rssb, failed, ran);
+		for (k = 0; k < r->o.nr_metrics; k++) {
+			n = collect(r, "command", false, 0, o, r->o.metrics[k].name, v);
+			fprintf(f, " %12s", fmt_num(median_or_nan(v, n), 6, true, wb, sizeof(wb)));
+		}
+		fprintf(f, "\n");
+	}
+	print_precision(f, base, widest);
+	free(v);
+	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
+		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"
+		"rusage). coverage: the lowest share over the reps of the anonymous memory in\n"
+		"folios of the order or larger, from the scan with the most anonymous memory\n"
+		"(pagemap; '!' below %.0f%%). faults: minor faults of the tree (kernel). failed:\n"
+		"trials whose command failed or timed out (left out of every median).\n",
+		RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100);
 }
 
 /* ---- the command ---------------------------------------------------------- */
 
-static json_t *config_json(struct run *r, const char *reach_source, unsigned long long reach,
-			   const char *backend)
+static json_t *config_json(struct run *r, const char *reach_source, unsigned long long reach)
 {
 	json_t *orders = json_array(), *spans = json_array(), *pats = json_array();
 	json_t *c;
@@ -969,287 +822,484 @@ static json_t *config_json(struct run *r, const char *reach_source, unsigned lon
 		      "command", "run", "pattern", r->pats[0]->name, "patterns", pats, "orders",
 		      orders, "spans", spans, "reps", (int)r->o.reps, "seed",
 		      (json_int_t)r->o.seed, "cpu", (int)r->o.cpu, "quick", r->o.quick, "backend",
-		      backend, "target_trial_seconds", r->target_ns / 1e9, "tlb_reach", "bytes",
+		      r->b.backend, "target_trial_seconds", r->target_ns / 1e9, "tlb_reach", "bytes",
 		      (json_int_t)reach, "source", reach_source, "sparse", "k",
 		      (int)r->o.sparse_k, "metric", "rss_bytes", "coverage_min",
 		      RUN_COVERAGE_MIN);
 	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
 	json_object_set_new(c, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
+	results_config_set_schedule(c, r->schedule);
 	if (r->o.defrag != THP_W_NONE)
 		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
 	return c;
 }
 
-static int run_run(int argc, char **argv)
+static json_t *command_config_json(struct run *r)
 {
-	struct run r;
-	const char *reach_src, *backend;
-	unsigned long long reach, avail, largest, u;
-	char msg[512];
-	int i, rc = MS_EXIT_FAIL, err;
+	json_t *orders = json_array(), *argv = json_array(), *metrics = json_array(), *c;
+	int i;
 
-	memset(&r, 0, sizeof(r));
-	r.o.backend = BACKEND_AUTO;
-	r.o.defrag = THP_W_NONE;
-	i = cli_parse(&run_cli, argc, argv, on_opt, &r.o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("run: unexpected argument '%s'", argv[i]);
-		cli_usage(&run_cli, stderr);
-		return MS_EXIT_USAGE;
-	}
-	if (r.o.span && r.o.sweep_min) {
-		ms_err("run: --span and --sweep exclude each other");
-		return MS_EXIT_USAGE;
-	}
-	if ((err = thp_read(&r.s))) {
-		thp_strerror(err, msg, sizeof(msg));
-		ms_err("run: %s", msg);
-		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
-	}
-	if ((rc = parse_orders(r.o.orders_arg, &r.s, r.orders, &r.nr_orders)) ||
-	    (rc = parse_patterns(r.o.patterns_arg, r.pats, &r.nr_pats)))
-		return rc;
-	rc = MS_EXIT_FAIL;
-	topo_describe(&r.topo);
-	if (r.topo.page_size <= 0)
-		r.topo.page_size = sysconf(_SC_PAGESIZE);
-	reach = tlb_reach(r.topo.page_size, &reach_src);
+	for (i = 0; i < r->nr_orders; i++)
+		json_array_append_new(orders, json_integer(r->orders[i]));
+	for (i = 0; r->cmd[i]; i++)
+		json_array_append_new(argv, json_string(r->cmd[i]));
+	for (i = 0; i < r->o.nr_metrics; i++)
+		json_array_append_new(metrics,
+				      json_pack("{s:s, s:s, s:s}", "name", r->o.metrics[i].name,
+						"regex", r->o.metrics[i].regex, "better",
+						r->o.metrics[i].higher_better ? "higher" : "lower"));
+	c = json_pack("{s:s, s:s, s:{s:s, s:o}, s:o, s:i, s:I, s:i, s:s, s:i, s:f, s:o, s:f, "
+		      "s:s}",
+		      "command", "run", "pattern", "command", "workload", "kind", "command",
+		      "argv", argv, "orders", orders, "reps", (int)r->o.reps, "seed",
+		      (json_int_t)r->o.seed, "cpu", (int)r->o.cpu, "backend", r->b.backend,
+		      "scan_interval_ms", (int)r->o.scan_interval_ms, "timeout_s",
+		      r->o.timeout_s, "metrics", metrics, "coverage_min", RUN_COVERAGE_MIN,
+		      "top_enabled", "always");
+	if (r->o.defrag != THP_W_NONE)
+		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
+	return c;
+}
 
-	/* spans */
-	if (r.o.sweep_min) {
-		for (u = r.o.sweep_min; u <= r.o.sweep_max && r.nr_spans < RUN_MAX_SPANS; u *= 2)
-			r.spans[r.nr_spans++] = u;
-	} else if (r.o.span) {
-		r.spans[r.nr_spans++] = r.o.span;
+/* The results document: host (with what the PMU can do), the settings in
+ * effect, the config. */
+static int make_doc(struct run *r, json_t *config)
+{
+	json_t *pmu_models = json_array();
+	char reason[512];
+	struct ctr_pmu_model models[8];
+	int nm = ctr_detect_pmus(models, 8), m, hwerr = ctr_probe_hw();
+	bool hw = hwerr == 0;
+	struct thp_settings now;
+
+	for (m = 0; m < nm; m++)
+		json_array_append_new(pmu_models, json_string(models[m].name));
+	if (!hw) {
+		char adv[200];
+
+		ctr_strerror(hwerr, true, adv, sizeof(adv));
+		snprintf(reason, sizeof(reason), "a hardware cycles counter does not open (%s): %s",
+			 strerror(-hwerr), adv);
+	}
+	/* the settings in effect: the user's, but for --defrag (the per-size
+	 * enabled values are the user's too: each trial sets its own) */
+	if (thp_read(&now))
+		now = r->s;
+	r->doc = results_doc_new(results_host_json(&r->topo, &r->s, hw, pmu_models,
+						   hw ? NULL : reason),
+				 results_thp_json(&now, false), config);
+	return r->doc ? 0 : -ENOMEM;
+}
+
+/* Interleaved unless asked otherwise or the spans of every order do not fit
+ * at once (then sequential, and it says so). */
+static void choose_schedule(struct run *r, unsigned long long largest, unsigned long long avail)
+{
+	unsigned long long need = bench_interleaved_bytes(largest, r->nr_orders, r->s.pmd_size);
+
+	r->schedule = r->o.schedule < 0 ? RESULTS_SCHED_INTERLEAVED
+					: (enum results_schedule)r->o.schedule;
+	if (r->schedule == RESULTS_SCHED_INTERLEAVED && avail &&
+	    (double)need > RUN_MEM_SHARE * (double)avail) {
+		char a[32], l[32];
+
+		fmt_bytes((double)need, l, sizeof(l));
+		fmt_bytes((double)avail, a, sizeof(a));
+		ms_note("the spans of all %d orders at once (%s) exceed half of MemAvailable (%s): "
+			"the sequential schedule is used (one order per trial)", r->nr_orders, l, a);
+		r->schedule = RESULTS_SCHED_SEQUENTIAL;
+	}
+}
+
+/* Spans and the defaults that depend on the machine; an exit status or 0. */
+static int micro_setup(struct run *r, const char **reach_src, unsigned long long *reach)
+{
+	unsigned long long largest = 0, avail, u;
+	int i;
+
+	*reach = tlb_reach(r->topo.page_size, reach_src);
+	if (r->o.sweep_min) {
+		for (u = r->o.sweep_min; u <= r->o.sweep_max && r->nr_spans < RUN_MAX_SPANS; u *= 2)
+			r->spans[r->nr_spans++] = u;
+	} else if (r->o.span) {
+		r->spans[r->nr_spans++] = r->o.span;
 	} else {
-		r.spans[r.nr_spans++] = default_span(r.pats[0], &r.topo, reach, r.s.pmd_size);
+		r->spans[r->nr_spans++] = default_span(r->pats[0], &r->topo, *reach, r->s.pmd_size);
 	}
-	for (i = 0; i < r.nr_spans; i++) {
-		if (r.spans[i] % r.s.pmd_size) {
+	for (i = 0; i < r->nr_spans; i++) {
+		if (r->spans[i] % r->s.pmd_size) {
 			ms_err("run: span %llu is not a multiple of the PMD size (%lu bytes): every "
 			       "order must be able to fill it with aligned folios",
-			       r.spans[i], r.s.pmd_size);
+			       r->spans[i], r->s.pmd_size);
 			return MS_EXIT_USAGE;
 		}
+		largest = r->spans[i] > largest ? r->spans[i] : largest;
 	}
-	largest = 0;
-	for (i = 0; i < r.nr_spans; i++)
-		largest = r.spans[i] > largest ? r.spans[i] : largest;
 	if (largest / KERN_LINE > UINT32_MAX) {
 		ms_err("run: span %llu is too large (at most %llu bytes)", largest,
 		       (unsigned long long)UINT32_MAX * KERN_LINE);
 		return MS_EXIT_USAGE;
 	}
-
-	if (r.o.span && r.topo.l2_bytes && kern_find("chase-tlb") == r.pats[0] &&
-	    r.o.span / r.topo.page_size * KERN_LINE > r.topo.l2_bytes / 2)
+	if (r->o.span && r->topo.l2_bytes && kern_find("chase-tlb") == r->pats[0] &&
+	    r->o.span / r->topo.page_size * KERN_LINE > r->topo.l2_bytes / 2)
 		ms_note("chase-tlb at %llu MiB chases %llu KiB of lines, more than half of the "
-			"L2 (%llu KiB): cache misses add to the translation cost", r.o.span >> 20,
-			r.o.span / (unsigned long long)r.topo.page_size * KERN_LINE >> 10,
-			r.topo.l2_bytes >> 10);
-	/* defaults applied after parsing */
-	if (!r.o.have_reps)
-		r.o.reps = r.o.quick ? RUN_QUICK_REPS : RUN_DEFAULT_REPS;
-	if (!r.o.have_seed)
-		r.o.seed = 1;
-	if (!r.o.have_sparse)
-		r.o.sparse_k = (long)(r.s.pmd_size / (unsigned long)r.topo.page_size);
-	if (!r.o.have_cpu)
-		r.o.cpu = topo_default_cpu();
-	r.target_ns = r.o.quick ? 0.1e9 : 0.5e9;
-
-	/* environment, before anything is measured */
-	if (geteuid() != 0) {
-		ms_err("run: needs root: it writes the THP sysfs settings and reads PFNs from "
-		       "pagemap");
-		return MS_EXIT_ENV;
-	}
-	if (r.o.output && (err = atomic_check_writable(r.o.output))) {
-		ms_err("run: cannot write '%s': %s", r.o.output, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+			"L2 (%llu KiB): cache misses add to the translation cost", r->o.span >> 20,
+			r->o.span / (unsigned long long)r->topo.page_size * KERN_LINE >> 10,
+			r->topo.l2_bytes >> 10);
+	if (!r->o.have_sparse)
+		r->o.sparse_k = (long)(r->s.pmd_size / (unsigned long)r->topo.page_size);
+	r->target_ns = r->o.quick ? 0.1e9 : 0.5e9;
+	if (geteuid() != 0)
+		return 0; /* said by run_begin */
 	avail = mem_available();
 	/* the span, the sparse copy is mapped after it is gone; the chase
 	 * set-up's successor table is up to span/16 */
-	if (avail && (double)(largest + largest / 16 + r.s.pmd_size) > RUN_MEM_SHARE * (double)avail) {
+	if (avail &&
+	    (double)(largest + largest / 16 + r->s.pmd_size) > RUN_MEM_SHARE * (double)avail) {
 		char a[32], l[32];
+
 		fmt_bytes((double)largest, l, sizeof(l));
 		fmt_bytes((double)avail, a, sizeof(a));
 		ms_err("run: a span of %s is more than half of MemAvailable (%s); choose a "
 		       "smaller --span", l, a);
 		return MS_EXIT_ENV;
 	}
-	backend = "timing";
-	{
-		struct ctr_options copts = { .include_kernel = true };
-		int bad = 0;
+	choose_schedule(r, largest, avail);
+	return 0;
+}
 
-		/* Software events need no PMU; a kernel without them (or a
-		 * seccomp'd container) still gets timing, and says so. */
-		err = ctr_set_open(&r.fault_set, fault_specs, (int)MS_ARRAY_SIZE(fault_specs),
-				   &copts, &bad);
-		if (!err)
-			err = ctr_set_open(&r.loop_set, loop_specs, (int)MS_ARRAY_SIZE(loop_specs),
-					   &copts, &bad);
-		if (err) {
-			ctr_strerror(err, false, msg, sizeof(msg));
-			ms_warn("software perf events do not open (%s): page faults are not "
-				"counted: %s", strerror(-err), msg);
-			ctr_set_close(r.fault_set);
-			r.fault_set = NULL;
-			r.loop_set = NULL;
-		}
+/* Root, the output, counters, pinning, the journal: an exit status or 0. */
+static int run_begin(struct run *r)
+{
+	char why[512], msg[512];
+	int err, cpu = r->cmd && !r->o.have_cpu ? -1 : (int)r->o.cpu;
+
+	if (geteuid() != 0) {
+		ms_err("run: needs root: it writes the THP sysfs settings and reads PFNs from "
+		       "pagemap");
+		return MS_EXIT_ENV;
 	}
-	if ((err = topo_pin_cpu((int)r.o.cpu))) {
-		ms_err("run: cannot pin to CPU %ld: %s", r.o.cpu, strerror(-err));
-		rc = MS_EXIT_ENV;
-		goto out;
+	if (r->o.output && (err = atomic_check_writable(r->o.output))) {
+		ms_err("run: cannot write '%s': %s", r->o.output, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	/* a command runs where the scheduler puts it, unless --cpu says */
+	if (cpu >= 0 && (err = topo_pin_cpu(cpu))) {
+		ms_err("run: cannot pin to CPU %d: %s", cpu, strerror(-err));
+		return MS_EXIT_ENV;
 	}
 	/* after pinning: a hybrid CPU's event set depends on the core type */
-	if (r.o.backend != BACKEND_TIMING) {
-		char why[256];
-		int bad = 0;
-
-		err = arch_pmu_specs(NULL, (int)r.o.cpu, &r.pmu, why, sizeof(why));
-		for (i = 0; err >= 0 && i < r.pmu.nr_missing; i++)
-			ms_note("%s: this PMU does not count %s (%s): %s left out", r.pmu.desc->name,
-				r.pmu.missing[i]->event, r.pmu.missing[i]->metric,
-				r.pmu.missing[i]->metric);
-		if (err > 0) {
-			struct ctr_options popts = { .include_kernel = false };
-			err = ctr_set_open(&r.pmu_set, r.pmu.spec, r.pmu.n, &popts, &bad);
-			if (err) {
-				char adv[256];
-				ctr_strerror(err, true, adv, sizeof(adv));
-				snprintf(why, sizeof(why), "%s does not open: %s",
-					 r.pmu.spec[bad].event, adv);
-				r.pmu_set = NULL;
-			}
-		} else if (err == 0) {
-			snprintf(why, sizeof(why), "no PMU metrics described for this CPU");
-			err = -ENODEV;
-		}
-		if (err && r.o.backend == BACKEND_PMU) {
-			ms_err("run: --backend pmu: %s", why);
-			rc = MS_EXIT_ENV;
-			goto out;
-		}
-		if (err)
-			ms_note("hardware counters unavailable (%s): timing and software events only",
-				why);
-		else
-			backend = "pmu";
+	err = bench_open_counters(&r->b, r->o.backend, cpu, why, sizeof(why));
+	if (err) {
+		ms_err("run: --backend pmu: %s", why);
+		return MS_EXIT_ENV;
 	}
+	if (why[0] && r->o.backend != BENCH_BACKEND_TIMING)
+		ms_note("hardware counters unavailable (%s): timing and software events only", why);
 	if ((err = thp_journal_begin())) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: %s", msg);
+		return ms_exit_for_errno(err);
+	}
+	if (r->o.defrag != THP_W_NONE && (err = thp_set_top("defrag", r->o.defrag))) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: --defrag %s: %s", thp_word_name(r->o.defrag), msg);
+		return err == -EINVAL ? MS_EXIT_USAGE : ms_exit_for_errno(err);
+	}
+	return 0;
+}
+
+/* Interleaved: per rep and (pattern, span), every order at once, in rounds. */
+static int micro_trials_interleaved(struct run *r)
+{
+	int rep, p, sp, i, rounds, err, n = 0;
+
+	for (rep = 0; rep < r->o.reps; rep++) {
+		for (p = 0; p < r->nr_pats; p++) {
+			for (sp = 0; sp < r->nr_spans; sp++) {
+				struct bench_micro w = { .kern = r->pats[p], .pattern_index = p,
+							 .span = r->spans[sp],
+							 .sparse_k = r->o.sparse_k };
+				struct results_trial *t = &r->trials[2 * n];
+				struct bench_cell c = { .order = -1, .rep = rep, .pattern = p,
+							.span = sp };
+
+				progress(r, n, &c);
+				rounds = bench_rounds_for(r->accesses[p][sp], r->target_ns,
+							  r->nr_orders);
+				err = bench_micro_interleaved(&r->b, &w, r->orders, r->nr_orders, rep,
+							      r->accesses[p][sp], rounds, t,
+							      t + r->nr_orders);
+				r->nr_done = n + r->nr_orders;
+				if (err)
+					return err;
+				/* trial and sparse trial of each order side by side */
+				for (i = 0; i < r->nr_orders; i++) {
+					t[i].seq = t[r->nr_orders + i].seq = n + i;
+					if ((err = results_doc_add_trial(r->doc, &t[i])) ||
+					    (t[r->nr_orders + i].pattern[0] &&
+					     (err = results_doc_add_trial(r->doc,
+									  &t[r->nr_orders + i]))))
+						return err;
+				}
+				n += r->nr_orders;
+			}
+		}
+	}
+	return 0;
+}
+
+static int micro_trials(struct run *r)
+{
+	int p, sp, i, err;
+
+	for (p = 0; p < r->nr_pats; p++) {
+		for (sp = 0; sp < r->nr_spans; sp++) {
+			struct bench_micro w = { .kern = r->pats[p], .pattern_index = p,
+						 .span = r->spans[sp] };
+
+			if ((err = bench_micro_calibrate(&r->b, &w, r->o.accesses, r->target_ns,
+							 &r->accesses[p][sp])))
+				return err;
+		}
+	}
+	if (r->schedule == RESULTS_SCHED_INTERLEAVED)
+		return micro_trials_interleaved(r);
+	for (i = 0; i < r->nr_cells; i++) {
+		const struct bench_cell *c = &r->cells[i];
+		struct bench_micro w = { .kern = r->pats[c->pattern], .pattern_index = c->pattern,
+					 .span = r->spans[c->span], .sparse_k = r->o.sparse_k };
+		struct results_trial *t = &r->trials[2 * i];
+
+		progress(r, i, c);
+		err = bench_micro_trial(&r->b, &w, c->order, c->rep, r->accesses[c->pattern][c->span],
+					t, t + 1);
+		r->nr_done = i + 1;
+		if (err)
+			return err;
+		t[0].seq = t[1].seq = i;
+		if ((err = results_doc_add_trial(r->doc, t)) ||
+		    (t[1].pattern[0] && (err = results_doc_add_trial(r->doc, t + 1))))
+			return err;
+	}
+	return 0;
+}
+
+static int command_trials(struct run *r)
+{
+	struct bench_command w = { .argv = r->cmd, .scan_interval_ms = (unsigned)r->o.scan_interval_ms,
+				   .timeout_s = r->o.timeout_s, .log_dir = r->o.log_dir,
+				   .show_output = r->o.show_output, .metrics = r->o.metrics,
+				   .nr_metrics = r->o.nr_metrics };
+	int i, err;
+
+	for (i = 0; i < r->nr_cells; i++) {
+		const struct bench_cell *c = &r->cells[i];
+		struct results_trial *t = &r->trials[2 * i];
+
+		progress(r, i, c);
+		err = bench_command_trial(&r->b, &w, c->order, c->rep, i, t);
+		r->nr_done = i + 1;
+		if (err)
+			return err;
+		if ((err = results_doc_add_trial(r->doc, t)))
+			return err;
+	}
+	return 0;
+}
+
+/* Options that belong to one kind of run only; an exit status or 0. */
+static int check_kind(struct run *r, int argc, char **argv, int i)
+{
+	if (i < argc && !strcmp(argv[i - 1], "--")) {
+		r->cmd = argv + i;
+	} else if (i < argc) {
+		ms_err("run: unexpected argument '%s' (a command to run goes after --)", argv[i]);
+		cli_usage(&run_cli, stderr);
+		return MS_EXIT_USAGE;
+	} else if (i > 1 && !strcmp(argv[i - 1], "--")) {
+		ms_err("run: no command after --");
+		return MS_EXIT_USAGE;
+	}
+	if (!r->cmd && r->o.cmd_only_opt) {
+		ms_err("run: --scan-interval, --timeout, --metric, --better, --log and "
+		       "--show-output apply to a command only (run [OPTIONS] -- CMD)");
+		return MS_EXIT_USAGE;
+	}
+	if (r->cmd && (r->o.patterns_arg || r->o.span || r->o.sweep_min || r->o.accesses ||
+		       r->o.have_sparse)) {
+		ms_err("run: --pattern, --span, --sweep, --accesses and --sparse apply to the "
+		       "micro-benchmarks, not to a command");
+		return MS_EXIT_USAGE;
+	}
+	if (r->o.span && r->o.sweep_min) {
+		ms_err("run: --span and --sweep exclude each other");
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The command before anything is touched: exit 2 when it cannot run. */
+static int check_cmd(struct run *r)
+{
+	char path[4096];
+	struct stat st;
+	int err;
+
+	if (!r->cmd)
+		return 0;
+	err = child_resolve(r->cmd[0], path, sizeof(path));
+	if (err == -EACCES || err == -EISDIR) {
+		ms_err("run: '%s' is not executable%s", r->cmd[0], err == -EISDIR ? " (a directory)" : "");
+		return MS_EXIT_USAGE;
+	}
+	if (err) {
+		ms_err("run: command '%s' not found%s", r->cmd[0],
+		       strchr(r->cmd[0], '/') ? "" : " in PATH");
+		return MS_EXIT_USAGE;
+	}
+	if (r->o.log_dir && (stat(r->o.log_dir, &st) || !S_ISDIR(st.st_mode) ||
+			     access(r->o.log_dir, W_OK | X_OK))) {
+		ms_err("run: --log %s: not a writable directory", r->o.log_dir);
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Parse and check everything that needs no privilege; an exit status, or
+ * -1 to go on. */
+static int run_prepare(struct run *r, int argc, char **argv)
+{
+	char msg[512];
+	int i, rc, err;
+
+	i = cli_parse(&run_cli, argc, argv, on_opt, &r->o);
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_cmd(r)))
+		return rc;
+	if ((err = thp_read(&r->s))) {
+		thp_strerror(err, msg, sizeof(msg));
+		ms_err("run: %s", msg);
+		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
+	}
+	if ((rc = parse_orders(r->o.orders_arg, &r->s, r->orders, &r->nr_orders)) ||
+	    (rc = parse_patterns(r->o.patterns_arg, r->pats, &r->nr_pats)))
+		return rc;
+	topo_describe(&r->topo);
+	if (r->topo.page_size <= 0)
+		r->topo.page_size = sysconf(_SC_PAGESIZE);
+	/* defaults applied after parsing */
+	if (!r->o.have_reps)
+		r->o.reps = r->o.quick ? RUN_QUICK_REPS : RUN_DEFAULT_REPS;
+	if (!r->o.have_seed)
+		r->o.seed = 1;
+	if (!r->o.have_cpu)
+		r->o.cpu = topo_default_cpu();
+	return -1;
+}
+
+/* Every trial of an order failed: the run measured nothing there. */
+static int all_failed_order(const struct run *r)
+{
+	for (int i = 0; i < r->nr_orders; i++) {
+		int ran, failed;
+
+		count_failed(r, r->orders[i], &ran, &failed);
+		if (ran && failed == ran)
+			return r->orders[i];
+	}
+	return -1;
+}
+
+static int run_finish(struct run *r)
+{
+	FILE *out = r->o.output && !strcmp(r->o.output, "-") ? stderr : stdout;
+	int err, bad;
+
+	/* Put the user's settings back before printing: the numbers are in. */
+	thp_restore();
+	if (r->o.output) {
+		err = atomic_write_json(r->o.output, r->doc, JSON_INDENT(2));
+		if (err) {
+			ms_err("run: writing '%s' failed: %s", r->o.output, strerror(-err));
+			return MS_EXIT_FAIL;
+		}
+		if (strcmp(r->o.output, "-"))
+			ms_note("results written to %s (%d trials)", r->o.output,
+				(int)json_array_size(json_object_get(r->doc, "trials")));
+	}
+	if (r->cmd)
+		print_command_summary(r, out);
+	else
+		print_micro_summary(r, out);
+	if (r->b.low_coverage)
+		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
+			r->b.low_coverage, r->b.low_coverage == 1 ? "" : "s", RUN_COVERAGE_MIN * 100);
+	if (r->cmd && (bad = all_failed_order(r)) >= 0) {
+		ms_err("run: every trial of order %d failed: see the warnings above", bad);
+		return MS_EXIT_FAIL;
+	}
+	return MS_EXIT_OK;
+}
+
+static int run_run(int argc, char **argv)
+{
+	struct run r;
+	const char *reach_src = "";
+	unsigned long long reach = 0;
+	char msg[512];
+	int i, rc, err;
+
+	memset(&r, 0, sizeof(r));
+	r.o.backend = BENCH_BACKEND_AUTO;
+	r.o.defrag = THP_W_NONE;
+	r.o.scan_interval_ms = 250;
+	r.o.schedule = -1;
+	if ((rc = run_prepare(&r, argc, argv)) >= 0)
+		goto out_opts;
+	if (!r.cmd && (rc = micro_setup(&r, &reach_src, &reach)))
+		goto out_opts;
+	bench_init(&r.b, &r.s, r.o.seed, on_event, &r);
+	if ((rc = run_begin(&r)))
+		goto out;
+	progress_init(&r.pg);
+	/* the command's own output owns the terminal */
+	r.pg.on &= !r.o.show_output;
+	err = bench_plan(r.orders, r.nr_orders, r.cmd ? 1 : r.nr_pats, r.cmd ? 1 : r.nr_spans,
+			 (int)r.o.reps, r.o.seed, &r.cells, &r.nr_cells);
+	if (!err && !(r.trials = calloc(2 * (size_t)r.nr_cells, sizeof(*r.trials))))
+		err = -ENOMEM;
+	if (!err)
+		err = make_doc(&r, r.cmd ? command_config_json(&r) : config_json(&r, reach_src, reach));
+	if (!err)
+		err = r.cmd ? command_trials(&r) : micro_trials(&r);
+	progress(&r, r.nr_cells, NULL);
+	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
 		rc = ms_exit_for_errno(err);
 		goto out;
 	}
-	if (r.o.defrag != THP_W_NONE && (err = thp_set_top("defrag", r.o.defrag))) {
-		thp_strerror(err, msg, sizeof(msg));
-		ms_err("run: --defrag %s: %s", thp_word_name(r.o.defrag), msg);
-		rc = err == -EINVAL ? MS_EXIT_USAGE : ms_exit_for_errno(err);
-		goto out;
-	}
-	r.progress = isatty(STDERR_FILENO);
-	if ((err = plan_trials(&r)))
-		goto fail;
-
-	{
-		json_t *pmu_models = json_array();
-		char reason[512];
-		struct ctr_pmu_model models[8];
-		int nm = ctr_detect_pmus(models, 8), m, hwerr = ctr_probe_hw();
-		bool hw = hwerr == 0;
-		struct thp_settings now;
-
-		for (m = 0; m < nm; m++)
-			json_array_append_new(pmu_models, json_string(models[m].name));
-		if (!hw) {
-			char adv[200];
-			ctr_strerror(hwerr, true, adv, sizeof(adv));
-			snprintf(reason, sizeof(reason),
-				 "a hardware cycles counter does not open (%s): %s",
-				 strerror(-hwerr), adv);
-		}
-		/* the settings in effect: the user's, but for --defrag (the per-size
-		 * enabled values are the user's too: each trial sets its own) */
-		if (thp_read(&now))
-			now = r.s;
-		r.doc = results_doc_new(results_host_json(&r.topo, &r.s, hw, pmu_models,
-							  hw ? NULL : reason),
-					results_thp_json(&now, false),
-					config_json(&r, reach_src, reach, backend));
-		if (!r.doc) {
-			err = -ENOMEM;
-			goto fail;
-		}
-	}
-
-	if ((err = calibrate(&r)))
-		goto fail;
-	for (i = 0; i < r.nr_trials; i++) {
-		struct trial *t = &r.trials[i];
-		json_t *jt = NULL, *js = NULL;
-		double ns;
-
-		progress(&r, i, t);
-		err = measure(&r, t, r.accesses[t->pattern][t->span], true, &ns, &jt, &js);
-		if (err) {
-			json_decref(jt);
-			json_decref(js);
-			goto fail;
-		}
-		json_object_set_new(jt, "seq", json_integer(i));
-		results_trial_append(r.doc, jt);
-		if (js) {
-			json_object_set_new(js, "seq", json_integer(i));
-			results_trial_append(r.doc, js);
-		}
-		t->done = true;
-	}
-	progress(&r, r.nr_trials, NULL);
-	/* Put the user's settings back before printing: the numbers are in. */
-	thp_restore();
-
-	if (r.o.output) {
-		err = atomic_write_json(r.o.output, r.doc, JSON_INDENT(2));
-		if (err) {
-			ms_err("run: writing '%s' failed: %s", r.o.output, strerror(-err));
-			goto out;
-		}
-		if (strcmp(r.o.output, "-"))
-			ms_note("results written to %s (%d trials)", r.o.output,
-				(int)json_array_size(json_object_get(r.doc, "trials")));
-	}
-	print_summary(&r, r.o.output && !strcmp(r.o.output, "-") ? stderr : stdout);
-	if (r.low_coverage)
-		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
-			r.low_coverage, r.low_coverage == 1 ? "" : "s", RUN_COVERAGE_MIN * 100);
-	rc = MS_EXIT_OK;
-	goto out;
-fail:
-	progress(&r, r.nr_trials, NULL);
-	thp_strerror(err, msg, sizeof(msg));
-	ms_err("run: %s", msg);
-	rc = ms_exit_for_errno(err);
+	rc = run_finish(&r);
 out:
-	ctr_set_close(r.pmu_set);
-	ctr_set_close(r.loop_set);
-	ctr_set_close(r.fault_set);
+	bench_close(&r.b);
 	json_decref(r.doc);
+	for (i = 0; r.trials && i < 2 * r.nr_cells; i++)
+		results_trial_clear(&r.trials[i]);
 	free(r.trials);
+	free(r.cells);
+out_opts:
+	for (i = 0; i < r.o.nr_metrics; i++)
+		bench_metric_free(&r.o.metrics[i]);
 	return rc;
 }
 
 const struct ms_command cmd_run = {
 	.name = "run",
-	.summary = "micro-benchmarks at each folio order (verified by pagemap)",
+	.summary = "micro-benchmarks, or a command, at each folio order (verified by pagemap)",
 	.run = run_run,
 	.cli = &run_cli,
 };

@@ -1,4 +1,5 @@
 #include "collapse.h"
+#include "bench.h"
 #include "kernel.h"
 #include "mthpscope.h"
 
@@ -544,19 +545,6 @@ void collapse_summarize(struct collapse_run *run, int pmd_order)
 				run->orders_final |= 1UL << o;
 }
 
-static void append(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
 
 static void order_list(unsigned long mask, char *buf, size_t size)
 {
@@ -565,7 +553,7 @@ static void order_list(unsigned long mask, char *buf, size_t size)
 	buf[0] = '\0';
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (mask & (1UL << o))
-			append(buf, size, "%s%d", buf[0] ? "," : "", o);
+			ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
 	if (!buf[0])
 		snprintf(buf, size, "none");
 }
@@ -587,38 +575,38 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 	order_list(targets_mthp, tl, sizeof(tl));
 	if (run->orders_reached & sub_pmd) {
 		key = run->creep ? "mthp-creep" : "mthp";
-		append(buf, size, "%s collapsed to orders %s", who, list);
+		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
 		if (run->creep)
-			append(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
+			ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
 			       run->creep_from, run->creep_to, run->creep_t_ms);
 		else
-			append(buf, size, "; no creep");
+			ms_appendf(buf, size, "; no creep");
 	} else {
 		key = run->orders_reached ? "pmd-only" : "none";
 		if (targets_mthp)
-			append(buf, size,
+			ms_appendf(buf, size,
 			       "this kernel's %s does not collapse to mTHP orders: enabled order%s %s "
 			       "never appeared in %ld ms",
 			       who, targets_mthp & (targets_mthp - 1) ? "s" : "", tl, run->elapsed_ms);
 		if (run->orders_reached)
-			append(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
+			ms_appendf(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
 			       list, run->orders_reached == pmd_bit ? "PMD" : "above the PMD");
 		else
-			append(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
+			ms_appendf(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
 			       run->elapsed_ms);
 	}
 	if (!run->orders_reached) {
 		if (run->madvise_errno)
-			append(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
+			ms_appendf(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
 		else if (cfg->mode == COLLAPSE_KHUGEPAGED && !(cfg->orders & pmd_bit) &&
 			 !env->thp.mthp_collapse)
-			append(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
+			ms_appendf(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
 		else if (cfg->mode == COLLAPSE_KHUGEPAGED && empty > (unsigned)cfg->max_ptes_none)
-			append(buf, size,
+			ms_appendf(buf, size,
 			       " (each PMD has %u empty PTEs, more than max_ptes_none %d)", empty,
 			       cfg->max_ptes_none);
 		else if (!run->steady)
-			append(buf, size, " (timed out before khugepaged got to it)");
+			ms_appendf(buf, size, " (timed out before khugepaged got to it)");
 	}
 	return key;
 }
@@ -634,7 +622,7 @@ int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, un
 		     struct collapse_measure *m)
 {
 	struct kern_state ks = { 0 };
-	volatile uint64_t sink;
+	struct bench_time bt;
 	double *ns = NULL;
 	unsigned r;
 	int err;
@@ -655,14 +643,13 @@ int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, un
 		return -ENOMEM;
 	m->reps = reps;
 	m->accesses = ks.cycle * 8 < (1ULL << 22) ? (1ULL << 22) : ks.cycle * 8;
-	sink = kern_chase_tlb.loop(&ks, ks.cycle); /* warm the caches and the TLB */
+	/* warm the caches and the TLB */
+	bench_burst(&kern_chase_tlb, &ks, ks.cycle, &bt);
+	/* the engine's clock: ns_per_access means the same as in run */
 	for (r = 0; r < reps; r++) {
-		long long t = now_ns();
-
-		sink = kern_chase_tlb.loop(&ks, m->accesses);
-		ns[r] = (double)(now_ns() - t) / (double)m->accesses;
+		bench_burst(&kern_chase_tlb, &ks, m->accesses, &bt);
+		ns[r] = bench_ns_per_access(&bt, m->accesses);
 	}
-	(void)sink;
 	qsort(ns, reps, sizeof(*ns), cmp_double);
 	m->ns_min = ns[0];
 	m->ns_max = ns[reps - 1];

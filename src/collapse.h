@@ -166,7 +166,8 @@ void collapse_summarize(struct collapse_run *run, int pmd_order);
 const char *collapse_verdict(const struct collapse_config *cfg, const struct collapse_env *env,
 			     const struct collapse_run *run, char *buf, size_t size);
 
-/* Translation cost of a span: chase-tlb (kernels-micro), timing only. */
+/* Translation cost of a span: chase-tlb (kernels-micro) timed by the trial
+ * engine (bench_burst: the thread's CPU time per access, as run's ns_per_access). */
 struct collapse_measure {
 	double ns_per_access;      /* median of the reps */
 	double ns_min, ns_max;

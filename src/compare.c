@@ -207,8 +207,10 @@ int compare_input_from_results(const struct results *res, const char *label,
 	for (i = 0; i < res->nr_trials; i++) {
 		const struct results_trial *t = &res->trials[i];
 
-		/* A trial whose folios are not of its order measured another order. */
-		if (t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) {
+		/* A trial whose folios are not of its order measured another order;
+		 * a command that failed or timed out measured nothing. */
+		if ((t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) ||
+		    (t->flags & RESULTS_F_FAILED)) {
 			in->nr_dropped++;
 			continue;
 		}

@@ -444,8 +444,10 @@ int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 		attr[i].read_format = CTR_READ_FORMAT;
 		/* only the leader starts disabled: enabling it starts the group */
 		attr[i].disabled = g->leader < 0;
-		attr[i].inherit = 0;
-		fd = ctr_perf_open(&attr[i], 0, -1, g->leader, PERF_FLAG_FD_CLOEXEC);
+		attr[i].inherit = opts && opts->inherit;
+		attr[i].enable_on_exec = g->leader < 0 && opts && opts->enable_on_exec;
+		fd = ctr_perf_open(&attr[i], opts ? opts->pid : 0, -1, g->leader,
+				   PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			err = fd;
 			goto out;

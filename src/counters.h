@@ -45,7 +45,7 @@ int ctr_probe_sw(const struct ctr_sw_event *ev);
 /*
  * Event groups (implemented with the counters issue). One group per PMU:
  * PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING, bound to the
- * calling thread, user-only unless include_kernel, enabled and disabled
+ * calling thread or a target process (struct ctr_options), user-only unless include_kernel, enabled and disabled
  * around the measured loop only, one read() per sample, scaled for
  * multiplexing with the scale recorded.
  */
@@ -68,8 +68,19 @@ struct ctr_value {
 
 struct ctr_set; /* opaque: the groups of one measurement */
 
+/*
+ * The target: by default the calling thread. With pid > 0 the counters
+ * watch that process; 'inherit' extends them over the threads and children
+ * it creates after the open (their counts are added in when they exit);
+ * 'enable_on_exec' leaves the set disabled until the target calls exec (a
+ * child prepared by child_prepare(): only the command is counted, not the
+ * launcher's fork and wait).
+ */
 struct ctr_options {
 	bool include_kernel;
+	pid_t pid;           /* 0: the calling thread */
+	bool inherit;
+	bool enable_on_exec;
 };
 
 /* Open every spec (all or nothing). On failure *bad names the index of the

@@ -33,6 +33,9 @@ void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stder
 void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
 void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
 
+/* Append printf-style text to the string in buf (size bytes), cut to fit. */
+void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
+
 /* Map a negative errno from a module to an exit status: 3 for what the
  * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
  * Usage errors (2) come from the option parsers only. */

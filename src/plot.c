@@ -230,10 +230,17 @@ static void subtitle_of(const struct analysis *a, char *buf, size_t size)
 		snprintf(rec, sizeof(rec), "%s", analyze_verdict_name(a->verdict));
 	}
 	/* two lines: the host, then what was measured and the verdict */
-	snprintf(buf, size, "%s, Linux %s%s, PMU %s\npattern %s, span %llu MiB; verdict: %s",
+	char what[64];
+
+	/* a command (run -- CMD) has no span */
+	if (!strcmp(a->pattern, "command"))
+		snprintf(what, sizeof(what), "a command");
+	else
+		snprintf(what, sizeof(what), "pattern %s, span %llu MiB", a->pattern,
+			 (unsigned long long)(a->span >> 20));
+	snprintf(buf, size, "%s, Linux %s%s, PMU %s\n%s; verdict: %s",
 		 r->cpu_model[0] ? r->cpu_model : r->arch, r->kernel,
-		 r->virtualized ? " (VM)" : "", r->pmu_available ? "available" : "none",
-		 a->pattern, (unsigned long long)(a->span >> 20), rec);
+		 r->virtualized ? " (VM)" : "", r->pmu_available ? "available" : "none", what, rec);
 }
 
 static const char *rec_title(const struct analysis *a, char *buf, size_t size)

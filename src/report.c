@@ -328,7 +328,12 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	const struct results *r = a->res;
 	char span[32], line[512];
 
-	snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
+	const char *lower = strstr(a->metric_unit, "higher is better") ? "" : "; lower is better";
+
+	if (!strcmp(a->pattern, "command"))
+		snprintf(span, sizeof(span), "- (a command)");
+	else
+		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
 	if (md) {
 		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
 		fprintf(f, "- Host: Linux %s, %s, %s%s; PMU: %s\n", r->kernel, r->arch,
@@ -339,12 +344,12 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
 			a->nr_excluded, a->pattern, span, a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
-		fprintf(f, "- Primary metric: `%s` (%s, %s; lower is better). Gain = share of the "
+		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = share of the "
 			"order-0 value saved, 95 %% bootstrap CI; p = two-sided %s vs "
 			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
 			"significant and material, none = the CI rules a material gain out.\n",
 			a->metric,
-			a->metric_source, a->metric_unit, test_words(a), 100.0 * a->threshold);
+			a->metric_source, a->metric_unit, lower, test_words(a), 100.0 * a->threshold);
 		fprintf(f, "- Method: %s.\n\n", a->method_note);
 		return;
 	}
@@ -360,8 +365,7 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "verdict: on pattern %s at span %s%s\n", a->pattern, span,
 		a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
-	fprintf(f, "metric:  %s (%s, %s; lower is better)\n", a->metric, a->metric_source,
-		a->metric_unit);
+	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
 	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
 	wrap_hanging(f, line, "         ");
 	snprintf(line, sizeof(line), "gain:    share of the order-0 value saved%s, 95 %% "

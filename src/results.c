@@ -239,12 +239,12 @@ static int rd_bool(struct rd *rd, const json_t *o, const char *path, const char 
 }
 
 static const char *const metric_sources[] = { "pmu", "sw", "timing", "kernel", "pagemap",
-					       "model" };
+					       "model", "workload" };
 
 static int rd_metric(struct rd *rd, const char *tpath, const char *name, const json_t *v,
 		     struct results_metric *m, bool *multiplexed)
 {
-	char path[160];
+	char path[160], better[8] = "lower";
 	bool mux = false, known = false;
 	size_t i;
 	int err;
@@ -261,6 +261,9 @@ static int rd_metric(struct rd *rd, const char *tpath, const char *name, const j
 	if ((err = rd_number(rd, v, path, "value", true, 0.0, HUGE_VAL, &m->value)) ||
 	    (err = rd_string(rd, v, path, "source", true, true, m->source, sizeof(m->source))) ||
 	    (err = rd_string(rd, v, path, "event", false, false, m->event, sizeof(m->event))) ||
+	    (err = rd_string(rd, v, path, "formula", false, false, m->formula,
+			     sizeof(m->formula))) ||
+	    (err = rd_string(rd, v, path, "better", false, true, better, sizeof(better))) ||
 	    (err = rd_number(rd, v, path, "scale", false, 1.0, 1e9, &m->scale)) ||
 	    (err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
 		return err;
@@ -268,10 +271,95 @@ static int rd_metric(struct rd *rd, const char *tpath, const char *name, const j
 		known |= !strcmp(m->source, metric_sources[i]);
 	if (!known)
 		return rd_fail(rd, -EBADMSG, "%s.source: '%s' is not one of pmu, sw, timing, "
-			       "kernel, pagemap, model", path, m->source);
+			       "kernel, pagemap, model, workload", path, m->source);
+	if (strcmp(better, "lower") && strcmp(better, "higher"))
+		return rd_fail(rd, -EBADMSG, "%s.better: '%s' is not higher or lower", path, better);
+	m->higher_better = !strcmp(better, "higher");
 	/* a counter scaled up from a partial run is an estimate, not a count */
 	if (mux || m->scale > 1.0 + 1e-9)
 		*multiplexed = true;
+	return 0;
+}
+
+static int rd_u64(struct rd *rd, const json_t *o, const char *path, const char *key,
+		  uint64_t *out)
+{
+	json_int_t x = 0;
+	int err = rd_int(rd, o, path, key, false, 0, INT64_MAX, &x);
+
+	*out = (uint64_t)x;
+	return err;
+}
+
+static const char *const flag_names[] = { "low_coverage", "failed", "timeout" };
+
+static int rd_flags(struct rd *rd, const char *tpath, const json_t *v, unsigned *flags)
+{
+	json_t *a = json_object_get(v, "flags"), *f;
+	size_t i, k;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return rd_fail(rd, -EBADMSG, "%s.flags: expected an array, found %s", tpath,
+			       type_name(a));
+	json_array_foreach(a, i, f) {
+		if (!json_is_string(f))
+			return rd_fail(rd, -EBADMSG, "%s.flags[%zu]: expected a string, found %s",
+				       tpath, i, type_name(f));
+		/* unknown flags are ignored: more may be added */
+		for (k = 0; k < MS_ARRAY_SIZE(flag_names); k++)
+			if (!strcmp(json_string_value(f), flag_names[k]))
+				*flags |= 1u << k;
+	}
+	return 0;
+}
+
+/* "workload": {"kind": "command", "argv": [...]}; absent = a micro-benchmark. */
+static int rd_workload(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	char path[96], kind[16] = "";
+	json_t *w, *argv, *a, *exit;
+	json_int_t x;
+	size_t i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s.workload", tpath);
+	if ((err = rd_object(rd, v, tpath, "workload", false, &w)) || !w)
+		return err;
+	if ((err = rd_string(rd, w, path, "kind", true, true, kind, sizeof(kind))))
+		return err;
+	if (!strcmp(kind, "micro"))
+		return 0;
+	if (strcmp(kind, "command"))
+		return rd_fail(rd, -EBADMSG, "%s.kind: '%s' is not micro or command", path, kind);
+	t->workload = RESULTS_WL_COMMAND;
+	argv = json_object_get(w, "argv");
+	if (!json_is_array(argv) || !json_array_size(argv))
+		return rd_fail(rd, -EBADMSG, "%s.argv: expected a non-empty array of strings", path);
+	t->argv = calloc(json_array_size(argv) + 1, sizeof(char *));
+	if (!t->argv)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	json_array_foreach(argv, i, a) {
+		if (!json_is_string(a))
+			return rd_fail(rd, -EBADMSG, "%s.argv[%zu]: expected a string, found %s", path,
+				       i, type_name(a));
+		if (!(t->argv[i] = strdup(json_string_value(a))))
+			return rd_fail(rd, -ENOMEM, "out of memory");
+		t->argc = (int)i + 1;
+	}
+	t->exit_code = 0;
+	if ((err = rd_object(rd, v, tpath, "exit", false, &exit)) || !exit)
+		return err;
+	x = 0;
+	snprintf(path, sizeof(path), "%s.exit", tpath);
+	if ((err = rd_int(rd, exit, path, "code", false, -1, 255, &x)))
+		return err;
+	t->exit_code = (int)x;
+	x = 0;
+	if ((err = rd_int(rd, exit, path, "signal", false, 0, 128, &x)))
+		return err;
+	t->exit_signal = (int)x;
 	return 0;
 }
 
@@ -284,6 +372,12 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 
 	snprintf(path, sizeof(path), "%s.folios", tpath);
 	if ((err = rd_object(rd, f, path, "hist", true, &hist)))
+		return err;
+	t->has_hist = true;
+	if ((err = rd_u64(rd, f, path, "partial", &t->partial)) ||
+	    (err = rd_u64(rd, f, path, "not_present", &t->not_present)) ||
+	    (err = rd_u64(rd, f, path, "anon_bytes", &t->anon_bytes)) ||
+	    (err = rd_u64(rd, f, path, "file_bytes", &t->file_bytes)))
 		return err;
 	json_object_foreach(hist, key, v) {
 		char *end;
@@ -355,15 +449,29 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 
 	snprintf(path, sizeof(path), "$.trials[%zu]", idx);
 	t->coverage = NAN;
+	t->seq = -1;
 	if (!json_is_object(v))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, type_name(v));
 	if ((err = rd_int(rd, v, path, "order", true, 0, pmd_order, &x)))
 		return err;
 	t->order = (int)x;
-	if ((err = rd_string(rd, v, path, "pattern", true, true, t->pattern, sizeof(t->pattern))) ||
-	    (err = rd_int(rd, v, path, "span", true, 1, INT64_MAX, &x)))
+	if ((err = rd_workload(rd, path, v, t)))
+		return err;
+	/* a command has no span; its pattern says "command" */
+	x = 0;
+	if ((err = rd_string(rd, v, path, "pattern", t->workload == RESULTS_WL_MICRO, true,
+			     t->pattern, sizeof(t->pattern))) ||
+	    (err = rd_int(rd, v, path, "span", t->workload == RESULTS_WL_MICRO, 1, INT64_MAX,
+			  &x)))
 		return err;
 	t->span = (uint64_t)x;
+	if (!t->pattern[0])
+		snprintf(t->pattern, sizeof(t->pattern), "command");
+	x = -1;
+	if ((err = rd_int(rd, v, path, "seq", false, 0, INT64_MAX, &x)) ||
+	    (err = rd_flags(rd, path, v, &t->flags)))
+		return err;
+	t->seq = (long)x;
 	if ((err = rd_int(rd, v, path, "rep", true, 0, INT32_MAX, &x)))
 		return err;
 	t->rep = (int)x;
@@ -376,6 +484,18 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
 			       type_name(sparse));
 	t->sparse = sparse || !strcmp(t->pattern, "sparse");
+	if (sparse) {
+		char sp[96];
+
+		snprintf(sp, sizeof(sp), "%s.sparse", path);
+		x = 0;
+		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
+			return err;
+		t->sparse_k = (long)x;
+		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
+			return err;
+	}
+	t->has_multiplexed = json_object_get(v, "multiplexed") != NULL;
 	if ((err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
 		return err;
 	if ((err = rd_object(rd, v, path, "folios", false, &folios)))
@@ -712,10 +832,8 @@ void results_free(struct results *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nr_trials; i++) {
-		free(r->trials[i].metrics);
-		free(r->trials[i].rounds);
-	}
+	for (i = 0; i < r->nr_trials; i++)
+		results_trial_clear(&r->trials[i]);
 	free(r->trials);
 	free(r);
 }
@@ -744,64 +862,197 @@ json_t *results_doc_new(json_t *host, json_t *thp, json_t *config)
 			 "trials");
 }
 
-json_t *results_trial_new(int order, const char *pattern, unsigned long long span, int rep,
-			  unsigned long long accesses, const struct folio_hist *hist,
-			  double coverage)
+void results_trial_init(struct results_trial *t, int order, const char *pattern, uint64_t span,
+			int rep)
 {
-	json_t *t = json_pack("{s:i, s:s, s:I, s:i, s:I}", "order", order, "pattern", pattern,
-			      "span", (json_int_t)span, "rep", rep, "accesses",
-			      (json_int_t)accesses);
-	json_t *h;
+	memset(t, 0, sizeof(*t));
+	t->order = order;
+	snprintf(t->pattern, sizeof(t->pattern), "%s", pattern ? pattern : "");
+	t->span = span;
+	t->rep = rep;
+	t->seq = -1;
+	t->coverage = NAN;
+	t->sparse = pattern && !strcmp(pattern, "sparse");
+}
+
+void results_trial_clear(struct results_trial *t)
+{
+	int i;
+
+	free(t->metrics);
+	free(t->rounds);
+	for (i = 0; t->argv && t->argv[i]; i++)
+		free(t->argv[i]);
+	free(t->argv);
+	results_trial_init(t, 0, NULL, 0, 0);
+}
+
+struct results_metric *results_trial_set_metric(struct results_trial *t, const char *name,
+						double value, const char *source,
+						const char *event, double scale)
+{
+	struct results_metric *m = NULL, *nm;
+	size_t i;
+
+	if (!isfinite(value) || strlen(name) >= sizeof(m->name) || !name[0] ||
+	    strlen(source) >= sizeof(m->source))
+		return NULL;
+	for (i = 0; i < t->nr_metrics && !m; i++)
+		if (!strcmp(t->metrics[i].name, name))
+			m = &t->metrics[i];
+	if (!m) {
+		nm = realloc(t->metrics, (t->nr_metrics + 1) * sizeof(*nm));
+		if (!nm)
+			return NULL;
+		t->metrics = nm;
+		m = &t->metrics[t->nr_metrics++];
+	}
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->source, sizeof(m->source), "%s", source);
+	snprintf(m->event, sizeof(m->event), "%s", event ? event : "");
+	m->value = value;
+	/* scale < 0: not a counter; the reader's default is 1 */
+	m->scale = scale;
+	return m;
+}
+
+int results_trial_set_argv(struct results_trial *t, char *const argv[])
+{
+	int n, i;
+
+	for (n = 0; argv[n]; n++)
+		;
+	t->argv = calloc((size_t)n + 1, sizeof(char *));
+	if (!t->argv)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!(t->argv[i] = strdup(argv[i])))
+			return -ENOMEM;
+	t->argc = n;
+	return 0;
+}
+
+void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h, double coverage)
+{
+	int o;
+
+	t->has_hist = true;
+	for (o = 0; o <= FOLIO_MAX_ORDER && o <= RESULTS_MAX_ORDER; o++)
+		t->hist[o] = h->pages[o];
+	t->partial = h->partial;
+	t->not_present = h->not_present;
+	t->coverage = coverage;
+	t->has_folios = isfinite(coverage);
+}
+
+static json_t *metric_json(const struct results_metric *m)
+{
+	json_t *j = json_pack("{s:f, s:s}", "value", m->value, "source", m->source);
+
+	if (!j)
+		return NULL;
+	if (m->event[0])
+		json_object_set_new(j, "event", json_string(m->event));
+	if (m->scale >= 0 && m->event[0])
+		json_object_set_new(j, "scale", json_real(m->scale));
+	if (m->formula[0])
+		json_object_set_new(j, "formula", json_string(m->formula));
+	if (m->higher_better)
+		json_object_set_new(j, "better", json_string("higher"));
+	return j;
+}
+
+static json_t *folios_json(const struct results_trial *t)
+{
+	json_t *h = json_object(), *f;
 	char key[8];
 	int o;
 
-	if (!t)
+	/* orders with pages only: the histogram says what is there */
+	for (o = 0; o <= RESULTS_MAX_ORDER; o++) {
+		if (!t->hist[o])
+			continue;
+		snprintf(key, sizeof(key), "%d", o);
+		json_object_set_new(h, key, json_integer((json_int_t)t->hist[o]));
+	}
+	f = json_pack("{s:o, s:o, s:I, s:I}", "hist", h, "coverage",
+		      isfinite(t->coverage) ? json_real(t->coverage) : json_null(), "partial",
+		      (json_int_t)t->partial, "not_present", (json_int_t)t->not_present);
+	if (f && t->workload == RESULTS_WL_COMMAND)
+		json_object_update_new(f, json_pack("{s:I, s:I}", "anon_bytes",
+						    (json_int_t)t->anon_bytes, "file_bytes",
+						    (json_int_t)t->file_bytes));
+	return f;
+}
+
+static json_t *workload_json(const struct results_trial *t)
+{
+	json_t *argv = json_array();
+	int i;
+
+	for (i = 0; i < t->argc; i++)
+		json_array_append_new(argv, json_string(t->argv[i]));
+	return json_pack("{s:s, s:o}", "kind", "command", "argv", argv);
+}
+
+json_t *results_trial_json(const struct results_trial *t)
+{
+	json_t *j, *metrics, *flags;
+	size_t i, k;
+
+	j = json_pack("{s:i, s:s}", "order", t->order, "pattern", t->pattern);
+	if (!j)
 		return NULL;
-	if (hist) {
-		h = json_object();
-		/* Orders with pages only: the histogram says what is there. */
-		for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-			if (!hist->pages[o])
-				continue;
-			snprintf(key, sizeof(key), "%d", o);
-			json_object_set_new(h, key, json_integer((json_int_t)hist->pages[o]));
-		}
-		json_object_set_new(t, "folios",
-				    json_pack("{s:o, s:o, s:I, s:I}", "hist", h, "coverage",
-					      isfinite(coverage) ? json_real(coverage) : json_null(),
-					      "partial", (json_int_t)hist->partial,
-					      "not_present", (json_int_t)hist->not_present));
+	if (t->workload == RESULTS_WL_MICRO)
+		json_object_set_new(j, "span", json_integer((json_int_t)t->span));
+	json_object_set_new(j, "rep", json_integer(t->rep));
+	if (t->workload == RESULTS_WL_MICRO)
+		json_object_set_new(j, "accesses", json_integer((json_int_t)t->accesses));
+	else {
+		json_object_set_new(j, "workload", workload_json(t));
+		json_object_set_new(j, "exit", t->exit_signal
+						       ? json_pack("{s:i}", "signal", t->exit_signal)
+						       : json_pack("{s:i}", "code", t->exit_code));
 	}
-	json_object_set_new(t, "metrics", json_object());
-	return t;
+	if (t->has_hist)
+		json_object_set_new(j, "folios", folios_json(t));
+	metrics = json_object();
+	for (i = 0; i < t->nr_metrics; i++)
+		json_object_set_new(metrics, t->metrics[i].name, metric_json(&t->metrics[i]));
+	json_object_set_new(j, "metrics", metrics);
+	if (t->has_multiplexed)
+		json_object_set_new(j, "multiplexed", json_boolean(t->multiplexed));
+	if (results_trial_json_rounds(j, t)) {
+		json_decref(j);
+		return NULL;
+	}
+	if (t->flags) {
+		flags = json_array();
+		for (k = 0; k < MS_ARRAY_SIZE(flag_names); k++)
+			if (t->flags & (1u << k))
+				json_array_append_new(flags, json_string(flag_names[k]));
+		json_object_set_new(j, "flags", flags);
+	}
+	if (t->sparse && t->sparse_k)
+		json_object_set_new(j, "sparse", json_pack("{s:I, s:I}", "k", (json_int_t)t->sparse_k,
+							   "touched_pages",
+							   (json_int_t)t->touched_pages));
+	if (t->seq >= 0)
+		json_object_set_new(j, "seq", json_integer(t->seq));
+	return j;
 }
 
-int results_metric_set(json_t *trial, const char *name, double value, const char *source,
-		       const char *event, double scale)
+int results_doc_add_trial(json_t *doc, const struct results_trial *t)
 {
-	json_t *m, *metrics = json_object_get(trial, "metrics");
+	json_t *trials = json_object_get(doc, "trials"), *j;
 
-	if (!metrics || !isfinite(value))
+	if (!trials)
 		return -EINVAL;
-	m = json_pack("{s:f, s:s}", "value", value, "source", source);
-	if (!m)
+	j = results_trial_json(t);
+	if (!j)
 		return -ENOMEM;
-	if (event)
-		json_object_set_new(m, "event", json_string(event));
-	if (scale >= 0)
-		json_object_set_new(m, "scale", json_real(scale));
-	return json_object_set_new(metrics, name, m) ? -ENOMEM : 0;
-}
-
-int results_trial_append(json_t *doc, json_t *trial)
-{
-	json_t *trials = json_object_get(doc, "trials");
-
-	if (!trials || !trial) {
-		json_decref(trial);
-		return -EINVAL;
-	}
-	return json_array_append_new(trials, trial) ? -ENOMEM : 0;
+	return json_array_append_new(trials, j) ? -ENOMEM : 0;
 }
 
 int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n)

@@ -47,23 +47,51 @@ const char *results_schedule_name(enum results_schedule s);
 
 struct results_metric {
 	char name[32];
-	char source[16];   /* pmu | sw | timing | kernel | pagemap | model */
+	char source[16];   /* pmu | sw | timing | kernel | pagemap | model | workload */
 	char event[128];   /* "" when absent */
+	char formula[96];  /* derived metrics: how it was computed; "" when absent */
 	double value;
 	double scale;      /* multiplexing scale (enabled/running), 1.0 when absent */
+	bool higher_better; /* "better": "higher" (a workload's own metric, e.g. ops/s) */
 };
 
+/* What a trial ran: a kernels-micro loop on a buffer, or a user's command. */
+enum results_workload { RESULTS_WL_MICRO, RESULTS_WL_COMMAND };
+
+/* Trial flags ("flags": [...] in the file). */
+#define RESULTS_F_LOW_COVERAGE 0x1u /* below RESULTS_MIN_COVERAGE at its order */
+#define RESULTS_F_FAILED       0x2u /* the command exited non-zero or died of a signal */
+#define RESULTS_F_TIMEOUT      0x4u /* the command was killed by --timeout */
+
+/*
+ * One trial, the only shape a trial has: the engine (bench.c) fills it, the
+ * writer (results_trial_json) turns it into JSON, the reader fills it back.
+ * Strings and arrays it points to are owned: results_trial_clear() frees them.
+ */
 struct results_trial {
 	int order;
-	char pattern[32];
-	uint64_t span;
+	char pattern[32];      /* micro: the kernel's name, "sparse"; command: "command" */
+	uint64_t span;         /* micro: bytes; command: 0 (absent in the file) */
 	int rep;
-	uint64_t accesses;     /* 0 when absent (sparse trials need none) */
+	long seq;              /* position in the run's trial order; -1 when absent */
+	uint64_t accesses;     /* 0 when absent (sparse and command trials need none) */
 	bool sparse;           /* "pattern": "sparse", or a "sparse" object */
-	bool has_folios;       /* folio verification present (needs root) */
+	long sparse_k;         /* sparse: one page in every k touched */
+	uint64_t touched_pages;
+	enum results_workload workload;
+	char **argv;           /* command: NULL-terminated; NULL for micro trials */
+	int argc;
+	int exit_code;         /* command: exit status, -1 when it died of a signal */
+	int exit_signal;       /* command: the signal that ended it, 0 */
+	unsigned flags;        /* RESULTS_F_* */
+	bool has_hist;         /* "folios" present */
+	bool has_folios;       /* folio verification present (needs root): coverage valid */
 	double coverage;       /* NaN when not verified */
 	uint64_t hist[RESULTS_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
+	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
+	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
 	bool multiplexed;      /* any counter ran less than the whole time */
+	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
 	struct results_metric *metrics;
 	size_t nr_metrics;
 	/* "rounds": ns_per_access of each round of an interleaved schedule;
@@ -123,31 +151,43 @@ const struct results_metric *results_trial_metric(const struct results_trial *t,
 						  const char *name);
 
 
-/* ---- results writer (run) ------------------------------------------------ */
+/* ---- the typed trial: building and writing ----------------------------- */
 
 #include "folio.h"
+
+/* A trial with nothing measured yet (coverage NaN, seq -1). */
+void results_trial_init(struct results_trial *t, int order, const char *pattern, uint64_t span,
+			int rep);
+/* Free what the trial owns (metrics, argv) and leave it as after init with
+ * order 0. */
+void results_trial_clear(struct results_trial *t);
+/* metrics[name] = {value, source[, event, scale]}: event NULL and scale < 0
+ * leave those out; a metric of the same name is replaced. Returns the stored
+ * metric (to add a formula or a direction) or NULL: non-finite value (a metric
+ * not measured is absent, never NaN), name or source too long, no memory. */
+struct results_metric *results_trial_set_metric(struct results_trial *t, const char *name,
+						double value, const char *source,
+						const char *event, double scale);
+/* Copy a command's argv (NULL-terminated) into the trial. 0 or -ENOMEM. */
+int results_trial_set_argv(struct results_trial *t, char *const argv[]);
+/* The folio histogram; coverage NaN = not applicable (written as null). */
+void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h,
+			    double coverage);
 
 /* A new results document: schema, tool, host, thp, config (references to the
  * three objects are stolen) and an empty "trials" array. */
 json_t *results_doc_new(json_t *host, json_t *thp, json_t *config);
-/* One trial object with an empty "metrics" object; hist may be NULL (no
- * scan: "folios" is then absent, never a made-up histogram); a NaN coverage
- * is written as null (a histogram with nothing to cover, e.g. sparse). */
-json_t *results_trial_new(int order, const char *pattern, unsigned long long span, int rep,
-			  unsigned long long accesses, const struct folio_hist *hist,
-			  double coverage);
-/* metrics[name] = {value, source[, event, scale]}; event NULL and scale < 0
- * leave those keys out. Returns 0 or -ENOMEM / -EINVAL (non-finite value). */
-int results_metric_set(json_t *trial, const char *name, double value, const char *source,
-		       const char *event, double scale);
-int results_trial_append(json_t *doc, json_t *trial); /* steals trial */
+/* The JSON of one trial (the reader's inverse); NULL on no memory. */
+json_t *results_trial_json(const struct results_trial *t);
+/* Append the trial's JSON to doc's "trials". 0 or -ENOMEM / -EINVAL. */
+int results_doc_add_trial(json_t *doc, const struct results_trial *t);
 /* Per-round times of an interleaved schedule: copy v[0..n) (ns_per_access
  * of each round) into the typed trial, replacing any before; the trial owns
- * them (results_free frees them). 0, -EINVAL for n == 0, n >
- * RESULTS_MAX_ROUNDS or a non-finite or negative value, -ENOMEM. */
+ * them (results_trial_clear / results_free free them). 0, -EINVAL for n == 0,
+ * n > RESULTS_MAX_ROUNDS or a non-finite or negative value, -ENOMEM. */
 int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n);
 /* The writer's part: trial_obj.rounds = [v0, v1, ...] from the typed trial
- * (nothing when it has none). 0 or -ENOMEM. */
+ * (nothing when it has none; results_trial_json calls it). 0 or -ENOMEM. */
 int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t);
 /* config.schedule = "interleaved" | "sequential". 0 or -EINVAL / -ENOMEM. */
 int results_config_set_schedule(json_t *config, enum results_schedule s);

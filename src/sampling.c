@@ -105,6 +105,10 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	attr.sample_type = SMP_SAMPLE_TYPE;
 	attr.precise_ip = (unsigned)o->precise & 3;
 	attr.disabled = 1;
+	/* a target child: its samples, and its threads' and children's (their
+	 * records go to this ring) from its exec on */
+	attr.inherit = o->inherit;
+	attr.enable_on_exec = o->enable_on_exec;
 	/* data addresses are what 'record' is for: keep the sample small */
 	attr.mmap = attr.comm = attr.task = 0;
 
@@ -112,7 +116,7 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	if (!r)
 		return -ENOMEM;
 	r->base = MAP_FAILED;
-	r->fd = ctr_perf_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	r->fd = ctr_perf_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
 		goto out;

@@ -1,6 +1,7 @@
 /*
  * Sampling through the perf ring buffer (for 'record'): one event on the
- * calling thread, PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, drained by the
+ * calling thread or a target process (pid, inherit, enable_on_exec),
+ * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, drained by the
  * reader in place (data_head / data_tail protocol), with PERF_RECORD_LOST
  * counted. Return convention: 0 or negative errno; nothing prints.
  *
@@ -22,6 +23,10 @@ struct smp_options {
 	unsigned data_pages;          /* ring size in pages, a power of two */
 	int precise;                  /* attr.precise_ip (0-3) */
 	bool include_kernel;
+	/* the target, as struct ctr_options: 0 = the calling thread */
+	int pid;
+	bool inherit;                 /* the target's later threads and children too */
+	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
 };
 
 struct smp_sample {

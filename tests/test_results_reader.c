@@ -173,7 +173,7 @@ TEST(rounds_round_trip)
 	const double bad[] = { 1.0, NAN };
 	json_t *doc, *trial, *config = json_pack("{s:s, s:i, s:i}", "pattern", "chase-tlb",
 						 "reps", 1, "seed", 1);
-	struct results_trial typed = { .order = 0 };
+	struct results_trial typed;
 	struct results *r;
 	char *text, err[512] = "";
 	size_t i;
@@ -185,23 +185,25 @@ TEST(rounds_round_trip)
 					"x86_64", "pmd_order", 9, "pmu", "available", 0),
 			      json_object(), config);
 	ASSERT_TRUE(doc);
+	results_trial_init(&typed, 0, "chase-tlb", 1 << 20, 0);
+	typed.accesses = 1000;
 	EXPECT_EQ(results_trial_set_rounds(&typed, v, 0), -EINVAL);
 	EXPECT_EQ(results_trial_set_rounds(&typed, bad, 2), -EINVAL);
 	EXPECT_EQ(typed.nr_rounds, 0);
 	ASSERT_EQ(results_trial_set_rounds(&typed, v, 2), 0);
 	ASSERT_EQ(results_trial_set_rounds(&typed, v, 5), 0); /* replaces */
-	trial = results_trial_new(0, "chase-tlb", 1 << 20, 0, 1000, NULL, NAN);
-	ASSERT_EQ(results_metric_set(trial, "ns_per_access", 11.5, "timing", NULL, -1), 0);
-	ASSERT_EQ(results_trial_json_rounds(trial, &typed), 0);
-	ASSERT_EQ(results_trial_append(doc, trial), 0);
-	free(typed.rounds);
-	typed.rounds = NULL;
-	typed.nr_rounds = 0;
-	trial = results_trial_new(2, "chase-tlb", 1 << 20, 0, 1000, NULL, NAN);
-	ASSERT_EQ(results_metric_set(trial, "ns_per_access", 9.0, "timing", NULL, -1), 0);
-	ASSERT_EQ(results_trial_json_rounds(trial, &typed), 0); /* none: no key */
+	ASSERT_TRUE(results_trial_set_metric(&typed, "ns_per_access", 11.5, "timing", NULL, -1));
+	ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+	results_trial_clear(&typed);
+	results_trial_init(&typed, 2, "chase-tlb", 1 << 20, 0);
+	typed.accesses = 1000;
+	ASSERT_TRUE(results_trial_set_metric(&typed, "ns_per_access", 9.0, "timing", NULL, -1));
+	trial = results_trial_json(&typed); /* none: no key */
+	ASSERT_TRUE(trial);
 	EXPECT_TRUE(json_object_get(trial, "rounds") == NULL);
-	ASSERT_EQ(results_trial_append(doc, trial), 0);
+	json_decref(trial);
+	ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+	results_trial_clear(&typed);
 	text = json_dumps(doc, JSON_REAL_PRECISION(17));
 	ASSERT_TRUE(text);
 	ASSERT_EQ(load(text, &r, err, sizeof(err)), 0);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# run --schedule: interleaved (every order populated up front, timed in rounds
+# of short bursts, per-round times in the file, exact faults and accesses per
+# order, knobs as before) and sequential (no rounds); a bad value exits 2.
+# Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
+set -u
+BIN=${MTHPSCOPE_BIN:?}
+# shellcheck source=tests/run-knobs.sh
+. "$(dirname "$0")/run-knobs.sh"
+
+[ -e "$THP/hugepages-16kB/enabled" ] || { echo "SKIP: no 16kB anon mTHP size (order 2)"; exit 77; }
+
+"$BIN" run --schedule interleaved --orders 0,2,9 --reps 2 --span 4M --accesses 20000 \
+	--sparse 0 -o "$tmp/i.json" >/dev/null 2>"$tmp/i.err" ||
+	{ echo "FAIL: run --schedule interleaved exited $?"; cat "$tmp/i.err"; fail=1; }
+got=$(py 'd["config"]["schedule"], sorted(set((t["order"], t["accesses"], len(t["rounds"]) >= 5, t["metrics"]["page_faults"]["value"], t["folios"]["coverage"] >= 0.95) for t in d["trials"]))' "$tmp/i.json")
+want="interleaved [(0, 20000, True, 1024.0, True), (2, 20000, True, 256.0, True), (9, 20000, True, 2.0, True)]"
+if [ "$got" = "$want" ]; then
+	echo "ok: interleaved: rounds per trial, exact accesses and faults, coverage >= 95%"
+else
+	echo "FAIL: interleaved: '$got' (want '$want')"; fail=1
+fi
+# round i of every order of one rep was timed in the same round: equal counts
+got=$(py 'len(set((t["rep"], len(t["rounds"])) for t in d["trials"])) == len(set(t["rep"] for t in d["trials"]))' "$tmp/i.json")
+[ "$got" = True ] && echo "ok: every order of a rep has the same number of rounds" ||
+	{ echo "FAIL: round counts differ within a rep"; fail=1; }
+"$BIN" analyze "$tmp/i.json" 2>/dev/null | grep -q "paired by round" &&
+	echo "ok: analyze takes the paired path on an interleaved file" ||
+	{ echo "FAIL: analyze does not pair the rounds"; fail=1; }
+check_knobs "an interleaved run"
+
+"$BIN" run --schedule sequential --orders 0,2 --reps 2 --span 4M --accesses 20000 --sparse 0 \
+	-o "$tmp/s.json" >/dev/null 2>"$tmp/s.err" || { echo "FAIL: sequential exited $?"; fail=1; }
+got=$(py 'd["config"]["schedule"], any("rounds" in t for t in d["trials"])' "$tmp/s.json")
+[ "$got" = "sequential False" ] && echo "ok: sequential: no rounds" ||
+	{ echo "FAIL: sequential: '$got'"; fail=1; }
+
+"$BIN" run --schedule sometimes >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && echo "ok: --schedule sometimes exits 2" || { echo "FAIL: bad --schedule: $rc"; fail=1; }
+check_knobs "the whole test"
+exit $fail
