@@ -4,8 +4,8 @@
 # how often the most common one came out, and the widest 95 % CI of each run
 # as a share of order 0's median (the README's goal: at most 5 %).
 #   scripts/verdict-stability.sh N [run options]     e.g. 20 --quick
-# Environment: MTHPSCOPE (binary, default build/mthpscope next to this
-# script's tree), KEEP_DIR (keep every results.json and analysis there).
+# Environment: MTHPSCOPE (binary, default build/mthpscope of this tree, else
+# mthpscope on PATH), KEEP_DIR (keep every results.json and analysis there).
 # Exit status: 0 every run gave a verdict, 1 a run or an analysis failed
 # (the others are still summarised), 2 usage error, 3 the binary or jq is
 # missing. Needs what `run` needs (root); run options go to every run.
@@ -43,6 +43,10 @@ done
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${MTHPSCOPE:-$here/build/mthpscope}
+# no build tree: an installed mthpscope
+if [ -z "${MTHPSCOPE:-}" ] && [ ! -x "$bin" ] && command -v mthpscope >/dev/null; then
+	bin=$(command -v mthpscope)
+fi
 if [ ! -x "$bin" ]; then
 	echo "verdict-stability: no mthpscope binary at '$bin' (build it: cmake -S . -B build &&" \
 		"cmake --build build, or set MTHPSCOPE)" >&2

@@ -272,7 +272,8 @@ static void note_other_patterns(struct ctx *c)
 		const char *hit;
 		bool seen = false;
 
-		if (c->r->trials[i].sparse || !strcmp(p, c->a->pattern))
+		/* an empty name would match everywhere, up to past the end */
+		if (c->r->trials[i].sparse || !*p || !strcmp(p, c->a->pattern))
 			continue;
 		for (hit = strstr(o, p); hit && !seen; hit = strstr(hit + 1, p))
 			seen = (hit == o || hit[-1] == ' ') && (hit[len] == ',' || !hit[len]);
@@ -1343,6 +1344,16 @@ static void recommend(struct analysis *a)
 			describe_gain(a, r, rs, first_gain);
 			append(r, rs, ". But order %d below it can neither be shown to gain nor be "
 			       "ruled out: ", lowest_unclear);
+		} else if (o[0].primary.n && o[0].primary.median == 0.0) {
+			/* a gain is a share of the order-0 value: none exists */
+			append(r, rs, "No gain can be computed: the order-0 median of %s is 0, and "
+			       "a gain is a share of it. The metric counted nothing at order 0 "
+			       "(a counter that did not run, or a span inside the TLB reach)",
+			       a->metric);
+			snprintf(a->advice, sizeof(a->advice), "Check that %s counts at order 0 "
+				 "(mthpscope events), or measure a span beyond the TLB reach.",
+				 a->metric);
+			goto noted;
 		} else {
 			append(r, rs, "Too noisy to tell: ");
 		}
@@ -1350,6 +1361,7 @@ static void recommend(struct analysis *a)
 		append(r, rs, "; the interval spans the %s threshold.", thr);
 		reps_advice(a, min_n == SIZE_MAX ? 0 : min_n, nr_other);
 	}
+noted:
 	if (nr_other == 0)
 		a->verdict = AN_INCONCLUSIVE;
 	hardware_note(a, a->verdict == AN_MTHP || a->verdict == AN_PMD_ONLY ? a->min_order : -1);

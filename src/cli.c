@@ -284,3 +284,45 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
 	}
 	return i < 0 ? i : n;
 }
+
+int cli_parse_size_min(const char *opt, const char *s, unsigned long long min,
+		       unsigned long long *out)
+{
+	unsigned long long v;
+
+	if (cli_parse_size(opt, s, &v))
+		return -1;
+	if (v < min) {
+		ms_err("invalid --%s value '%s' (at least %llu bytes)", opt, s, min);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int stdout_err;
+
+int cli_stdout_error(void)
+{
+	int saved = errno; /* a failed fprintf just before says why */
+
+	if (stdout_err)
+		return stdout_err;
+	errno = 0;
+	if (fflush(stdout) == EOF)
+		stdout_err = errno ? -errno : -EIO;
+	else if (ferror(stdout))
+		stdout_err = saved ? -saved : -EIO;
+	return stdout_err;
+}
+
+int cli_stdout_finish(int rc)
+{
+	int err = cli_stdout_error();
+
+	if (!err)
+		return rc;
+	if (err != -EPIPE)
+		ms_err("writing to standard output failed: %s", strerror(-err));
+	return rc == MS_EXIT_OK ? MS_EXIT_FAIL : rc;
+}

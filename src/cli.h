@@ -50,5 +50,18 @@ int cli_parse_double(const char *opt, const char *s, double min, double max, dou
 int cli_parse_orders(const char *s, int *orders, int max, int *n);
 /* Sizes with K/M/G suffixes (binary), e.g. "64K", "128M". */
 int cli_parse_size(const char *opt, const char *s, unsigned long long *out);
+/* A size of at least 'min' bytes ("--span 0" is a usage error, not "not
+ * given"). */
+int cli_parse_size_min(const char *opt, const char *s, unsigned long long min,
+		       unsigned long long *out);
+
+/* Standard output, checked: 0 while every write so far reached it, else the
+ * -errno of the first failure (buffered text is flushed now). Loops that
+ * print (scan --interval) stop on it. */
+int cli_stdout_error(void);
+/* The end of every command (main): flush stdout; a failed write turns rc
+ * into 1 with a message, a closed pipe (EPIPE) into 1 quietly, as a reader
+ * that went away is no error to report. */
+int cli_stdout_finish(int rc);
 
 #endif

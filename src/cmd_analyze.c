@@ -56,7 +56,7 @@ int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao)
 	} else if (key == ANALYZE_OPT_SPAN) {
 		unsigned long long span;
 
-		if (cli_parse_size("span", arg, &span))
+		if (cli_parse_size_min("span", arg, 1, &span))
 			return -1;
 		ao->span = span;
 	}

@@ -601,8 +601,12 @@ static int collapse_main(int argc, char **argv)
 		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
 		return MS_EXIT_ENV;
 	}
-	if (o.output && (err = atomic_check_writable(o.output))) {
+	if (o.output && (err = atomic_check_output(o.output, false))) {
 		ms_err("collapse: cannot write %s: %s", o.output, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	if (o.plot && (err = atomic_check_output(o.plot, true))) {
+		ms_err("collapse: cannot write figures into %s: %s", o.plot, strerror(-err));
 		return MS_EXIT_ENV;
 	}
 	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !o.cfg.pages_to_scan) {

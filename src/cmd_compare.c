@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
@@ -109,61 +110,6 @@ static int on_opt(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-static bool opt_takes_arg(const char *a)
-{
-	const struct cli_opt *o;
-	size_t len;
-
-	if (a[1] != '-') /* -f FMT, or -fFMT */
-		for (o = compare_opts_table; o->name; o++)
-			if (o->key == a[1])
-				return o->arg && !a[2];
-	if (strchr(a, '='))
-		return false;
-	len = strlen(a + 2);
-	for (o = compare_opts_table; o->name; o++)
-		if (!strncmp(o->name, a + 2, len) && len)
-			return o->arg != NULL;
-	return false;
-}
-
-/* cli_parse stops at the first file name; the synopsis puts options after
- * the files, so move every option (and its argument) in front of them. */
-static char **options_first(int argc, char **argv, int *newargc)
-{
-	char **v = calloc((size_t)argc + 2, sizeof(*v));
-	int i, n = 0, nf = 0;
-	bool rest = false;
-
-	if (!v)
-		return NULL;
-	v[n++] = argv[0];
-	for (i = 1; i < argc; i++)
-		if (rest || argv[i][0] != '-' || !argv[i][1])
-			continue;
-		else if (!strcmp(argv[i], "--"))
-			rest = true;
-		else {
-			v[n++] = argv[i];
-			if (opt_takes_arg(argv[i]) && i + 1 < argc)
-				v[n++] = argv[++i];
-		}
-	v[n++] = "--";
-	rest = false;
-	for (i = 1; i < argc; i++) {
-		if (rest || argv[i][0] != '-' || !argv[i][1]) {
-			v[n + nf++] = argv[i];
-			continue;
-		}
-		if (!strcmp(argv[i], "--"))
-			rest = true;
-		else if (opt_takes_arg(argv[i]) && i + 1 < argc)
-			i++;
-	}
-	*newargc = n + nf;
-	return v;
-}
-
 /* "compare-base" for "runs/compare-base.json"; the path itself when two
  * files would get the same short name. */
 static void make_labels(char **paths, int n, char **labels)
@@ -226,25 +172,34 @@ static int compare_run(int argc, char **argv)
 	int i, first, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
 	size_t k, nreg;
 
-	v = options_first(argc, argv, &vc);
+	/* options may come before, between and after the file names; one
+	 * parser for all of them, so a missing value is a usage error */
+	v = calloc((size_t)argc + 1, sizeof(*v));
 	if (!v) {
 		ms_err("compare: out of memory");
 		return MS_EXIT_FAIL;
 	}
-	first = cli_parse(&compare_cli, vc, v, on_opt, &o);
-	if (first == CLI_DONE) {
+	vc = cli_parse_mixed(&compare_cli, argc, argv, on_opt, &o, (const char **)v, argc);
+	if (vc == CLI_DONE) {
 		rc = MS_EXIT_OK;
 		goto out;
 	}
-	if (first < 0) {
+	if (vc < 0) {
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
-	nfiles = vc - first;
+	first = 0;
+	nfiles = vc;
 	if (nfiles < 2) {
 		ms_err("compare: needs two results files or more (the first is the baseline)");
 		cli_usage(&compare_cli, stderr);
 		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (o.plot_dir && (err = atomic_check_output(o.plot_dir, true))) {
+		ms_err("compare: cannot write figures into '%s': %s", o.plot_dir, strerror(-err));
+		rc = MS_EXIT_ENV;
+		nfiles = 0;
 		goto out;
 	}
 	res = calloc((size_t)nfiles, sizeof(*res));

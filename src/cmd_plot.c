@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "atomic.h"
 #include "cli.h"
 #include "commands.h"
 #include "plot.h"
@@ -69,7 +70,7 @@ static bool is_collapse_doc(const char *file)
 {
 	json_t *doc = json_load_file(file, 0, NULL);
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool yes = schema && !strcmp(schema, "mthpscope.collapse/1");
+	bool yes = schema && !strncmp(schema, "mthpscope.collapse/", 19);
 
 	json_decref(doc);
 	return yes;
@@ -116,6 +117,10 @@ static int plot_cmd(int argc, char **argv)
 	if (i != 1 || !o.dir) {
 		ms_err("plot: expected a results FILE and -o DIR");
 		return MS_EXIT_USAGE;
+	}
+	if ((rc = atomic_check_output(o.dir, true))) {
+		ms_err("plot: cannot write figures into '%s': %s", o.dir, strerror(-rc));
+		return MS_EXIT_ENV;
 	}
 	if (is_collapse_doc(file))
 		return plot_collapse_file(file, &o);

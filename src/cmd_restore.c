@@ -20,7 +20,10 @@ static const struct cli_cmd restore_cli = {
 		   "Only SIGKILL or a power loss can leave it behind; this command (or the next\n"
 		   "mthpscope start as root) applies it and says what it changed. A corrupt or\n"
 		   "truncated journal is refused and kept, for a person to read.\n"
-		   "Exit status: 0 restored or nothing to do, 1 corrupt journal,\n"
+		   "Every knob is written and read back; while one cannot be put back the\n"
+		   "journal is kept and the exit status is 1.\n"
+		   "Exit status: 0 restored or nothing to do, 1 corrupt journal or a knob not\n"
+		   "restored,\n"
 		   "3 not root, or its writer is still running.",
 	.opts = restore_opts,
 };
@@ -63,6 +66,16 @@ static int restore_run(int argc, char **argv)
 	if (err == -EBADMSG) {
 		ms_err("restore: %s is corrupt or truncated; it was not applied and is kept for "
 		       "inspection. Check the THP settings by hand, then delete it.", path);
+		return MS_EXIT_FAIL;
+	}
+	if (err == -EIO) {
+		printf("restored part of the THP settings saved by pid %d\n", r.pid);
+		for (i = 0; i < r.nr_changed; i++)
+			printf("  %s\n", r.changed[i]);
+		for (i = 0; i < r.nr_failed; i++)
+			ms_err("restore: not restored: %s", r.failed[i]);
+		ms_err("restore: %s was kept (it still holds the settings that could not be "
+		       "put back); fix the cause and run 'mthpscope restore' again", path);
 		return MS_EXIT_FAIL;
 	}
 	if (err) {

@@ -214,7 +214,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		o->patterns_arg = arg;
 		return 0;
 	case OPT_SPAN:
-		return cli_parse_size("span", arg, &o->span);
+		return cli_parse_size_min("span", arg, 1, &o->span);
 	case OPT_SWEEP: {
 		char lo[64];
 		colon = strchr(arg, ':');

@@ -524,11 +524,16 @@ static int scan_run(int argc, char **argv)
 		rc = take_sample(&c, samples, now_s() - t0);
 		if (rc)
 			goto out;
-		if (!c.json)
-			fflush(stdout);
+		/* a reader that went away (| head) or a full disk ends the loop;
+		 * main says why */
+		if (!c.json && cli_stdout_error()) {
+			rc = MS_EXIT_FAIL;
+			goto out;
+		}
 	}
 	if (c.json) {
 		if (json_dumpf(doc, stdout, JSON_INDENT(2)) || putchar('\n') == EOF) {
+			cli_stdout_error(); /* now, while errno says why */
 			rc = MS_EXIT_FAIL;
 			goto out;
 		}

@@ -25,6 +25,24 @@ const char *collapse_mode_name(enum collapse_mode m)
 	return (unsigned)m < MS_ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
 }
 
+bool collapse_have_madv_collapse(void)
+{
+	static int known = -1;
+	long ps = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (known >= 0)
+		return known;
+	/* On a hole, a kernel that knows the advice says ENOMEM (nothing
+	 * mapped); one that does not says EINVAL before looking at the range. */
+	p = mmap(NULL, (size_t)ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return true; /* cannot tell: do not call the kernel old */
+	munmap(p, (size_t)ps);
+	known = madvise(p, (size_t)ps, MADV_COLLAPSE) == 0 || errno != EINVAL;
+	return known;
+}
+
 int collapse_mode_parse(const char *s)
 {
 	unsigned i;
@@ -416,7 +434,9 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		if (madvise(sp->base, sp->len, MADV_COLLAPSE))
 			run->madvise_errno = errno;
 		run->madvise_ns = (long)(now_ns() - c0);
-		if (run->madvise_errno == EINVAL) {
+		/* EINVAL is also what a kernel that has MADV_COLLAPSE says of a
+		 * range it will not collapse: only the probe tells an old kernel */
+		if (run->madvise_errno == EINVAL && !collapse_have_madv_collapse()) {
 			err = -EOPNOTSUPP; /* a kernel before 6.1 */
 			goto out;
 		}

@@ -29,6 +29,9 @@ enum collapse_mode {
 const char *collapse_mode_name(enum collapse_mode m);
 /* Returns the mode, or -EINVAL. */
 int collapse_mode_parse(const char *s);
+/* Does this kernel know MADV_COLLAPSE (6.1+)? Probed once on a hole: an
+ * EINVAL from a real call can also mean "this range cannot be collapsed". */
+bool collapse_have_madv_collapse(void);
 
 struct collapse_run;
 

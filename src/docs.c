@@ -44,11 +44,7 @@ static int run_man(const char *a1, const char *a2, int quiet)
 /* What main() does after a command: a failed write to stdout is a failure. */
 static int flushed(int rc)
 {
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		ms_err("writing to standard output failed");
-		return MS_EXIT_FAIL;
-	}
-	return rc;
+	return cli_stdout_finish(rc); /* the one helper: errno said, EPIPE quiet */
 }
 
 int docs_help(const struct ms_command *const *cmds, const char *cmd)

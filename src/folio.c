@@ -633,7 +633,7 @@ static bool scan_ioctl_works(int fd)
 	return ioctl(fd, FOLIO_PAGEMAP_SCAN, &a) >= 0;
 }
 
-int folio_scanner_open(struct folio_scanner **out, int pid)
+static int scanner_open(struct folio_scanner **out, int pid, int pm_fd, int kpf_fd)
 {
 	struct folio_scanner *s;
 	char path[64];
@@ -642,8 +642,13 @@ int folio_scanner_open(struct folio_scanner **out, int pid)
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		if (pm_fd >= 0) {
+			close(pm_fd);
+			close(kpf_fd);
+		}
 		return -ENOMEM;
+	}
 	s->pm_fd = s->kpf_fd = -1;
 	s->page_shift = (unsigned)ilog2ull((unsigned long long)ps);
 	s->pmd_order = s->page_shift == 12 ? 9 : s->page_shift - 3; /* a page of 8-byte entries */
@@ -656,6 +661,12 @@ int folio_scanner_open(struct folio_scanner **out, int pid)
 				s->pmd_order = (unsigned)(ilog2ull(sz) - (int)s->page_shift);
 			fclose(f);
 		}
+	}
+	if (pm_fd >= 0) {
+		/* records from elsewhere (a fuzz target, a fixture) */
+		s->pm_fd = pm_fd;
+		s->kpf_fd = kpf_fd;
+		goto buffers;
 	}
 	if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
@@ -671,6 +682,7 @@ int folio_scanner_open(struct folio_scanner **out, int pid)
 		err = -errno;
 		goto out;
 	}
+buffers:
 	s->pm = malloc(FOLIO_BATCH * sizeof(*s->pm));
 	s->kf = malloc((FOLIO_BATCH + 1) * sizeof(*s->kf));
 	s->regions = malloc(FOLIO_NR_REGIONS * sizeof(*s->regions));
@@ -685,6 +697,18 @@ int folio_scanner_open(struct folio_scanner **out, int pid)
 out:
 	folio_scanner_close(s);
 	return err;
+}
+
+int folio_scanner_open(struct folio_scanner **out, int pid)
+{
+	return scanner_open(out, pid, -1, -1);
+}
+
+int folio_scanner_open_fds(struct folio_scanner **out, int pm_fd, int kpf_fd)
+{
+	if (pm_fd < 0 || kpf_fd < 0)
+		return -EBADF;
+	return scanner_open(out, 0, pm_fd, kpf_fd);
 }
 
 void folio_scanner_close(struct folio_scanner *s)

@@ -140,6 +140,10 @@ bool folio_scanner_pagemap_scan(const struct folio_scanner *s);
 int folio_scanner_next_mapped(struct folio_scanner *s, unsigned long start, unsigned long end,
 			      unsigned long *next);
 void folio_scanner_close(struct folio_scanner *s);
+/* A scanner over pagemap and kpageflags records held in other files (the
+ * fuzz target of the record decoder). It owns both descriptors from the
+ * call on: folio_scanner_close() closes them, as does a failure. */
+int folio_scanner_open_fds(struct folio_scanner **out, int pm_fd, int kpf_fd);
 
 /*
  * Scan [start, end) of process 'pid' (0 = this process); reads only this

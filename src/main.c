@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "docs.h"
 #include "thp.h"
@@ -58,6 +59,10 @@ static void recover_stale_journal(const char *cmd)
 	}
 	if (err == -EBUSY)
 		return; /* its writer is alive and will restore */
+	if (err == -EIO) {
+		for (i = 0; i < r.nr_failed; i++)
+			ms_warn("THP setting left by pid %d not restored: %s", r.pid, r.failed[i]);
+	}
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_warn("a settings journal was left behind but could not be applied: %s; "
@@ -69,6 +74,24 @@ static void recover_stale_journal(const char *cmd)
 		for (i = 0; i < r.nr_changed; i++)
 			fprintf(stderr, "  %s\n", r.changed[i]);
 	}
+}
+
+/* The normal exit path: every knob this process changed is written back
+ * and read back; one that is not keeps the journal and fails the command. */
+static int report_restore(int rc)
+{
+	const struct thp_recovery *r;
+	char msg[512];
+	int i;
+
+	if (!thp_restore())
+		return rc;
+	r = thp_restore_result();
+	for (i = 0; i < r->nr_failed; i++)
+		ms_err("THP setting not restored: %s", r->failed[i]);
+	thp_strerror(-EIO, msg, sizeof(msg));
+	ms_err("%s", msg);
+	return rc == MS_EXIT_OK ? MS_EXIT_FAIL : rc;
 }
 
 int main(int argc, char **argv)
@@ -89,23 +112,19 @@ int main(int argc, char **argv)
 		return docs_generate(commands, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return MS_EXIT_OK;
+		return cli_stdout_finish(MS_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("mthpscope %s\n", ms_version);
-		return MS_EXIT_OK;
+		return cli_stdout_finish(MS_EXIT_OK);
 	}
 	for (c = commands; *c; c++) {
 		if (strcmp(argv[1], (*c)->name))
 			continue;
 		recover_stale_journal((*c)->name);
 		rc = (*c)->run(argc - 1, argv + 1);
-		thp_restore();
-		if (fflush(stdout) == EOF) {
-			ms_err("writing to standard output failed");
-			return MS_EXIT_FAIL;
-		}
-		return rc;
+		rc = report_restore(rc);
+		return cli_stdout_finish(rc);
 	}
 	ms_err("unknown command '%s'", argv[1]);
 	fputc('\n', stderr);

@@ -1,12 +1,15 @@
 /* Figures of an analysis through gnuplot (plot.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,11 +109,37 @@ static FILE *fig_script(const struct fig *g, const char *title, const char *subt
 	return f;
 }
 
+/* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
 static int close_checked(FILE *f)
 {
-	int bad = ferror(f);
+	int err = 0;
 
-	return fclose(f) || bad ? -EIO : 0;
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+/* A figure that failed leaves no empty or half-written file behind. */
+static void fig_discard(const struct fig *g)
+{
+	struct stat st;
+
+	unlink(g->dat);
+	unlink(g->gp);
+	if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->out);
+	if (stat(g->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->log);
+}
+
+static int fig_write_failed(const struct fig *g, const char *path, int rc, char *err,
+			    size_t errsize)
+{
+	fig_discard(g);
+	return fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
 }
 
 /* Copy a template into the script; its "load gp_dir . '/common.gp'" line
@@ -138,6 +167,32 @@ static int copy_template(FILE *script, const char *template, int depth, char *er
 	return rc;
 }
 
+/* gnuplot exits 0 with a truncated figure when its writes fail (a full
+ * disk): a PNG must end with its IEND chunk, an SVG with </svg>. */
+static bool output_complete(const struct fig *g)
+{
+	static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(g->out, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(tail)) {
+		close(fd);
+		return false;
+	}
+	n = pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail));
+	close(fd);
+	if (n != (ssize_t)sizeof(tail))
+		return false;
+	if (g->fmt == PLOT_PNG)
+		return !memcmp(tail + 8, iend, 8);
+	return memmem(tail, sizeof(tail), "</svg>", 6) != NULL;
+}
+
 /* Run gnuplot on NAME.gp in the figure's directory; its output goes to
  * NAME.log, kept on failure. */
 static int fig_run(const struct fig *g, char *err, size_t errsize)
@@ -151,7 +206,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	snprintf(script, sizeof(script), "%s.gp", g->name);
 	fd = open(g->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g->log, strerror(errno));
+		return fig_write_failed(g, g->log, -errno, err, errsize);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -173,7 +228,18 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
 			    "install gnuplot-nox)");
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->out, &st) || !st.st_size) {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
+		/* gnuplot says nothing when its output file cannot be written */
+		struct statvfs vfs;
+		bool full = statvfs(g->dir, &vfs) == 0 && vfs.f_bavail == 0;
+
+		unlink(g->out);
+		fig_discard(g);
+		return fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
+			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
+			    full ? ": No space left on device" : " (is the filesystem full?)");
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		lf = fopen(g->log, "r");
 		/* the first line that says what went wrong */
 		while (lf && fgets(line, sizeof(line), lf))
@@ -182,6 +248,10 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		if (lf)
 			fclose(lf);
 		line[strcspn(line, "\n")] = '\0';
+		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
+		 * empty figure goes */
+		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			unlink(g->out);
 		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
 			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
@@ -196,10 +266,14 @@ static int fig_finish(struct fig *g, FILE *script, const char *template, struct 
 {
 	int rc = copy_template(script, template, 0, err, errsize);
 
-	if (close_checked(script) && !rc)
-		rc = fail(err, errsize, -EIO, "cannot write %s", g->gp);
-	if (rc)
+	int werr = close_checked(script);
+
+	if (werr && !rc)
+		return fig_write_failed(g, g->gp, werr, err, errsize);
+	if (rc) {
+		fig_discard(g);
 		return rc;
+	}
 	rc = fig_run(g, err, errsize);
 	if (!rc && out && out->nr < PLOT_MAX_FILES)
 		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
@@ -255,7 +329,7 @@ static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
 {
 	*f = fopen(g->dat, "w");
 	if (!*f)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g->dat, strerror(errno));
+		return fig_write_failed(g, g->dat, -errno, err, errsize);
 	return 0;
 }
 
@@ -308,8 +382,8 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 		num(d, st->hi * scale);
 		fprintf(d, " %d\n", k == a->min_order);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (m->sparse)
 		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
 			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
@@ -321,7 +395,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)", unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fputc('\n', s);
@@ -362,15 +436,15 @@ static int plot_gain(const struct analysis *a, const char *dir, enum plot_format
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
 		gain_columns(d, a, k);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
 		 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fprintf(s, "\nthreshold = %g\n", 100.0 * a->threshold);
@@ -442,15 +516,15 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 		}
 		blocks++;
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Span staircase: %s against the span, per folio order",
 		 a->metric);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nblocks = %d\n", blocks);
 	staircase_verdicts(a, s);
 	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
@@ -479,8 +553,8 @@ static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_
 		gain_columns(d, a, k);
 		n++;
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (!n) {
 		unlink(g.dat);
 		return 0;
@@ -491,7 +565,7 @@ static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fputc('\n', s);
@@ -526,8 +600,8 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 		else
 			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (!x) {
 		unlink(g.dat);
 		return 0;
@@ -537,7 +611,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	subtitle_of(a, sub, sizeof(sub));
 	s = fig_script(&g, title, sub, "page faults per trial (log scale)");
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
@@ -628,11 +702,11 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		num(d, rows[i].b_hi);
 		fputc('\n', d);
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	s = fig_script(&g, title, subtitle, ylabel);
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "label_a = ");
 	gp_string(s, label_a);
 	fprintf(s, "\nlabel_b = ");
@@ -648,12 +722,132 @@ static json_int_t jint(json_t *o, const char *k)
 	return json_integer_value(json_object_get(o, k));
 }
 
+static const char *jtype(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* One typed field: present with the type, or absent when optional. */
+static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
+		char *err, size_t errsize)
+{
+	json_t *v = json_object_get(o, key);
+	static const char *const names[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
+		[JSON_REAL] = "a number",
+	};
+
+	if (!v) {
+		if (!required)
+			return 0;
+		return fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
+	}
+	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
+		if (type == JSON_INTEGER && json_integer_value(v) < 0)
+			return fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
+				    (long long)json_integer_value(v));
+		return 0;
+	}
+	return fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
+		    names[type], jtype(v));
+}
+
+int plot_collapse_check(json_t *doc, char *err, size_t errsize)
+{
+	json_t *runs, *cfg, *host, *run, *smp, *v;
+	const char *schema, *k;
+	char path[96], hp[128];
+	size_t r, i;
+	int rc;
+
+	if (!json_is_object(doc))
+		return fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
+			    "found %s", jtype(doc));
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema)
+		return fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
+	if (strcmp(schema, PLOT_COLLAPSE_SCHEMA)) {
+		if (!strncmp(schema, "mthpscope.collapse/", 19))
+			return fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
+				    "(this mthpscope reads %s)", schema, PLOT_COLLAPSE_SCHEMA);
+		return fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
+			    "(expected %s, from 'mthpscope collapse')", schema, PLOT_COLLAPSE_SCHEMA);
+	}
+	if ((rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+		return rc;
+	host = json_object_get(doc, "host");
+	cfg = json_object_get(doc, "config");
+	runs = json_object_get(doc, "runs");
+	if ((rc = want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = want(host, "$.host", "kernel", JSON_STRING, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "mode", JSON_STRING, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "span", JSON_INTEGER, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "fill", JSON_REAL, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "orders", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	if (json_integer_value(json_object_get(host, "page_size")) <= 0 ||
+	    json_integer_value(json_object_get(host, "page_size")) > (1 << 30))
+		return fail(err, errsize, -EBADMSG, "$.host.page_size: %lld is not a page size",
+			    (long long)json_integer_value(json_object_get(host, "page_size")));
+	json_array_foreach(json_object_get(cfg, "orders"), i, v)
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > FOLIO_MAX_ORDER)
+			return fail(err, errsize, -EBADMSG, "$.config.orders[%zu]: expected an order "
+				    "0-%d, found %s", i, FOLIO_MAX_ORDER, jtype(v));
+	if (!json_array_size(runs))
+		return fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
+	json_array_foreach(runs, r, run) {
+		snprintf(path, sizeof(path), "$.runs[%zu]", r);
+		if (!json_is_object(run))
+			return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
+				    jtype(run));
+		if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
+		    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
+			return rc;
+		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
+			snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
+			if (!json_is_object(smp))
+				return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
+					    hp, jtype(smp));
+			if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
+			    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
+				return rc;
+			json_object_foreach(json_object_get(smp, "hist"), k, v) {
+				char *end;
+				long o;
+
+				errno = 0;
+				o = strtol(k, &end, 10);
+				if (!*k || *end || errno || o < 0 || o > FOLIO_MAX_ORDER ||
+				    !isdigit((unsigned char)*k))
+					return fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
+						    "folio order 0-%d", hp, k, FOLIO_MAX_ORDER);
+				if (!json_is_integer(v) || json_integer_value(v) < 0)
+					return fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
+						    "count (an integer >= 0), found %s", hp, k, jtype(v));
+			}
+		}
+	}
+	return 0;
+}
+
 int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plot_files *out,
 		  char *err, size_t errsize)
 {
 	json_t *runs = json_object_get(doc, "runs"), *cfg = json_object_get(doc, "config");
 	json_t *host = json_object_get(doc, "host"), *run, *smp, *v;
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	const char *mode = json_string_value(json_object_get(cfg, "mode"));
 	const char *kernel = json_string_value(json_object_get(host, "kernel"));
 	json_int_t page_size = jint(host, "page_size");
@@ -666,10 +860,8 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 
 	if (out)
 		out->nr = 0;
-	if (!schema || strcmp(schema, "mthpscope.collapse/1"))
-		return fail(err, errsize, -EINVAL, "not an mthpscope.collapse/1 document");
-	if (!json_array_size(runs) || page_size <= 0)
-		return fail(err, errsize, -ENODATA, "no runs (or no host.page_size) to plot");
+	if ((rc = plot_collapse_check(doc, err, errsize)))
+		return rc;
 	json_array_foreach(runs, r, run) {
 		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
 			const char *k;
@@ -719,8 +911,8 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 			fputc('\n', d);
 		}
 	}
-	if (close_checked(d))
-		return fail(err, errsize, -EIO, "cannot write %s", g.dat);
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
 		 mode ? mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
@@ -728,7 +920,7 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 		 json_real_value(json_object_get(cfg, "fill")) * 100, en[0] ? en : "none");
 	s = fig_script(&g, title, sub, "span memory (MiB)");
 	if (!s)
-		return fail(err, errsize, -errno, "cannot write %s: %s", g.gp, strerror(errno));
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", json_array_size(runs), ncols);
 	gp_string(s, orders);
 	fprintf(s, "\ntitles = ");

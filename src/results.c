@@ -655,7 +655,7 @@ static int rd_schedule(struct rd *rd, const json_t *config, struct results *r)
 	return 0;
 }
 
-static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
+static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool stream)
 {
 	json_t *trials, *tool, *config, *t;
 	char schema[64] = "";
@@ -672,6 +672,11 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
 		if (!strncmp(schema, "mthpscope.results/", 18))
 			return rd_fail(rd, -EPROTO, "$.schema: version '%s' is not supported (this "
 				       "mthpscope reads %s)", schema, RESULTS_SCHEMA);
+		if (!strncmp(schema, "mthpscope.collapse/", 19))
+			return rd_fail(rd, -EPROTO, "$.schema: '%s' is a collapse document (from "
+				       "'mthpscope collapse'), not a results file (%s, from 'mthpscope "
+				       "run'); 'mthpscope plot' draws a collapse document", schema,
+				       RESULTS_SCHEMA);
 		return rd_fail(rd, -EPROTO, "$.schema: '%s' is not a results file (expected %s)",
 			       schema, RESULTS_SCHEMA);
 	}
@@ -699,6 +704,8 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r)
 		if ((err = rd_schedule(rd, config, r)))
 			return err;
 	}
+	if (stream)
+		return 0; /* the caller reads the trials one by one */
 	trials = json_object_get(doc, "trials");
 	if (!trials)
 		return rd_fail(rd, -EBADMSG, "$.trials: missing (a required field)");
@@ -734,8 +741,192 @@ static bool nonfinite_token_near(const char *buf, size_t len, size_t pos)
 	return false;
 }
 
+static int load_dom(const char *buf, size_t len, const char *name, struct results **out,
+		    char *err, size_t errsize);
+
+static size_t skip_ws(const char *b, size_t len, size_t i)
+{
+	while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* One JSON value at b[*i]: parsed, *i moved past it. NULL when malformed. */
+static json_t *value_at(const char *b, size_t len, size_t *i)
+{
+	json_error_t je;
+	json_t *v = json_loadb(b + *i, len - *i, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
+			       JSON_REJECT_DUPLICATES, &je);
+
+	if (v)
+		*i += (size_t)je.position;
+	return v;
+}
+
+/* The offset of the '[' of the top-level "trials" array, or 0 when the
+ * document is not a well-formed object with one (the whole-document path
+ * then says what is wrong). */
+static size_t find_trials(const char *b, size_t len)
+{
+	size_t i = skip_ws(b, len, 0), k;
+
+	if (i >= len || b[i] != '{')
+		return 0;
+	for (i++;;) {
+		json_t *v;
+		bool is_trials;
+
+		i = skip_ws(b, len, i);
+		if (i >= len || b[i] != '"')
+			return 0;
+		k = i;
+		if (!(v = value_at(b, len, &i)))
+			return 0;
+		json_decref(v);
+		is_trials = i - k == 8 && !memcmp(b + k, "\"trials\"", 8);
+		i = skip_ws(b, len, i);
+		if (i >= len || b[i++] != ':')
+			return 0;
+		i = skip_ws(b, len, i);
+		if (is_trials)
+			return i < len && b[i] == '[' ? i : 0;
+		if (!(v = value_at(b, len, &i)))
+			return 0;
+		json_decref(v);
+		i = skip_ws(b, len, i);
+		if (i >= len || b[i] != ',')
+			return 0;
+		i++;
+	}
+}
+
+/*
+ * The whole document as one jansson tree costs over ten times the file
+ * (a 60 MiB sweep took 780 MB): read everything but the trials as a tree,
+ * then the trials one at a time, each freed once in the model. Any
+ * malformed JSON returns 1: the whole-document path reports it with its
+ * line and column.
+ */
+static int load_streaming(struct rd *rd, const char *buf, size_t len, struct results *r)
+{
+	size_t open = find_trials(buf, len), i, cap = 0, hlen;
+	json_t *head = NULL, *t;
+	char *htext = NULL;
+	int rc = 1;
+
+	if (!open)
+		return 1;
+	/* the end of the array: every element parsed (and checked) in turn */
+	i = open + 1;
+	for (;;) {
+		i = skip_ws(buf, len, i);
+		if (i < len && buf[i] == ']' && r->nr_trials == 0)
+			break;
+		if (!(t = value_at(buf, len, &i))) {
+			rc = 1;
+			goto out;
+		}
+		if (r->nr_trials == cap) {
+			struct results_trial *nt;
+
+			cap = cap ? 2 * cap : 1024;
+			nt = realloc(r->trials, cap * sizeof(*nt));
+			if (!nt) {
+				json_decref(t);
+				rc = rd_fail(rd, -ENOMEM, "out of memory");
+				goto out;
+			}
+			r->trials = nt;
+		}
+		memset(&r->trials[r->nr_trials], 0, sizeof(r->trials[0]));
+		r->nr_trials++;
+		/* checked after the head below: keep the first error for then */
+		rc = rd_trial(rd, r->nr_trials - 1, t, FOLIO_MAX_ORDER, &r->trials[r->nr_trials - 1]);
+		json_decref(t);
+		if (rc)
+			goto out_trial_err;
+		i = skip_ws(buf, len, i);
+		if (i < len && buf[i] == ',') {
+			i++;
+			continue;
+		}
+		if (i < len && buf[i] == ']')
+			break;
+		rc = 1;
+		goto out;
+	}
+	i++;
+	/* the head: the document with an empty trials array in its place */
+	hlen = open + 2 + (len - i);
+	htext = malloc(hlen);
+	if (!htext) {
+		rc = rd_fail(rd, -ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(htext, buf, open);
+	memcpy(htext + open, "[]", 2);
+	memcpy(htext + open + 2, buf + i, len - i);
+	head = json_loadb(htext, hlen, JSON_REJECT_DUPLICATES, NULL);
+	if (!head) {
+		rc = 1;
+		goto out;
+	}
+	if ((rc = rd_document(rd, head, r, true)))
+		goto out;
+	if (!r->nr_trials) {
+		rc = rd_fail(rd, -ENODATA, "$.trials: no trials (the run measured nothing)");
+		goto out;
+	}
+	/* rd_trial's order check needs the PMD order from the head */
+	for (i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].order > r->pmd_order && r->pmd_order > 0) {
+			rc = 1; /* let the whole-document path word it */
+			goto out;
+		}
+	rc = 0;
+	goto out;
+out_trial_err:
+	/* a bad trial: the head may be worse; the whole-document path checks
+	 * both in its order and words the first error */
+	rc = 1;
+out:
+	json_decref(head);
+	free(htext);
+	return rc;
+}
+
 int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
 			char *err, size_t errsize)
+{
+	struct rd rd = { name, err, errsize };
+	struct results *r;
+	size_t k;
+	int rc;
+
+	*out = NULL;
+	if (len > RESULTS_MAX_BYTES)
+		return rd_fail(&rd, -EFBIG, "%zu bytes is more than the %u MiB limit for a results "
+			       "file", len, RESULTS_MAX_BYTES >> 20);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return rd_fail(&rd, -ENOMEM, "out of memory");
+	snprintf(r->path, sizeof(r->path), "%s", name);
+	rc = load_streaming(&rd, buf, len, r);
+	if (rc == 0) {
+		*out = r;
+		return 0;
+	}
+	for (k = 0; k < r->nr_trials; k++)
+		results_trial_clear(&r->trials[k]);
+	free(r->trials);
+	free(r);
+	if (rc < 0)
+		return rc;
+	return load_dom(buf, len, name, out, err, errsize);
+}
+
+static int load_dom(const char *buf, size_t len, const char *name, struct results **out,
+		    char *err, size_t errsize)
 {
 	struct rd rd = { name, err, errsize };
 	struct results *r = NULL;
@@ -770,7 +961,7 @@ int results_load_buffer(const char *buf, size_t len, const char *name, struct re
 		goto out;
 	}
 	snprintf(r->path, sizeof(r->path), "%s", name);
-	rc = rd_document(&rd, doc, r);
+	rc = rd_document(&rd, doc, r, false);
 out:
 	json_decref(doc);
 	if (rc) {

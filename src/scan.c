@@ -108,23 +108,15 @@ static void parse_field(const char *line, struct scan_vma *v)
 	}
 }
 
-/* /proc/PID/smaps, or /proc/PID/maps (the same header lines, no fields). */
-static int read_vmas(int pid, bool smaps, struct vma_list *l)
+/* The lines of an smaps (or maps) file: header lines start VMAs, "Key:"
+ * lines fill the last one; a malformed header is skipped. */
+static int parse_vmas(FILE *f, struct vma_list *l)
 {
-	char path[64], *line = NULL;
-	const char *file = smaps ? "smaps" : "maps";
+	char *line = NULL;
 	size_t cap = 0;
-	FILE *f;
 	int err = 0;
 
 	l->nr = 0;
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	else
-		snprintf(path, sizeof(path), "/proc/self/%s", file);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
 	errno = 0;
 	while (getline(&line, &cap, f) > 0) {
 		const char *colon = strchr(line, ':');
@@ -153,6 +145,40 @@ static int read_vmas(int pid, bool smaps, struct vma_list *l)
 		err = errno == ESRCH || !errno ? -ESRCH : -errno;
 out:
 	free(line);
+	return err;
+}
+
+int scan_parse_smaps(FILE *f, struct scan_vma **v, size_t *nr)
+{
+	struct vma_list l = { NULL, 0, 0 };
+	int err = parse_vmas(f, &l);
+
+	if (err) {
+		free(l.v);
+		return err;
+	}
+	*v = l.v;
+	*nr = l.nr;
+	return 0;
+}
+
+/* /proc/PID/smaps, or /proc/PID/maps (the same header lines, no fields). */
+static int read_vmas(int pid, bool smaps, struct vma_list *l)
+{
+	char path[64];
+	const char *file = smaps ? "smaps" : "maps";
+	FILE *f;
+	int err;
+
+	l->nr = 0;
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	else
+		snprintf(path, sizeof(path), "/proc/self/%s", file);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	err = parse_vmas(f, l);
 	fclose(f);
 	return err;
 }

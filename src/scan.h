@@ -11,6 +11,7 @@
 #ifndef SCAN_H
 #define SCAN_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -74,6 +75,11 @@ typedef int (*scan_vma_fn)(const struct scan_vma *v, void *ctx);
 int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx);
 
 void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src);
+
+/* The VMAs of smaps (or maps) text read from f, header fields and the kB
+ * fields scan uses; malformed headers are skipped. *v is malloc'd (free()).
+ * The /proc reader's fuzz entry point. 0 or -errno. */
+int scan_parse_smaps(FILE *f, struct scan_vma **v, size_t *nr);
 
 /* One output line: thpmaps' label, its type (anon, file, or neither) and
  * its value in kB. */

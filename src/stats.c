@@ -223,12 +223,86 @@ int stats_median_inplace(double *x, size_t n, double *out)
 	return 0;
 }
 
+/*
+ * Large samples (a sweep of 10^5 trials): drawing n indices per resample
+ * made analyze take minutes. The k-th smallest of n draws floor(n U_i) is
+ * floor(n U_(k)), and U_(k) ~ Beta(k, n - k + 1); the next one up is
+ * U_(k) + (1 - U_(k)) Beta(1, n - k). So the median of a resample of the
+ * sorted values is drawn exactly, in O(1), from two or three variates.
+ */
+#define STATS_BIG_N 200
+
+static double rng_normal(struct stats_rng *r)
+{
+	double u1 = 1.0 - stats_rng_uniform(r), u2 = stats_rng_uniform(r);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Marsaglia and Tsang (2000), shape a >= 1. */
+static double rng_gamma(struct stats_rng *r, double a)
+{
+	double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+
+	for (;;) {
+		double z = rng_normal(r), v = 1.0 + c * z, u;
+
+		if (v <= 0.0)
+			continue;
+		v = v * v * v;
+		u = stats_rng_uniform(r);
+		if (u < 1.0 - 0.0331 * z * z * z * z ||
+		    log(u) < 0.5 * z * z + d * (1.0 - v + log(v)))
+			return d * v;
+	}
+}
+
+static size_t rank_of(double u, size_t n)
+{
+	size_t i = (size_t)(u * (double)n);
+
+	return i < n ? i : n - 1;
+}
+
+static double big_resample_median(const double *sorted, size_t n, struct stats_rng *r)
+{
+	size_t k = (n - 1) / 2 + 1; /* 1-based rank of the (lower) median */
+	double ga = rng_gamma(r, (double)k), gb = rng_gamma(r, (double)(n - k + 1));
+	double u = ga / (ga + gb), u2;
+	size_t i = rank_of(u, n);
+
+	if (n % 2)
+		return sorted[i];
+	u2 = u + (1.0 - u) * (1.0 - pow(1.0 - stats_rng_uniform(r), 1.0 / (double)(n - k)));
+	return sorted[i] + 0.5 * (sorted[rank_of(u2, n)] - sorted[i]);
+}
+
+/* The data a resampler reads: x itself, or above STATS_BIG_N a sorted copy
+ * (*copy, to be freed). */
+static int resample_input(const double *x, size_t n, double **copy, const double **use)
+{
+	*copy = NULL;
+	*use = x;
+	if (n <= STATS_BIG_N)
+		return 0;
+	*copy = malloc(n * sizeof(**copy));
+	if (!*copy)
+		return -ENOMEM;
+	memcpy(*copy, x, n * sizeof(**copy));
+	qsort(*copy, n, sizeof(**copy), cmp_double);
+	*use = *copy;
+	return 0;
+}
+
 /* Median of a bootstrap resample of x drawn into buf (n elements); the
- * same value as sorted_quantile(sorted, n, 0.5). */
+ * same value as sorted_quantile(sorted, n, 0.5). Above STATS_BIG_N, x must
+ * come from resample_input() (sorted) and buf is not used. */
 static double resample_median(const double *x, size_t n, double *buf, struct stats_rng *r)
 {
 	size_t i;
 
+	if (n > STATS_BIG_N)
+		return big_resample_median(x, n, r);
 	for (i = 0; i < n; i++)
 		buf[i] = x[rng_index(r, n)];
 	return median_of_scratch(buf, n);
@@ -249,7 +323,7 @@ int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned 
 			      uint64_t seed, double *lo, double *hi)
 {
 	struct stats_rng r;
-	double *buf = NULL, *stat = NULL;
+	double *buf = NULL, *stat = NULL, *sx = NULL;
 	unsigned i;
 	int err = check_finite(x, n);
 
@@ -263,11 +337,14 @@ int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned 
 		err = -ENOMEM;
 		goto out;
 	}
+	if ((err = resample_input(x, n, &sx, &x)))
+		goto out;
 	stats_rng_seed(&r, seed);
 	for (i = 0; i < iters; i++)
 		stat[i] = resample_median(x, n, buf, &r);
 	percentile_interval(stat, iters, level, lo, hi);
 out:
+	free(sx);
 	free(buf);
 	free(stat);
 	return err;
@@ -278,7 +355,7 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 				  double *lo, double *hi)
 {
 	struct stats_rng r;
-	double *buf = NULL, *stat = NULL;
+	double *buf = NULL, *stat = NULL, *sa = NULL, *sb = NULL;
 	size_t count = 0;
 	unsigned i;
 	int err = check_finite(a, na);
@@ -295,6 +372,8 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 		err = -ENOMEM;
 		goto out;
 	}
+	if ((err = resample_input(a, na, &sa, &a)) || (err = resample_input(b, nb, &sb, &b)))
+		goto out;
 	stats_rng_seed(&r, seed);
 	for (i = 0; i < iters; i++) {
 		double ma = resample_median(a, na, buf, &r);
@@ -311,6 +390,8 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 	}
 	percentile_interval(stat, count, level, lo, hi);
 out:
+	free(sa);
+	free(sb);
 	free(buf);
 	free(stat);
 	return err;
@@ -321,7 +402,7 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 				  uint64_t seed, double *lo, double *hi)
 {
 	struct stats_rng r;
-	double *buf = NULL, *stat = NULL;
+	double *buf = NULL, *stat = NULL, *s0 = NULL, *s1 = NULL, *s2 = NULL;
 	size_t count = 0, nmax;
 	unsigned i;
 	int err = check_finite(base, nbase);
@@ -342,6 +423,9 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 		err = -ENOMEM;
 		goto out;
 	}
+	if ((err = resample_input(base, nbase, &s0, &base)) || (err = resample_input(x, nx, &s1, &x)) ||
+	    (err = resample_input(ref, nref, &s2, &ref)))
+		goto out;
 	stats_rng_seed(&r, seed);
 	for (i = 0; i < iters; i++) {
 		double mb = resample_median(base, nbase, buf, &r);
@@ -357,6 +441,9 @@ int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double
 	}
 	percentile_interval(stat, count, level, lo, hi);
 out:
+	free(s0);
+	free(s1);
+	free(s2);
 	free(buf);
 	free(stat);
 	return err;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,8 +452,12 @@ static int lock_take(void)
 	snprintf(p, sizeof(p), "%s/%s", thp_rundir(), LOCK_NAME);
 	for (;;) {
 		fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return -errno;
+		if (fd < 0) {
+			int err = -errno;
+
+			snprintf(last_path, sizeof(last_path), "%s", p); /* for thp_strerror */
+			return err;
+		}
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int err = errno;
 			close(fd);
@@ -588,33 +593,80 @@ static int journal_write(void)
 		json_array_append_new(arr, json_pack("{s:s, s:s}", "path", snapshot[i].path,
 						     "value", snapshot[i].value));
 	err = atomic_write_json(journal_file, doc, JSON_INDENT(1));
+	if (err)
+		snprintf(last_path, sizeof(last_path), "%s", journal_file);
 	json_decref(doc);
 	return err;
 }
 
-/* Async-signal-safe: open/write/close only. */
-static void write_knob_raw(const char *path, const char *value)
+/* Does the file's text show 'value': the number itself, or the word
+ * selected as "[value]"? Async-signal-safe (no stdio, no locale). */
+static bool shows_value(const char *text, size_t n, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t vl = strlen(value), i;
 
-	if (fd < 0)
-		return;
-	if (write(fd, value, strlen(value)) < 0) {
-		/* nothing more a signal handler can do */
-	}
-	close(fd);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		n--;
+	if (n == vl && !memcmp(text, value, vl))
+		return true;
+	for (i = 0; i + vl + 2 <= n; i++)
+		if (text[i] == '[' && !memcmp(text + i + 1, value, vl) && text[i + vl + 1] == ']')
+			return true;
+	return false;
 }
 
-/* The exit hook: restore, drop the journal, release the lock. */
+/* Write a knob and read it back. 0, -errno of the open or write, or -EIO
+ * when the file does not show the value afterwards. Async-signal-safe:
+ * open/write/read/close only. */
+static int write_knob_verified(const char *path, const char *value)
+{
+	char buf[256];
+	ssize_t n;
+	int fd, err = 0;
+
+	/* O_TRUNC as the shell's '>' does: sysfs ignores it, a fixture file
+	 * then holds the value alone */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = -errno;
+	close(fd);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	return shows_value(buf, (size_t)n, value) ? 0 : -EIO;
+}
+
+/* What the last restore of this process's snapshot could not put back
+ * (filled outside the signal handler by thp_restore()). */
+static int restore_err[MAX_KNOBS];
+static volatile sig_atomic_t restore_failed;
+static struct thp_recovery restore_result;
+
+/* The exit hook: restore, drop the journal, release the lock. The journal
+ * is kept while a knob could not be put back: it is the only record of
+ * the user's setting. */
 static void restore_hook(void)
 {
-	int i;
+	int i, failed = 0;
 
 	if (!journal_armed)
 		return;
-	for (i = 0; i < nr_snapshot; i++)
-		write_knob_raw(snapshot[i].path, snapshot[i].value);
-	unlink(journal_file);
+	for (i = 0; i < nr_snapshot; i++) {
+		restore_err[i] = write_knob_verified(snapshot[i].path, snapshot[i].value);
+		failed += restore_err[i] != 0;
+	}
+	if (!failed)
+		unlink(journal_file);
+	restore_failed = failed;
 	journal_armed = 0;
 	lock_release();
 }
@@ -649,10 +701,42 @@ fail:
 	return err;
 }
 
+static void add_failure(struct thp_recovery *r, const char *path, const char *value, int err)
+{
+	const char *rel = path;
+	size_t n = strlen(thp_root());
+
+	if (r->nr_failed >= (int)(sizeof(r->failed) / sizeof(r->failed[0])))
+		return;
+	if (!strncmp(path, thp_root(), n) && path[n] == '/')
+		rel = path + n + 1;
+	if (err == -EIO)
+		snprintf(r->failed[r->nr_failed++], sizeof(r->failed[0]), "%s: still not '%s' "
+			 "after writing it", rel, value);
+	else
+		snprintf(r->failed[r->nr_failed++], sizeof(r->failed[0]), "%s: writing '%s' "
+			 "failed: %s", rel, value, strerror(-err));
+}
+
 int thp_restore(void)
 {
-	restore_hook();
-	return 0;
+	int i;
+
+	if (journal_armed) {
+		restore_hook();
+		memset(&restore_result, 0, sizeof(restore_result));
+		restore_result.pid = (int)getpid();
+		for (i = 0; restore_failed && i < nr_snapshot; i++)
+			if (restore_err[i])
+				add_failure(&restore_result, snapshot[i].path, snapshot[i].value,
+					    restore_err[i]);
+	}
+	return restore_failed ? -EIO : 0;
+}
+
+const struct thp_recovery *thp_restore_result(void)
+{
+	return &restore_result;
 }
 
 static int write_knob(const char *rel, const char *value)
@@ -769,74 +853,98 @@ static void current_value(const char *path, char *out, size_t size)
 		snprintf(out, size, "%s", buf);
 }
 
+int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime)
+{
+	const char *schema, *p, *v;
+	json_int_t jpid = 0, st = 0;
+	json_t *knobs, *e;
+	size_t i, n = strlen(thp_root());
+
+	if (!doc || json_unpack(doc, "{s:s, s:I, s:I, s:o}", "schema", &schema, "pid", &jpid,
+				"starttime", &st, "knobs", &knobs) ||
+	    strcmp(schema, JOURNAL_SCHEMA) || jpid <= 0 || jpid > INT_MAX || st < 0 ||
+	    !json_is_array(knobs) || !json_array_size(knobs) || json_array_size(knobs) > MAX_KNOBS)
+		return -EBADMSG;
+	/* Validate every entry before writing any. */
+	json_array_foreach(knobs, i, e) {
+		if (json_unpack(e, "{s:s, s:s}", "path", &p, "value", &v) ||
+		    (strncmp(p, "/sys/", 5) != 0 && (strncmp(p, thp_root(), n) != 0 || p[n] != '/')) ||
+		    strstr(p, "..") || strlen(p) >= sizeof(snapshot[0].path) || !*v ||
+		    strlen(v) > 40 || strpbrk(v, "\n/"))
+			return -EBADMSG;
+	}
+	if (pid)
+		*pid = (int)jpid;
+	if (starttime)
+		*starttime = (unsigned long long)st;
+	return 0;
+}
+
 int thp_recover(struct thp_recovery *r)
 {
 	char path[4096];
 	json_error_t jerr;
 	json_t *doc = NULL, *knobs;
-	const char *schema = NULL;
-	json_int_t pid = 0, st = 0;
+	unsigned long long st = 0;
 	size_t i;
-	int err = 0;
+	int err = 0, pid = 0;
 	bool own_lock = false;
 
 	memset(r, 0, sizeof(*r));
 	if ((err = thp_journal_path(path, sizeof(path))))
 		return err;
-	if (access(path, F_OK) < 0)
+	if (access(path, F_OK) < 0) {
+		/* a journal write killed half-way leaves only its temporary */
+		if (geteuid() == 0 || getenv("MTHPSCOPE_THP_ROOT"))
+			atomic_remove_stale(path);
 		return 0;
-	if (geteuid() != 0 && !getenv("MTHPSCOPE_THP_ROOT"))
-		return -EPERM;
+	}
 	/* A live writer's journal is not ours to apply: say so without waiting
-	 * for its lock. */
-	doc = json_load_file(path, 0, &jerr);
-	if (doc && !json_unpack(doc, "{s:I, s:I}", "pid", &pid, "starttime", &st) &&
-	    pid != getpid() && pid_alive((int)pid, (unsigned long long)st)) {
-		r->pid = (int)pid;
+	 * for its lock (and before "needs root": a user beside a root run must
+	 * not be told its settings were left behind). */
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!thp_journal_check(doc, &pid, &st) && pid != getpid() && pid_alive(pid, st)) {
+		r->pid = pid;
 		json_decref(doc);
 		return -EBUSY;
 	}
 	json_decref(doc);
 	doc = NULL;
+	if (geteuid() != 0 && !getenv("MTHPSCOPE_THP_ROOT"))
+		return -EPERM;
 	if (lock_fd < 0) {
 		if ((err = lock_take()))
 			return err;
 		own_lock = true;
 	}
+	/* a journal write killed half-way leaves its temporary file */
+	atomic_remove_stale(path);
 	/* Its writer may have restored and removed it while we waited. */
 	if (access(path, F_OK) < 0)
 		goto out;
 	snprintf(last_path, sizeof(last_path), "%s", path);
-	doc = json_load_file(path, 0, &jerr);
-	if (!doc || json_unpack(doc, "{s:s, s:I, s:I, s:o}", "schema", &schema, "pid", &pid,
-				"starttime", &st, "knobs", &knobs) ||
-	    strcmp(schema, JOURNAL_SCHEMA) || !json_is_array(knobs) || !json_array_size(knobs)) {
-		err = -EBADMSG;
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if ((err = thp_journal_check(doc, &pid, &st)))
 		goto out;
-	}
-	/* Validate every entry before writing any. */
-	for (i = 0; i < json_array_size(knobs); i++) {
-		const char *p, *v;
-		if (json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v) ||
-		    (strncmp(p, "/sys/", 5) != 0 && strncmp(p, thp_root(), strlen(thp_root())) != 0) ||
-		    strstr(p, "..") || !*v || strlen(v) > 40) {
-			err = -EBADMSG;
-			goto out;
-		}
-	}
-	r->pid = (int)pid;
-	if (pid != getpid() && pid_alive((int)pid, (unsigned long long)st)) {
+	knobs = json_object_get(doc, "knobs");
+	r->pid = pid;
+	if (pid != getpid() && pid_alive(pid, st)) {
 		err = -EBUSY;
 		goto out;
 	}
 	for (i = 0; i < json_array_size(knobs); i++) {
 		const char *p, *v;
 		char cur[64];
+		int werr;
+
 		json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v);
 		current_value(p, cur, sizeof(cur));
 		if (!strcmp(cur, v))
 			continue;
-		write_knob_raw(p, v);
+		if ((werr = write_knob_verified(p, v))) {
+			add_failure(r, p, v, werr);
+			continue;
+		}
 		if (r->nr_changed < (int)(sizeof(r->changed) / sizeof(r->changed[0]))) {
 			const char *rel = p;
 			size_t n = strlen(thp_root());
@@ -845,6 +953,11 @@ int thp_recover(struct thp_recovery *r)
 			snprintf(r->changed[r->nr_changed++], sizeof(r->changed[0]), "%s: %s -> %s",
 				 rel, cur, v);
 		}
+	}
+	if (r->nr_failed) {
+		/* the journal is the only record of those settings: keep it */
+		err = -EIO;
+		goto out;
 	}
 	if (unlink(path) < 0)
 		err = -errno;
@@ -878,6 +991,11 @@ int thp_strerror(int err, char *buf, size_t size)
 				"untouched (set MTHPSCOPE_RUNDIR to a writable directory)",
 				thp_rundir(), strerror(-err));
 	case ENOENT:
+		if (!strncmp(last_path, thp_rundir(), strlen(thp_rundir())) &&
+		    last_path[strlen(thp_rundir())] == '/')
+			return snprintf(buf, size, "the run directory %s does not exist (it holds the "
+					"lock and the settings journal; create it, or set "
+					"MTHPSCOPE_RUNDIR to an existing directory)", thp_rundir());
 		return snprintf(buf, size,
 				"%s: not found; this kernel has no transparent hugepage support there "
 				"(per-size mTHP needs Linux 6.8 or newer)", last_path);
@@ -887,6 +1005,12 @@ int thp_strerror(int err, char *buf, size_t size)
 	case EINVAL:
 		return snprintf(buf, size, "%s: the kernel rejected the value, or this size does "
 				"not support it", last_path);
+	case EIO: {
+		char j[4096];
+		thp_journal_path(j, sizeof(j));
+		return snprintf(buf, size, "some THP settings could not be put back; the journal "
+				"%s is kept: fix the cause, then run 'mthpscope restore' as root", j);
+	}
 	default:
 		return snprintf(buf, size, "%s: %s", last_path[0] ? last_path : "THP settings",
 				strerror(-err));

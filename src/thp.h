@@ -12,6 +12,7 @@
 #ifndef THP_H
 #define THP_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -110,8 +111,10 @@ int thp_set_only_order(const struct thp_settings *s, int order);
 /* Take the lock and write the journal now (done implicitly by the first
  * write). */
 int thp_journal_begin(void);
-/* Restore this process's snapshot, remove the journal, release the lock.
- * Safe to call more than once. */
+/* Restore this process's snapshot (each knob written and read back),
+ * remove the journal, release the lock. Safe to call more than once.
+ * -EIO when a knob could not be put back: the journal is then kept and
+ * thp_restore_result() lists the knobs. */
 int thp_restore(void);
 bool thp_journal_active(void);
 
@@ -124,13 +127,26 @@ struct thp_recovery {
 	bool applied;            /* the journal was applied and removed */
 	int nr_changed;          /* knobs whose value differed and were written */
 	char changed[64][160];   /* "hugepages-64kB/enabled: always -> never" */
+	int nr_failed;           /* knobs that could not be put back (journal kept) */
+	char failed[16][200];    /* "enabled: writing 'madvise' failed: ..." */
 };
+
+/* A journal document: schema, pid, starttime and knobs, each path under
+ * /sys or the THP root without "..", each value a short word or number.
+ * 0 or -EBADMSG. pid and starttime may be NULL. (The journal reader; its
+ * fuzz target's entry point.) */
+int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime);
+
+/* What the last thp_restore() could not put back (nr_failed, failed[]). */
+const struct thp_recovery *thp_restore_result(void);
 
 /*
  * Apply a journal left by a process that no longer exists.
  * Returns 0 (r->applied says whether there was one), -EBUSY when its writer is
  * still alive, -EBADMSG when the journal is corrupt or truncated (the file is
- * kept and not applied), -EPERM without root.
+ * kept and not applied), -EPERM without root (after the liveness check),
+ * -EIO when a knob could not be written back (r->failed; the journal is
+ * kept). Stale temporaries of the journal (dead writers) are removed.
  */
 int thp_recover(struct thp_recovery *r);
 /* Does a journal file exist? (No root needed.) */

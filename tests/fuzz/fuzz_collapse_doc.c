@@ -1,0 +1,35 @@
+/*
+ * libFuzzer target for the collapse-document reader (plot_collapse_check):
+ * whatever it accepts, plot_collapse's own walk over the document must
+ * take (its data file goes to a scratch directory; gnuplot is never run:
+ * the template directory is pointed at nothing).
+ */
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char dir[64];
+	json_t *doc = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
+	char err[512];
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "collapse-plot.%d", (int)getpid()); /* in the working directory */
+		setenv("MTHPSCOPE_GNUPLOT_DIR", "/nonexistent", 1);
+	}
+	if (doc && !plot_collapse_check(doc, err, sizeof(err))) {
+		struct plot_files files;
+
+		plot_collapse(doc, dir, PLOT_PNG, &files, err, sizeof(err));
+	}
+	json_decref(doc);
+	return 0;
+}

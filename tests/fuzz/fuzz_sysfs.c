@@ -1,0 +1,31 @@
+/* libFuzzer target for the THP sysfs word parsers ("always [madvise] never"). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "thp.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	enum thp_word w;
+	unsigned offered;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (!thp_parse_choice(text, &w, &offered)) {
+		/* what the parser accepts names a word of the table */
+		if (w < 0 || w >= THP_W_COUNT || !(offered & (1u << w)))
+			abort();
+		if (thp_word_parse(thp_word_name(w)) != (int)w)
+			abort();
+	}
+	thp_word_parse(text);
+	free(text);
+	return 0;
+}

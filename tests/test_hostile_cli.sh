@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Issue 14, command level: what a hostile new user gets. Outputs that are
+# directories or files of the wrong kind are refused up front (exit 3);
+# stdout write errors (a full device, a closed pipe); compare's options after
+# the files; --span 0; restore of a knob that cannot be written back;
+# a non-root command beside a live writer; the messages of item 8; the
+# collapse-document reader; a large results file. Device nodes are made with
+# mknod in a scratch directory, never the real /dev ones. No THP knob is
+# written here (fixture THP root and run directory where a journal is used).
+set -u
+bin=${MTHPSCOPE_BIN:?} src=${MTHPSCOPE_SRC:?} data=${MTHPSCOPE_SRC:?}/tests/data
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (mknod, tmpfs, run/collapse checks)"; exit 77; }
+tmp=$(mktemp -d) && chmod 755 "$tmp"
+sleeper=
+cleanup() {
+	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
+	mountpoint -q "$tmp/small" && umount "$tmp/small"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+# expect NAME STATUS PATTERN CMD...: exit status and a stderr pattern ('' = none)
+expect() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || err "$name: exit $rc, expected $want ($(head -c 300 "$tmp/err"))"
+	if [ -n "$pat" ]; then
+		grep -q -- "$pat" "$tmp/err" || err "$name: stderr lacks '$pat': $(head -c 300 "$tmp/err")"
+	fi
+}
+
+# 1. outputs checked before anything is measured
+mkdir "$tmp/dir" && : >"$tmp/file"
+expect "run -o DIR" 3 "Is a directory" "$bin" run --quick -o "$tmp/dir"
+expect "collapse -o DIR" 3 "Is a directory" "$bin" collapse --mode madvise --span 2M -o "$tmp/dir"
+expect "collapse --plot FILE" 3 "Not a directory" "$bin" collapse --mode madvise --span 2M --plot "$tmp/file"
+expect "plot -o FILE" 3 "Not a directory" "$bin" plot "$data/flat.json" -o "$tmp/file"
+expect "compare --plot FILE" 3 "Not a directory" "$bin" compare "$data/compare-base.json" \
+	"$data/compare-hi.json" --plot "$tmp/file"
+
+# 3. stdout: a full device (mknod c 1 7 here, not /dev/full), a closed pipe
+mknod "$tmp/full" c 1 7
+for cmd in "info" "info --json" "analyze $data/flat.json" "analyze --format json $data/flat.json" \
+	   "scan --pid $$" "scan --pid $$ --json" "events"; do
+	# shellcheck disable=SC2086
+	$bin $cmd >"$tmp/full" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 1 ] || err "'$cmd' > full device: exit $rc, expected 1"
+	grep -q "No space left on device" "$tmp/err" || err "'$cmd' > full device: no message: $(cat "$tmp/err")"
+done
+[ -c "$tmp/full" ] || err "the device node was replaced"
+start=$(date +%s)
+timeout 30 "$bin" scan --pid $$ --interval 100 2>"$tmp/err" | head -1 >/dev/null
+rcs=("${PIPESTATUS[@]}")
+[ "${rcs[0]}" = 1 ] || err "scan --interval | head: exit ${rcs[0]}, expected 1 (124: it never ended)"
+[ -s "$tmp/err" ] && err "scan --interval | head: EPIPE is not quiet: $(cat "$tmp/err")"
+[ $(($(date +%s) - start)) -lt 20 ] || err "scan --interval | head took too long"
+
+# 4. compare: options after the files, through one parser
+(cd "$tmp" && expect "compare A B --plot" 2 "needs an argument" "$bin" compare \
+	"$data/compare-base.json" "$data/compare-hi.json" --plot)
+[ -e "$tmp/--" ] && err "compare wrote into a directory named --"
+expect "compare A B --metric" 2 "needs an argument" "$bin" compare "$data/compare-base.json" \
+	"$data/compare-hi.json" --metric
+expect "compare A --format json B" 0 "" "$bin" compare "$data/compare-base.json" --format json \
+	"$data/compare-hi.json"
+grep -q '"schema": "mthpscope.compare/1"' "$tmp/out" || err "compare A --format json B: not JSON"
+
+# 6. --span 0 is a usage error, not "not given"
+expect "run --span 0" 2 "invalid --span" "$bin" run --span 0
+expect "analyze --span 0" 2 "invalid --span" "$bin" analyze --span 0 "$data/flat.json"
+expect "plot --span 0" 2 "invalid --span" "$bin" plot --span 0 -o "$tmp/p0" "$data/flat.json"
+
+# 2 + 9. restore: a knob that cannot be written back keeps the journal (exit
+# 1); a dead writer's half-written journal temporary is removed
+root=$tmp/thp run=$tmp/run
+mkdir -p "$root" "$run"
+echo "always [madvise] never" >"$root/enabled"
+sh -c 'exit 0' & deadpid=$!
+wait $deadpid
+cat >"$run/mthpscope.journal" <<EOT
+{"schema": "mthpscope.journal/1", "pid": $deadpid, "starttime": 1, "knobs": [
+ {"path": "$root/enabled", "value": "never"}, {"path": "$root/gone/enabled", "value": "never"}]}
+EOT
+echo '{"half' >"$run/mthpscope.journal.tmp.$deadpid"
+expect "restore, one knob missing" 1 "not restored: gone/enabled" \
+	env MTHPSCOPE_THP_ROOT="$root" MTHPSCOPE_RUNDIR="$run" "$bin" restore
+grep -q "was kept" "$tmp/err" || err "restore does not say the journal was kept"
+[ -e "$run/mthpscope.journal" ] || err "restore deleted the journal with a knob not restored"
+[ -e "$run/mthpscope.journal.tmp.$deadpid" ] && err "restore left a dead writer's temporary"
+[ "$(cat "$root/enabled")" = never ] || err "restore did not write the knob it could"
+grep -q "enabled: madvise -> never" "$tmp/out" || err "restore does not list what it changed"
+
+# 7. a non-root command beside a live writer's journal: no "died" warning
+if command -v setpriv >/dev/null; then
+	rm -f "$run/mthpscope.journal"
+	sleep 60 & sleeper=$!
+	st=$(awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$sleeper/stat")
+	cat >"$run/mthpscope.journal" <<EOT
+{"schema": "mthpscope.journal/1", "pid": $sleeper, "starttime": $st, "knobs": [
+ {"path": "/sys/kernel/mm/transparent_hugepage/enabled", "value": "madvise"}]}
+EOT
+	chmod 755 "$run" && chmod 644 "$run/mthpscope.journal"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups env MTHPSCOPE_RUNDIR="$run" \
+		"$bin" info >/dev/null 2>"$tmp/err"
+	grep -q "died" "$tmp/err" && err "non-root beside a live writer: $(cat "$tmp/err")"
+	kill "$sleeper" && wait "$sleeper" 2>/dev/null
+	sleeper=
+	setpriv --reuid=nobody --regid=nogroup --clear-groups env MTHPSCOPE_RUNDIR="$run" \
+		"$bin" info >/dev/null 2>"$tmp/err"
+	grep -q "died" "$tmp/err" || err "non-root after the writer died: no warning"
+	rm -f "$run/mthpscope.journal"
+else
+	echo "note: setpriv missing, non-root check skipped"
+fi
+
+# 8. messages
+expect "missing MTHPSCOPE_RUNDIR" 3 "run directory $tmp/nonexistent does not exist" \
+	env MTHPSCOPE_RUNDIR="$tmp/nonexistent" MTHPSCOPE_LOCK_WAIT=0 "$bin" run --quick --span 2M
+grep -q "Linux 6.8" "$tmp/err" && err "missing run directory blamed on the kernel"
+if command -v python3 >/dev/null; then
+	python3 - "$data/flat.json" "$tmp/zero0.json" <<'EOT'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    if t["order"] == 0:
+        for m in t["metrics"].values():
+            m["value"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+EOT
+	expect "zero order-0 median" 0 "" "$bin" analyze "$tmp/zero0.json"
+	grep -q "No gain can be computed: the order-0 median" "$tmp/out" ||
+		err "zero order-0 median: $(grep -i -A2 'verdict\|noisy' "$tmp/out" | head -5)"
+	grep -q "Too noisy" "$tmp/out" && err "zero order-0 median called too noisy"
+	# collapse documents: told apart, and read as strictly as results
+	python3 - "$tmp" <<'EOT'
+import json, sys
+t = sys.argv[1]
+doc = {"schema": "mthpscope.collapse/1", "host": {"page_size": 4096}, "config": {},
+       "runs": [{"max_ptes_none": 511, "timeline": [{"t_ms": 0, "hist": {"0": 512}}]}]}
+json.dump(doc, open(t + "/coll.json", "w"))
+doc["runs"][0]["timeline"][0]["hist"]["9"] = "512"
+json.dump(doc, open(t + "/coll-str.json", "w"))
+doc["runs"][0]["timeline"][0]["hist"] = {"0": 512}
+doc["schema"] = "mthpscope.collapse/2"
+json.dump(doc, open(t + "/coll2.json", "w"))
+EOT
+	expect "analyze of a collapse document" 1 "is a collapse document (from 'mthpscope collapse')" \
+		"$bin" analyze "$tmp/coll.json"
+	expect "plot of a collapse/2 document" 1 "version 'mthpscope.collapse/2' is not supported" \
+		"$bin" plot "$tmp/coll2.json" -o "$tmp/pc"
+	expect "collapse document, string count" 1 'runs\[0\].timeline\[0\].hist.9: expected a page count' \
+		"$bin" plot "$tmp/coll-str.json" -o "$tmp/pc"
+	# a large results file: trials read one at a time, medians drawn, not resampled
+	python3 - "$data/knee4.json" "$tmp/big.json" <<'EOT'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t0 = d["trials"]
+d["trials"] = [dict(t0[n % len(t0)], rep=n // len(t0)) for n in range(16000)]
+json.dump(d, open(sys.argv[2], "w"))
+EOT
+	start=$(date +%s)
+	timeout 60 "$bin" analyze "$tmp/big.json" >"$tmp/out" 2>"$tmp/err" || err "analyze of a large file (60 s at most): exit $?"
+	echo "analyze of $(($(stat -c %s "$tmp/big.json") >> 20)) MiB: $(($(date +%s) - start)) s"
+	grep -q "Verdict: mthp" "$tmp/out" || grep -qi "verdict" "$tmp/out" || err "large file: no verdict"
+fi
+# plot on a full filesystem: errno in the message, no empty files left
+if command -v gnuplot >/dev/null; then
+	mkdir "$tmp/small" && mount -t tmpfs -o size=64k tmpfs "$tmp/small" || err "mount tmpfs"
+	expect "plot on a full filesystem" 1 "No space left on device" "$bin" plot "$data/knee4.json" -o "$tmp/small/p"
+	grep -q "no message\|exit status 0)" "$tmp/err" && err "plot on a full filesystem: $(cat "$tmp/err")"
+	[ -z "$(find "$tmp/small" -type f -empty)" ] || err "plot left empty files: $(find "$tmp/small" -type f -empty)"
+	for f in "$tmp"/small/p/*.png; do
+		[ -e "$f" ] || continue
+		grep -qx "$f" "$tmp/out" || err "$f is on disk but not listed"
+	done
+	umount "$tmp/small"
+fi
+exit $fail

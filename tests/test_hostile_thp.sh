@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 14, the parts that write THP knobs (MTHPSCOPE_TEST_WRITES_THP: ctest
+# runs them alone): 'run -o' onto a character device made with mknod in a
+# scratch directory (written in place, never replaced by a regular file);
+# 'collapse --mode madvise --fill 0', whose EINVAL is not "no MADV_COLLAPSE"
+# on a kernel that has it. Every knob back as found afterwards.
+set -u
+bin=${MTHPSCOPE_BIN:?}
+THP=/sys/kernel/mm/transparent_hugepage
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (THP writes, mknod)"; exit 77; }
+[ -e "$THP/hugepages-64kB/enabled" ] || { echo "SKIP: needs anon mTHP (hugepages-64kB)"; exit 77; }
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+export MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-900}
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+knobs() { cat "$THP"/enabled "$THP"/defrag "$THP"/hugepages-*/enabled "$THP"/khugepaged/max_ptes_none \
+	"$THP"/khugepaged/scan_sleep_millisecs "$THP"/khugepaged/pages_to_scan 2>/dev/null; }
+before=$(knobs)
+
+mknod "$tmp/null" c 1 3
+"$bin" run --quick --orders 0,4 --span 2M --sparse 0 -o "$tmp/null" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] || err "run -o chardev: exit $rc: $(tail -3 "$tmp/err")"
+[ -c "$tmp/null" ] || err "run -o replaced the character device with a $(stat -c %F "$tmp/null")"
+ls "$tmp" | grep -q 'null.tmp' && err "run -o left a temporary file"
+
+"$bin" collapse --mode madvise --fill 0 --span 2M --timeout 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep -q "has no MADV_COLLAPSE" "$tmp/err" && err "collapse --fill 0: EINVAL read as an old kernel"
+[ $rc = 0 ] || err "collapse --mode madvise --fill 0: exit $rc: $(tail -3 "$tmp/err")"
+
+[ "$(knobs)" = "$before" ] || err "THP knobs not restored"
+exit $fail
