@@ -21,7 +21,6 @@
 #include "thp.h"
 #include "topo.h"
 
-#define COLLAPSE_SCHEMA "mthpscope.collapse/1"
 #define MAX_MPN 32
 #define MEASURE_REPS 5
 
@@ -345,18 +344,6 @@ static json_t *config_json(const struct opts *o, const struct collapse_env *env)
 	return cfg;
 }
 
-static json_t *header_json(const struct collapse_env *env)
-{
-	struct topo_info t;
-	json_t *doc;
-
-	topo_describe(&t);
-	doc = json_pack("{s:s, s:o}", "schema", COLLAPSE_SCHEMA, "tool", results_tool_json());
-	json_object_set_new(doc, "host", results_host_json(&t, &env->thp));
-	json_object_set_new(doc, "thp", results_thp_json(&env->thp, false));
-	return doc;
-}
-
 static void print_header(const struct opts *o, const struct collapse_env *env)
 {
 	unsigned pmd_pages = 1u << env->pmd_order;
@@ -619,7 +606,7 @@ static int collapse_main(int argc, char **argv)
 		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
 			"collapse counters: mainline khugepaged does not scan this span; waiting "
 			"the whole timeout anyway");
-	doc = header_json(&env);
+	doc = collapse_doc_new(&env);
 	json_object_set_new(doc, "config", config_json(&o, &env));
 	runs = json_array();
 	if (!o.json)

@@ -8,6 +8,7 @@
 #include "analyze.h"
 #include "atomic.h"
 #include "cli.h"
+#include "collapse.h"
 #include "commands.h"
 #include "plot.h"
 #include "results.h"
@@ -34,7 +35,7 @@ static const struct cli_cmd plot_cli = {
 		   "per order, log y). Each figure keeps its NAME.dat and NAME.gp; 'gnuplot\n"
 		   "NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox). Prints the files\n"
 		   "written.\n"
-		   "An mthpscope collapse document (mthpscope.collapse/1) gives collapse.*:\n"
+		   "An mthpscope collapse document (" COLLAPSE_SCHEMA ") gives collapse.*:\n"
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing.",
@@ -64,13 +65,13 @@ static int on_opt(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* An mthpscope.collapse/1 document gets its own figure (order mass over
+/* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over
  * time); anything else goes to the results reader and its checks. */
 static bool is_collapse_doc(const char *file)
 {
 	json_t *doc = json_load_file(file, 0, NULL);
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool yes = schema && !strncmp(schema, "mthpscope.collapse/", 19);
+	bool yes = schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX));
 
 	json_decref(doc);
 	return yes;

@@ -72,15 +72,9 @@ int plot_compare(const struct compare_report *report, const char *dir, enum plot
 /*
  * An mthpscope.collapse/1 document: order mass over time as stacked areas,
  * one panel per max_ptes_none run. Writes dir/collapse.{dat,gp,png|svg}.
- * -EINVAL for another schema, -ENODATA for empty timelines, else as
- * plot_analysis.
+ * Checked first with collapse_doc_check() (collapse.h); -ENODATA for
+ * empty timelines, else as plot_analysis.
  */
-/* The collapse-document reader: every field plot_collapse uses, typed and in
- * range, checked as strictly as results_load checks a results file. 0, or
- * -EPROTO (another schema; err names it and the command that reads it),
- * -EBADMSG (err names the JSON path), -ENODATA (no runs). */
-#define PLOT_COLLAPSE_SCHEMA "mthpscope.collapse/1"
-int plot_collapse_check(json_t *doc, char *err, size_t errsize);
 int plot_collapse(json_t *doc, const char *dir, enum plot_format f, struct plot_files *out,
 		  char *err, size_t errsize);
 

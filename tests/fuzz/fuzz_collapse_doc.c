@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the collapse-document reader (plot_collapse_check):
+ * libFuzzer target for the collapse-document reader (collapse_doc_check):
  * whatever it accepts, plot_collapse's own walk over the document must
  * take (its data file goes to a scratch directory; gnuplot is never run:
  * the template directory is pointed at nothing).
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "collapse.h"
 #include "plot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dir, sizeof(dir), "collapse-plot.%d", (int)getpid()); /* in the working directory */
 		setenv("MTHPSCOPE_GNUPLOT_DIR", "/nonexistent", 1);
 	}
-	if (doc && !plot_collapse_check(doc, err, sizeof(err))) {
+	if (doc && !collapse_doc_check(doc, err, sizeof(err))) {
 		struct plot_files files;
 
 		plot_collapse(doc, dir, PLOT_PNG, &files, err, sizeof(err));

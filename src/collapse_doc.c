@@ -1,0 +1,161 @@
+/*
+ * The collapse document (mthpscope.collapse/1): its head written by
+ * 'mthpscope collapse', and its reader, which 'plot' and 'collapse --plot'
+ * use before drawing. The schema is spelled in collapse.h only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collapse.h"
+#include "mthpscope.h"
+#include "results.h"
+#include "topo.h"
+
+MS_PRINTF(4, 5) static int fail(char *err, size_t size, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+json_t *collapse_doc_new(const struct collapse_env *env)
+{
+	struct topo_info t;
+	json_t *doc;
+
+	topo_describe(&t);
+	doc = json_pack("{s:s, s:o}", "schema", COLLAPSE_SCHEMA, "tool", results_tool_json());
+	json_object_set_new(doc, "host", results_host_json(&t, &env->thp));
+	json_object_set_new(doc, "thp", results_thp_json(&env->thp, false));
+	return doc;
+}
+
+static const char *jtype(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* One typed field: present with the type, or absent when optional. */
+static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
+		char *err, size_t errsize)
+{
+	json_t *v = json_object_get(o, key);
+	static const char *const names[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
+		[JSON_REAL] = "a number",
+	};
+
+	if (!v) {
+		if (!required)
+			return 0;
+		return fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
+	}
+	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
+		if (type == JSON_INTEGER && json_integer_value(v) < 0)
+			return fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
+				    (long long)json_integer_value(v));
+		return 0;
+	}
+	return fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
+		    names[type], jtype(v));
+}
+
+int collapse_doc_check(json_t *doc, char *err, size_t errsize)
+{
+	json_t *runs, *cfg, *host, *run, *smp, *v;
+	const char *schema, *k;
+	char path[96], hp[128];
+	size_t r, i;
+	int rc;
+
+	if (!json_is_object(doc))
+		return fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
+			    "found %s", jtype(doc));
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema)
+		return fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
+	if (strcmp(schema, COLLAPSE_SCHEMA)) {
+		if (!strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
+			return fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
+				    "(this mthpscope reads %s)", schema, COLLAPSE_SCHEMA);
+		return fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
+			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
+	}
+	if ((rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+		return rc;
+	host = json_object_get(doc, "host");
+	cfg = json_object_get(doc, "config");
+	runs = json_object_get(doc, "runs");
+	if ((rc = want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = want(host, "$.host", "kernel", JSON_STRING, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "mode", JSON_STRING, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "span", JSON_INTEGER, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "fill", JSON_REAL, false, err, errsize)) ||
+	    (rc = want(cfg, "$.config", "orders", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	if (json_integer_value(json_object_get(host, "page_size")) <= 0 ||
+	    json_integer_value(json_object_get(host, "page_size")) > (1 << 30))
+		return fail(err, errsize, -EBADMSG, "$.host.page_size: %lld is not a page size",
+			    (long long)json_integer_value(json_object_get(host, "page_size")));
+	json_array_foreach(json_object_get(cfg, "orders"), i, v)
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > FOLIO_MAX_ORDER)
+			return fail(err, errsize, -EBADMSG, "$.config.orders[%zu]: expected an order "
+				    "0-%d, found %s", i, FOLIO_MAX_ORDER, jtype(v));
+	if (!json_array_size(runs))
+		return fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
+	json_array_foreach(runs, r, run) {
+		snprintf(path, sizeof(path), "$.runs[%zu]", r);
+		if (!json_is_object(run))
+			return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
+				    jtype(run));
+		if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
+		    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
+			return rc;
+		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
+			snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
+			if (!json_is_object(smp))
+				return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
+					    hp, jtype(smp));
+			if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
+			    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
+				return rc;
+			json_object_foreach(json_object_get(smp, "hist"), k, v) {
+				char *end;
+				long o;
+
+				errno = 0;
+				o = strtol(k, &end, 10);
+				if (!*k || *end || errno || o < 0 || o > FOLIO_MAX_ORDER ||
+				    !isdigit((unsigned char)*k))
+					return fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
+						    "folio order 0-%d", hp, k, FOLIO_MAX_ORDER);
+				if (!json_is_integer(v) || json_integer_value(v) < 0)
+					return fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
+						    "count (an integer >= 0), found %s", hp, k, jtype(v));
+			}
+		}
+	}
+	return 0;
+}
