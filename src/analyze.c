@@ -85,7 +85,7 @@ MS_PRINTF(3, 4) static int fail(char *err, size_t size, const char *fmt, ...)
 	return -ENODATA;
 }
 
-/* the one appender (cli.c), under the name this file has always used */
+/* the one appender (ms.c), under the name this file has always used */
 #define append ms_appendf
 
 /* ---- trial selection ---------------------------------------------------- */

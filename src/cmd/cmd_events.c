@@ -17,7 +17,7 @@
 
 enum { OPT_JSON = 'j', OPT_PMU = 'p' };
 
-static const struct cli_opt events_opts[] = {
+static const struct cli_opt events_options[] = {
 	{ "pmu", OPT_PMU, "NAME",
 	  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
 	  "'list' prints the known names" },
@@ -33,17 +33,17 @@ static const struct cli_cmd events_cli = {
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
 		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.\n"
 		   "Exit status: 0 listed, 2 unknown --pmu, 3 no event set fits this CPU.",
-	.opts = events_opts,
+	.opts = events_options,
 };
 
-struct events_opts {
+struct events_cmd_opts {
 	const char *pmu;
 	bool json;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct events_opts *o = ctx;
+	struct events_cmd_opts *o = ctx;
 
 	if (key == OPT_JSON)
 		o->json = true;
@@ -168,9 +168,9 @@ static void print_text(const struct arch_desc *d, json_t *doc, bool this_cpu)
 		       t.source, t.l1d_4k, t.l1d_2m, t.l2_4k, t.l2_2m);
 }
 
-static int events_run(int argc, char **argv)
+static int events_cmd(int argc, char **argv)
 {
-	struct events_opts o = { 0 };
+	struct events_cmd_opts o = { 0 };
 	const struct arch_desc *d = NULL;
 	char why[512];
 	json_t *doc;
@@ -234,6 +234,6 @@ static int events_run(int argc, char **argv)
 const struct ms_command cmd_events = {
 	.name = "events",
 	.summary = "the TLB event set of this CPU family, with encodings",
-	.run = events_run,
+	.run = events_cmd,
 	.cli = &events_cli,
 };

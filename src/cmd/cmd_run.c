@@ -71,7 +71,7 @@ enum {
 	OPT_OUTPUT = 'o',
 };
 
-static const struct cli_opt run_opts[] = {
+static const struct cli_opt run_options[] = {
 	{ "orders", OPT_ORDERS, "LIST",
 	  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)" },
 	{ "pattern", OPT_PATTERN, "NAME[,NAME]",
@@ -130,10 +130,10 @@ static const struct cli_cmd run_cli = {
 		   "Exit status: 0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
 		   "--backend pmu / span above half of MemAvailable / output not writable.",
-	.opts = run_opts,
+	.opts = run_options,
 };
 
-struct run_opts {
+struct run_cmd_opts {
 	const char *orders_arg;
 	const char *patterns_arg;
 	unsigned long long span, sweep_min, sweep_max;
@@ -155,7 +155,7 @@ struct run_opts {
 };
 
 /* The options of run -- CMD. */
-static int on_cmd_opt(int key, const char *arg, struct run_opts *o)
+static int on_cmd_opt(int key, const char *arg, struct run_cmd_opts *o)
 {
 	char why[512];
 
@@ -202,7 +202,7 @@ static int on_cmd_opt(int key, const char *arg, struct run_opts *o)
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct run_opts *o = ctx;
+	struct run_cmd_opts *o = ctx;
 	long v;
 	char *colon;
 
@@ -448,7 +448,7 @@ static unsigned long long default_span(const struct kern_desc *k, const struct t
 /* ---- the run ----------------------------------------------------------------- */
 
 struct run {
-	struct run_opts o;
+	struct run_cmd_opts o;
 	struct thp_settings s;
 	struct topo_info topo;
 	int orders[BENCH_MAX_ORDERS], nr_orders;
@@ -1194,7 +1194,7 @@ static int run_finish(struct run *r)
 	return MS_EXIT_OK;
 }
 
-static int run_run(int argc, char **argv)
+static int run_cmd(int argc, char **argv)
 {
 	struct run r;
 	const char *reach_src = "";
@@ -1249,6 +1249,6 @@ out_opts:
 const struct ms_command cmd_run = {
 	.name = "run",
 	.summary = "micro-benchmarks, or a command, at each folio order (verified by pagemap)",
-	.run = run_run,
+	.run = run_cmd,
 	.cli = &run_cli,
 };

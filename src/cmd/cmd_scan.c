@@ -32,7 +32,7 @@ enum {
 	OPT_THREADS,
 };
 
-static const struct cli_opt scan_opts_table[] = {
+static const struct cli_opt scan_options[] = {
 	{ "pid", OPT_PID, "PID", "scan this process (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", "scan every process of this cgroup and its children" },
 	{ "rollup", OPT_ROLLUP, NULL, "print one sum over all VMAs of all processes" },
@@ -69,10 +69,10 @@ static const struct cli_cmd scan_cli = {
 		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
 		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
 		"PMD size); 3 without the privilege or kernel support to see folios.",
-	.opts = scan_opts_table,
+	.opts = scan_options,
 };
 
-struct scan_cmd {
+struct scan_cmd_opts {
 	int *pids;
 	size_t nr_pids, cap_pids;
 	const char *cgroup;
@@ -82,7 +82,7 @@ struct scan_cmd {
 	struct scan_opts o;
 };
 
-static int add_pid(struct scan_cmd *c, int pid)
+static int add_pid(struct scan_cmd_opts *c, int pid)
 {
 	size_t i;
 
@@ -103,7 +103,7 @@ static int add_pid(struct scan_cmd *c, int pid)
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct scan_cmd *c = ctx;
+	struct scan_cmd_opts *c = ctx;
 	unsigned long long bytes;
 	long v;
 	int err;
@@ -175,7 +175,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 
 /* ---- targets ---------------------------------------------------------- */
 
-static struct scan_cmd *walk_cmd; /* nftw has no context pointer */
+static struct scan_cmd_opts *walk_cmd; /* nftw has no context pointer */
 static int walk_err;
 
 static int on_cgroup_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -207,7 +207,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* The processes of this sample: named ones stay; the others are re-read. */
-static int collect_pids(struct scan_cmd *c)
+static int collect_pids(struct scan_cmd_opts *c)
 {
 	char procs[PATH_MAX];
 	struct dirent *d;
@@ -255,13 +255,13 @@ out:
 /* ---- output ----------------------------------------------------------- */
 
 struct sample {
-	struct scan_cmd *c;
+	struct scan_cmd_opts *c;
 	int pid;
 	struct scan_stats rollup;
 	json_t *procs, *vmas, *skipped;
 };
 
-static void print_labels(const struct scan_cmd *c, const struct scan_stats *st)
+static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats *st)
 {
 	struct scan_label l[SCAN_MAX_LABELS];
 	unsigned long long tot[2] = { scan_total_kb(st, &c->o, SCAN_ANON),
@@ -281,7 +281,7 @@ static void print_labels(const struct scan_cmd *c, const struct scan_stats *st)
 	}
 }
 
-static json_t *labels_json(const struct scan_cmd *c, const struct scan_stats *st, bool all)
+static json_t *labels_json(const struct scan_cmd_opts *c, const struct scan_stats *st, bool all)
 {
 	struct scan_label l[SCAN_MAX_LABELS];
 	int n = scan_labels(st, &c->o, l, SCAN_MAX_LABELS), i;
@@ -296,7 +296,7 @@ static json_t *labels_json(const struct scan_cmd *c, const struct scan_stats *st
 static int on_vma(const struct scan_vma *v, void *arg)
 {
 	struct sample *s = arg;
-	struct scan_cmd *c = s->c;
+	struct scan_cmd_opts *c = s->c;
 	char buf[32];
 
 	scan_stats_add(&s->rollup, &v->st);
@@ -354,7 +354,7 @@ static double now_s(void)
 }
 
 /* One pass over the targets. Returns an exit status. */
-static int take_sample(struct scan_cmd *c, json_t *samples, double t)
+static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 {
 	struct sample s = { .c = c };
 	char msg[256];
@@ -447,9 +447,9 @@ static void sleep_until(double t)
 		;
 }
 
-static int scan_run(int argc, char **argv)
+static int scan_cmd(int argc, char **argv)
 {
-	struct scan_cmd c = { .count = 1 };
+	struct scan_cmd_opts c = { .count = 1 };
 	struct folio_probe p;
 	json_t *doc = NULL, *samples = NULL;
 	double t0;
@@ -549,6 +549,6 @@ out:
 const struct ms_command cmd_scan = {
 	.name = "scan",
 	.summary = "which folio orders back processes' memory (thpmaps labels)",
-	.run = scan_run,
+	.run = scan_cmd,
 	.cli = &scan_cli,
 };

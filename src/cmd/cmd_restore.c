@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "thp.h"
 
-static const struct cli_opt restore_opts[] = {
+static const struct cli_opt restore_options[] = {
 	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default 0)" },
 	{ NULL },
 };
@@ -25,7 +25,7 @@ static const struct cli_cmd restore_cli = {
 		   "Exit status: 0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored,\n"
 		   "3 not root, or its writer is still running.",
-	.opts = restore_opts,
+	.opts = restore_options,
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
@@ -41,7 +41,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-static int restore_run(int argc, char **argv)
+static int restore_cmd(int argc, char **argv)
 {
 	struct thp_recovery r;
 	char msg[512], path[4096];
@@ -97,6 +97,6 @@ static int restore_run(int argc, char **argv)
 const struct ms_command cmd_restore = {
 	.name = "restore",
 	.summary = "put back THP settings left changed by a killed run",
-	.run = restore_run,
+	.run = restore_cmd,
 	.cli = &restore_cli,
 };

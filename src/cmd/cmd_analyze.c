@@ -11,7 +11,7 @@
 
 enum { OPT_FORMAT = 'f', OPT_UNPAIRED = 0x100 };
 
-static const struct cli_opt analyze_opts_table[] = {
+static const struct cli_opt analyze_options[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
 	  "(schema mthpscope.analysis/1)" },
 	ANALYZE_VERDICT_OPTIONS,
@@ -39,7 +39,7 @@ static const struct cli_cmd analyze_cli = {
 		   "with a significant gain of at least the threshold), pmd-only, no-gain (every\n"
 		   "CI rules a material gain out) or inconclusive (with what to do).\n"
 		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error.",
-	.opts = analyze_opts_table,
+	.opts = analyze_options,
 };
 
 struct analyze_cmd_opts {

@@ -41,7 +41,7 @@ enum {
 	OPT_PLOT,
 };
 
-static const struct cli_opt collapse_opts[] = {
+static const struct cli_opt collapse_options[] = {
 	{ "mode", OPT_MODE, "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)" },
 	{ "orders", OPT_ORDERS, "LIST",
 	  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
@@ -82,10 +82,10 @@ static const struct cli_cmd collapse_cli = {
 		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
 		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
 		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
-	.opts = collapse_opts,
+	.opts = collapse_options,
 };
 
-struct opts {
+struct collapse_cmd_opts {
 	struct collapse_config cfg;
 	int mpn[MAX_MPN];
 	int nr_mpn;
@@ -95,7 +95,7 @@ struct opts {
 	unsigned long long span;
 };
 
-static int parse_orders(const char *arg, struct opts *o)
+static int parse_orders(const char *arg, struct collapse_cmd_opts *o)
 {
 	int orders[FOLIO_MAX_ORDER + 1], n, i, rc;
 
@@ -112,7 +112,7 @@ static int parse_orders(const char *arg, struct opts *o)
 	return 0;
 }
 
-static int parse_mpn(const char *arg, struct opts *o)
+static int parse_mpn(const char *arg, struct collapse_cmd_opts *o)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	int rc = 0;
@@ -144,7 +144,7 @@ static int parse_mpn(const char *arg, struct opts *o)
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct opts *o = ctx;
+	struct collapse_cmd_opts *o = ctx;
 	double d;
 	long v;
 	int m;
@@ -249,7 +249,7 @@ static json_t *measure_json(const struct collapse_measure *m, const char *what)
 			 hist_json(m->hist.pages));
 }
 
-static json_t *run_json(const struct opts *o, const struct collapse_run *r, const char *key, const char *statement,
+static json_t *run_json(const struct collapse_cmd_opts *o, const struct collapse_run *r, const char *key, const char *statement,
 			const struct collapse_measure *before, const struct collapse_measure *after)
 {
 	json_t *tl = json_array(), *ctrs = json_array(), *doc;
@@ -314,7 +314,7 @@ static json_t *run_json(const struct opts *o, const struct collapse_run *r, cons
 	return doc;
 }
 
-static json_t *config_json(const struct opts *o, const struct collapse_env *env)
+static json_t *config_json(const struct collapse_cmd_opts *o, const struct collapse_env *env)
 {
 	json_t *mpn = json_array(), *words = json_object(), *cfg;
 	int i;
@@ -344,7 +344,7 @@ static json_t *config_json(const struct opts *o, const struct collapse_env *env)
 	return cfg;
 }
 
-static void print_header(const struct opts *o, const struct collapse_env *env)
+static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)
 {
 	unsigned pmd_pages = 1u << env->pmd_order;
 	unsigned present = (unsigned)lround(o->cfg.fill * pmd_pages);
@@ -450,7 +450,7 @@ static void show_sample(const struct collapse_run *r, void *ctx)
 }
 
 /* One max_ptes_none value: fault, collapse, (measure), describe. */
-static int one_run(struct opts *o, const struct collapse_env *env, json_t *runs, json_t **last)
+static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env, json_t *runs, json_t **last)
 {
 	struct collapse_measure before, after;
 	struct collapse_span sp = { 0 }, ref = { 0 };
@@ -520,9 +520,9 @@ out:
 	return err ? exit_for(err) : MS_EXIT_OK;
 }
 
-static int collapse_main(int argc, char **argv)
+static int collapse_cmd(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct collapse_cmd_opts o = { 0 };
 	struct collapse_env env;
 	json_t *doc = NULL, *runs = NULL, *last = NULL;
 	char why[512];
@@ -650,6 +650,6 @@ out:
 const struct ms_command cmd_collapse = {
 	.name = "collapse",
 	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
-	.run = collapse_main,
+	.run = collapse_cmd,
 	.cli = &collapse_cli,
 };

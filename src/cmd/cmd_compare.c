@@ -23,7 +23,7 @@ enum {
 	OPT_PLOT_FORMAT,
 };
 
-static const struct cli_opt compare_opts_table[] = {
+static const struct cli_opt compare_options[] = {
 	{ "format", OPT_FORMAT, "FMT", "text (default), markdown, json (mthpscope.compare/1) or "
 				       "lkml (an MMTests-style table for a cover letter)" },
 	{ "metric", OPT_METRIC, "M", "compare only metric M (repeat, or M1,M2); default: every "
@@ -52,7 +52,7 @@ static const struct cli_cmd compare_cli = {
 		"follow the files.\n"
 		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
-	.opts = compare_opts_table,
+	.opts = compare_options,
 };
 
 #define MAX_METRICS 16
@@ -159,7 +159,7 @@ static void show_rows(size_t done, size_t total, void *ctx)
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
 }
 
-static int compare_run(int argc, char **argv)
+static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
 				      .plot_format = PLOT_PNG };
@@ -292,6 +292,6 @@ out:
 const struct ms_command cmd_compare = {
 	.name = "compare",
 	.summary = "A/B comparison of results files (kernels or settings), order by order",
-	.run = compare_run,
+	.run = compare_cmd,
 	.cli = &compare_cli,
 };

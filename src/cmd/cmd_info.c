@@ -17,7 +17,7 @@
 
 enum { OPT_JSON = 'j' };
 
-static const struct cli_opt info_opts[] = {
+static const struct cli_opt info_options[] = {
 	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.info/1) instead of text" },
 	{ NULL },
 };
@@ -27,16 +27,16 @@ static const struct cli_cmd info_cli = {
 	.summary = "Describe this machine: CPU, caches, mTHP sizes and knobs, khugepaged, "
 		   "pagemap access, PMU and software events.",
 	.details = "Read-only; works without root (PFN visibility and some files need root).",
-	.opts = info_opts,
+	.opts = info_options,
 };
 
-struct info_opts {
+struct info_cmd_opts {
 	bool json;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct info_opts *o = ctx;
+	struct info_cmd_opts *o = ctx;
 
 	(void)arg;
 	if (key == OPT_JSON)
@@ -213,9 +213,9 @@ static void print_text(json_t *doc)
 	printf("\n");
 }
 
-static int info_run(int argc, char **argv)
+static int info_cmd(int argc, char **argv)
 {
-	struct info_opts o = { 0 };
+	struct info_cmd_opts o = { 0 };
 	json_t *doc;
 	int i, env_err;
 
@@ -245,6 +245,6 @@ static int info_run(int argc, char **argv)
 const struct ms_command cmd_info = {
 	.name = "info",
 	.summary = "what this machine can measure (CPU, mTHP sizes, khugepaged, PMU)",
-	.run = info_run,
+	.run = info_cmd,
 	.cli = &info_cli,
 };

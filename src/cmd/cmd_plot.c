@@ -15,7 +15,7 @@
 
 enum { OPT_OUT = 'o', OPT_FORMAT = 'f' };
 
-static const struct cli_opt plot_opts_table[] = {
+static const struct cli_opt plot_options[] = {
 	{ "output", OPT_OUT, "DIR", "directory for the figures (created if missing; required)" },
 	{ "format", OPT_FORMAT, "FORMAT", "png (default) or svg" },
 	ANALYZE_VERDICT_OPTIONS,
@@ -39,7 +39,7 @@ static const struct cli_cmd plot_cli = {
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing.",
-	.opts = plot_opts_table,
+	.opts = plot_options,
 };
 
 struct plot_cmd_opts {

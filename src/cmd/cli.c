@@ -44,18 +44,6 @@ void ms_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-void ms_appendf(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 int ms_exit_for_errno(int err)
 {
 	switch (-err) {
@@ -243,20 +231,6 @@ int cli_parse_size(const char *opt, const char *s, unsigned long long *out)
 bad:
 	ms_err("invalid --%s value '%s' (a size such as 4096, 64K, 128M, 1G)", opt, s);
 	return -1;
-}
-
-int ms_format_size(unsigned long long bytes, char *buf, size_t size)
-{
-	static const char units[] = "KMGT";
-	int u = -1;
-
-	while (bytes >= 1024 && bytes % 1024 == 0 && u < 3) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u < 0)
-		return snprintf(buf, size, "%llu", bytes);
-	return snprintf(buf, size, "%llu%c", bytes, units[u]);
 }
 
 int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
