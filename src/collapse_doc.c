@@ -17,16 +17,6 @@
 #include "results.h"
 #include "topo.h"
 
-MS_PRINTF(4, 5) static int fail(char *err, size_t size, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, size, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 json_t *collapse_doc_new(const struct collapse_env *env)
 {
 	struct topo_info t;
@@ -67,15 +57,15 @@ static int want(json_t *o, const char *path, const char *key, json_type type, bo
 	if (!v) {
 		if (!required)
 			return 0;
-		return fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
 	}
 	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
 		if (type == JSON_INTEGER && json_integer_value(v) < 0)
-			return fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
+			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
 				    (long long)json_integer_value(v));
 		return 0;
 	}
-	return fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
+	return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
 		    names[type], jtype(v));
 }
 
@@ -88,16 +78,16 @@ int collapse_doc_check(json_t *doc, char *err, size_t errsize)
 	int rc;
 
 	if (!json_is_object(doc))
-		return fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
+		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
 			    "found %s", jtype(doc));
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema)
-		return fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
+		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
 	if (strcmp(schema, COLLAPSE_SCHEMA)) {
 		if (!strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
-			return fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
+			return ms_fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
 				    "(this mthpscope reads %s)", schema, COLLAPSE_SCHEMA);
-		return fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
+		return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
 			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
 	}
 	if ((rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
@@ -116,19 +106,19 @@ int collapse_doc_check(json_t *doc, char *err, size_t errsize)
 		return rc;
 	if (json_integer_value(json_object_get(host, "page_size")) <= 0 ||
 	    json_integer_value(json_object_get(host, "page_size")) > (1 << 30))
-		return fail(err, errsize, -EBADMSG, "$.host.page_size: %lld is not a page size",
+		return ms_fail(err, errsize, -EBADMSG, "$.host.page_size: %lld is not a page size",
 			    (long long)json_integer_value(json_object_get(host, "page_size")));
 	json_array_foreach(json_object_get(cfg, "orders"), i, v)
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		    json_integer_value(v) > FOLIO_MAX_ORDER)
-			return fail(err, errsize, -EBADMSG, "$.config.orders[%zu]: expected an order "
+			return ms_fail(err, errsize, -EBADMSG, "$.config.orders[%zu]: expected an order "
 				    "0-%d, found %s", i, FOLIO_MAX_ORDER, jtype(v));
 	if (!json_array_size(runs))
-		return fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
+		return ms_fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
 	json_array_foreach(runs, r, run) {
 		snprintf(path, sizeof(path), "$.runs[%zu]", r);
 		if (!json_is_object(run))
-			return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
 				    jtype(run));
 		if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
 		    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
@@ -136,7 +126,7 @@ int collapse_doc_check(json_t *doc, char *err, size_t errsize)
 		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
 			snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
 			if (!json_is_object(smp))
-				return fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
+				return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
 					    hp, jtype(smp));
 			if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
 			    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
@@ -149,10 +139,10 @@ int collapse_doc_check(json_t *doc, char *err, size_t errsize)
 				o = strtol(k, &end, 10);
 				if (!*k || *end || errno || o < 0 || o > FOLIO_MAX_ORDER ||
 				    !isdigit((unsigned char)*k))
-					return fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
+					return ms_fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
 						    "folio order 0-%d", hp, k, FOLIO_MAX_ORDER);
 				if (!json_is_integer(v) || json_integer_value(v) < 0)
-					return fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
+					return ms_fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
 						    "count (an integer >= 0), found %s", hp, k, jtype(v));
 			}
 		}

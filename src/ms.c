@@ -31,3 +31,13 @@ int ms_format_size(unsigned long long bytes, char *buf, size_t size)
 		return snprintf(buf, size, "%llu", bytes);
 	return snprintf(buf, size, "%llu%c", bytes, units[u]);
 }
+
+int ms_fail(char *err, size_t size, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -36,6 +36,10 @@ void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
 /* Append printf-style text to the string in buf (size bytes), cut to fit. */
 void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
 
+/* A module's error: the message into err (size bytes), returns code (a
+ * negative errno), so that 'return ms_fail(err, size, -EINVAL, ...)' is one line. */
+int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4, 5);
+
 /* A size as "4096", "64K", "2M" (binary units, only when exact); returns
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);

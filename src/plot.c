@@ -31,16 +31,6 @@ int plot_parse_format(const char *s, enum plot_format *f)
 	return 0;
 }
 
-MS_PRINTF(4, 5) static int fail(char *err, size_t size, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, size, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 static const char *template_dir(void)
 {
 	return datadir_gnuplot();
@@ -140,7 +130,7 @@ static int fig_write_failed(const struct fig *g, const char *path, int rc, char 
 			    size_t errsize)
 {
 	fig_discard(g);
-	return fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
+	return ms_fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
 }
 
 /* Copy a template into the script; its "load gp_dir . '/common.gp'" line
@@ -155,7 +145,7 @@ static int copy_template(FILE *script, const char *template, int depth, char *er
 	snprintf(path, sizeof(path), "%s/%s", template_dir(), template);
 	t = fopen(path, "r");
 	if (!t)
-		return fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
+		return ms_fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
 			    "MTHPSCOPE_GNUPLOT_DIR to the scripts/gnuplot directory)", path);
 	fprintf(script, "\n# ---- %s\n", template);
 	while (!rc && fgets(line, sizeof(line), t)) {
@@ -212,7 +202,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
-		return fail(err, errsize, -errno, "fork: %s", strerror(errno));
+		return ms_fail(err, errsize, -errno, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		dup2(fd, STDOUT_FILENO);
@@ -225,9 +215,9 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	close(fd);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
+			return ms_fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
+		return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
 			    "install gnuplot-nox)");
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
 		/* gnuplot says nothing when its output file cannot be written */
@@ -236,7 +226,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 
 		unlink(g->out);
 		fig_discard(g);
-		return fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
+		return ms_fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
 			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
 			    full ? ": No space left on device" : " (is the filesystem full?)");
 	}
@@ -253,7 +243,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		 * empty figure goes */
 		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 			unlink(g->out);
-		return fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
+		return ms_fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
 			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			    line[0] ? line : "no message", g->log);
@@ -629,14 +619,14 @@ static int make_dir(const char *dir, char *err, size_t errsize)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0755) && errno != EEXIST)
-			return fail(err, errsize, -errno, "cannot create %s: %s", path,
+			return ms_fail(err, errsize, -errno, "cannot create %s: %s", path,
 				    strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(path, 0755) && errno != EEXIST)
-		return fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
+		return ms_fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
+		return ms_fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
 	return 0;
 }
 
@@ -686,7 +676,7 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 	int rc;
 
 	if (!n)
-		return fail(err, errsize, -ENODATA, "no rows to plot");
+		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
 	if ((rc = make_dir(dir, err, errsize)))
 		return rc;
 	fig_init(&g, dir, name, fmt);
@@ -760,7 +750,7 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
 				 ncols++ ? " " : "", o);
 	if (!ncols)
-		return fail(err, errsize, -ENODATA, "the timelines are empty");
+		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
 	json_array_foreach(json_object_get(cfg, "orders"), i, v)
 		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%lld", i ? "," : "",
 			 (long long)json_integer_value(v));
