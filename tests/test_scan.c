@@ -423,7 +423,10 @@ TEST(cgroup_and_text)
 	FILE *f;
 	int rc;
 
-	int pipefd[2], nfound = 0;
+	int pipefd[2], nfound = 0, nlines = 0;
+	unsigned long long first_v = 0;
+	unsigned first_pct = 0;
+	size_t first_len = 0;
 	pid_t child;
 
 	tu_require_pfns();
@@ -458,6 +461,12 @@ TEST(cgroup_and_text)
 	snprintf(cmd, sizeof(cmd), "%s scan --pid %d", bin(), getpid());
 	f = popen(cmd, "r");
 	ASSERT_TRUE(f != NULL);
+	/*
+	 * On a quiet machine the one 64K line is this mapping's, exactly.
+	 * While another process has 64K folios enabled, other VMAs of this
+	 * process (heap, sanitizer shadow) get 64K lines too and this mapping
+	 * may merge with a neighbour: then only "one line holds it" is sure.
+	 */
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long v;
 		unsigned pct;
@@ -465,11 +474,20 @@ TEST(cgroup_and_text)
 
 		if (strncmp(line, "anon-thp-pte-aligned-64kB:", 26))
 			continue;
-		EXPECT_EQ(strlen(line), 32 + 8 + 3 + 7 + 1); /* "   2048 kB (100%)\n" */
 		EXPECT_EQ(sscanf(line + 26, "%llu kB (%u%%%7s", &v, &pct, tail), 3);
-		EXPECT_EQ(v, 2048);
-		EXPECT_EQ(pct, 100);
-		label = true;
+		nlines++;
+		if (v >= 2048)
+			label = true;
+		if (nlines == 1) {
+			first_v = v;
+			first_pct = pct;
+			first_len = strlen(line);
+		}
+	}
+	if (nlines == 1) {
+		EXPECT_EQ(first_len, 32 + 8 + 3 + 7 + 1); /* "   2048 kB (100%)\n" */
+		EXPECT_EQ(first_v, 2048);
+		EXPECT_EQ(first_pct, 100);
 	}
 	EXPECT_EQ(pclose(f), 0);
 	EXPECT_TRUE(label);
