@@ -79,7 +79,8 @@ rm -f "$tmp/pid"
 "$BIN" run --orders 2 --reps 1 -o "$tmp/s.json" -- "$HELPER" 8 fork sleep=60000 \
 	pidfile="$tmp/pid" >/dev/null 2>"$tmp/s.err" &
 mp=$!
-for _ in $(seq 200); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+# up to 120 s: the run may first wait for another instance's lock (MTHPSCOPE_LOCK_WAIT)
+for _ in $(seq 2400); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
 cp=$(cat "$tmp/pid" 2>/dev/null)
 kill -TERM $mp
 wait $mp
