@@ -190,15 +190,7 @@ struct collapse_measure {
 int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
 		     struct collapse_measure *m);
 
-/* ---- the collapse document (collapse_doc.c) ---- */
-#define COLLAPSE_SCHEMA_PREFIX "mthpscope.collapse/"
-#define COLLAPSE_SCHEMA COLLAPSE_SCHEMA_PREFIX "1"
-/* The document's head: schema, tool, host (with the PMU probe), thp. */
-json_t *collapse_doc_new(const struct collapse_env *env);
-/* The reader: every field plot_collapse uses, typed and in range, checked as
- * strictly as results_load checks a results file. 0, or -EPROTO (another
- * schema; err names it and the command that reads it), -EBADMSG (err names
- * the JSON path), -ENODATA (no runs). */
-int collapse_doc_check(json_t *doc, char *err, size_t errsize);
+/* ---- the collapse document: collapse_doc.h ---- */
+#include "collapse_doc.h"
 
 #endif

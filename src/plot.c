@@ -15,7 +15,7 @@
 
 #include "datadir.h"
 #include "mthpscope.h"
-#include "collapse.h"
+#include "collapse_doc.h"
 #include "folio.h"
 #include "plot.h"
 
@@ -708,21 +708,11 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 
 /* ---- mthpscope collapse ----------------------------------------------------- */
 
-static json_int_t jint(json_t *o, const char *k)
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
 {
-	return json_integer_value(json_object_get(o, k));
-}
-
-int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plot_files *out,
-		  char *err, size_t errsize)
-{
-	json_t *runs = json_object_get(doc, "runs"), *cfg = json_object_get(doc, "config");
-	json_t *host = json_object_get(doc, "host"), *run, *smp, *v;
-	const char *mode = json_string_value(json_object_get(cfg, "mode"));
-	const char *kernel = json_string_value(json_object_get(host, "kernel"));
-	json_int_t page_size = jint(host, "page_size");
 	char orders[128] = "", titles[512] = "", title[128], sub[256], en[96] = "";
-	unsigned long cols = 0;
+	unsigned long cols = doc->hist_orders;
 	size_t r, i;
 	int ncols = 0, o, rc;
 	struct fig g;
@@ -730,52 +720,39 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 
 	if (out)
 		out->nr = 0;
-	if ((rc = collapse_doc_check(doc, err, errsize)))
-		return rc;
-	json_array_foreach(runs, r, run) {
-		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
-			const char *k;
-
-			json_object_foreach(json_object_get(smp, "hist"), k, v) {
-				o = atoi(k);
-				if (o >= 0 && o <= FOLIO_MAX_ORDER)
-					cols |= 1UL << o;
-			}
-		}
+	for (r = 0; r < doc->nr_runs; r++)
 		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
-			 r ? " " : "", (long long)jint(run, "max_ptes_none"));
-	}
+			 r ? " " : "", doc->runs[r].max_ptes_none);
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
 				 ncols++ ? " " : "", o);
 	if (!ncols)
 		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
-	json_array_foreach(json_object_get(cfg, "orders"), i, v)
-		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%lld", i ? "," : "",
-			 (long long)json_integer_value(v));
+	for (i = 0; i < doc->nr_orders; i++)
+		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
+			 doc->orders[i]);
 	if ((rc = make_dir(dir, err, errsize)))
 		return rc;
 	fig_init(&g, dir, "collapse", fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
-	json_array_foreach(runs, r, run) {
+	for (r = 0; r < doc->nr_runs; r++) {
+		const struct collapse_doc_run *run = &doc->runs[r];
+
 		if (r)
 			fputs("\n\n", d);
-		fprintf(d, "# max_ptes_none %lld\n", (long long)jint(run, "max_ptes_none"));
-		json_array_foreach(json_object_get(run, "timeline"), i, smp) {
-			json_t *h = json_object_get(smp, "hist");
+		fprintf(d, "# max_ptes_none %lld\n", run->max_ptes_none);
+		for (i = 0; i < run->nr_samples; i++) {
+			const struct collapse_doc_sample *smp = &run->samples[i];
 			double cum = 0;
 
-			fprintf(d, "%.3f", (double)jint(smp, "t_ms") / 1e3);
+			fprintf(d, "%.3f", (double)smp->t_ms / 1e3);
 			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-				char k[8];
-
 				if (!(cols & (1UL << o)))
 					continue;
-				snprintf(k, sizeof(k), "%d", o);
-				cum += (double)jint(h, k) * (double)page_size / (1 << 20);
+				cum += (double)smp->pages[o] * (double)doc->page_size / (1 << 20);
 				num(d, cum);
 			}
 			fputc('\n', d);
@@ -784,14 +761,14 @@ int plot_collapse(json_t *doc, const char *dir, enum plot_format fmt, struct plo
 	if ((rc = close_checked(d)))
 		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
-		 mode ? mode : "?");
+		 doc->mode ? doc->mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
-		 kernel ? kernel : "?", (long long)(jint(cfg, "span") >> 20),
-		 json_real_value(json_object_get(cfg, "fill")) * 100, en[0] ? en : "none");
+		 doc->kernel ? doc->kernel : "?", doc->span >> 20, doc->fill * 100,
+		 en[0] ? en : "none");
 	s = fig_script(&g, title, sub, "span memory (MiB)");
 	if (!s)
 		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "nruns = %zu\nncols = %d\norders = ", json_array_size(runs), ncols);
+	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
 	fprintf(s, "\ntitles = ");
 	gp_string(s, titles);

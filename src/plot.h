@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "analyze.h"
+#include "collapse_doc.h"
 #include "compare.h"
 
 enum plot_format {
@@ -70,12 +71,12 @@ int plot_compare(const struct compare_report *report, const char *dir, enum plot
 		 size_t *nr_written, char *err, size_t errsize);
 
 /*
- * An mthpscope.collapse/1 document: order mass over time as stacked areas,
- * one panel per max_ptes_none run. Writes dir/collapse.{dat,gp,png|svg}.
- * Checked first with collapse_doc_check() (collapse.h); -ENODATA for
- * empty timelines, else as plot_analysis.
+ * A collapse document, as read by collapse_doc_read() (collapse_doc.h):
+ * order mass over time as stacked areas, one panel per max_ptes_none run.
+ * Writes dir/collapse.{dat,gp,png|svg}. -ENODATA for empty timelines, else
+ * as plot_analysis.
  */
-int plot_collapse(json_t *doc, const char *dir, enum plot_format f, struct plot_files *out,
-		  char *err, size_t errsize);
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format f,
+		  struct plot_files *out, char *err, size_t errsize);
 
 #endif

@@ -631,9 +631,14 @@ static int collapse_cmd(int argc, char **argv)
 		goto out;
 	}
 	if (o.plot) {
-		struct plot_files files;
+		struct plot_files files = { .nr = 0 };
+		struct collapse_doc cd;
 
-		err = plot_collapse(doc, o.plot, PLOT_PNG, &files, why, sizeof(why));
+		/* drawn from the document as a reader sees it */
+		err = collapse_doc_read(doc, &cd, why, sizeof(why));
+		if (!err)
+			err = plot_collapse(&cd, o.plot, PLOT_PNG, &files, why, sizeof(why));
+		collapse_doc_free(&cd);
 		if (err) {
 			ms_err("collapse: %s", why);
 			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;

@@ -80,6 +80,7 @@ static bool is_collapse_doc(const char *file)
 static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
 {
 	struct plot_files files = { .nr = 0 };
+	struct collapse_doc cd;
 	json_error_t je;
 	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 	char err[1024];
@@ -89,8 +90,11 @@ static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
 		ms_err("plot: %s: line %d: %s", file, je.line, je.text);
 		return MS_EXIT_FAIL;
 	}
-	rc = plot_collapse(doc, o->dir, o->format, &files, err, sizeof(err));
-	json_decref(doc);
+	rc = collapse_doc_read(doc, &cd, err, sizeof(err));
+	json_decref(doc); /* JSON ends here: the figure is drawn from the model */
+	if (!rc)
+		rc = plot_collapse(&cd, o->dir, o->format, &files, err, sizeof(err));
+	collapse_doc_free(&cd);
 	if (rc)
 		ms_err("plot: %s: %s", file, err);
 	for (i = 0; i < files.nr; i++)

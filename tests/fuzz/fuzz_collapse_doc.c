@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the collapse-document reader (collapse_doc_check):
- * whatever it accepts, plot_collapse's own walk over the document must
+ * libFuzzer target for the collapse-document reader (collapse_doc_read):
+ * whatever model it fills, plot_collapse's walk over that model must
  * take (its data file goes to a scratch directory; gnuplot is never run:
  * the template directory is pointed at nothing).
  */
@@ -26,10 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dir, sizeof(dir), "collapse-plot.%d", (int)getpid()); /* in the working directory */
 		setenv("MTHPSCOPE_GNUPLOT_DIR", "/nonexistent", 1);
 	}
-	if (doc && !collapse_doc_check(doc, err, sizeof(err))) {
-		struct plot_files files;
+	if (doc) {
+		struct collapse_doc cd;
 
-		plot_collapse(doc, dir, PLOT_PNG, &files, err, sizeof(err));
+		if (!collapse_doc_read(doc, &cd, err, sizeof(err))) {
+			struct plot_files files;
+
+			plot_collapse(&cd, dir, PLOT_PNG, &files, err, sizeof(err));
+		}
+		collapse_doc_free(&cd);
 	}
 	json_decref(doc);
 	return 0;
