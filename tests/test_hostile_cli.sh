@@ -144,6 +144,8 @@ doc = {"schema": "mthpscope.collapse/1", "host": {"page_size": 4096}, "config": 
 json.dump(doc, open(t + "/coll.json", "w"))
 doc["runs"][0]["timeline"][0]["hist"]["9"] = "512"
 json.dump(doc, open(t + "/coll-str.json", "w"))
+doc["runs"][0]["timeline"][0]["hist"] = {"0": 256, "09": 1}
+json.dump(doc, open(t + "/coll-09.json", "w"))
 doc["runs"][0]["timeline"][0]["hist"] = {"0": 512}
 doc["schema"] = "mthpscope.collapse/2"
 json.dump(doc, open(t + "/coll2.json", "w"))
@@ -154,6 +156,8 @@ EOT
 		"$bin" plot "$tmp/coll2.json" -o "$tmp/pc"
 	expect "collapse document, string count" 1 'runs\[0\].timeline\[0\].hist.9: expected a page count' \
 		"$bin" plot "$tmp/coll-str.json" -o "$tmp/pc"
+	expect "collapse document, order key 09" 1 "hist: key '09' is not a folio order as written by collapse (expected '9')" \
+		"$bin" plot "$tmp/coll-09.json" -o "$tmp/pc"
 	# a large results file: trials read one at a time, medians drawn, not resampled
 	python3 - "$data/knee4.json" "$tmp/big.json" <<'EOT'
 import json, sys
