@@ -241,12 +241,3 @@ int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t err
 		collapse_doc_free(d);
 	return rc;
 }
-
-int collapse_doc_check(json_t *doc, char *err, size_t errsize)
-{
-	struct collapse_doc d;
-	int rc = collapse_doc_read(doc, &d, err, errsize);
-
-	collapse_doc_free(&d);
-	return rc;
-}

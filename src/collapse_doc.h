@@ -61,7 +61,5 @@ json_t *collapse_doc_new(const struct collapse_env *env);
  */
 int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t errsize);
 void collapse_doc_free(struct collapse_doc *d);
-/* collapse_doc_read, model discarded. */
-int collapse_doc_check(json_t *doc, char *err, size_t errsize);
 
 #endif
