@@ -1,4 +1,4 @@
-# Shared by the run tests (sourced, not a test itself): root and THP checks,
+# Shared by the run and collapse tests (sourced, not a test itself): root and THP checks,
 # the knobs read under the THP lock before and after, check_knobs, py.
 # The caller sets BIN first.
 THP=/sys/kernel/mm/transparent_hugepage

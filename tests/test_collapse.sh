@@ -5,58 +5,8 @@
 # Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
 set -u
 BIN=${MTHPSCOPE_BIN:?}
-THP=/sys/kernel/mm/transparent_hugepage
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (sysfs writes, PFNs)"; exit 77; }
-[ -r "$THP/hpage_pmd_size" ] || { echo "SKIP: no THP sysfs"; exit 77; }
-[ -e "$THP/hugepages-2048kB/enabled" ] || { echo "SKIP: needs x86-64 4K pages (2M PMD)"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
-
-# Every knob, counters excepted (khugepaged's move on their own).
-knobs() {
-	for f in "$THP"/enabled "$THP"/defrag "$THP"/shmem_enabled "$THP"/hugepages-*/enabled \
-		 "$THP"/khugepaged/*; do
-		case "$f" in */pages_collapsed|*/full_scans) continue ;; esac
-		[ -r "$f" ] && printf '%s=%s\n' "${f#$THP/}" "$(cat "$f")"
-	done
-}
-
-# Other mthpscope instances (other test suites on this machine) change the
-# knobs while they hold the lock: read them only while holding it ourselves
-# (the same flock the thp module takes; retried when the file was replaced).
-LOCK=${MTHPSCOPE_RUNDIR:-/run}/mthpscope.lock
-knobs_locked() {
-	local got=""
-	while [ -z "$got" ]; do
-		exec 9<>"$LOCK" || return 1
-		flock -w "${MTHPSCOPE_LOCK_WAIT:-120}" 9 || { exec 9>&-; return 1; }
-		if [ "$(stat -Lc %i /proc/self/fd/9)" = "$(stat -c %i "$LOCK" 2>/dev/null)" ]; then
-			got=1
-			knobs
-			rm -f "$LOCK" # as every holder does: removed while still held
-		fi
-		exec 9>&- # never held while mthpscope runs: it would wait for us
-	done
-}
-before=$(knobs_locked) || { echo "SKIP: the THP lock stays busy"; exit 77; }
-
-check_knobs() {
-	local now
-	now=$(knobs_locked)
-	if [ "$now" != "$before" ]; then
-		echo "FAIL: knobs changed after $1:"
-		diff <(echo "$before") <(echo "$now")
-		fail=1
-	else
-		echo "ok: every knob as before after $1"
-	fi
-}
-
-# py EXPR FILE: evaluate a Python expression over the document 'd'.
-py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$2"; }
+# shellcheck source=tests/run-knobs.sh
+. "$(dirname "$0")/run-knobs.sh"
 
 expect_eq() { # what got want
 	if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1 = $2"; fi
