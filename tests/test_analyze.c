@@ -6,25 +6,10 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "fixture_util.h"
 #include "harness.h"
 #include "report.h"
 #include "results.h"
-
-static struct results *load(const char *name)
-{
-	const char *src = getenv("MTHPSCOPE_SRC");
-	char path[4096], err[512];
-	struct results *r;
-
-	if (!src)
-		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
-	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
-	if (results_load(path, &r, err, sizeof(err))) {
-		FAIL_AT("%s", err);
-		_exit(1);
-	}
-	return r;
-}
 
 TEST(verdicts)
 {
@@ -49,7 +34,7 @@ TEST(verdicts)
 	size_t i;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct results *r = load(rows[i].file);
+		struct results *r = fixture_load(rows[i].file);
 		struct analysis *a;
 		char err[512], all[4096];
 
@@ -71,7 +56,7 @@ TEST(verdicts)
 
 TEST(knee2_details)
 {
-	struct results *r = load("knee2.json");
+	struct results *r = fixture_load("knee2.json");
 	struct analysis *a;
 	char err[512];
 
@@ -101,7 +86,7 @@ TEST(knee2_details)
 
 TEST(sweep_spans)
 {
-	struct results *r = load("knee4_timing.json");
+	struct results *r = fixture_load("knee4_timing.json");
 	struct analysis *a;
 	char err[512];
 
@@ -130,7 +115,7 @@ TEST(sweep_spans)
  * (2 / C(6, 3) * 8 = 0.8); the advice says how many reps can. */
 TEST(noisy_advice)
 {
-	struct results *r = load("noisy.json");
+	struct results *r = fixture_load("noisy.json");
 	struct analysis *a;
 	char err[512];
 
@@ -145,7 +130,7 @@ TEST(noisy_advice)
 /* Trials of another pattern are named, not weighed in. */
 TEST(other_patterns_named)
 {
-	struct results *r = load("flat.json");
+	struct results *r = fixture_load("flat.json");
 	struct analysis *a;
 	char err[512];
 	size_t i;
@@ -163,7 +148,7 @@ TEST(other_patterns_named)
 /* The same input gives the same document, byte for byte (seeded bootstrap). */
 TEST(json_reproducible)
 {
-	struct results *r = load("knee4.json");
+	struct results *r = fixture_load("knee4.json");
 	struct analysis *a, *b;
 	char err[512], *ja, *jb;
 	json_t *da, *db;
@@ -194,7 +179,7 @@ TEST(json_reproducible)
  * overlap). */
 TEST(paired_sees_through_load_step)
 {
-	struct results *r = load("load_step.json");
+	struct results *r = fixture_load("load_step.json");
 	struct analyze_opts o = { .unpaired = true };
 	struct analysis *a;
 	char err[512];
@@ -228,7 +213,7 @@ TEST(paired_sees_through_load_step)
 /* Rounds that cannot be paired fall back to the unpaired method and say why. */
 TEST(paired_falls_back)
 {
-	struct results *r = load("load_step.json");
+	struct results *r = fixture_load("load_step.json");
 	struct analysis *a;
 	char err[512];
 	size_t i;
@@ -261,7 +246,7 @@ TEST(paired_falls_back)
 /* Order 5 gains 4 % between orders at 25 %: beyond noise, so it is named. */
 TEST(monotone_dip_reported)
 {
-	struct results *r = load("dip.json");
+	struct results *r = fixture_load("dip.json");
 	struct analysis *a;
 	char err[512];
 	json_t *doc, *v;
@@ -292,7 +277,7 @@ TEST(monotone_dip_reported)
 /* Monotone data: the fit is the raw gains, nothing is reported. */
 TEST(monotone_quiet_on_monotone_data)
 {
-	struct results *r = load("knee2.json");
+	struct results *r = fixture_load("knee2.json");
 	struct analysis *a;
 	char err[512];
 	int k;
@@ -312,7 +297,7 @@ TEST(monotone_quiet_on_monotone_data)
 /* The knee per working-set size, each span from its own trials. */
 TEST(per_span_knee)
 {
-	struct results *r = load("sweep_knee2.json");
+	struct results *r = fixture_load("sweep_knee2.json");
 	struct analysis *a;
 	char err[512];
 
@@ -328,7 +313,7 @@ TEST(per_span_knee)
 	analyze_free(a);
 	results_free(r);
 	/* one span: its entry carries the overall verdict, no sentence */
-	r = load("knee4.json");
+	r = fixture_load("knee4.json");
 	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
 	ASSERT_EQ(a->nr_spans, 1);
 	EXPECT_EQ(a->spans[0].min_order, 4);

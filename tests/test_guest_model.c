@@ -10,26 +10,11 @@
 
 #include "analyze.h"
 #include "arch.h"
+#include "fixture_util.h"
 #include "harness.h"
 #include "results.h"
 #include "thp.h"
 #include "topo.h"
-
-static struct results *load(const char *name)
-{
-	const char *src = getenv("MTHPSCOPE_SRC");
-	char path[4096], err[512];
-	struct results *r;
-
-	if (!src)
-		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
-	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
-	if (results_load(path, &r, err, sizeof(err))) {
-		FAIL_AT("%s", err);
-		_exit(1);
-	}
-	return r;
-}
 
 TEST(midr_emulated)
 {
@@ -56,7 +41,7 @@ TEST(emulated_cpu_inconclusive)
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct results *r = load(files[i]);
+		struct results *r = fixture_load(files[i]);
 		struct analysis *a;
 		char err[512];
 
