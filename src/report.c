@@ -655,6 +655,23 @@ static void fmt_metric(const struct compare_report *r, const struct compare_row 
 		snprintf(buf, size, "%s:%s", w->pattern, w->metric);
 }
 
+/* The cells of one compare row, as the text and markdown tables print them. */
+struct row_cells {
+	char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+};
+
+static void fmt_row_cells(const struct compare_report *r, const struct compare_row *w,
+			  struct row_cells *c)
+{
+	fmt_value(w->a, c->va, sizeof(c->va));
+	fmt_value(w->b, c->vb, sizeof(c->vb));
+	fmt_pct(c->d, sizeof(c->d), w->delta_pct, 2, "n/a");
+	fmt_ci_row(w, c->ci, sizeof(c->ci));
+	fmt_p_holm(w, c->p, sizeof(c->p));
+	fmt_span(w->span, c->sp, sizeof(c->sp));
+	fmt_metric(r, w, c->m, sizeof(c->m));
+}
+
 static void write_compare_text(const struct compare_report *r, FILE *f)
 {
 	size_t i, other = 0;
@@ -670,7 +687,7 @@ static void write_compare_text(const struct compare_report *r, FILE *f)
 	}
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
-		char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+		struct row_cells c;
 
 		if ((size_t)w->other != other) {
 			other = (size_t)w->other;
@@ -683,15 +700,9 @@ static void write_compare_text(const struct compare_report *r, FILE *f)
 			fprintf(f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", mw, "metric", "order",
 				"span", "A", "B", "delta", "CI", "p", "verdict");
 		}
-		fmt_value(w->a, va, sizeof(va));
-		fmt_value(w->b, vb, sizeof(vb));
-		fmt_pct(d, sizeof(d), w->delta_pct, 2, "n/a");
-		fmt_ci_row(w, ci, sizeof(ci));
-		fmt_p_holm(w, p, sizeof(p));
-		fmt_span(w->span, sp, sizeof(sp));
-		fmt_metric(r, w, m, sizeof(m));
-		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, m, w->order, sp,
-			va, vb, d, ci, p, compare_verdict_name(w->verdict),
+		fmt_row_cells(r, w, &c);
+		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, c.m, w->order, c.sp,
+			c.va, c.vb, c.d, c.ci, c.p, compare_verdict_name(w->verdict),
 			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
 	}
 }
@@ -702,7 +713,7 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
 
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
-		char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+		struct row_cells c;
 
 		if ((size_t)w->other != other) {
 			other = (size_t)w->other;
@@ -714,15 +725,9 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
 				   "|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
 				r->ci_level * 100);
 		}
-		fmt_value(w->a, va, sizeof(va));
-		fmt_value(w->b, vb, sizeof(vb));
-		fmt_pct(d, sizeof(d), w->delta_pct, 2, "n/a");
-		fmt_ci_row(w, ci, sizeof(ci));
-		fmt_p_holm(w, p, sizeof(p));
-		fmt_span(w->span, sp, sizeof(sp));
-		fmt_metric(r, w, m, sizeof(m));
-		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", m, w->order, sp,
-			va, vb, d, ci, p, w->significant ? compare_verdict_name(w->verdict) : "");
+		fmt_row_cells(r, w, &c);
+		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m, w->order, c.sp,
+			c.va, c.vb, c.d, c.ci, c.p, w->significant ? compare_verdict_name(w->verdict) : "");
 	}
 	if (r->nr_rows)
 		fprintf(f, "\ndelta = (B - A) / A of the medians; p: Mann-Whitney U, two-sided, "
