@@ -58,6 +58,13 @@ if mknod "$tmp/full" c 1 7 2>/dev/null; then
 	[ $rc = 1 ] || err "--man-page to a full device: exit $rc"
 	"$bin" --bash-completion >"$tmp/full" 2>/dev/null; rc=$?
 	[ $rc = 1 ] || err "--bash-completion to a full device: exit $rc"
+	# man ignores its own write error: the page comes through us
+	"$bin" help run >"$tmp/full" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "writing to standard output failed: No space left on device" "$tmp/err" ||
+		err "help run to a full device: exit $rc, $(cat "$tmp/err")"
+	PATH=$tmp/nothing "$bin" help run >"$tmp/full" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "No space left on device" "$tmp/err" ||
+		err "help run without man to a full device: exit $rc, $(cat "$tmp/err")"
 fi
 
 # --version: the same string as the documents' tool.version
