@@ -82,6 +82,12 @@ static int on_opt(int key, const char *arg, void *ctx)
 		}
 		break;
 	case OPT_METRIC:
+		/* strtok_r would skip an empty name: "" then meant every metric */
+		if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+			ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
+			       "names such as ns_per_access or walks, separated by commas)", arg);
+			return -1;
+		}
 		if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
 			return -1;
 		o->metric_buf[o->nr_bufs++] = copy;
