@@ -104,8 +104,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 	case OPT_ALPHA:
 		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
 	case OPT_PLOT:
-		o->plot_dir = arg;
-		break;
+		return cli_parse_path("plot", arg, &o->plot_dir);
 	case OPT_PLOT_FORMAT:
 		if (plot_parse_format(arg, &o->plot_format)) {
 			ms_err("compare: invalid --plot-format '%s' (png or svg)", arg);
