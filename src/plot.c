@@ -711,7 +711,7 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
 		  struct plot_files *out, char *err, size_t errsize)
 {
-	char orders[128] = "", titles[512] = "", title[128], sub[256], en[96] = "";
+	char orders[128] = "", title[128], sub[256], en[96] = "";
 	unsigned long cols = doc->hist_orders;
 	size_t r, i;
 	int ncols = 0, o, rc;
@@ -720,9 +720,6 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 
 	if (out)
 		out->nr = 0;
-	for (r = 0; r < doc->nr_runs; r++)
-		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
-			 r ? " " : "", doc->runs[r].max_ptes_none);
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
@@ -770,9 +767,12 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
-	fprintf(s, "\ntitles = ");
-	gp_string(s, titles);
-	fputc('\n', s);
+	/* as many values as there are runs: no buffer to cut them short (a
+	 * fixed one ended the panel titles of a long sweep) */
+	fprintf(s, "\ntitles = '");
+	for (r = 0; r < doc->nr_runs; r++)
+		fprintf(s, "%s%lld", r ? " " : "", doc->runs[r].max_ptes_none);
+	fputs("'\n", s);
 	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }
 
