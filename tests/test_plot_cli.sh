@@ -20,6 +20,14 @@ for f in gain metric_walk_cycles metric_ns_per_access metric_sparse_rss_bytes ga
 	[ -e "$tmp/png/sub/$f.log" ] && err "$f: gnuplot log left after success"
 done
 [ -e "$tmp/png/sub/staircase.png" ] && err "staircase drawn for a single span"
+# the two gain figures (one writer, plot_gain): their data and variables,
+# byte for byte, as before they shared it
+for f in gain gain_bloat; do
+	echo "== $f.dat"; cat "$tmp/png/sub/$f.dat"
+	echo "== $f.gp"; sed -n '1,/^# ----/p' "$tmp/png/sub/$f.gp"
+done >"$tmp/gain.out"
+cmp -s "$tmp/gain.out" "$data/plot-gain-knee2.golden" ||
+	err "gain figures differ from plot-gain-knee2.golden: $(diff "$data/plot-gain-knee2.golden" "$tmp/gain.out" | head -5)"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 
