@@ -47,6 +47,9 @@ done
 grep -q "mthpscope-run" "$tmp/help" && grep -q "^OPTIONS" "$tmp/help" || err "help run: not the man page: $(head -3 "$tmp/help")"
 PATH=$tmp/nothing "$bin" help run >"$tmp/help" 2>&1 || err "help run without man: exit $?"
 head -1 "$tmp/help" | grep -q "^Usage: mthpscope run" || err "help run without man: $(head -2 "$tmp/help")"
+"$bin" help run extra >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "help: unexpected argument 'extra'" "$tmp/err" && [ ! -s "$tmp/out" ] ||
+	err "help run extra: exit $rc, $(cat "$tmp/err")"
 "$bin" help nosuch >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "unknown command 'nosuch'" "$tmp/err" || err "help nosuch: exit $rc, $(cat "$tmp/err")"
 "$bin" --man-page nosuch /dev/null >/dev/null 2>&1; [ $? = 2 ] || err "--man-page nosuch: not exit 2"
