@@ -364,22 +364,30 @@ static const char *jtype(const json_t *v)
 	}
 }
 
+/* o.key into *v: NULL when absent and optional, an error when required. */
+static int field(json_t *o, const char *path, const char *key, bool required, json_t **v,
+		 char *err, size_t errsize)
+{
+	*v = json_object_get(o, key);
+	if (!*v && required)
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
+	return 0;
+}
+
 /* One typed field: present with the type, or absent when optional. */
 static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
 		char *err, size_t errsize)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
 	static const char *const names[] = {
 		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
 		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
 		[JSON_REAL] = "a number",
 	};
 
-	if (!v) {
-		if (!required)
-			return 0;
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	}
+	if (rc || !v)
+		return rc;
 	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
 		if (type == JSON_INTEGER && json_integer_value(v) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
@@ -394,13 +402,11 @@ static int want(json_t *o, const char *path, const char *key, json_type type, bo
 static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
 		    long long max, long long *out, char *err, size_t errsize)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
 
-	if (!v) {
-		if (!required)
-			return 0;
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	}
+	if (rc || !v)
+		return rc;
 	if (!json_is_integer(v))
 		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected an integer, found %s", path,
 			    key, jtype(v));
@@ -427,13 +433,11 @@ static int want_num(json_t *o, const char *path, const char *key, bool required,
 static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
 		     char *err, size_t errsize)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
 
-	if (!v) {
-		if (!required)
-			return 0;
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	}
+	if (rc || !v)
+		return rc;
 	if (!json_is_boolean(v))
 		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected true or false, found %s",
 			    path, key, jtype(v));
