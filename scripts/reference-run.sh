@@ -4,8 +4,8 @@
 # format, and the plots. Run as root on an otherwise idle machine; the
 # THP settings are saved and restored by mthpscope itself.
 #   scripts/reference-run.sh NAME [extra run options]
-# Environment: MTHPSCOPE (binary, default build/mthpscope), REPS (default 8),
-# SWEEP (default 8M:128M).
+# Environment: MTHPSCOPE (binary, default build/mthpscope), REPS (default: run's
+# own, 30 short reps interleaved), SWEEP (default 8M:128M).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/reference-run.sh NAME [run options]}
@@ -16,7 +16,9 @@ mkdir -p "$out"
 "$bin" info --json >"$out/info.json"
 start=$(date -u +%FT%TZ)
 t0=$(date +%s)
-"$bin" run --reps "${REPS:-8}" --sweep "${SWEEP:-8M:128M}" -o "$out/results.json" "$@" \
+reps=()
+[ -n "${REPS:-}" ] && reps=(--reps "$REPS")
+"$bin" run "${reps[@]}" --sweep "${SWEEP:-8M:128M}" -o "$out/results.json" "$@" \
 	>"$out/run.txt"
 t1=$(date +%s)
 "$bin" analyze "$out/results.json" >"$out/analysis.txt"
@@ -27,7 +29,7 @@ rm -rf "$out/plots"
 cat >"$out/PROVENANCE.md" <<EOT
 # $name
 
-- Command: \`$bin run --reps ${REPS:-8} --sweep ${SWEEP:-8M:128M} $*\` (then analyze, plot)
+- Command: \`$bin run ${reps[*]} --sweep ${SWEEP:-8M:128M} $*\` (then analyze, plot)
 - Started $start, took $((t1 - t0)) s; mthpscope $("$bin" --version | cut -d' ' -f2),
   commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 - Host: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),

@@ -23,6 +23,7 @@
 #define ANALYZE_ALPHA 0.05       /* Holm-adjusted two-sided Mann-Whitney */
 #define ANALYZE_LEVEL 0.95       /* confidence level of every interval */
 #define ANALYZE_BOOT_ITERS 4000
+#define ANALYZE_TRIM 0.10        /* paired gain: mean of the log ratios, 10 % cut each end */
 #define ANALYZE_MAX_METRICS 32
 #define ANALYZE_MAX_SPANS 32
 #define ANALYZE_NR_ORDERS (FOLIO_MAX_ORDER + 1)

@@ -696,9 +696,9 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 				 ncols++ ? " " : "", o);
 	if (!ncols)
 		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
-	for (i = 0; i < doc->nr_orders; i++)
+	for (i = 0; i < doc->config.orders.nr; i++)
 		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
-			 doc->orders[i]);
+			 doc->config.orders.order[i]);
 	if ((rc = make_dir(dir, err, errsize)))
 		return rc;
 	fig_init(&g, dir, "collapse", fmt);
@@ -719,7 +719,7 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
 				if (!(cols & (1UL << o)))
 					continue;
-				cum += (double)smp->pages[o] * (double)doc->page_size / (1 << 20);
+				cum += (double)smp->pages[o] * (double)doc->host.topo.page_size / (1 << 20);
 				num(d, cum);
 			}
 			fputc('\n', d);
@@ -728,9 +728,10 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 	if ((rc = close_checked(d)))
 		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
-		 doc->mode ? doc->mode : "?");
+		 doc->config.mode[0] ? doc->config.mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
-		 doc->kernel ? doc->kernel : "?", doc->span >> 20, doc->fill * 100,
+		 doc->host.topo.kernel[0] ? doc->host.topo.kernel : "?", doc->config.span >> 20,
+		 doc->config.fill * 100,
 		 en[0] ? en : "none");
 	s = fig_script(&g, title, sub, "span memory (MiB)");
 	if (!s)

@@ -373,7 +373,7 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	snprintf(line, sizeof(line), "gain:    share of the order-0 value saved%s, 95 %% "
 		 "bootstrap CI; p: two-sided %s vs order 0, Holm-adjusted; status gain = "
 		 "significant and >= %.0f %%, none = the CI rules that out, unclear = neither",
-		 a->method == AN_PAIRED ? " (1 - exp(median per-round log ratio))" : "",
+		 a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
 		 test_words(a), 100.0 * a->threshold);
 	wrap_hanging(f, line, "         ");
 	fputc('\n', f);

@@ -12,39 +12,53 @@ json_t *results_tool_json(void)
 
 /* host.pmu: libpfm4's models of this CPU, whether a hardware cycles counter
  * opens here and, when not, why in words with what to do. */
-static json_t *pmu_probe_json(void)
+static void pmu_probe(struct results_pmu *p)
 {
-	struct ctr_pmu_model models[8];
-	json_t *arr = json_array(), *pmu;
+	struct ctr_pmu_model models[RESULTS_MAX_PMU_MODELS];
 	int n, i, err;
 
+	memset(p, 0, sizeof(*p));
 	n = ctr_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_string(models[i].name));
+		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s", models[i].name);
 	err = ctr_probe_hw();
-	pmu = json_pack("{s:b, s:o}", "available", err == 0, "models", arr);
-	if (err && pmu) {
-		char adv[256], reason[512];
+	p->available = err == 0;
+	if (err) {
+		char adv[256];
 
 		ctr_strerror(err, true, adv, sizeof(adv));
-		snprintf(reason, sizeof(reason), "a hardware cycles counter does not open (%s): %s",
-			 strerror(-err), adv);
-		json_object_set_new(pmu, "reason", json_string(reason));
+		snprintf(p->reason, sizeof(p->reason),
+			 "a hardware cycles counter does not open (%s): %s", strerror(-err), adv);
 	}
-	return pmu;
 }
 
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s)
+void results_host_describe(struct results_host *h, const struct topo_info *t,
+			   const struct thp_settings *s)
 {
-	json_t *pmu = pmu_probe_json();
-	json_t *host;
+	memset(h, 0, sizeof(*h));
+	h->topo = *t;
+	h->pmd_order = s->pmd_order;
+	h->pmd_size = s->pmd_size;
+	pmu_probe(&h->pmu);
+}
 
+json_t *results_host_to_json(const struct results_host *h)
+{
+	const struct topo_info *t = &h->topo;
+	json_t *models = json_array(), *pmu, *host;
+	int i;
+
+	for (i = 0; i < h->pmu.nr_models; i++)
+		json_array_append_new(models, json_string(h->pmu.models[i]));
+	pmu = json_pack("{s:b, s:o}", "available", h->pmu.available, "models", models);
+	if (pmu && h->pmu.reason[0])
+		json_object_set_new(pmu, "reason", json_string(h->pmu.reason));
 	host = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:I, s:i, s:I, s:o, s:{s:i, s:i, s:i, s:i, "
 			 "s:{s:I, s:I, s:I}}}",
 			 "kernel", t->kernel, "arch", t->arch, "cpu_vendor", t->cpu_vendor,
 			 "cpu_model", t->cpu_model, "virtualized", t->virtualized,
 			 "virtualization", t->virt_reason, "page_size", (json_int_t)t->page_size,
-			 "pmd_order", s->pmd_order, "pmd_size", (json_int_t)s->pmd_size,
+			 "pmd_order", h->pmd_order, "pmd_size", (json_int_t)h->pmd_size,
 			 "pmu", pmu, "topology", "packages", t->packages, "cores", t->cores,
 			 "pus", t->pus, "numa_nodes", t->numa_nodes, "caches",
 			 "l1d", (json_int_t)t->l1d_bytes, "l2", (json_int_t)t->l2_bytes,
@@ -54,6 +68,14 @@ json_t *results_host_json(const struct topo_info *t, const struct thp_settings *
 		json_object_set_new(host, "emulation", json_string(t->emul_reason));
 	}
 	return host;
+}
+
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s)
+{
+	struct results_host h;
+
+	results_host_describe(&h, t, s);
+	return results_host_to_json(&h);
 }
 
 static json_t *word_or_null(enum thp_word w)
@@ -120,6 +142,7 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats)
  * the field so a person can find it in the file.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -144,8 +167,10 @@ MS_PRINTF(3, 4) static int rd_fail(struct rd *rd, int code, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (rd->err && rd->errsize)
+	if (rd->err && rd->errsize && rd->name)
 		snprintf(rd->err, rd->errsize, "%s: %s", rd->name, msg);
+	else if (rd->err && rd->errsize)
+		snprintf(rd->err, rd->errsize, "%s", msg);
 	return code;
 }
 
@@ -259,6 +284,277 @@ static int rd_bool(struct rd *rd, const json_t *o, const char *path, const char 
 			       type_name(v));
 	*out = json_is_true(v);
 	return 0;
+}
+
+/* ---- the host and thp objects, as results_host_to_json and
+ * results_thp_json write them (every document's head) ---- */
+
+static int rd_pmu(struct rd *rd, const json_t *pmu, const char *path, struct results_pmu *p)
+{
+	json_t *a, *m;
+	size_t i;
+	int err;
+
+	if (!json_is_object(pmu))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
+			       type_name(pmu));
+	if ((err = rd_bool(rd, pmu, path, "available", false, &p->available)) ||
+	    (err = rd_string(rd, pmu, path, "reason", false, true, p->reason, sizeof(p->reason))))
+		return err;
+	a = json_object_get(pmu, "models");
+	if (a && !json_is_array(a))
+		return rd_fail(rd, -EBADMSG, "%s.models: expected an array, found %s", path,
+			       type_name(a));
+	if (json_array_size(a) > RESULTS_MAX_PMU_MODELS)
+		return rd_fail(rd, -EBADMSG, "%s.models: more than %d models", path,
+			       RESULTS_MAX_PMU_MODELS);
+	json_array_foreach(a, i, m) {
+		if (!json_is_string(m) || json_string_length(m) >= sizeof(p->models[0]))
+			return rd_fail(rd, -EBADMSG, "%s.models[%zu]: expected a PMU name (a string "
+				       "under %zu characters), found %s", path, i,
+				       sizeof(p->models[0]), type_name(m));
+		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s",
+			 json_string_value(m));
+	}
+	return 0;
+}
+
+static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, struct results_host *h)
+{
+	struct topo_info *t = &h->topo;
+	json_t *topo, *caches, *pmu;
+	json_int_t x;
+	char p[96];
+	int err;
+
+	if (!json_is_object(host))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
+			       type_name(host));
+	if ((err = rd_string(rd, host, path, "kernel", false, true, t->kernel, sizeof(t->kernel))) ||
+	    (err = rd_string(rd, host, path, "arch", false, true, t->arch, sizeof(t->arch))) ||
+	    (err = rd_string(rd, host, path, "cpu_vendor", false, true, t->cpu_vendor,
+			     sizeof(t->cpu_vendor))) ||
+	    (err = rd_string(rd, host, path, "cpu_model", false, true, t->cpu_model,
+			     sizeof(t->cpu_model))) ||
+	    (err = rd_bool(rd, host, path, "virtualized", false, &t->virtualized)) ||
+	    (err = rd_string(rd, host, path, "virtualization", false, true, t->virt_reason,
+			     sizeof(t->virt_reason))) ||
+	    (err = rd_bool(rd, host, path, "emulated", false, &t->emulated)) ||
+	    (err = rd_string(rd, host, path, "emulation", false, true, t->emul_reason,
+			     sizeof(t->emul_reason))))
+		return err;
+	x = 0;
+	if ((err = rd_int(rd, host, path, "page_size", false, 0, 1 << 30, &x)))
+		return err;
+	t->page_size = (long)x;
+	x = 0;
+	if ((err = rd_int(rd, host, path, "pmd_order", false, 0, FOLIO_MAX_ORDER, &x)))
+		return err;
+	h->pmd_order = (int)x;
+	x = 0;
+	if ((err = rd_int(rd, host, path, "pmd_size", false, 0, 1LL << 40, &x)))
+		return err;
+	h->pmd_size = (unsigned long)x;
+	if ((err = rd_object(rd, host, path, "pmu", false, &pmu)))
+		return err;
+	snprintf(p, sizeof(p), "%s.pmu", path);
+	if (pmu && (err = rd_pmu(rd, pmu, p, &h->pmu)))
+		return err;
+	if ((err = rd_object(rd, host, path, "topology", false, &topo)) || !topo)
+		return err;
+	snprintf(p, sizeof(p), "%s.topology", path);
+	x = 0;
+	if ((err = rd_int(rd, topo, p, "packages", true, 0, INT32_MAX, &x)))
+		return err;
+	t->packages = (int)x;
+	if ((err = rd_int(rd, topo, p, "cores", true, 0, INT32_MAX, &x)))
+		return err;
+	t->cores = (int)x;
+	if ((err = rd_int(rd, topo, p, "pus", true, 0, INT32_MAX, &x)))
+		return err;
+	t->pus = (int)x;
+	if ((err = rd_int(rd, topo, p, "numa_nodes", true, 0, INT32_MAX, &x)))
+		return err;
+	t->numa_nodes = (int)x;
+	if ((err = rd_object(rd, topo, p, "caches", true, &caches)))
+		return err;
+	snprintf(p, sizeof(p), "%s.topology.caches", path);
+	if ((err = rd_int(rd, caches, p, "l1d", true, 0, INT64_MAX, &x)))
+		return err;
+	t->l1d_bytes = (unsigned long long)x;
+	if ((err = rd_int(rd, caches, p, "l2", true, 0, INT64_MAX, &x)))
+		return err;
+	t->l2_bytes = (unsigned long long)x;
+	if ((err = rd_int(rd, caches, p, "l3", true, 0, INT64_MAX, &x)))
+		return err;
+	t->l3_bytes = (unsigned long long)x;
+	return 0;
+}
+
+int results_host_read(const json_t *host, const char *path, struct results_host *h, char *err,
+		      size_t errsize)
+{
+	struct rd rd = { .name = NULL, .err = err, .errsize = errsize };
+
+	memset(h, 0, sizeof(*h));
+	h->topo.cpu_family = h->topo.cpu_model_number = -1;
+	return rd_host_obj(&rd, host, path, h);
+}
+
+/* A THP word, or null (THP_W_NONE). */
+static int rd_word(struct rd *rd, const json_t *o, const char *path, const char *key,
+		   enum thp_word *w)
+{
+	json_t *v;
+	int err = rd_get(rd, o, path, key, true, &v), x;
+
+	if (err)
+		return err;
+	if (json_is_null(v)) {
+		*w = THP_W_NONE;
+		return 0;
+	}
+	if (!json_is_string(v))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected a THP word or null, found %s", path,
+			       key, type_name(v));
+	if ((x = thp_word_parse(json_string_value(v))) < 0)
+		return rd_fail(rd, -EBADMSG, "%s.%s: '%s' is not a THP word", path, key,
+			       json_string_value(v));
+	*w = (enum thp_word)x;
+	return 0;
+}
+
+static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct thp_size *t,
+		       bool *stats)
+{
+	json_t *off, *st, *w, *v;
+	const char *k;
+	json_int_t x;
+	size_t i;
+	int err;
+
+	if (!json_is_object(z))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
+			       type_name(z));
+	if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
+		return err;
+	t->order = (int)x;
+	if ((err = rd_int(rd, z, path, "kb", true, 0, INT64_MAX, &x)))
+		return err;
+	t->kb = (unsigned long)x;
+	if ((err = rd_bool(rd, z, path, "anon", true, &t->anon)) ||
+	    (err = rd_word(rd, z, path, "enabled", &t->enabled)))
+		return err;
+	if (!t->anon && t->enabled != THP_W_NONE)
+		return rd_fail(rd, -EBADMSG, "%s.enabled: a size without anon support has null",
+			       path);
+	if (t->anon) {
+		if ((err = rd_get(rd, z, path, "offered", true, &off)))
+			return err;
+		if (!json_is_array(off))
+			return rd_fail(rd, -EBADMSG, "%s.offered: expected an array, found %s", path,
+				       type_name(off));
+		json_array_foreach(off, i, w) {
+			int x2 = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
+
+			if (x2 < 0)
+				return rd_fail(rd, -EBADMSG, "%s.offered[%zu]: expected a THP word, "
+					       "found %s", path, i, type_name(w));
+			t->enabled_offered |= 1u << x2;
+		}
+	}
+	t->shmem = json_object_get(z, "shmem_enabled") != NULL;
+	if (t->shmem && (err = rd_word(rd, z, path, "shmem_enabled", &t->shmem_enabled)))
+		return err;
+	if ((err = rd_object(rd, z, path, "stats", false, &st)))
+		return err;
+	*stats = st != NULL;
+	json_object_foreach(st, k, v) {
+		struct thp_stat *s = &t->stats[t->nr_stats];
+
+		if (t->nr_stats == THP_MAX_STATS)
+			return rd_fail(rd, -EBADMSG, "%s.stats: more than %d counters", path,
+				       THP_MAX_STATS);
+		if (strlen(k) >= sizeof(s->name))
+			return rd_fail(rd, -EBADMSG, "%s.stats: name '%s' is too long", path, k);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return rd_fail(rd, -EBADMSG, "%s.stats.%s: expected a count (an integer "
+				       ">= 0), found %s", path, k, type_name(v));
+		snprintf(s->name, sizeof(s->name), "%s", k);
+		s->value = (unsigned long long)json_integer_value(v);
+		t->nr_stats++;
+	}
+	return 0;
+}
+
+static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct thp_settings *s,
+		      bool *stats)
+{
+	struct { const char *name; long *v; } knobs[] = {
+		{ "defrag", &s->khugepaged.defrag },
+		{ "max_ptes_none", &s->khugepaged.max_ptes_none },
+		{ "max_ptes_swap", &s->khugepaged.max_ptes_swap },
+		{ "max_ptes_shared", &s->khugepaged.max_ptes_shared },
+		{ "pages_to_scan", &s->khugepaged.pages_to_scan },
+		{ "scan_sleep_millisecs", &s->khugepaged.scan_sleep_millisecs },
+		{ "alloc_sleep_millisecs", &s->khugepaged.alloc_sleep_millisecs },
+		{ "pages_collapsed", &s->khugepaged.pages_collapsed },
+		{ "full_scans", &s->khugepaged.full_scans },
+	};
+	json_t *sizes, *kh, *z;
+	char p[96];
+	bool per_size, st = false;
+	json_int_t x;
+	size_t i;
+	int err;
+
+	if (!json_is_object(thp))
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
+			       type_name(thp));
+	if ((err = rd_word(rd, thp, path, "enabled", &s->enabled)) ||
+	    (err = rd_word(rd, thp, path, "defrag", &s->defrag)) ||
+	    (err = rd_word(rd, thp, path, "shmem_enabled", &s->shmem_enabled)) ||
+	    (err = rd_object(rd, thp, path, "khugepaged", true, &kh)) ||
+	    (err = rd_bool(rd, thp, path, "per_size_mthp", true, &per_size)) ||
+	    (err = rd_get(rd, thp, path, "sizes", true, &sizes)))
+		return err;
+	s->legacy_pmd = !per_size;
+	snprintf(p, sizeof(p), "%s.khugepaged", path);
+	for (i = 0; i < MS_ARRAY_SIZE(knobs); i++) {
+		x = -1;
+		if ((err = rd_int(rd, kh, p, knobs[i].name, false, 0, LONG_MAX, &x)))
+			return err;
+		*knobs[i].v = (long)x;
+	}
+	if (!json_is_array(sizes))
+		return rd_fail(rd, -EBADMSG, "%s.sizes: expected an array, found %s", path,
+			       type_name(sizes));
+	if (json_array_size(sizes) > THP_MAX_SIZES)
+		return rd_fail(rd, -EBADMSG, "%s.sizes: more than %d sizes", path, THP_MAX_SIZES);
+	json_array_foreach(sizes, i, z) {
+		snprintf(p, sizeof(p), "%s.sizes[%zu]", path, i);
+		if ((err = rd_thp_size(rd, z, p, &s->sizes[i], &st)))
+			return err;
+		s->nr_sizes = (int)i + 1;
+		if (i && st != *stats)
+			return rd_fail(rd, -EBADMSG, "%s: stats in some sizes only", p);
+		*stats = st;
+	}
+	return 0;
+}
+
+int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s, bool *stats,
+		     char *err, size_t errsize)
+{
+	struct rd rd = { .name = NULL, .err = err, .errsize = errsize };
+	bool st = false;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = rd_thp_obj(&rd, thp, path, s, &st);
+	if (stats)
+		*stats = st;
+	return rc;
 }
 
 static const char *const metric_sources[] = { "pmu", "sw", "timing", "kernel", "pagemap",

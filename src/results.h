@@ -16,13 +16,46 @@
 
 /* {"name": "mthpscope", "version": "..."} */
 json_t *results_tool_json(void);
-/* The "host" object, with the PMU probed here (host.pmu: libpfm4's models,
- * available, and the reason when not): every document describes its host
- * with this one function. */
+/* $.host.pmu: libpfm4's models of this CPU, whether a hardware cycles
+ * counter opens, and the reason in words when not. */
+#define RESULTS_MAX_PMU_MODELS 8
+struct results_pmu {
+	bool available;
+	int nr_models;
+	char models[RESULTS_MAX_PMU_MODELS][64];
+	char reason[512];     /* "" when available (then absent in the file) */
+};
+
+/* $.host, the typed description every document carries (info, results,
+ * collapse): written by results_host_to_json, read by results_host_read. */
+struct results_host {
+	struct topo_info topo; /* kernel ... emulation; cpu_family/_number not written */
+	int pmd_order;
+	unsigned long pmd_size;
+	struct results_pmu pmu;
+};
+
+/* Fill h from the topology and the THP settings, probing the PMU here. */
+void results_host_describe(struct results_host *h, const struct topo_info *t,
+			   const struct thp_settings *s);
+/* The "host" object of h; NULL on no memory. */
+json_t *results_host_to_json(const struct results_host *h);
+/* describe + to_json: the "host" object of this machine now. */
 json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
+/* The reader of a "host" object at JSON path 'path' (e.g. "$.host") into h
+ * (zeroed first). Every field is optional (documents of older versions carry
+ * fewer); a field present must have the writer's type and fit the model.
+ * 0 or -EBADMSG with the JSON path in err. */
+int results_host_read(const json_t *host, const char *path, struct results_host *h, char *err,
+		      size_t errsize);
 /* The "thp" object: enabled, defrag, sizes[], khugepaged{}. With stats=true
  * each size carries its stats/ counters. */
 json_t *results_thp_json(const struct thp_settings *s, bool stats);
+/* Its reader, into s (zeroed first; knobs absent are -1): every field the
+ * writer writes is required, words must be THP words; *stats says whether
+ * the sizes carried "stats" (may be NULL). 0 or -EBADMSG with the path. */
+int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s, bool *stats,
+		     char *err, size_t errsize);
 
 /* ---- Reader: a validated in-memory model of a results file ---------------
  * results_load() parses and checks a whole document before anything uses

@@ -11,7 +11,7 @@ BIN=${MTHPSCOPE_BIN:?}
 [ -e "$THP/hugepages-16kB/enabled" ] || { echo "SKIP: no 16kB anon mTHP size (order 2)"; exit 77; }
 
 "$BIN" run --schedule interleaved --orders 0,2,9 --reps 2 --span 4M --accesses 20000 \
-	--sparse 0 -o "$tmp/i.json" >/dev/null 2>"$tmp/i.err" ||
+	--sparse 0 -o "$tmp/i.json" >"$tmp/i.out" 2>"$tmp/i.err" ||
 	{ echo "FAIL: run --schedule interleaved exited $?"; cat "$tmp/i.err"; fail=1; }
 got=$(py 'd["config"]["schedule"], sorted(set((t["order"], t["accesses"], len(t["rounds"]) >= 5, t["metrics"]["page_faults"]["value"], t["folios"]["coverage"] >= 0.95) for t in d["trials"]))' "$tmp/i.json")
 want="interleaved [(0, 20000, True, 1024.0, True), (2, 20000, True, 256.0, True), (9, 20000, True, 2.0, True)]"
@@ -27,12 +27,20 @@ got=$(py 'len(set((t["rep"], len(t["rounds"])) for t in d["trials"])) == len(set
 "$BIN" analyze "$tmp/i.json" 2>/dev/null | grep -q "paired by round" &&
 	echo "ok: analyze takes the paired path on an interleaved file" ||
 	{ echo "FAIL: analyze does not pair the rounds"; fail=1; }
+# short reps (0.15 s an order), and the paired precision told by the analyzer
+got=$(py 'd["config"]["target_trial_seconds"], d["config"]["reps"]' "$tmp/i.json")
+[ "$got" = "0.15 2" ] && echo "ok: interleaved trials are 0.15 s" ||
+	{ echo "FAIL: interleaved target_trial_seconds, reps: '$got' (want '0.15 2')"; fail=1; }
+want=$("$BIN" analyze "$tmp/i.json" --format json | py '"%.1f" % (100 * max(max(o["ci"][1] - o["gain"], o["gain"] - o["ci"][0]) for o in d["orders"] if o["order"]))' /dev/stdin)
+grep -q "^widest gain CI is +/-$want points of order 0's time (order [29])" "$tmp/i.out" &&
+	echo "ok: run prints the paired precision analyze gives (+/-$want)" ||
+	{ echo "FAIL: no paired precision +/-$want in run's output:"; cat "$tmp/i.out"; fail=1; }
 check_knobs "an interleaved run"
 
 "$BIN" run --schedule sequential --orders 0,2 --reps 2 --span 4M --accesses 20000 --sparse 0 \
 	-o "$tmp/s.json" >/dev/null 2>"$tmp/s.err" || { echo "FAIL: sequential exited $?"; fail=1; }
-got=$(py 'd["config"]["schedule"], any("rounds" in t for t in d["trials"])' "$tmp/s.json")
-[ "$got" = "sequential False" ] && echo "ok: sequential: no rounds" ||
+got=$(py 'd["config"]["schedule"], any("rounds" in t for t in d["trials"]), d["config"]["target_trial_seconds"]' "$tmp/s.json")
+[ "$got" = "sequential False 0.5" ] && echo "ok: sequential: no rounds" ||
 	{ echo "FAIL: sequential: '$got'"; fail=1; }
 
 "$BIN" run --schedule sometimes >/dev/null 2>&1

@@ -33,10 +33,17 @@ rm -f "$tmp/count"
 out=$(FAKE_FILES="knee2 load_step pmd_only" "$script" 3 --quick 2>&1)
 rc=$?
 [ $rc -eq 0 ] || err "3 good runs: exit $rc: $out"
-grep -q "^1 *mthp 2 .*% (order [0-9])  *unpaired" <<<"$out" || err "run 1 line: $out"
+grep -q "^1 *mthp 2  *[0-9.]* (order [0-9])  *[0-9.]*  *unpaired" <<<"$out" || err "run 1 line: $out"
 grep -q "^2 *mthp 2 .*paired" <<<"$out" || err "run 2 line (paired): $out"
 grep -q "^3 *pmd-only 9" <<<"$out" || err "run 3 line: $out"
 grep -q "most common: mthp 2 in 2 of 3 runs (66 %)" <<<"$out" || err "summary: $out"
+# the widest gain CI of each run: the larger half-width of the widest order's
+# CI, from the analysis itself (load_step: paired, order 3's)
+want=$("$bin" analyze "$src/tests/data/load_step.json" --format json |
+	jq -r '[.orders[] | select(.order != 0) | ([.ci[1] - .gain, .gain - .ci[0]] | max * 100)] | max * 10 | round / 10')
+grep -q "^2 *mthp 2  *$want (order [0-9])  *[0-9.]*  *paired" <<<"$out" || err "run 2 width, want $want: $out"
+grep -q "^widest gain CI: +/-[0-9.]* / [0-9.]* / [0-9.]* points of order 0 (min/median/max); at most 5 in 3, at most 3 in [0-3] of 3 runs" <<<"$out" ||
+	err "width summary: $out"
 
 # a failing run is reported, the rest summarised, exit 1
 rm -f "$tmp/count"

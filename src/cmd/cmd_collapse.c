@@ -21,7 +21,6 @@
 #include "thp.h"
 #include "topo.h"
 
-#define MAX_MPN 32
 #define MEASURE_REPS 5
 
 enum {
@@ -87,7 +86,7 @@ static const struct cli_cmd collapse_cli = {
 
 struct collapse_cmd_opts {
 	struct collapse_config cfg;
-	int mpn[MAX_MPN];
+	int mpn[COLLAPSE_DOC_MAX_MPN];
 	int nr_mpn;
 	bool orders_all;
 	bool json, measure;
@@ -123,8 +122,8 @@ static int parse_mpn(const char *arg, struct collapse_cmd_opts *o)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long v;
 
-		if (o->nr_mpn == MAX_MPN) {
-			ms_err("--max-ptes-none: at most %d values", MAX_MPN);
+		if (o->nr_mpn == COLLAPSE_DOC_MAX_MPN) {
+			ms_err("--max-ptes-none: at most %d values", COLLAPSE_DOC_MAX_MPN);
 			rc = -1;
 			break;
 		}
@@ -210,136 +209,6 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return cli_parse_path("plot", arg, &o->plot);
 	}
 	return 0;
-}
-
-static json_t *orders_json(unsigned long mask)
-{
-	json_t *a = json_array();
-	int o;
-
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-		if (mask & (1UL << o))
-			json_array_append_new(a, json_integer(o));
-	return a;
-}
-
-static json_t *hist_json(const unsigned long long *pages)
-{
-	json_t *h = json_object();
-	char k[8];
-	int o;
-
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-		if (!pages[o])
-			continue;
-		snprintf(k, sizeof(k), "%d", o);
-		json_object_set_new(h, k, json_integer((json_int_t)pages[o]));
-	}
-	return h;
-}
-
-static json_t *measure_json(const struct collapse_measure *m, const char *what)
-{
-	return json_pack("{s:s, s:s, s:{s:f, s:s, s:f, s:f}, s:I, s:i, s:o}", "pattern",
-			 "chase-tlb", "span_state", what, "ns_per_access", "value",
-			 m->ns_per_access, "source", "timing", "min", m->ns_min, "max", m->ns_max,
-			 "accesses", (json_int_t)m->accesses, "reps", (int)m->reps, "hist",
-			 hist_json(m->hist.pages));
-}
-
-static json_t *run_json(const struct collapse_cmd_opts *o, const struct collapse_run *r, const char *key, const char *statement,
-			const struct collapse_measure *before, const struct collapse_measure *after)
-{
-	json_t *tl = json_array(), *ctrs = json_array(), *doc;
-	size_t i;
-	int c;
-
-	for (i = 0; i < r->nr_samples; i++) {
-		const struct collapse_sample *s = &r->timeline[i];
-
-		json_array_append_new(tl, json_pack("{s:I, s:o, s:I, s:I}", "t_ms", (json_int_t)s->t_ms,
-						    "hist", hist_json(s->pages), "partial",
-						    (json_int_t)s->partial, "rss_bytes",
-						    (json_int_t)s->rss_bytes));
-	}
-	for (c = 0; c < r->nr_counters; c++)
-		json_array_append_new(ctrs, json_pack("{s:i, s:s, s:I}", "order",
-						      r->counters[c].order, "name",
-						      r->counters[c].name, "delta",
-						      (json_int_t)r->counters[c].delta));
-	doc = json_pack("{s:i, s:o, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "max_ptes_none",
-			r->max_ptes_none, "timeline", tl, "steady", r->steady, "elapsed_ms",
-			(json_int_t)r->elapsed_ms, "span_pages", (json_int_t)r->span_pages,
-			"filled_pages", (json_int_t)r->filled_pages, "rss_before",
-			(json_int_t)r->rss_before, "rss_after", (json_int_t)r->rss_after,
-			"rss_growth_bytes", (json_int_t)r->rss_after - (json_int_t)r->rss_before,
-			"bloat", r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0);
-	json_object_set_new(doc, "first_collapse_ms",
-			    r->first_collapse_ms >= 0 ? json_integer(r->first_collapse_ms)
-						      : json_null());
-	json_object_set_new(doc, "khugepaged",
-			    json_pack("{s:I, s:I, s:s, s:s}", "pages_collapsed",
-				      (json_int_t)r->pages_collapsed, "full_scans",
-				      (json_int_t)r->full_scans, "scope", "system-wide", "source",
-				      "kernel"));
-	json_object_set_new(doc, "collapse_counters", ctrs);
-	if (o->cfg.mode == COLLAPSE_MADVISE)
-		json_object_set_new(doc, "madvise",
-				    json_pack("{s:o, s:I}", "error",
-					      r->madvise_errno ? json_string(strerror(r->madvise_errno))
-							       : json_null(),
-					      "ns", (json_int_t)r->madvise_ns));
-	json_object_set_new(doc, "orders_reached", orders_json(r->orders_reached));
-	json_object_set_new(doc, "orders_final", orders_json(r->orders_final));
-	json_object_set_new(doc, "creep",
-			    r->creep ? json_pack("{s:b, s:i, s:i, s:I}", "happened", 1, "from",
-						 r->creep_from, "to", r->creep_to, "t_ms",
-						 (json_int_t)r->creep_t_ms)
-				     : json_pack("{s:b}", "happened", 0));
-	json_object_set_new(doc, "verdict", json_string(key));
-	json_object_set_new(doc, "statement", json_string(statement));
-	if (before && after)
-		json_object_set_new(doc, "measure",
-				    json_pack("{s:o, s:o, s:f}", "before",
-					      measure_json(before, "identical span, every page at order 0"),
-					      "after",
-					      measure_json(after, "the collapsed span, remaining holes "
-								  "faulted at order 0"),
-					      "speedup",
-					      after->ns_per_access > 0
-						      ? before->ns_per_access / after->ns_per_access
-						      : 0.0));
-	return doc;
-}
-
-static json_t *config_json(const struct collapse_cmd_opts *o, const struct collapse_env *env)
-{
-	json_t *mpn = json_array(), *words = json_object(), *cfg;
-	int i;
-
-	for (i = 0; i < o->nr_mpn; i++)
-		json_array_append_new(mpn, json_integer(o->mpn[i]));
-	for (i = 1; i <= FOLIO_MAX_ORDER; i++) {
-		char k[8];
-
-		if (!(o->cfg.orders & (1UL << i)))
-			continue;
-		snprintf(k, sizeof(k), "%d", i);
-		json_object_set_new(words, k, json_string(thp_word_name(env->target_word[i])));
-	}
-	cfg = json_pack("{s:s, s:s, s:o, s:o, s:o, s:f, s:I, s:i, s:i, s:I, s:b}", "command",
-			"collapse", "mode", collapse_mode_name(o->cfg.mode), "orders",
-			orders_json(o->cfg.orders), "enabled_as", words, "max_ptes_none", mpn,
-			"fill", o->cfg.fill, "span", (json_int_t)o->cfg.span, "interval_ms",
-			(int)o->cfg.interval_ms, "timeout_ms", (int)o->cfg.timeout_ms, "seed",
-			(json_int_t)o->cfg.seed, "measure", o->measure);
-	if (o->cfg.mode == COLLAPSE_KHUGEPAGED)
-		json_object_set_new(cfg, "khugepaged",
-				    json_pack("{s:I, s:I, s:i}", "scan_sleep_millisecs",
-					      (json_int_t)o->cfg.scan_sleep_ms, "pages_to_scan",
-					      (json_int_t)o->cfg.pages_to_scan,
-					      "alloc_sleep_millisecs", 100));
-	return cfg;
 }
 
 static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)
@@ -448,7 +317,8 @@ static void show_sample(const struct collapse_run *r, void *ctx)
 }
 
 /* One max_ptes_none value: fault, collapse, (measure), describe. */
-static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env, json_t *runs, json_t **last)
+static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
+		   struct collapse_doc *doc)
 {
 	struct collapse_measure before, after;
 	struct collapse_span sp = { 0 }, ref = { 0 };
@@ -505,10 +375,11 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env, 
 		measured = true;
 	}
 	key = collapse_verdict(&o->cfg, env, &r, statement, sizeof(statement));
-	*last = run_json(o, &r, key, statement, measured ? &before : NULL,
-			 measured ? &after : NULL);
-	json_array_append(runs, *last);
-	json_decref(*last); /* the array holds it */
+	if ((err = collapse_doc_add_run(doc, &r, key, statement, measured ? &before : NULL,
+					measured ? &after : NULL))) {
+		ms_err("collapse: %s", strerror(-err));
+		goto out;
+	}
 	if (!o->json)
 		print_run(&r, statement, measured ? &before : NULL, measured ? &after : NULL);
 out:
@@ -522,7 +393,8 @@ static int collapse_cmd(int argc, char **argv)
 {
 	struct collapse_cmd_opts o = { 0 };
 	struct collapse_env env;
-	json_t *doc = NULL, *runs = NULL, *last = NULL;
+	struct collapse_doc cd = { 0 };
+	json_t *doc = NULL;
 	char why[512];
 	int i, err, rc = MS_EXIT_OK;
 
@@ -604,21 +476,21 @@ static int collapse_cmd(int argc, char **argv)
 		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
 			"collapse counters: mainline khugepaged does not scan this span; waiting "
 			"the whole timeout anyway");
-	doc = collapse_doc_new(&env);
-	json_object_set_new(doc, "config", config_json(&o, &env));
-	runs = json_array();
+	collapse_doc_init(&cd, &env);
+	collapse_doc_set_config(&cd, &o.cfg, &env, o.mpn, (size_t)o.nr_mpn, o.measure);
 	if (!o.json)
 		print_header(&o, &env);
 	for (i = 0; i < o.nr_mpn; i++) {
 		o.cfg.max_ptes_none = o.mpn[i];
-		rc = one_run(&o, &env, runs, &last);
+		rc = one_run(&o, &env, &cd);
 		if (rc != MS_EXIT_OK)
 			goto out;
 	}
-	/* The last run's fields at the top level: a single-value run reads
-	 * like a flat document. */
-	json_object_update(doc, last);
-	json_object_set(doc, "runs", runs);
+	if ((err = collapse_doc_json(&cd, &doc))) {
+		ms_err("collapse: %s", strerror(-err));
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
 	if (o.json) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
@@ -630,13 +502,9 @@ static int collapse_cmd(int argc, char **argv)
 	}
 	if (o.plot) {
 		struct plot_files files = { .nr = 0 };
-		struct collapse_doc cd;
 
-		/* drawn from the document as a reader sees it */
-		err = collapse_doc_read(doc, &cd, why, sizeof(why));
-		if (!err)
-			err = plot_collapse(&cd, o.plot, PLOT_PNG, &files, why, sizeof(why));
-		collapse_doc_free(&cd);
+		/* the model the document was written from: plot draws what it says */
+		err = plot_collapse(&cd, o.plot, PLOT_PNG, &files, why, sizeof(why));
 		if (err) {
 			ms_err("collapse: %s", why);
 			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
@@ -645,7 +513,7 @@ static int collapse_cmd(int argc, char **argv)
 			ms_note("collapse: wrote %s/%s", o.plot, files.name[i]);
 	}
 out:
-	json_decref(runs);
+	collapse_doc_free(&cd);
 	json_decref(doc);
 	return rc;
 }

@@ -2,7 +2,9 @@
  * libFuzzer target for the collapse-document reader (collapse_doc_read):
  * whatever model it fills, plot_collapse's walk over that model must
  * take (its data file goes to a scratch directory; gnuplot is never run:
- * the template directory is pointed at nothing).
+ * the template directory is pointed at nothing). And the writer: what the
+ * reader accepts, collapse_doc_json writes, the reader takes back, and
+ * writing that again gives the same document (one model, both directions).
  */
 #include <jansson.h>
 #include <stddef.h>
@@ -15,6 +17,27 @@
 #include "plot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_writer(const struct collapse_doc *cd)
+{
+	json_t *out = NULL, *again = NULL;
+	struct collapse_doc back;
+	char err[512];
+
+	if (collapse_doc_json(cd, &out))
+		abort(); /* only -ENOMEM, which libFuzzer reports itself */
+	if (collapse_doc_read(out, &back, err, sizeof(err))) {
+		fprintf(stderr, "the writer's document does not read back: %s\n", err);
+		abort();
+	}
+	if (collapse_doc_json(&back, &again) || !json_equal(out, again)) {
+		fprintf(stderr, "write(read(write(d))) differs from write(d)\n");
+		abort();
+	}
+	collapse_doc_free(&back);
+	json_decref(again);
+	json_decref(out);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct plot_files files;
 
 			plot_collapse(&cd, dir, PLOT_PNG, &files, err, sizeof(err));
+			check_writer(&cd);
 		}
 		collapse_doc_free(&cd);
 	}

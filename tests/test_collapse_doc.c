@@ -1,0 +1,240 @@
+/* The collapse document's one model: collapse_doc_read then collapse_doc_json
+ * gives back the document collapse wrote (tests/data/collapse-*.json, real
+ * documents of 'mthpscope collapse', one with counters, creep and a
+ * MADV_COLLAPSE error added), equal as JSON and key for key in order; the
+ * reader rejects each kind of bad field with its JSON path. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collapse_doc.h"
+#include "harness.h"
+
+static const char *const fixtures[] = {
+	"collapse-madvise-measure.json", /* madvise, --measure */
+	"collapse-sweep.json",           /* khugepaged, max_ptes_none 511,0 */
+	"collapse-orders.json",          /* khugepaged, orders 2-9 */
+	"collapse-creep.json",           /* counters, creep, madvise error */
+};
+
+static json_t *load_fixture(const char *name)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char path[4096];
+	json_error_t je;
+	json_t *doc;
+
+	if (!src)
+		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
+	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
+	doc = json_load_file(path, 0, &je);
+	if (!doc) {
+		FAIL_AT("%s: %s", path, je.text);
+		harness_exit(1);
+	}
+	return doc;
+}
+
+TEST(roundtrip_fixtures)
+{
+	size_t f;
+
+	for (f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		json_t *in = load_fixture(fixtures[f]), *out = NULL;
+		struct collapse_doc d;
+		char err[512] = "", *a, *b;
+		int rc;
+
+		rc = collapse_doc_read(in, &d, err, sizeof(err));
+		if (rc)
+			FAIL_AT("%s: %s", fixtures[f], err);
+		ASSERT_EQ(rc, 0);
+		ASSERT_EQ(collapse_doc_json(&d, &out), 0);
+		if (!json_equal(in, out))
+			FAIL_AT("%s: read then written is not the same document", fixtures[f]);
+		/* key order too: the files are byte-identical, not just equal */
+		a = json_dumps(in, JSON_INDENT(2));
+		b = json_dumps(out, JSON_INDENT(2));
+		ASSERT_TRUE(a && b);
+		if (strcmp(a, b))
+			FAIL_AT("%s: keys in another order", fixtures[f]);
+		free(a);
+		free(b);
+		collapse_doc_free(&d);
+		json_decref(out);
+		json_decref(in);
+	}
+}
+
+TEST(model_holds_every_field)
+{
+	json_t *in = load_fixture("collapse-creep.json");
+	struct collapse_doc d;
+	const struct collapse_doc_run *r;
+	char err[512] = "";
+
+	ASSERT_EQ(collapse_doc_read(in, &d, err, sizeof(err)), 0);
+	EXPECT_STREQ(d.config.mode, "madvise");
+	EXPECT_EQ(d.config.orders.nr, 1);
+	EXPECT_EQ(d.config.orders.order[0], 9);
+	EXPECT_EQ(d.config.nr_enabled_as, 1);
+	EXPECT_EQ(d.config.enabled_as[0].word, THP_W_MADVISE);
+	EXPECT_EQ(d.config.nr_max_ptes_none, 1);
+	EXPECT_EQ(d.config.max_ptes_none[0], 511);
+	EXPECT_TRUE(d.config.measure);
+	EXPECT_TRUE(!d.config.has_khugepaged);
+	EXPECT_EQ(d.host.topo.page_size, 4096);
+	EXPECT_EQ(d.host.pmd_order, 9);
+	EXPECT_TRUE(d.has_thp);
+	EXPECT_TRUE(d.thp.nr_sizes > 0);
+	ASSERT_EQ(d.nr_runs, 1);
+	r = &d.runs[0];
+	EXPECT_EQ(r->nr_counters, 2);
+	EXPECT_STREQ(r->counters[1].name, "collapse_alloc_failed");
+	EXPECT_EQ(r->counters[1].delta, -1);
+	EXPECT_TRUE(r->creep);
+	EXPECT_EQ(r->creep_from, 4);
+	EXPECT_EQ(r->creep_to, 9);
+	EXPECT_STREQ(r->madvise_error, "Invalid argument");
+	EXPECT_TRUE(r->has_measure);
+	EXPECT_EQ(r->before.pages[0] + r->before.pages[9] > 0, 1);
+	EXPECT_STREQ(r->verdict, "pmd-only");
+	collapse_doc_free(&d);
+	json_decref(in);
+}
+
+/* A document of an older or hand-made kind (the fuzz corpus's minimal one):
+ * still read, the fields it lacks 0 / absent. */
+TEST(minimal_document_reads)
+{
+	const char *text = "{\"schema\":\"mthpscope.collapse/1\",\"host\":{\"page_size\":4096},"
+			   "\"config\":{},\"runs\":[{\"max_ptes_none\":511,\"timeline\":["
+			   "{\"t_ms\":0,\"hist\":{\"0\":512}},{\"t_ms\":100,\"hist\":{\"9\":512}}]}]}";
+	json_t *in = json_loads(text, 0, NULL);
+	struct collapse_doc d;
+	char err[512] = "";
+
+	ASSERT_TRUE(in);
+	ASSERT_EQ(collapse_doc_read(in, &d, err, sizeof(err)), 0);
+	EXPECT_TRUE(!d.has_tool && !d.has_thp);
+	EXPECT_EQ(d.nr_runs, 1);
+	EXPECT_EQ(d.runs[0].nr_samples, 2);
+	EXPECT_EQ(d.runs[0].first_collapse_ms, -1);
+	EXPECT_TRUE(!d.runs[0].has_measure && !d.runs[0].has_madvise);
+	EXPECT_EQ(d.hist_orders, (1UL << 0) | (1UL << 9));
+	collapse_doc_free(&d);
+	json_decref(in);
+}
+
+/* One bad field each, set in a real document by a jansson path edit. */
+struct bad_case {
+	const char *what;
+	void (*edit)(json_t *doc);
+	int rc;
+	const char *msg;
+};
+
+static json_t *run0(json_t *doc) { return json_array_get(json_object_get(doc, "runs"), 0); }
+
+static void e_source(json_t *d)
+{
+	json_object_set_new(json_object_get(json_object_get(json_object_get(run0(d), "measure"),
+							    "before"), "ns_per_access"),
+			    "source", json_string("pmu"));
+}
+static void e_word(json_t *d)
+{
+	json_object_set_new(json_object_get(json_object_get(d, "config"), "enabled_as"), "9",
+			    json_string("sometimes"));
+}
+static void e_thp(json_t *d)
+{
+	json_object_set_new(json_array_get(json_object_get(json_object_get(d, "thp"), "sizes"), 1),
+			    "enabled", json_string("bogus"));
+}
+static void e_cores(json_t *d)
+{
+	json_object_set_new(json_object_get(json_object_get(d, "host"), "topology"), "cores",
+			    json_string("2"));
+}
+static void e_reached(json_t *d)
+{
+	json_object_set_new(run0(d), "orders_reached", json_pack("[i, i]", 9, 9));
+}
+static void e_name(json_t *d)
+{
+	json_object_set_new(run0(d), "collapse_counters",
+			    json_pack("[{s:i, s:s, s:i}]", "order", 4, "name",
+				      "collapse_a_counter_name_longer_than_forty_chars", "delta", 1));
+}
+static void e_version(json_t *d)
+{
+	json_object_set_new(json_object_get(d, "tool"), "version", json_integer(1));
+}
+static void e_mpn(json_t *d)
+{
+	json_object_set_new(json_object_get(d, "config"), "max_ptes_none", json_pack("[i]", 512));
+}
+static void e_creep(json_t *d)
+{
+	json_object_set_new(run0(d), "creep", json_pack("{s:b}", "happened", 1));
+}
+static void e_schema(json_t *d)
+{
+	json_object_set_new(d, "schema", json_string("mthpscope.collapse/2"));
+}
+static void e_noruns(json_t *d)
+{
+	json_object_set_new(d, "runs", json_array());
+}
+static void e_hist(json_t *d)
+{
+	json_object_set_new(json_object_get(json_array_get(json_object_get(run0(d), "timeline"), 0),
+					    "hist"), "9", json_string("512"));
+}
+
+TEST(rejects_bad_fields)
+{
+	static const struct bad_case cases[] = {
+		{ "fixed word", e_source, -EBADMSG,
+		  "$.runs[0].measure.before.ns_per_access.source: expected \"timing\", found pmu" },
+		{ "enabled_as word", e_word, -EBADMSG, "$.config.enabled_as.9: expected a THP word" },
+		{ "thp word", e_thp, -EBADMSG, "$.thp.sizes[1].enabled: 'bogus' is not a THP word" },
+		{ "host type", e_cores, -EBADMSG,
+		  "$.host.topology.cores: expected an integer, found a string" },
+		{ "order twice", e_reached, -EBADMSG, "$.runs[0].orders_reached[1]: order 9 twice" },
+		{ "name too long", e_name, -EBADMSG,
+		  "$.runs[0].collapse_counters[0].name: longer than 39 characters" },
+		{ "version type", e_version, -EBADMSG, "$.tool.version: expected a string" },
+		{ "max_ptes_none range", e_mpn, -EBADMSG,
+		  "$.config.max_ptes_none[0]: expected a value 0-511" },
+		{ "creep without orders", e_creep, -EBADMSG, "$.runs[0].creep.from: missing" },
+		{ "another version", e_schema, -EPROTO, "version 'mthpscope.collapse/2' is not "
+							 "supported" },
+		{ "no runs", e_noruns, -ENODATA, "$.runs: no runs" },
+		{ "string count", e_hist, -EBADMSG,
+		  "$.runs[0].timeline[0].hist.9: expected a page count" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *doc = load_fixture("collapse-madvise-measure.json");
+		struct collapse_doc d;
+		char err[512] = "";
+		int rc;
+
+		cases[i].edit(doc);
+		rc = collapse_doc_read(doc, &d, err, sizeof(err));
+		if (rc != cases[i].rc)
+			FAIL_AT("%s: rc %d, want %d (%s)", cases[i].what, rc, cases[i].rc, err);
+		if (!strstr(err, cases[i].msg))
+			FAIL_AT("%s: message '%s' lacks '%s'", cases[i].what, err, cases[i].msg);
+		/* zeroed on failure: nothing to free, nothing left */
+		EXPECT_EQ(d.nr_runs, 0);
+		EXPECT_TRUE(d.runs == NULL);
+		json_decref(doc);
+	}
+}
+
+HARNESS_MAIN
