@@ -726,7 +726,9 @@ out:
 /* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
 static void print_micro_summary(struct run *r, FILE *f)
 {
-	double *v = calloc((size_t)r->o.reps, sizeof(double));
+	/* every pattern's cell has its own sparse trial, and sparse trials
+	 * carry no pattern: a (span, order) has reps x patterns of them */
+	double *v = calloc((size_t)r->o.reps * (size_t)r->nr_pats, sizeof(double));
 	int p, sp;
 
 	if (!v)
