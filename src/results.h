@@ -210,7 +210,10 @@ struct results_head {
 	bool has_tool;
 	char tool_version[64];  /* $.tool.version */
 	struct results_host host;
-	bool has_thp;           /* thp read whole (files of this writer: per_size_mthp) */
+	/* thp read whole: files that carry thp.per_size_mthp (written since
+	 * a73e96f); an older file's thp stays in the flat summary only, and a
+	 * head written back from it has none */
+	bool has_thp;
 	bool thp_stats;         /* the sizes carry stats/ counters */
 	struct thp_settings thp;
 	struct results_config config;
