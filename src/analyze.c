@@ -1406,6 +1406,47 @@ static void emulated_cpu_rule(struct analysis *a)
 	a->khugepaged_note[0] = '\0';
 }
 
+/* Why there is no baseline (at 'span', 0: any): a span the file does not
+ * have, no order-0 trial at all (the run left order 0 out of --orders), or
+ * order-0 trials that were all excluded, with the first one's reason. */
+static int fail_no_baseline(const struct ctx *c, uint64_t span, char *err, size_t errsize)
+{
+	const struct analysis *a = c->a;
+	const char *why = "";
+	size_t i, n_span = 0, n0 = 0;
+	char at[64] = "", spans[160] = "";
+	int k;
+
+	if (span)
+		snprintf(at, sizeof(at), " at span %llu (%llu MiB)", (unsigned long long)span,
+			 (unsigned long long)(span >> 20));
+	for (i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (!trial_dense_match(c, t, span))
+			continue;
+		n_span++;
+		n0 += t->order == 0;
+	}
+	for (i = 0; i < a->nr_excluded && !*why; i++)
+		if (a->excluded[i].order == 0 && (!span || a->excluded[i].span == span))
+			why = a->excluded[i].reason;
+	if (span && !n_span) {
+		for (k = 0; k < a->nr_spans; k++)
+			append(spans, sizeof(spans), "%s%llu MiB", k ? ", " : "",
+			       (unsigned long long)(a->spans[k].span >> 20));
+		return fail(err, errsize, "no trials of pattern '%s'%s; the file has %s", a->pattern,
+			    at, *spans ? spans : "no other span");
+	}
+	if (!n0)
+		return fail(err, errsize, "no order-0 trials of pattern '%s'%s: every gain is "
+			    "relative to order 0, so run again with 0 in --orders (e.g. --orders "
+			    "0,2-9)", a->pattern, at);
+	return fail(err, errsize, "no usable order-0 trials of pattern '%s'%s: all %zu were "
+		    "excluded (%s): order 0 is the baseline every gain is measured against",
+		    a->pattern, at, n0, why);
+}
+
 /* One analysis at one span; summary_only leaves out what only the full
  * report shows (cost side, every metric's series, the per-span verdicts). */
 static int analyze_core(const struct results *r, const struct analyze_opts *opts,
@@ -1442,15 +1483,11 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	}
 	note_other_patterns(&c);
 	if (!collect_spans(&c) && c.want_span) {
-		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' at span %llu "
-			  "(%llu MiB)", a->pattern, (unsigned long long)c.want_span,
-			  (unsigned long long)(c.want_span >> 20));
+		rc = fail_no_baseline(&c, c.want_span, err, errsize);
 		goto out;
 	}
 	if (!a->nr_spans || (!a->span && strcmp(a->pattern, "command"))) {
-		rc = fail(err, errsize, "no usable order-0 trials of pattern '%s' (%zu of %zu "
-			  "trials excluded): order 0 is the baseline every gain is measured "
-			  "against", a->pattern, a->nr_excluded, r->nr_trials);
+		rc = fail_no_baseline(&c, 0, err, errsize);
 		goto out;
 	}
 	if (choose_metric(&c)) {

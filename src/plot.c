@@ -393,44 +393,54 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	return fig_finish(&g, s, "bars.gp", out, err, errsize);
 }
 
-/* The columns both gain figures plot: gain and its CI in percent, and
- * whether this order is the recommended minimum. */
-static void gain_columns(FILE *d, const struct analysis *a, int k)
-{
-	const struct analyze_order *o = &a->orders[k];
-
-	num(d, 100.0 * o->gain.value);
-	num(d, 100.0 * o->gain.lo);
-	num(d, 100.0 * o->gain.hi);
-	fprintf(d, " %d\n", k == a->min_order);
-}
-
-/* Gain of the primary metric against order 0. */
-static int plot_gain(const struct analysis *a, const char *dir, enum plot_format fmt,
-		     struct plot_files *out, char *err, size_t errsize)
+/* The two gain figures of the primary metric, one writer: against the
+ * folio order (gain.*: every order above 0, the materiality threshold
+ * drawn) or against sparse RSS bloat (gain_bloat.*: the orders with a
+ * bloat value; without one there is no figure). Columns: x, label, gain
+ * and its CI in percent, whether the order is the recommended minimum. */
+static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
+		     enum plot_format fmt, struct plot_files *out, char *err, size_t errsize)
 {
 	char title[160], sub[512], ylabel[96], rt[96], sz[16];
 	struct fig g;
 	FILE *d, *s;
-	int k, rc, x = 0;
+	int k, rc, n = 0;
 
-	fig_init(&g, dir, "gain", fmt);
+	fig_init(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
-	fprintf(d, "# x label gain_pct lo_pct hi_pct recommended\n");
+	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended\n",
+		vs_bloat ? "rss_multiple" : "x");
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_order *o = &a->orders[k];
 
 		if (!o->primary.n)
 			continue;
+		if (vs_bloat && (!isfinite(o->bloat.value) || 1.0 + o->bloat.value <= 0.0))
+			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
-		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
-		gain_columns(d, a, k);
+		if (vs_bloat)
+			fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
+		else
+			fprintf(d, "%d \"%d (%s)\"", n, k, sz);
+		num(d, 100.0 * o->gain.value);
+		num(d, 100.0 * o->gain.lo);
+		num(d, 100.0 * o->gain.hi);
+		fprintf(d, " %d\n", k == a->min_order);
+		n++;
 	}
 	if ((rc = close_checked(d)))
 		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
-		 a->metric_source);
+	if (vs_bloat && !n) {
+		unlink(g.dat);
+		return 0;
+	}
+	if (vs_bloat)
+		snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
+			 a->metric);
+	else
+		snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
+			 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
 	s = fig_script(&g, title, sub, ylabel);
@@ -438,8 +448,10 @@ static int plot_gain(const struct analysis *a, const char *dir, enum plot_format
 		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
-	fprintf(s, "\nthreshold = %g\n", 100.0 * a->threshold);
-	return fig_finish(&g, s, "gain.gp", out, err, errsize);
+	if (!vs_bloat)
+		fprintf(s, "\nthreshold = %g", 100.0 * a->threshold);
+	fputc('\n', s);
+	return fig_finish(&g, s, vs_bloat ? "gain_bloat.gp" : "gain.gp", out, err, errsize);
 }
 
 /* The recommendation at each span above its x position, and the knee per
@@ -519,48 +531,6 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 	fprintf(s, "nblocks = %d\n", blocks);
 	staircase_verdicts(a, s);
 	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
-}
-
-/* Gain against sparse RSS bloat. */
-static int plot_gain_bloat(const struct analysis *a, const char *dir, enum plot_format fmt,
-			   struct plot_files *out, char *err, size_t errsize)
-{
-	char title[160], sub[512], ylabel[96], rt[96], sz[16];
-	struct fig g;
-	FILE *d, *s;
-	int k, rc, n = 0;
-
-	fig_init(&g, dir, "gain_bloat", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
-		return rc;
-	fprintf(d, "# rss_multiple label gain_pct lo_pct hi_pct recommended\n");
-	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
-		const struct analyze_order *o = &a->orders[k];
-
-		if (!o->primary.n || !isfinite(o->bloat.value) || 1.0 + o->bloat.value <= 0.0)
-			continue;
-		analyze_order_size(a, k, sz, sizeof(sz));
-		fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
-		gain_columns(d, a, k);
-		n++;
-	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	if (!n) {
-		unlink(g.dat);
-		return 0;
-	}
-	snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
-		 a->metric);
-	subtitle_of(a, sub, sizeof(sub));
-	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
-	s = fig_script(&g, title, sub, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "rec_title = ");
-	gp_string(s, rec_title(a, rt, sizeof(rt)));
-	fputc('\n', s);
-	return fig_finish(&g, s, "gain_bloat.gp", out, err, errsize);
 }
 
 /* Page faults per order, labelled with the saving. */
@@ -648,7 +618,7 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	out->nr = 0;
 	if ((rc = make_dir(dir, err, errsize)))
 		return rc;
-	if ((rc = plot_gain(a, dir, fmt, out, err, errsize)))
+	if ((rc = plot_gain(a, false, dir, fmt, out, err, errsize)))
 		return rc;
 	for (i = 0; i < a->nr_metrics; i++) {
 		/* page faults have their own log-scale figure */
@@ -661,7 +631,7 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	}
 	if (a->nr_spans > 1 && (rc = plot_staircase(a, dir, fmt, out, err, errsize)))
 		return rc;
-	if ((rc = plot_gain_bloat(a, dir, fmt, out, err, errsize)))
+	if ((rc = plot_gain(a, true, dir, fmt, out, err, errsize)))
 		return rc;
 	return plot_faults(a, dir, fmt, out, err, errsize);
 }
@@ -711,7 +681,7 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
 		  struct plot_files *out, char *err, size_t errsize)
 {
-	char orders[128] = "", titles[512] = "", title[128], sub[256], en[96] = "";
+	char orders[128] = "", title[128], sub[256], en[96] = "";
 	unsigned long cols = doc->hist_orders;
 	size_t r, i;
 	int ncols = 0, o, rc;
@@ -720,9 +690,6 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 
 	if (out)
 		out->nr = 0;
-	for (r = 0; r < doc->nr_runs; r++)
-		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%lld",
-			 r ? " " : "", doc->runs[r].max_ptes_none);
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
@@ -771,9 +738,12 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 		return fig_write_failed(&g, g.gp, -errno, err, errsize);
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
-	fprintf(s, "\ntitles = ");
-	gp_string(s, titles);
-	fputc('\n', s);
+	/* as many values as there are runs: no buffer to cut them short (a
+	 * fixed one ended the panel titles of a long sweep) */
+	fprintf(s, "\ntitles = '");
+	for (r = 0; r < doc->nr_runs; r++)
+		fprintf(s, "%s%lld", r ? " " : "", doc->runs[r].max_ptes_none);
+	fputs("'\n", s);
 	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }
 

@@ -64,6 +64,21 @@ fi
 
 # bad input: exit 1, the message names the problem
 truncate -s 65M "$tmp/huge.json"
+# a run without order 0 (--orders 2-9), and one whose order-0 trials all
+# fell under 95 % folio coverage: different causes, different advice
+python3 - "$data/knee4_timing.json" "$tmp" <<'EOT'
+import json, sys
+d = json.load(open(sys.argv[1]))
+trials = d["trials"]
+d["trials"] = [t for t in trials if t["order"] != 0]
+d["config"]["orders"] = [o for o in d["config"]["orders"] if o != 0]
+json.dump(d, open(sys.argv[2] + "/no_order0.json", "w"))
+d["trials"] = trials
+for t in trials:
+    if t["order"] == 0:
+        t["folios"]["coverage"] = 0.5
+json.dump(d, open(sys.argv[2] + "/order0_excluded.json", "w"))
+EOT
 for row in "bad/truncated.json|truncated JSON" \
 	   "bad/wrong_schema.json|version 'mthpscope.results/2' is not supported" \
 	   "bad/missing_field.json|$.trials[5].span: missing" \
@@ -71,6 +86,8 @@ for row in "bad/truncated.json|truncated JSON" \
 	   "bad/nan.json|NaN or infinity at line" \
 	   "bad/only_order0.json|only order 0" \
 	   "$tmp/huge.json|MiB limit" \
+	   "$tmp/no_order0.json|no order-0 trials of pattern 'chase-tlb': every gain is relative to order 0, so run again with 0 in --orders" \
+	   "$tmp/order0_excluded.json|no usable order-0 trials of pattern 'chase-tlb': all 24 were excluded (folio coverage 50.0 % < 95 %)" \
 	   "/nonexistent.json|cannot open"; do
 	f=${row%%|*} words=${row#*|}
 	[[ $f = /* ]] || f=$data/$f
@@ -84,7 +101,9 @@ done
 # --span: the verdict's span, stated in the report
 "$bin" analyze "$data/knee4_timing.json" --span 64M | grep -q "^verdict: on pattern chase-tlb at span 64 MiB$" ||
 	err "--span 64M not used"
-"$bin" analyze "$data/knee4_timing.json" --span 48M >/dev/null 2>&1; [ $? -eq 1 ] || err "--span 48M: not exit 1"
+"$bin" analyze "$data/knee4_timing.json" --span 48M >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || err "--span 48M: not exit 1"
+grep -qF "no trials of pattern 'chase-tlb' at span 50331648 (48 MiB); the file has 16 MiB, 64 MiB, 256 MiB, 1024 MiB" "$tmp/err" ||
+	err "--span 48M: $(cat "$tmp/err")"
 
 # usage errors: exit 2
 "$bin" analyze >/dev/null 2>&1; [ $? -eq 2 ] || err "no FILE: not exit 2"

@@ -45,6 +45,11 @@ grep -q "6.18.0-base.*6.18.0-slow.*6.18.0-noise" "$T/out" || { echo "FAIL: 3-col
 expect 2 "needs two results files" -- "$B" compare "$base"
 expect 2 "invalid --format" -- "$B" compare "$base" "$base" --format yaml
 expect 2 "metric 'nope' is in none" -- "$B" compare "$base" "$base" --metric nope
+# an empty name is no name (strtok skipped it: "" meant every metric)
+for m in "" "," "ns_per_access," ",ns_per_access" "ns_per_access,,walks"; do
+	expect 2 "invalid --metric value '$m' (an empty metric name" -- "$B" compare "$base" "$base" --metric "$m"
+	[ -s "$T/out" ] && { echo "FAIL: --metric '$m': a table on stdout"; fails=$((fails + 1)); }
+done
 expect 0 "" -- "$B" compare --help
 
 # Bad input: a clear message, status 1, nothing on stdout, no crash.

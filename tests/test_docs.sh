@@ -47,6 +47,9 @@ done
 grep -q "mthpscope-run" "$tmp/help" && grep -q "^OPTIONS" "$tmp/help" || err "help run: not the man page: $(head -3 "$tmp/help")"
 PATH=$tmp/nothing "$bin" help run >"$tmp/help" 2>&1 || err "help run without man: exit $?"
 head -1 "$tmp/help" | grep -q "^Usage: mthpscope run" || err "help run without man: $(head -2 "$tmp/help")"
+"$bin" help run extra >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "help: unexpected argument 'extra'" "$tmp/err" && [ ! -s "$tmp/out" ] ||
+	err "help run extra: exit $rc, $(cat "$tmp/err")"
 "$bin" help nosuch >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "unknown command 'nosuch'" "$tmp/err" || err "help nosuch: exit $rc, $(cat "$tmp/err")"
 "$bin" --man-page nosuch /dev/null >/dev/null 2>&1; [ $? = 2 ] || err "--man-page nosuch: not exit 2"
@@ -58,6 +61,13 @@ if mknod "$tmp/full" c 1 7 2>/dev/null; then
 	[ $rc = 1 ] || err "--man-page to a full device: exit $rc"
 	"$bin" --bash-completion >"$tmp/full" 2>/dev/null; rc=$?
 	[ $rc = 1 ] || err "--bash-completion to a full device: exit $rc"
+	# man ignores its own write error: the page comes through us
+	"$bin" help run >"$tmp/full" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "writing to standard output failed: No space left on device" "$tmp/err" ||
+		err "help run to a full device: exit $rc, $(cat "$tmp/err")"
+	PATH=$tmp/nothing "$bin" help run >"$tmp/full" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "No space left on device" "$tmp/err" ||
+		err "help run without man to a full device: exit $rc, $(cat "$tmp/err")"
 fi
 
 # --version: the same string as the documents' tool.version

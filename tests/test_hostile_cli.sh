@@ -40,6 +40,24 @@ expect "collapse --plot FILE" 3 "Not a directory" "$bin" collapse --mode madvise
 expect "plot -o FILE" 3 "Not a directory" "$bin" plot "$data/flat.json" -o "$tmp/file"
 expect "compare --plot FILE" 3 "Not a directory" "$bin" compare "$data/compare-base.json" \
 	"$data/compare-hi.json" --plot "$tmp/file"
+# an empty path names nothing: a usage error, not "No such file" (exit 3)
+expect "run -o ''" 2 "invalid --output value '' (a file or directory name)" "$bin" run --quick -o ""
+expect "collapse -o ''" 2 "invalid --output value ''" "$bin" collapse --mode madvise --span 2M -o ""
+expect "collapse --plot ''" 2 "invalid --plot value ''" "$bin" collapse --mode madvise --span 2M --plot ""
+expect "plot -o ''" 2 "invalid --output value ''" "$bin" plot "$data/flat.json" -o ""
+expect "compare --plot ''" 2 "invalid --plot value ''" "$bin" compare "$data/compare-base.json" \
+	"$data/compare-hi.json" --plot ""
+
+# scan targets that are not there: 1 as for --pid (they come and go at run
+# time), each with what is wrong; an empty path is a usage error
+expect "scan --pid absent" 1 "pid 999999: no such process" "$bin" scan --pid 999999
+expect "scan --cgroup absent" 1 "no cgroup at '$tmp/nocg': No such file or directory" \
+	"$bin" scan --cgroup "$tmp/nocg"
+expect "scan --cgroup DIR" 1 "'$tmp/dir' is not a cgroup directory (it has no cgroup.procs)" \
+	"$bin" scan --cgroup "$tmp/dir"
+expect "scan --cgroup FILE" 1 "'$tmp/file' is not a cgroup directory (not a directory)" \
+	"$bin" scan --cgroup "$tmp/file"
+expect "scan --cgroup ''" 2 "invalid --cgroup value ''" "$bin" scan --cgroup ""
 
 # 3. stdout: a full device (mknod c 1 7 here, not /dev/full), a closed pipe
 mknod "$tmp/full" c 1 7

@@ -20,6 +20,14 @@ for f in gain metric_walk_cycles metric_ns_per_access metric_sparse_rss_bytes ga
 	[ -e "$tmp/png/sub/$f.log" ] && err "$f: gnuplot log left after success"
 done
 [ -e "$tmp/png/sub/staircase.png" ] && err "staircase drawn for a single span"
+# the two gain figures (one writer, plot_gain): their data and variables,
+# byte for byte, as before they shared it
+for f in gain gain_bloat; do
+	echo "== $f.dat"; cat "$tmp/png/sub/$f.dat"
+	echo "== $f.gp"; sed -n '1,/^# ----/p' "$tmp/png/sub/$f.gp"
+done >"$tmp/gain.out"
+cmp -s "$tmp/gain.out" "$data/plot-gain-knee2.golden" ||
+	err "gain figures differ from plot-gain-knee2.golden: $(diff "$data/plot-gain-knee2.golden" "$tmp/gain.out" | head -5)"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 
@@ -40,6 +48,34 @@ grep -q "^set label 3 'PMD only' at 128, graph 1.02" "$tmp/sweep/staircase.gp" |
 	err "staircase lacks the per-span verdict"
 grep -q "^set label 4 'Order 2 pays for working sets up to about 32 MiB on this CPU; beyond that only PMD-size folios help.'" \
 	"$tmp/sweep/staircase.gp" || err "staircase lacks the knee per working set"
+
+# collapse documents of many runs: every panel keeps its title (a fixed
+# buffer cut the list short), a --max-ptes-none sweep of 32 draws as a grid
+# of 8 rows (one column was 8450 pixels high), and 130 runs still draw (one
+# column passed cairo's size limit: exit 1)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }'; }
+python3 - "$tmp" <<'EOT'
+import json, sys
+def doc(mpns):
+    return {"schema": "mthpscope.collapse/1", "host": {"page_size": 4096, "kernel": "6.18.0-test"},
+            "config": {"mode": "khugepaged", "span": 8 << 20, "fill": 0.5, "orders": [4, 9]},
+            "runs": [{"max_ptes_none": m, "timeline": [
+                {"t_ms": 0, "hist": {"0": 2048}},
+                {"t_ms": 100, "hist": {"0": 1024, "4": 512, "9": 512}}]} for m in mpns]}
+json.dump(doc([511 * i // 31 for i in range(32)]), open(sys.argv[1] + "/sweep32.json", "w"))
+json.dump(doc([10**12 + i for i in range(40)]), open(sys.argv[1] + "/long40.json", "w"))
+json.dump(doc([i % 512 for i in range(130)]), open(sys.argv[1] + "/runs130.json", "w"))
+EOT
+"$bin" plot "$tmp/sweep32.json" -o "$tmp/c32" >/dev/null || err "collapse, 32 runs: exit $?"
+[ "$(png_size "$tmp/c32/collapse.png")" = 2240x2210 ] ||
+	err "collapse, 32 runs: $(png_size "$tmp/c32/collapse.png"), expected a 4 x 8 grid (2240x2210)"
+grep -q "^titles = '0 16 32 49 .* 494 511'$" "$tmp/c32/collapse.gp" || err "collapse, 32 runs: titles $(grep ^titles "$tmp/c32/collapse.gp")"
+"$bin" plot "$tmp/long40.json" -o "$tmp/c40" >/dev/null || err "collapse, 40 long titles: exit $?"
+[ "$(grep '^titles' "$tmp/c40/collapse.gp" | grep -o '10000000000[0-9]*' | wc -l)" = 40 ] ||
+	err "collapse, 40 long titles: not every run's title is in collapse.gp"
+grep -q "1000000000039'$" "$tmp/c40/collapse.gp" || err "collapse, 40 long titles: the last one is cut"
+"$bin" plot "$tmp/runs130.json" -o "$tmp/c130" >/dev/null 2>"$tmp/err" || err "collapse, 130 runs: exit $?, $(cat "$tmp/err")"
+[ "$(png_size "$tmp/c130/collapse.png")" = 6160x3250 ] || err "collapse, 130 runs: $(png_size "$tmp/c130/collapse.png")"
 
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null

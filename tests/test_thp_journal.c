@@ -6,6 +6,7 @@
 #include <glob.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -91,15 +92,45 @@ static void need_mthp(struct thp_settings *s)
 		SKIP("no anon mTHP size of order 4 (kernel before 6.8?)");
 }
 
+/* The command waits for the global lock as every writer here does (ctest
+ * sets MTHPSCOPE_LOCK_WAIT=120): other mthpscope processes may hold it.
+ * A live writer's journal is still refused at once, before the lock. */
 static int run_bin(const char *args)
 {
 	char cmd[512];
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "MTHPSCOPE_LOCK_WAIT=0 %s %s >/dev/null 2>&1",
-		 getenv("MTHPSCOPE_BIN"), args);
+	snprintf(cmd, sizeof(cmd), "MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-120} %s %s "
+		 ">/dev/null 2>&1", getenv("MTHPSCOPE_BIN"), args);
 	st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* Another instance holding the global lock for a second, as a concurrent
+ * run would: a child flocks the lock file (blocking, like a waiting writer)
+ * and says so on the returned pipe before it starts its second. */
+static pid_t hold_lock_briefly(void)
+{
+	char p[4096], c = 'x';
+	int pp[2], fd;
+	pid_t pid;
+
+	snprintf(p, sizeof(p), "%s/mthpscope.lock", thp_rundir());
+	if (pipe(pp))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 || flock(fd, LOCK_EX) || write(pp[1], &c, 1) != 1)
+			_exit(1);
+		sleep(1);
+		_exit(0); /* the lock file stays; its next holder unlinks it */
+	}
+	close(pp[1]);
+	if (pid < 0 || read(pp[0], &c, 1) != 1)
+		pid = -1;
+	close(pp[0]);
+	return pid;
 }
 
 /* A real change, seen in sysfs, then a restore to exactly the snapshot. */
@@ -221,7 +252,11 @@ TEST(sigkill_then_restore_command)
 	snap_unlocked(&mid); /* the killed child's leftovers, before any recovery */
 	EXPECT_TRUE(diff(&before, &mid) >= 3);
 	EXPECT_TRUE(thp_journal_exists());
+	/* another mthpscope holds the lock meanwhile: restore waits for it */
+	pid = hold_lock_briefly();
+	ASSERT_TRUE(pid > 0);
 	EXPECT_EQ(run_bin("restore"), 0);
+	waitpid(pid, &st, 0);
 	EXPECT_TRUE(!thp_journal_exists());
 	snap(&after);
 	EXPECT_EQ(diff(&before, &after), 0);

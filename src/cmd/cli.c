@@ -274,6 +274,16 @@ int cli_parse_size_min(const char *opt, const char *s, unsigned long long min,
 	return 0;
 }
 
+int cli_parse_path(const char *opt, const char *s, const char **out)
+{
+	if (!*s) {
+		ms_err("invalid --%s value '' (a file or directory name)", opt);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
 static int stdout_err;
 
 int cli_stdout_error(void)

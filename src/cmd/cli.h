@@ -55,6 +55,10 @@ int cli_parse_size(const char *opt, const char *s, unsigned long long *out);
 int cli_parse_size_min(const char *opt, const char *s, unsigned long long min,
 		       unsigned long long *out);
 
+/* A path option (-o FILE, --plot DIR): *out = s, or -1 after printing
+ * "invalid --name value ''" for an empty one, which names no file. */
+int cli_parse_path(const char *opt, const char *s, const char **out);
+
 /* Standard output, checked: 0 while every write so far reached it, else the
  * -errno of the first failure (buffered text is flushed now). Loops that
  * print (scan --interval) stop on it. */

@@ -204,11 +204,9 @@ static int on_opt(int key, const char *arg, void *ctx)
 		o->json = true;
 		return 0;
 	case OPT_OUTPUT:
-		o->output = arg;
-		return 0;
+		return cli_parse_path("output", arg, &o->output);
 	case OPT_PLOT:
-		o->plot = arg;
-		return 0;
+		return cli_parse_path("plot", arg, &o->plot);
 	}
 	return 0;
 }
@@ -461,11 +459,11 @@ static int collapse_cmd(int argc, char **argv)
 		return MS_EXIT_ENV;
 	}
 	if (o.output && (err = atomic_check_output(o.output, false))) {
-		ms_err("collapse: cannot write %s: %s", o.output, strerror(-err));
+		ms_err("collapse: cannot write '%s': %s", o.output, strerror(-err));
 		return MS_EXIT_ENV;
 	}
 	if (o.plot && (err = atomic_check_output(o.plot, true))) {
-		ms_err("collapse: cannot write figures into %s: %s", o.plot, strerror(-err));
+		ms_err("collapse: cannot write figures into '%s': %s", o.plot, strerror(-err));
 		return MS_EXIT_ENV;
 	}
 	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !o.cfg.pages_to_scan) {

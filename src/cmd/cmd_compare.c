@@ -82,6 +82,12 @@ static int on_opt(int key, const char *arg, void *ctx)
 		}
 		break;
 	case OPT_METRIC:
+		/* strtok_r would skip an empty name: "" then meant every metric */
+		if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+			ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
+			       "names such as ns_per_access or walks, separated by commas)", arg);
+			return -1;
+		}
 		if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
 			return -1;
 		o->metric_buf[o->nr_bufs++] = copy;
@@ -98,8 +104,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 	case OPT_ALPHA:
 		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
 	case OPT_PLOT:
-		o->plot_dir = arg;
-		break;
+		return cli_parse_path("plot", arg, &o->plot_dir);
 	case OPT_PLOT_FORMAT:
 		if (plot_parse_format(arg, &o->plot_format)) {
 			ms_err("compare: invalid --plot-format '%s' (png or svg)", arg);

@@ -53,7 +53,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 	struct plot_cmd_opts *o = ctx;
 
 	if (key == OPT_OUT) {
-		o->dir = arg;
+		return cli_parse_path("output", arg, &o->dir);
 	} else if (key == OPT_FORMAT) {
 		if (plot_parse_format(arg, &o->format)) {
 			ms_err("plot: invalid --format '%s' (png or svg)", arg);

@@ -8,7 +8,7 @@
 #include "thp.h"
 
 static const struct cli_opt restore_options[] = {
-	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default 0)" },
+	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: $MTHPSCOPE_LOCK_WAIT, else 0)" },
 	{ NULL },
 };
 

@@ -292,8 +292,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		}
 		return 0;
 	case OPT_OUTPUT:
-		o->output = arg;
-		return 0;
+		return cli_parse_path("output", arg, &o->output);
 	case OPT_SCHEDULE:
 		if (!strcmp(arg, "interleaved") || !strcmp(arg, "sequential")) {
 			o->schedule = strcmp(arg, "interleaved") ? RESULTS_SCHED_SEQUENTIAL

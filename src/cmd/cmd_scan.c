@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,8 +116,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		c->pids_given = true;
 		return add_pid(c, (int)v) ? -1 : 0;
 	case OPT_CGROUP:
-		c->cgroup = arg;
-		return 0;
+		return cli_parse_path("cgroup", arg, &c->cgroup);
 	case OPT_ROLLUP:
 		c->rollup = true;
 		return 0;
@@ -217,11 +217,24 @@ static int collect_pids(struct scan_cmd_opts *c)
 		goto out;
 	c->nr_pids = 0;
 	if (c->cgroup) {
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup);
-		if (access(procs, R_OK)) {
-			ms_err("'%s' is not a cgroup directory (no readable cgroup.procs)",
-			       c->cgroup);
+		struct stat st;
+
+		/* A cgroup that is not there is a target that does not exist, as
+		 * for --pid: exit 1 (cgroups come and go as processes do). */
+		if (stat(c->cgroup, &st)) {
+			ms_err("scan: no cgroup at '%s': %s (give a cgroup directory under "
+			       "/sys/fs/cgroup)", c->cgroup, strerror(errno));
 			return MS_EXIT_FAIL;
+		}
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup);
+		if (!S_ISDIR(st.st_mode) || access(procs, F_OK)) {
+			ms_err("scan: '%s' is not a cgroup directory (%s)", c->cgroup,
+			       S_ISDIR(st.st_mode) ? "it has no cgroup.procs" : "not a directory");
+			return MS_EXIT_FAIL;
+		}
+		if (access(procs, R_OK)) {
+			ms_err("scan: cannot read %s: %s", procs, strerror(errno));
+			return ms_exit_for_errno(-errno);
 		}
 		walk_cmd = c;
 		walk_err = 0;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +15,71 @@
 #include "datadir.h"
 #include "manpage.h"
 
+/* man's output into our stdout; a failed write stops the copy (man then
+ * gets EPIPE or SIGPIPE) and stays in stdout's error state for
+ * cli_stdout_error(). */
+static void copy_to_stdout(int fd)
+{
+	char buf[8192];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		if (fwrite(buf, 1, n, stdout) != (size_t)n || cli_stdout_error())
+			return;
+	}
+}
+
 /* Run man with these arguments; its exit status, 127 when it cannot run.
- * quiet: its stderr goes away (a "No manual entry" before our fallback). */
+ * quiet: its stderr goes away (a "No manual entry" before our fallback).
+ * On a terminal man pages through its pager itself; otherwise its page
+ * comes through a pipe and we write it, because man ignores a failed
+ * write (help run > /dev/full exited 0). */
 static int run_man(const char *a1, const char *a2, int quiet)
 {
-	int status, fd;
+	int status, fd, pfd[2] = { -1, -1 }, rc = 127;
 	pid_t pid;
 
 	fflush(stdout);
 	fflush(stderr);
+	if (!isatty(STDOUT_FILENO) && pipe2(pfd, O_CLOEXEC))
+		return 127;
 	pid = fork();
 	if (pid < 0)
-		return 127;
+		goto out;
 	if (pid == 0) {
 		if (quiet && (fd = open("/dev/null", O_WRONLY)) >= 0)
 			dup2(fd, STDERR_FILENO);
+		if (pfd[1] >= 0)
+			dup2(pfd[1], STDOUT_FILENO);
+		signal(SIGPIPE, SIG_DFL); /* main() ignores it; man need not */
 		if (a2)
 			execlp("man", "man", a1, a2, (char *)NULL);
 		else
 			execlp("man", "man", a1, (char *)NULL);
 		_exit(127);
 	}
+	if (pfd[1] >= 0) {
+		close(pfd[1]);
+		pfd[1] = -1;
+		copy_to_stdout(pfd[0]);
+		close(pfd[0]); /* a man still writing gets SIGPIPE */
+		pfd[0] = -1;
+	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+			goto out;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	return rc;
 }
 
 /* What main() does after a command: a failed write to stdout is a failure. */
@@ -58,11 +99,13 @@ int docs_help(const struct ms_command *const *cmds, const char *cmd)
 		ms_err("help: unknown command '%s'", cmd);
 		return MS_EXIT_USAGE;
 	}
-	if (!datadir_man_page(cmd, path, sizeof(path)) && !run_man("-l", path, 0))
-		return MS_EXIT_OK;
+	/* A write error ends here too: no fallback page after a failed one. */
+	if (!datadir_man_page(cmd, path, sizeof(path)) &&
+	    (!run_man("-l", path, 0) || cli_stdout_error()))
+		return flushed(MS_EXIT_OK);
 	snprintf(page, sizeof(page), "mthpscope-%s", cmd);
-	if (!run_man(page, NULL, 1))
-		return MS_EXIT_OK;
+	if (!run_man(page, NULL, 1) || cli_stdout_error())
+		return flushed(MS_EXIT_OK);
 	if ((*c)->cli)
 		cli_usage((*c)->cli, stdout);
 	return flushed(MS_EXIT_OK);

@@ -106,6 +106,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return MS_EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 3) {
+		ms_err("help: unexpected argument '%s' (usage: mthpscope help COMMAND)", argv[3]);
+		return MS_EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "help") && argc > 2)
 		return docs_help(commands, argv[2]);
 	if (!strcmp(argv[1], "--man-page") || !strcmp(argv[1], "--bash-completion"))
