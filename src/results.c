@@ -5,9 +5,14 @@
 #include "results.h"
 #include "counters.h"
 
+static json_t *tool_json(const char *version)
+{
+	return json_pack("{s:s, s:s}", "name", "mthpscope", "version", version);
+}
+
 json_t *results_tool_json(void)
 {
-	return json_pack("{s:s, s:s}", "name", "mthpscope", "version", ms_version);
+	return tool_json(ms_version);
 }
 
 /* host.pmu: libpfm4's models of this CPU, whether a hardware cycles counter
@@ -634,39 +639,55 @@ static int rd_flags(struct rd *rd, const char *tpath, const json_t *v, unsigned 
 	return 0;
 }
 
-/* "workload": {"kind": "command", "argv": [...]}; absent = a micro-benchmark. */
-static int rd_workload(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+/* A "workload" object, {"kind": "command", "argv": [...]}, of a trial or of
+ * the config of run -- CMD; kind "micro" leaves *wl as it is, without argv.
+ * A partial argv stays with the caller's model, which frees it. */
+static int rd_workload_obj(struct rd *rd, const json_t *w, const char *path,
+			   enum results_workload *wl, char ***argv, int *argc)
 {
-	char path[96], kind[16] = "";
-	json_t *w, *argv, *a, *exit;
-	json_int_t x;
+	char kind[16] = "";
+	json_t *a, *v;
 	size_t i;
 	int err;
 
-	snprintf(path, sizeof(path), "%s.workload", tpath);
-	if ((err = rd_object(rd, v, tpath, "workload", false, &w)) || !w)
-		return err;
 	if ((err = rd_string(rd, w, path, "kind", true, true, kind, sizeof(kind))))
 		return err;
 	if (!strcmp(kind, "micro"))
 		return 0;
 	if (strcmp(kind, "command"))
 		return rd_fail(rd, -EBADMSG, "%s.kind: '%s' is not micro or command", path, kind);
-	t->workload = RESULTS_WL_COMMAND;
-	argv = json_object_get(w, "argv");
-	if (!json_is_array(argv) || !json_array_size(argv))
+	*wl = RESULTS_WL_COMMAND;
+	a = json_object_get(w, "argv");
+	if (!json_is_array(a) || !json_array_size(a))
 		return rd_fail(rd, -EBADMSG, "%s.argv: expected a non-empty array of strings", path);
-	t->argv = calloc(json_array_size(argv) + 1, sizeof(char *));
-	if (!t->argv)
+	*argv = calloc(json_array_size(a) + 1, sizeof(char *));
+	if (!*argv)
 		return rd_fail(rd, -ENOMEM, "out of memory");
-	json_array_foreach(argv, i, a) {
-		if (!json_is_string(a))
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
 			return rd_fail(rd, -EBADMSG, "%s.argv[%zu]: expected a string, found %s", path,
-				       i, type_name(a));
-		if (!(t->argv[i] = strdup(json_string_value(a))))
+				       i, type_name(v));
+		if (!((*argv)[i] = strdup(json_string_value(v))))
 			return rd_fail(rd, -ENOMEM, "out of memory");
-		t->argc = (int)i + 1;
+		*argc = (int)i + 1;
 	}
+	return 0;
+}
+
+/* A trial's "workload" and "exit"; no workload = a micro-benchmark. */
+static int rd_workload(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	char path[96];
+	json_t *w, *exit;
+	json_int_t x;
+	int err;
+
+	snprintf(path, sizeof(path), "%s.workload", tpath);
+	if ((err = rd_object(rd, v, tpath, "workload", false, &w)) || !w)
+		return err;
+	if ((err = rd_workload_obj(rd, w, path, &t->workload, &t->argv, &t->argc)) ||
+	    t->workload != RESULTS_WL_COMMAND)
+		return err;
 	t->exit_code = 0;
 	if ((err = rd_object(rd, v, tpath, "exit", false, &exit)) || !exit)
 		return err;
@@ -933,29 +954,218 @@ const char *results_schedule_name(enum results_schedule s)
 }
 
 /* config.schedule: absent in files of older versions, which were sequential. */
-static int rd_schedule(struct rd *rd, const json_t *config, struct results *r)
+static int rd_schedule(struct rd *rd, const json_t *config, enum results_schedule *s)
 {
 	json_t *v = json_object_get(config, "schedule");
 
-	r->config_schedule = RESULTS_SCHED_SEQUENTIAL;
+	*s = RESULTS_SCHED_SEQUENTIAL;
 	if (!v)
 		return 0;
 	if (!json_is_string(v))
 		return rd_fail(rd, -EBADMSG, "$.config.schedule: expected a string, found %s",
 			       type_name(v));
 	if (!strcmp(json_string_value(v), "interleaved"))
-		r->config_schedule = RESULTS_SCHED_INTERLEAVED;
+		*s = RESULTS_SCHED_INTERLEAVED;
 	else if (strcmp(json_string_value(v), "sequential"))
 		return rd_fail(rd, -EBADMSG, "$.config.schedule: '%.32s' is not \"interleaved\" "
 			       "or \"sequential\"", json_string_value(v));
 	return 0;
 }
 
+/* An optional array o.key of at most max elements into *a (NULL when absent). */
+static int rd_array(struct rd *rd, const json_t *o, const char *path, const char *key,
+		    size_t max, json_t **a)
+{
+	int err = rd_get(rd, o, path, key, false, a);
+
+	if (err || !*a)
+		return err;
+	if (!json_is_array(*a))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected an array, found %s", path, key,
+			       type_name(*a));
+	if (json_array_size(*a) > max)
+		return rd_fail(rd, -EBADMSG, "%s.%s: more than %zu elements", path, key, max);
+	return 0;
+}
+
+/* config.workload of a command run. */
+static int rd_config_workload(struct rd *rd, const json_t *cfg, struct results_config *c)
+{
+	json_t *w;
+	int err;
+
+	if ((err = rd_object(rd, cfg, "$.config", "workload", false, &w)) || !w)
+		return err;
+	return rd_workload_obj(rd, w, "$.config.workload", &c->workload, &c->argv, &c->argc);
+}
+
+/* The arrays of a micro run's config: patterns, orders, spans. */
+static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_config *c)
+{
+	const char *p = "$.config";
+	json_t *a, *v;
+	size_t i;
+	int err;
+
+	if ((err = rd_array(rd, cfg, p, "patterns", RESULTS_MAX_PATTERNS, &a)))
+		return err;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) || json_string_length(v) >= sizeof(c->patterns[0]))
+			return rd_fail(rd, -EBADMSG, "%s.patterns[%zu]: expected a pattern name (a "
+				       "string under %zu characters), found %s", p, i,
+				       sizeof(c->patterns[0]), type_name(v));
+		snprintf(c->patterns[i], sizeof(c->patterns[0]), "%s", json_string_value(v));
+		c->nr_patterns = (int)i + 1;
+	}
+	if ((err = rd_array(rd, cfg, p, "orders", FOLIO_MAX_ORDER + 1, &a)))
+		return err;
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > FOLIO_MAX_ORDER)
+			return rd_fail(rd, -EBADMSG, "%s.orders[%zu]: expected an order 0-%d, found %s",
+				       p, i, FOLIO_MAX_ORDER, type_name(v));
+		c->orders[i] = (int)json_integer_value(v);
+		c->nr_orders = (int)i + 1;
+	}
+	if ((err = rd_array(rd, cfg, p, "spans", RESULTS_MAX_SPANS, &a)))
+		return err;
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			return rd_fail(rd, -EBADMSG, "%s.spans[%zu]: expected a size in bytes (an "
+				       "integer >= 1), found %s", p, i, type_name(v));
+		c->spans[i] = (uint64_t)json_integer_value(v);
+		c->nr_spans = (int)i + 1;
+	}
+	return 0;
+}
+
+/* config.metrics of a command run: [{"name", "regex", "better"}]. */
+static int rd_config_metrics(struct rd *rd, const json_t *cfg, struct results_config *c)
+{
+	json_t *a, *v;
+	size_t i;
+	int err;
+
+	if ((err = rd_array(rd, cfg, "$.config", "metrics", RESULTS_MAX_METRICS, &a)))
+		return err;
+	json_array_foreach(a, i, v) {
+		struct results_config_metric *m = &c->metrics[i];
+		char p[48], better[8] = "lower";
+
+		snprintf(p, sizeof(p), "$.config.metrics[%zu]", i);
+		if (!json_is_object(v))
+			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", p,
+				       type_name(v));
+		if ((err = rd_string(rd, v, p, "name", true, true, m->name, sizeof(m->name))) ||
+		    (err = rd_string(rd, v, p, "regex", true, true, m->regex, sizeof(m->regex))) ||
+		    (err = rd_string(rd, v, p, "better", false, true, better, sizeof(better))))
+			return err;
+		if (strcmp(better, "lower") && strcmp(better, "higher"))
+			return rd_fail(rd, -EBADMSG, "%s.better: '%s' is not higher or lower", p,
+				       better);
+		m->higher_better = !strcmp(better, "higher");
+		c->nr_metrics = (int)i + 1;
+	}
+	return 0;
+}
+
+/* $.config into c (results_config_init'ed): every field optional, each
+ * present one of the writer's type and in range. */
+static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
+{
+	const char *p = "$.config";
+	char defrag[16] = "";
+	json_t *reach, *sparse;
+	json_int_t x;
+	int err, w;
+
+	if ((err = rd_string(rd, cfg, p, "command", false, true, c->command,
+			     sizeof(c->command))) ||
+	    (err = rd_string(rd, cfg, p, "pattern", false, true, c->pattern,
+			     sizeof(c->pattern))) ||
+	    (err = rd_config_workload(rd, cfg, c)) || (err = rd_config_lists(rd, cfg, c)))
+		return err;
+	x = -1;
+	if ((err = rd_int(rd, cfg, p, "reps", false, 0, INT32_MAX, &x)))
+		return err;
+	c->reps = (long)x;
+	x = 0;
+	if ((err = rd_int(rd, cfg, p, "seed", false, 0, INT64_MAX, &x)))
+		return err;
+	c->seed = (uint64_t)x;
+	x = -1;
+	if ((err = rd_int(rd, cfg, p, "cpu", false, 0, INT32_MAX, &x)))
+		return err;
+	c->cpu = (long)x;
+	if ((err = rd_bool(rd, cfg, p, "quick", false, &c->quick)) ||
+	    (err = rd_string(rd, cfg, p, "backend", false, true, c->backend,
+			     sizeof(c->backend))) ||
+	    (err = rd_number(rd, cfg, p, "target_trial_seconds", false, 0.0, HUGE_VAL,
+			     &c->target_trial_seconds)) ||
+	    (err = rd_object(rd, cfg, p, "tlb_reach", false, &reach)) ||
+	    (err = rd_object(rd, cfg, p, "sparse", false, &sparse)))
+		return err;
+	if (reach && ((err = rd_u64(rd, reach, "$.config.tlb_reach", "bytes",
+				    &c->tlb_reach_bytes)) ||
+		      (err = rd_string(rd, reach, "$.config.tlb_reach", "source", false, true,
+				       c->tlb_reach_source, sizeof(c->tlb_reach_source)))))
+		return err;
+	x = 0;
+	if (sparse && ((err = rd_int(rd, sparse, "$.config.sparse", "k", false, 0, INT32_MAX,
+				     &x)) ||
+		       (err = rd_string(rd, sparse, "$.config.sparse", "metric", false, true,
+					c->sparse_metric, sizeof(c->sparse_metric)))))
+		return err;
+	c->sparse_k = (long)x;
+	x = 0;
+	if ((err = rd_number(rd, cfg, p, "coverage_min", false, 0.0, 1.0, &c->coverage_min)) ||
+	    (err = rd_string(rd, cfg, p, "clock", false, true, c->clock, sizeof(c->clock))) ||
+	    (err = rd_schedule(rd, cfg, &c->schedule)) ||
+	    (err = rd_string(rd, cfg, p, "defrag", false, true, defrag, sizeof(defrag))) ||
+	    (err = rd_int(rd, cfg, p, "scan_interval_ms", false, 0, INT32_MAX, &x)) ||
+	    (err = rd_number(rd, cfg, p, "timeout_s", false, 0.0, HUGE_VAL, &c->timeout_s)) ||
+	    (err = rd_config_metrics(rd, cfg, c)) ||
+	    (err = rd_string(rd, cfg, p, "top_enabled", false, true, c->top_enabled,
+			     sizeof(c->top_enabled))))
+		return err;
+	c->scan_interval_ms = (long)x;
+	if (defrag[0]) {
+		if ((w = thp_word_parse(defrag)) < 0)
+			return rd_fail(rd, -EBADMSG, "%s.defrag: '%s' is not a THP word", p, defrag);
+		c->defrag = w;
+	}
+	return 0;
+}
+
+/* The typed head: tool, host, thp (whole when the writer of this version
+ * wrote it: it carries per_size_mthp; older files keep only the summary
+ * rd_thp reads) and config. rd_host has checked host is an object. */
+static int rd_head(struct rd *rd, const json_t *doc, struct results_head *h)
+{
+	json_t *tool = json_object_get(doc, "tool"), *thp = json_object_get(doc, "thp");
+	json_t *config = json_object_get(doc, "config");
+	int err;
+
+	h->host.topo.cpu_family = h->host.topo.cpu_model_number = -1;
+	h->has_tool = json_is_object(tool);
+	if (h->has_tool && (err = rd_string(rd, tool, "$.tool", "version", false, true,
+					    h->tool_version, sizeof(h->tool_version))))
+		return err;
+	if ((err = rd_host_obj(rd, json_object_get(doc, "host"), "$.host", &h->host)))
+		return err;
+	if (json_is_object(thp) && json_object_get(thp, "per_size_mthp")) {
+		if ((err = rd_thp_obj(rd, thp, "$.thp", &h->thp, &h->thp_stats)))
+			return err;
+		h->has_thp = true;
+	}
+	results_config_init(&h->config);
+	return config ? rd_config(rd, config, &h->config) : 0;
+}
+
 static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool stream)
 {
 	json_t *trials, *tool, *config, *t;
 	char schema[64] = "";
-	json_int_t x;
 	size_t i;
 	int err;
 
@@ -980,26 +1190,18 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 	    (tool && (err = rd_string(rd, tool, "$.tool", "version", false, false,
 				      r->tool_version, sizeof(r->tool_version)))))
 		return err;
-	if ((err = rd_host(rd, doc, r)) || (err = rd_thp(rd, doc, r)))
+	if ((err = rd_host(rd, doc, r)) || (err = rd_thp(rd, doc, r)) ||
+	    (err = rd_object(rd, doc, "$", "config", false, &config)) ||
+	    (err = rd_head(rd, doc, &r->head)))
 		return err;
-	r->config_reps = -1;
-	if ((err = rd_object(rd, doc, "$", "config", false, &config)))
-		return err;
-	if (config) {
-		if ((err = rd_string(rd, config, "$.config", "pattern", false, false,
-				     r->config_pattern, sizeof(r->config_pattern))))
-			return err;
-		if ((err = rd_int(rd, config, "$.config", "reps", false, 0, INT32_MAX, &x)))
-			return err;
-		if (json_object_get(config, "reps"))
-			r->config_reps = (long)x;
-		x = 0;
-		if ((err = rd_int(rd, config, "$.config", "seed", false, 0, INT64_MAX, &x)))
-			return err;
-		r->config_seed = (uint64_t)x;
-		if ((err = rd_schedule(rd, config, r)))
-			return err;
-	}
+	/* the page size the flat reader assumes for a file without one */
+	if (!r->head.host.topo.page_size)
+		r->head.host.topo.page_size = (long)r->page_size;
+	/* the flat summary analysis uses */
+	snprintf(r->config_pattern, sizeof(r->config_pattern), "%s", r->head.config.pattern);
+	r->config_schedule = r->head.config.schedule;
+	r->config_reps = r->head.config.reps;
+	r->config_seed = r->head.config.seed;
 	if (stream)
 		return 0; /* the caller reads the trials one by one */
 	trials = json_object_get(doc, "trials");
@@ -1196,7 +1398,6 @@ int results_load_buffer(const char *buf, size_t len, const char *name, struct re
 {
 	struct rd rd = { name, err, errsize };
 	struct results *r;
-	size_t k;
 	int rc;
 
 	*out = NULL;
@@ -1212,10 +1413,7 @@ int results_load_buffer(const char *buf, size_t len, const char *name, struct re
 		*out = r;
 		return 0;
 	}
-	for (k = 0; k < r->nr_trials; k++)
-		results_trial_clear(&r->trials[k]);
-	free(r->trials);
-	free(r);
+	results_free(r);
 	if (rc < 0)
 		return rc;
 	return load_dom(buf, len, name, out, err, errsize);
@@ -1345,6 +1543,7 @@ void results_free(struct results *r)
 	for (i = 0; i < r->nr_trials; i++)
 		results_trial_clear(&r->trials[i]);
 	free(r->trials);
+	results_config_clear(&r->head.config);
 	free(r);
 }
 
@@ -1496,14 +1695,15 @@ static json_t *folios_json(const struct results_trial *t)
 	return f;
 }
 
-static json_t *workload_json(const struct results_trial *t)
+/* {"kind": "command", "argv": [...]}: a command trial's and run -- CMD's config. */
+static json_t *workload_json(char *const *argv, int argc)
 {
-	json_t *argv = json_array();
+	json_t *a = json_array();
 	int i;
 
-	for (i = 0; i < t->argc; i++)
-		json_array_append_new(argv, json_string(t->argv[i]));
-	return json_pack("{s:s, s:o}", "kind", "command", "argv", argv);
+	for (i = 0; a && i < argc; i++)
+		json_array_append_new(a, json_string(argv[i]));
+	return json_pack("{s:s, s:o}", "kind", "command", "argv", a);
 }
 
 json_t *results_trial_json(const struct results_trial *t)
@@ -1520,7 +1720,7 @@ json_t *results_trial_json(const struct results_trial *t)
 	if (t->workload == RESULTS_WL_MICRO)
 		json_object_set_new(j, "accesses", json_integer((json_int_t)t->accesses));
 	else {
-		json_object_set_new(j, "workload", workload_json(t));
+		json_object_set_new(j, "workload", workload_json(t->argv, t->argc));
 		json_object_set_new(j, "exit", t->exit_signal
 						       ? json_pack("{s:i}", "signal", t->exit_signal)
 						       : json_pack("{s:i}", "code", t->exit_code));
@@ -1603,10 +1803,164 @@ int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t)
 	return json_object_set_new(trial_obj, "rounds", a) ? -ENOMEM : 0;
 }
 
-int results_config_set_schedule(json_t *config, enum results_schedule s)
+/* ---- the head: config and the document's first keys --------------------- */
+
+void results_config_init(struct results_config *c)
 {
-	if (!config || (s != RESULTS_SCHED_SEQUENTIAL && s != RESULTS_SCHED_INTERLEAVED))
+	memset(c, 0, sizeof(*c));
+	c->reps = -1;
+	c->cpu = -1;
+	c->defrag = THP_W_NONE;
+}
+
+void results_config_clear(struct results_config *c)
+{
+	int i;
+
+	for (i = 0; c->argv && c->argv[i]; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	results_config_init(c);
+}
+
+int results_config_set_argv(struct results_config *c, char *const argv[])
+{
+	char **copy;
+	int n, i;
+
+	for (n = 0; argv && argv[n]; n++)
+		;
+	if (!n)
 		return -EINVAL;
-	return json_object_set_new(config, "schedule", json_string(results_schedule_name(s))) ?
-		-ENOMEM : 0;
+	copy = calloc((size_t)n + 1, sizeof(char *));
+	if (!copy)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!(copy[i] = strdup(argv[i]))) {
+			while (i--)
+				free(copy[i]);
+			free(copy);
+			return -ENOMEM;
+		}
+	for (i = 0; c->argv && c->argv[i]; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	c->argv = copy;
+	c->argc = n;
+	return 0;
+}
+
+static json_t *int_array(const int *v, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+/* reps and cpu: -1 in the model is a key the file did not have. */
+static json_t *int_or_absent(long v)
+{
+	return v >= 0 ? json_integer(v) : NULL;
+}
+
+/* A micro run's config, keys in the order run has always written them. */
+static json_t *config_micro_json(const struct results_config *c)
+{
+	json_t *pats = json_array(), *spans = json_array();
+	int i;
+
+	for (i = 0; pats && i < c->nr_patterns; i++)
+		json_array_append_new(pats, json_string(c->patterns[i]));
+	for (i = 0; spans && i < c->nr_spans; i++)
+		json_array_append_new(spans, json_integer((json_int_t)c->spans[i]));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o*, s:I, s:o*, s:b, s:s, s:f, "
+			 "s:{s:I, s:s}, s:{s:i, s:s}, s:f, s:s, s:s}",
+			 "command", c->command, "pattern", c->pattern, "patterns", pats, "orders",
+			 int_array(c->orders, c->nr_orders), "spans", spans, "reps",
+			 int_or_absent(c->reps), "seed", (json_int_t)c->seed, "cpu",
+			 int_or_absent(c->cpu), "quick", c->quick,
+			 "backend", c->backend, "target_trial_seconds", c->target_trial_seconds,
+			 "tlb_reach", "bytes", (json_int_t)c->tlb_reach_bytes, "source",
+			 c->tlb_reach_source, "sparse", "k", (int)c->sparse_k, "metric",
+			 c->sparse_metric, "coverage_min", c->coverage_min, "clock", c->clock,
+			 "schedule", results_schedule_name(c->schedule));
+}
+
+/* A command run's config (run -- CMD). */
+static json_t *config_command_json(const struct results_config *c)
+{
+	json_t *metrics = json_array();
+	int i;
+
+	for (i = 0; metrics && i < c->nr_metrics; i++)
+		json_array_append_new(metrics,
+				      json_pack("{s:s, s:s, s:s}", "name", c->metrics[i].name,
+						"regex", c->metrics[i].regex, "better",
+						c->metrics[i].higher_better ? "higher" : "lower"));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o*, s:I, s:o*, s:s, s:i, s:f, s:o, s:f, s:s}",
+			 "command", c->command, "pattern", c->pattern, "workload",
+			 workload_json(c->argv, c->argc), "orders", int_array(c->orders, c->nr_orders),
+			 "reps", int_or_absent(c->reps), "seed", (json_int_t)c->seed, "cpu",
+			 int_or_absent(c->cpu), "backend",
+			 c->backend, "scan_interval_ms", (int)c->scan_interval_ms, "timeout_s",
+			 c->timeout_s, "metrics", metrics, "coverage_min", c->coverage_min,
+			 "top_enabled", c->top_enabled);
+}
+
+static int config_json(const struct results_config *c, json_t **out)
+{
+	json_t *j;
+
+	*out = NULL;
+	if (c->nr_orders < 0 || c->nr_orders > FOLIO_MAX_ORDER + 1 || c->nr_patterns < 0 ||
+	    c->nr_patterns > RESULTS_MAX_PATTERNS || c->nr_spans < 0 ||
+	    c->nr_spans > RESULTS_MAX_SPANS || c->nr_metrics < 0 ||
+	    c->nr_metrics > RESULTS_MAX_METRICS ||
+	    (c->schedule != RESULTS_SCHED_SEQUENTIAL && c->schedule != RESULTS_SCHED_INTERLEAVED) ||
+	    (c->defrag != THP_W_NONE && (c->defrag < 0 || c->defrag >= THP_W_COUNT)) ||
+	    (c->workload == RESULTS_WL_COMMAND && !c->argc))
+		return -EINVAL;
+	j = c->workload == RESULTS_WL_COMMAND ? config_command_json(c) : config_micro_json(c);
+	if (!j)
+		return -ENOMEM;
+	if (c->defrag != THP_W_NONE &&
+	    json_object_set_new(j, "defrag", json_string(thp_word_name(c->defrag)))) {
+		json_decref(j);
+		return -ENOMEM;
+	}
+	*out = j;
+	return 0;
+}
+
+int results_head_json(const struct results_head *h, json_t **out)
+{
+	json_t *doc, *config = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = config_json(&h->config, &config)))
+		return rc;
+	rc = -ENOMEM;
+	doc = json_pack("{s:s}", "schema", RESULTS_SCHEMA);
+	if (!doc)
+		goto out;
+	if (h->has_tool && json_object_set_new(doc, "tool", tool_json(h->tool_version)))
+		goto out;
+	if (json_object_set_new(doc, "host", results_host_to_json(&h->host)))
+		goto out;
+	if (h->has_thp && json_object_set_new(doc, "thp", results_thp_json(&h->thp, h->thp_stats)))
+		goto out;
+	if (json_object_set(doc, "config", config) ||
+	    json_object_set_new(doc, "trials", json_array()))
+		goto out;
+	*out = doc;
+	doc = NULL;
+	rc = 0;
+out:
+	json_decref(config);
+	json_decref(doc);
+	return rc;
 }

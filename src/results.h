@@ -141,8 +141,93 @@ struct results_size {
 	char enabled[16];      /* "" when the size has no anon control */
 };
 
+/* The limits of $.config (run's own: RUN_MAX_PATTERNS, _SPANS, _METRICS). */
+#define RESULTS_MAX_PATTERNS 8
+#define RESULTS_MAX_SPANS 32
+#define RESULTS_MAX_METRICS 8
+
+/* config.metrics[i] of run -- CMD: a metric the command prints. */
+struct results_config_metric {
+	char name[32];
+	char regex[256];
+	bool higher_better;    /* "better": "higher" | "lower" */
+};
+
+/*
+ * $.config, what run was asked and what it chose: the one shape written by
+ * results_head_json and read back by the loader. 'workload' picks the
+ * document's shape: a micro run writes command .. schedule[, defrag], a
+ * command run command, pattern, workload .. top_enabled[, defrag] (see
+ * results.c, config_micro_json / config_command_json). Every field is
+ * optional for the reader (older files carry fewer); absent ones are as
+ * after results_config_init. Strings and argv are owned (results_config_clear).
+ */
+struct results_config {
+	enum results_workload workload; /* RESULTS_WL_COMMAND: "workload" present */
+	char command[16];      /* "run" */
+	char pattern[32];      /* the first pattern; "command" for a command run */
+	/* micro runs */
+	char patterns[RESULTS_MAX_PATTERNS][32];
+	int nr_patterns;
+	int orders[FOLIO_MAX_ORDER + 1];
+	int nr_orders;
+	uint64_t spans[RESULTS_MAX_SPANS];
+	int nr_spans;
+	long reps;             /* -1 when absent */
+	uint64_t seed;
+	long cpu;              /* -1 when absent */
+	bool quick;
+	char backend[16];      /* "pmu" | "timing" */
+	double target_trial_seconds;
+	uint64_t tlb_reach_bytes;
+	char tlb_reach_source[64];
+	long sparse_k;         /* sparse.k: one page in every k (0 off) */
+	char sparse_metric[16]; /* sparse.metric: "rss_bytes" */
+	double coverage_min;
+	char clock[32];        /* what ns_per_access is measured with */
+	enum results_schedule schedule; /* sequential when absent (older files) */
+	int defrag;            /* enum thp_word; THP_W_NONE when absent (not set) */
+	/* command runs */
+	char **argv;           /* workload.argv, NULL-terminated; NULL for micro runs */
+	int argc;
+	long scan_interval_ms;
+	double timeout_s;      /* 0: none */
+	struct results_config_metric metrics[RESULTS_MAX_METRICS];
+	int nr_metrics;
+	char top_enabled[16];  /* the top-level enabled word each trial set */
+};
+
+/* An empty config: absent everywhere (reps, cpu -1, defrag THP_W_NONE). */
+void results_config_init(struct results_config *c);
+/* Free argv and leave c as after init. */
+void results_config_clear(struct results_config *c);
+/* Copy a command's argv (NULL-terminated, non-empty). 0, -EINVAL, -ENOMEM. */
+int results_config_set_argv(struct results_config *c, char *const argv[]);
+
+/* Everything of a results document but its trials: schema, tool, host, thp,
+ * config, in that order. run fills it; the loader fills it back. */
+struct results_head {
+	bool has_tool;
+	char tool_version[64];  /* $.tool.version */
+	struct results_host host;
+	/* thp read whole: files that carry thp.per_size_mthp (written since
+	 * a73e96f); an older file's thp stays in the flat summary only, and a
+	 * head written back from it has none */
+	bool has_thp;
+	bool thp_stats;         /* the sizes carry stats/ counters */
+	struct thp_settings thp;
+	struct results_config config;
+};
+
+/* The writer: the head of 'h' with an empty "trials" array into *out (new
+ * reference), for results_doc_add_trial to fill. 0, -EINVAL (a config field
+ * outside the model, e.g. too many orders), -ENOMEM. */
+int results_head_json(const struct results_head *h, json_t **out);
+
 struct results {
 	char path[256];
+	/* the typed head: the writer's own model, read back whole */
+	struct results_head head;
 	char tool_version[32];
 	/* host */
 	char kernel[64];
@@ -208,8 +293,9 @@ int results_trial_set_argv(struct results_trial *t, char *const argv[]);
 void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h,
 			    double coverage);
 
-/* A new results document: schema, tool, host, thp, config (references to the
- * three objects are stolen) and an empty "trials" array. */
+/* A hand-made results document (tests): schema, tool, host, thp, config
+ * (references to the three objects are stolen) and an empty "trials" array.
+ * run writes results_head_json. */
 json_t *results_doc_new(json_t *host, json_t *thp, json_t *config);
 /* The JSON of one trial (the reader's inverse); NULL on no memory. */
 json_t *results_trial_json(const struct results_trial *t);
@@ -223,7 +309,5 @@ int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n)
 /* The writer's part: trial_obj.rounds = [v0, v1, ...] from the typed trial
  * (nothing when it has none; results_trial_json calls it). 0 or -ENOMEM. */
 int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t);
-/* config.schedule = "interleaved" | "sequential". 0 or -EINVAL / -ENOMEM. */
-int results_config_set_schedule(json_t *config, enum results_schedule s);
 
 #endif

@@ -1,12 +1,13 @@
 /*
- * Test helper: load a hand-made results fixture from tests/data/ (the source
- * tree is found through $MTHPSCOPE_SRC, which ctest sets).
+ * Test helpers: load a fixture from tests/data/, as a results model or as
+ * JSON (the source tree is found through $MTHPSCOPE_SRC, which ctest sets).
  */
 #ifndef MTHPSCOPE_TESTS_FIXTURE_UTIL_H
 #define MTHPSCOPE_TESTS_FIXTURE_UTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -26,6 +27,47 @@ static inline struct results *fixture_load(const char *name)
 		_exit(1);
 	}
 	return r;
+}
+
+/* The JSON of tests/data/name (a new reference). */
+static inline json_t *fixture_json(const char *name)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char path[4096];
+	json_error_t je;
+	json_t *doc;
+
+	if (!src)
+		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
+	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
+	doc = json_load_file(path, 0, &je);
+	if (!doc) {
+		FAIL_AT("%s: %s", path, je.text);
+		harness_exit(1);
+	}
+	return doc;
+}
+
+/* What a reader then its writer gave back ('out') against what was read
+ * ('in'): equal as JSON and key for key in order, so the files are
+ * byte-identical. A failure names 'what'. */
+static inline void fixture_expect_same_json(const json_t *in, const json_t *out,
+					    const char *what)
+{
+	char *a, *b;
+
+	if (!json_equal(in, out)) {
+		FAIL_AT("%s: read then written is not the same document", what);
+		return;
+	}
+	a = json_dumps(in, JSON_INDENT(2));
+	b = json_dumps(out, JSON_INDENT(2));
+	if (!a || !b)
+		FAIL_AT("%s: no memory to compare", what);
+	else if (strcmp(a, b))
+		FAIL_AT("%s: keys in another order", what);
+	free(a);
+	free(b);
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collapse_doc.h"
+#include "fixture_util.h"
 #include "harness.h"
 
 static const char *const fixtures[] = {
@@ -18,32 +19,14 @@ static const char *const fixtures[] = {
 	"collapse-creep.json",           /* counters, creep, madvise error */
 };
 
-static json_t *load_fixture(const char *name)
-{
-	const char *src = getenv("MTHPSCOPE_SRC");
-	char path[4096];
-	json_error_t je;
-	json_t *doc;
-
-	if (!src)
-		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
-	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
-	doc = json_load_file(path, 0, &je);
-	if (!doc) {
-		FAIL_AT("%s: %s", path, je.text);
-		harness_exit(1);
-	}
-	return doc;
-}
-
 TEST(roundtrip_fixtures)
 {
 	size_t f;
 
 	for (f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
-		json_t *in = load_fixture(fixtures[f]), *out = NULL;
+		json_t *in = fixture_json(fixtures[f]), *out = NULL;
 		struct collapse_doc d;
-		char err[512] = "", *a, *b;
+		char err[512] = "";
 		int rc;
 
 		rc = collapse_doc_read(in, &d, err, sizeof(err));
@@ -51,16 +34,7 @@ TEST(roundtrip_fixtures)
 			FAIL_AT("%s: %s", fixtures[f], err);
 		ASSERT_EQ(rc, 0);
 		ASSERT_EQ(collapse_doc_json(&d, &out), 0);
-		if (!json_equal(in, out))
-			FAIL_AT("%s: read then written is not the same document", fixtures[f]);
-		/* key order too: the files are byte-identical, not just equal */
-		a = json_dumps(in, JSON_INDENT(2));
-		b = json_dumps(out, JSON_INDENT(2));
-		ASSERT_TRUE(a && b);
-		if (strcmp(a, b))
-			FAIL_AT("%s: keys in another order", fixtures[f]);
-		free(a);
-		free(b);
+		fixture_expect_same_json(in, out, fixtures[f]);
 		collapse_doc_free(&d);
 		json_decref(out);
 		json_decref(in);
@@ -69,7 +43,7 @@ TEST(roundtrip_fixtures)
 
 TEST(model_holds_every_field)
 {
-	json_t *in = load_fixture("collapse-creep.json");
+	json_t *in = fixture_json("collapse-creep.json");
 	struct collapse_doc d;
 	const struct collapse_doc_run *r;
 	char err[512] = "";
@@ -219,7 +193,7 @@ TEST(rejects_bad_fields)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		json_t *doc = load_fixture("collapse-madvise-measure.json");
+		json_t *doc = fixture_json("collapse-madvise-measure.json");
 		struct collapse_doc d;
 		char err[512] = "";
 		int rc;

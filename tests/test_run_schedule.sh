@@ -43,6 +43,19 @@ got=$(py 'd["config"]["schedule"], any("rounds" in t for t in d["trials"]), d["c
 [ "$got" = "sequential False 0.5" ] && echo "ok: sequential: no rounds" ||
 	{ echo "FAIL: sequential: '$got'"; fail=1; }
 
+# two patterns: every pattern's cell has its own sparse trial, so a (span,
+# order) has reps x patterns of them (the summary once wrote past a buffer of
+# reps values: a double free, an ASan error here)
+"$BIN" run --orders 0,2 --reps 1 --pattern chase-tlb,stream --span 2M --accesses 20000 \
+	--sparse 8 -o "$tmp/p.json" >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+got=$(py 'sum(t["pattern"] == "sparse" for t in d["trials"])' "$tmp/p.json" 2>/dev/null)
+if [ $rc = 0 ] && [ "$got" = 4 ] && [ "$(grep -c 'sparse RSS$' "$tmp/p.out")" = 2 ]; then
+	echo "ok: two patterns, one rep: 4 sparse trials, both tables printed"
+else
+	echo "FAIL: two patterns, one rep: exit $rc, $got sparse trials"; cat "$tmp/p.err"; fail=1
+fi
+
 "$BIN" run --schedule sometimes >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] && echo "ok: --schedule sometimes exits 2" || { echo "FAIL: bad --schedule: $rc"; fail=1; }

@@ -29,9 +29,9 @@
 #include "thp.h"
 #include "topo.h"
 
-#define RUN_MAX_SPANS 32
-#define RUN_MAX_PATTERNS 8
-#define RUN_MAX_METRICS 8
+#define RUN_MAX_SPANS RESULTS_MAX_SPANS
+#define RUN_MAX_PATTERNS RESULTS_MAX_PATTERNS
+#define RUN_MAX_METRICS RESULTS_MAX_METRICS
 #define RUN_COVERAGE_MIN BENCH_COVERAGE_MIN
 /*
  * Reps per order: 10, not the 5 first planned. With 5, the 95 % percentile
@@ -725,7 +725,9 @@ out:
 /* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
 static void print_micro_summary(struct run *r, FILE *f)
 {
-	double *v = calloc((size_t)r->o.reps, sizeof(double));
+	/* every pattern's cell has its own sparse trial, and sparse trials
+	 * carry no pattern: a (span, order) has reps x patterns of them */
+	double *v = calloc((size_t)r->o.reps * (size_t)r->nr_pats, sizeof(double));
 	int p, sp;
 
 	if (!v)
@@ -823,75 +825,82 @@ static void print_command_summary(struct run *r, FILE *f)
 
 /* ---- the command ---------------------------------------------------------- */
 
-static json_t *config_json(struct run *r, const char *reach_source, unsigned long long reach)
+/* $.config: what run was asked and what it chose. Both shapes share
+ * command, orders, reps, seed, cpu, backend, coverage_min and defrag;
+ * results_head_json writes each shape's keys in its order. */
+static int fill_config(const struct run *r, struct results_config *c, const char *reach_source,
+		       unsigned long long reach)
 {
-	json_t *orders = json_array(), *spans = json_array(), *pats = json_array();
-	json_t *c;
 	int i;
 
+	results_config_init(c);
+	snprintf(c->command, sizeof(c->command), "run");
 	for (i = 0; i < r->nr_orders; i++)
-		json_array_append_new(orders, json_integer(r->orders[i]));
-	for (i = 0; i < r->nr_spans; i++)
-		json_array_append_new(spans, json_integer((json_int_t)r->spans[i]));
+		c->orders[i] = r->orders[i];
+	c->nr_orders = r->nr_orders;
+	c->reps = r->o.reps;
+	c->seed = r->o.seed;
+	c->cpu = r->o.cpu;
+	snprintf(c->backend, sizeof(c->backend), "%s", r->b.backend);
+	c->coverage_min = RUN_COVERAGE_MIN;
+	c->defrag = r->o.defrag;
+	if (r->cmd) {
+		c->workload = RESULTS_WL_COMMAND;
+		snprintf(c->pattern, sizeof(c->pattern), "command");
+		c->scan_interval_ms = r->o.scan_interval_ms;
+		c->timeout_s = r->o.timeout_s;
+		for (i = 0; i < r->o.nr_metrics; i++) {
+			snprintf(c->metrics[i].name, sizeof(c->metrics[i].name), "%s",
+				 r->o.metrics[i].name);
+			snprintf(c->metrics[i].regex, sizeof(c->metrics[i].regex), "%s",
+				 r->o.metrics[i].regex);
+			c->metrics[i].higher_better = r->o.metrics[i].higher_better;
+		}
+		c->nr_metrics = r->o.nr_metrics;
+		/* each trial enables its order with the top-level knob 'always' */
+		snprintf(c->top_enabled, sizeof(c->top_enabled), "always");
+		return results_config_set_argv(c, r->cmd);
+	}
+	snprintf(c->pattern, sizeof(c->pattern), "%s", r->pats[0]->name);
 	for (i = 0; i < r->nr_pats; i++)
-		json_array_append_new(pats, json_string(r->pats[i]->name));
-	c = json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:I, s:i, s:b, s:s, s:f, s:{s:I, s:s}, "
-		      "s:{s:i, s:s}, s:f}",
-		      "command", "run", "pattern", r->pats[0]->name, "patterns", pats, "orders",
-		      orders, "spans", spans, "reps", (int)r->o.reps, "seed",
-		      (json_int_t)r->o.seed, "cpu", (int)r->o.cpu, "quick", r->o.quick, "backend",
-		      r->b.backend, "target_trial_seconds", r->target_ns / 1e9, "tlb_reach", "bytes",
-		      (json_int_t)reach, "source", reach_source, "sparse", "k",
-		      (int)r->o.sparse_k, "metric", "rss_bytes", "coverage_min",
-		      RUN_COVERAGE_MIN);
+		snprintf(c->patterns[i], sizeof(c->patterns[i]), "%s", r->pats[i]->name);
+	c->nr_patterns = r->nr_pats;
+	for (i = 0; i < r->nr_spans; i++)
+		c->spans[i] = r->spans[i];
+	c->nr_spans = r->nr_spans;
+	c->quick = r->o.quick;
+	c->target_trial_seconds = r->target_ns / 1e9;
+	c->tlb_reach_bytes = reach;
+	snprintf(c->tlb_reach_source, sizeof(c->tlb_reach_source), "%s", reach_source);
+	c->sparse_k = r->o.sparse_k;
+	snprintf(c->sparse_metric, sizeof(c->sparse_metric), "rss_bytes");
 	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
-	json_object_set_new(c, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
-	results_config_set_schedule(c, r->schedule);
-	if (r->o.defrag != THP_W_NONE)
-		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
-	return c;
+	snprintf(c->clock, sizeof(c->clock), "CLOCK_THREAD_CPUTIME_ID");
+	c->schedule = r->schedule;
+	return 0;
 }
 
-static json_t *command_config_json(struct run *r)
+/* The results document: tool, host (with what the PMU can do), the THP
+ * settings in effect and the config, as one typed head. */
+static int make_doc(struct run *r, const char *reach_source, unsigned long long reach)
 {
-	json_t *orders = json_array(), *argv = json_array(), *metrics = json_array(), *c;
-	int i;
+	struct results_head h;
+	int err;
 
-	for (i = 0; i < r->nr_orders; i++)
-		json_array_append_new(orders, json_integer(r->orders[i]));
-	for (i = 0; r->cmd[i]; i++)
-		json_array_append_new(argv, json_string(r->cmd[i]));
-	for (i = 0; i < r->o.nr_metrics; i++)
-		json_array_append_new(metrics,
-				      json_pack("{s:s, s:s, s:s}", "name", r->o.metrics[i].name,
-						"regex", r->o.metrics[i].regex, "better",
-						r->o.metrics[i].higher_better ? "higher" : "lower"));
-	c = json_pack("{s:s, s:s, s:{s:s, s:o}, s:o, s:i, s:I, s:i, s:s, s:i, s:f, s:o, s:f, "
-		      "s:s}",
-		      "command", "run", "pattern", "command", "workload", "kind", "command",
-		      "argv", argv, "orders", orders, "reps", (int)r->o.reps, "seed",
-		      (json_int_t)r->o.seed, "cpu", (int)r->o.cpu, "backend", r->b.backend,
-		      "scan_interval_ms", (int)r->o.scan_interval_ms, "timeout_s",
-		      r->o.timeout_s, "metrics", metrics, "coverage_min", RUN_COVERAGE_MIN,
-		      "top_enabled", "always");
-	if (r->o.defrag != THP_W_NONE)
-		json_object_set_new(c, "defrag", json_string(thp_word_name(r->o.defrag)));
-	return c;
-}
-
-/* The results document: host (with what the PMU can do), the settings in
- * effect, the config. */
-static int make_doc(struct run *r, json_t *config)
-{
-	struct thp_settings now;
-
+	memset(&h, 0, sizeof(h));
+	h.has_tool = true;
+	snprintf(h.tool_version, sizeof(h.tool_version), "%s", ms_version);
+	results_host_describe(&h.host, &r->topo, &r->s);
 	/* the settings in effect: the user's, but for --defrag (the per-size
 	 * enabled values are the user's too: each trial sets its own) */
-	if (thp_read(&now))
-		now = r->s;
-	r->doc = results_doc_new(results_host_json(&r->topo, &r->s),
-				 results_thp_json(&now, false), config);
-	return r->doc ? 0 : -ENOMEM;
+	if (thp_read(&h.thp))
+		h.thp = r->s;
+	h.has_thp = true;
+	err = fill_config(r, &h.config, reach_source, reach);
+	if (!err)
+		err = results_head_json(&h, &r->doc);
+	results_config_clear(&h.config);
+	return err;
 }
 
 /* Interleaved unless asked otherwise or the spans of every order do not fit
@@ -1282,7 +1291,7 @@ static int run_cmd(int argc, char **argv)
 	if (!err && !(r.trials = calloc(2 * (size_t)r.nr_cells, sizeof(*r.trials))))
 		err = -ENOMEM;
 	if (!err)
-		err = make_doc(&r, r.cmd ? command_config_json(&r) : config_json(&r, reach_src, reach));
+		err = make_doc(&r, reach_src, reach);
 	if (!err)
 		err = r.cmd ? command_trials(&r) : micro_trials(&r);
 	progress(&r, r.nr_cells, NULL);
