@@ -53,7 +53,7 @@
  * 10 reps x 0.5 s per order): per-round log ratios scatter with sd
  * 0.15-0.22, a rep's gain moves by sd 0.03-0.08 beyond that. 30 reps of
  * 0.15 s each (9 rounds) take about the time of 10 x 0.5 s (populating 16 MiB
- * at 9 orders costs ~40 ms a rep) and gave CI half-widths of 2.8 points
+ * at 9 orders costs ~40 ms a rep) and gave CI half-widths of 2.6 points
  * (median; 3.8 the widest) against 3.2 (5.1) for 10 x 0.5 s, measured side
  * by side on the same machine and load: see the README.
  */
@@ -624,11 +624,19 @@ static double median_ci(const struct run *r, const double *v, int n, double scal
 	return med;
 }
 
-static void print_precision(FILE *f, double base, double widest)
+static void print_precision(FILE *f, double base, double widest, bool paired)
 {
 	/* The precision a reader can expect of a gain: CIs against the
-	 * order-0 value they are compared to. */
-	if (isfinite(base) && base > 0)
+	 * order-0 value they are compared to. With the interleaved schedule
+	 * the gains are paired (print_paired_precision): each order's own
+	 * median CI then only says how much the load moved the times. */
+	if (!isfinite(base) || base <= 0)
+		return;
+	if (paired)
+		fprintf(f, "unpaired: each order's own median CI reaches %.1f%% of order 0's "
+			"median at most\n(it carries the load that pairing by round cancels)\n",
+			100 * widest / base);
+	else
 		fprintf(f, "precision: the widest CI reaches %.1f%% of order 0's median "
 			"(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
 			RUN_CI_TARGET * 100,
@@ -679,7 +687,7 @@ static void print_micro_cell(struct run *r, FILE *f, int p, int sp, double *v)
 		fprintf(f, "%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med, ci, fb,
 			pop / 1e6, rssb);
 	}
-	print_precision(f, base, widest);
+	print_precision(f, base, widest, r->schedule == RESULTS_SCHED_INTERLEAVED);
 	fprintf(f, "\n");
 }
 
@@ -812,7 +820,7 @@ static void print_command_summary(struct run *r, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	print_precision(f, base, widest);
+	print_precision(f, base, widest, false);
 	free(v);
 	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
 		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"
