@@ -450,6 +450,8 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	if (!vs_bloat)
 		fprintf(s, "\nthreshold = %g", 100.0 * a->threshold);
+	if (!vs_bloat && a->method == AN_PAIRED)
+		fprintf(s, "\ngain_title = 'gain (paired by round, trimmed mean)'");
 	fputc('\n', s);
 	return fig_finish(&g, s, vs_bloat ? "gain_bloat.gp" : "gain.gp", out, err, errsize);
 }

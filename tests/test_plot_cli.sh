@@ -28,6 +28,11 @@ for f in gain gain_bloat; do
 done >"$tmp/gain.out"
 cmp -s "$tmp/gain.out" "$data/plot-gain-knee2.golden" ||
 	err "gain figures differ from plot-gain-knee2.golden: $(diff "$data/plot-gain-knee2.golden" "$tmp/gain.out" | head -5)"
+# a paired analysis names its estimator in the key; an unpaired one keeps 'gain (median)'
+"$bin" plot "$data/load_step.json" -o "$tmp/paired" >/dev/null 2>&1 || err "plot load_step.json failed"
+grep -qx "gain_title = 'gain (paired by round, trimmed mean)'" "$tmp/paired/gain.gp" ||
+	err "paired gain figure does not say how the gain was estimated"
+grep -q "^gain_title" "$tmp/png/sub/gain.gp" && err "unpaired gain figure sets gain_title"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 

@@ -1,6 +1,7 @@
 # Per-order gain against order 0 with CI whiskers and the materiality line.
 # datafile columns: x label gain% lo% hi% recommended(0/1)
-# also: ylabel_text, rec_title, threshold (in %)
+# also: ylabel_text, rec_title, threshold (in %), gain_title (optional: how the
+# gain was estimated; the unpaired median when absent)
 load gp_dir . '/common.gp'
 set xlabel 'folio order (folio size)'
 set ylabel ylabel_text
@@ -9,7 +10,7 @@ set boxwidth 0.65
 set offsets 0.5, 0.5, 0, 0
 set yrange [*<0:*]  # 0 always shown: gains sit on the zero line, losses below
 set xzeroaxis lt -1
-plot datafile using 1:3:xtic(2) with boxes lc rgb c_bar title 'gain (median)', \
+plot datafile using 1:3:xtic(2) with boxes lc rgb c_bar title (exists('gain_title') ? gain_title : 'gain (median)'), \
      '' using 1:($6 == 1 ? $3 : 1/0) with boxes lc rgb c_rec title rec_title, \
      '' using 1:3:4:5 with yerrorbars lc rgb c_ci pt 7 ps 0.4 lw 1.5 title '95 % bootstrap CI', \
      threshold with lines dt 2 lw 2 lc rgb '#7570b3' title sprintf('materiality threshold (%g %%)', threshold)
