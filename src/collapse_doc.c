@@ -715,8 +715,56 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 	return 0;
 }
 
-static int read_run(json_t *run, const char *path, struct collapse_doc_run *dr,
-		    unsigned long *seen, char *err, size_t errsize)
+/* What khugepaged/max_ptes_none may be: the kernel takes 0 to HPAGE_PMD_NR - 1,
+ * the base pages of a PMD less one (511 with 4K pages, 2047 with 16K, 8191
+ * with 64K on arm64). From the document's host (pmd_size, else pmd_order);
+ * a host that says neither gets the bound of the largest PMD order read. */
+struct mpn_range {
+	long long max;
+	char why[128];
+};
+
+static int mpn_range_of(const struct results_host *h, struct mpn_range *m, char *err,
+			size_t errsize)
+{
+	unsigned long ps = (unsigned long)h->topo.page_size, pages;
+
+	if (h->pmd_size) {
+		pages = h->pmd_size / ps;
+		if (h->pmd_size % ps || pages < 2 || (pages & (pages - 1)))
+			return ms_fail(err, errsize, -EBADMSG, "$.host.pmd_size: %lu is not a "
+				    "power-of-two number (at least 2) of %lu-byte pages",
+				    h->pmd_size, ps);
+		if (h->pmd_order && pages != 1UL << h->pmd_order)
+			return ms_fail(err, errsize, -EBADMSG, "$.host.pmd_size: %lu is %lu pages "
+				    "of %lu bytes, but $.host.pmd_order is %d", h->pmd_size, pages,
+				    ps, h->pmd_order);
+		snprintf(m->why, sizeof(m->why), "a %lu-byte PMD holds %lu pages of %lu bytes",
+			 h->pmd_size, pages, ps);
+	} else if (h->pmd_order) {
+		pages = 1UL << h->pmd_order;
+		snprintf(m->why, sizeof(m->why), "a PMD of order %d holds %lu pages",
+			 h->pmd_order, pages);
+	} else {
+		pages = 1UL << FOLIO_MAX_ORDER;
+		snprintf(m->why, sizeof(m->why), "$.host gives no PMD size; no PMD holds more "
+			 "than %lu pages", pages);
+	}
+	m->max = (long long)pages - 1;
+	return 0;
+}
+
+static int check_mpn(const struct mpn_range *m, const char *path, long long v, char *err,
+		     size_t errsize)
+{
+	if (v < 0 || v > m->max)
+		return ms_fail(err, errsize, -EBADMSG, "%s: %lld is out of range [0, %lld] (%s)",
+			    path, v, m->max, m->why);
+	return 0;
+}
+
+static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
+		    struct collapse_doc_run *dr, unsigned long *seen, char *err, size_t errsize)
 {
 	json_t *tl, *smp;
 	char hp[128];
@@ -730,6 +778,9 @@ static int read_run(json_t *run, const char *path, struct collapse_doc_run *dr,
 	    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
 		return rc;
 	dr->max_ptes_none = json_integer_value(json_object_get(run, "max_ptes_none"));
+	snprintf(hp, sizeof(hp), "%s.max_ptes_none", path);
+	if ((rc = check_mpn(mpn, hp, dr->max_ptes_none, err, errsize)))
+		return rc;
 	tl = json_object_get(run, "timeline");
 	if (json_array_size(tl)) {
 		dr->samples = calloc(json_array_size(tl), sizeof(*dr->samples));
@@ -763,9 +814,11 @@ static int read_run(json_t *run, const char *path, struct collapse_doc_run *dr,
 	return read_run_summary(run, path, dr, err, errsize);
 }
 
-static int read_config(json_t *cfg, struct collapse_doc_config *c, char *err, size_t errsize)
+static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse_doc_config *c,
+		       char *err, size_t errsize)
 {
 	const char *p = "$.config", *k;
+	char ep[64];
 	json_t *v, *w;
 	size_t i;
 	int rc;
@@ -809,10 +862,12 @@ static int read_config(json_t *cfg, struct collapse_doc_config *c, char *err, si
 		return ms_fail(err, errsize, -EBADMSG, "$.config.max_ptes_none: more than %d values",
 			    COLLAPSE_DOC_MAX_MPN);
 	json_array_foreach(v, i, w) {
-		if (!json_is_integer(w) || json_integer_value(w) < 0 ||
-		    json_integer_value(w) > 511)
-			return ms_fail(err, errsize, -EBADMSG, "$.config.max_ptes_none[%zu]: "
-				    "expected a value 0-511, found %s", i, jtype(w));
+		snprintf(ep, sizeof(ep), "$.config.max_ptes_none[%zu]", i);
+		if (!json_is_integer(w))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an integer, found %s",
+				    ep, jtype(w));
+		if ((rc = check_mpn(mpn, ep, json_integer_value(w), err, errsize)))
+			return rc;
 		c->max_ptes_none[c->nr_max_ptes_none++] = (int)json_integer_value(w);
 	}
 	if ((v = json_object_get(cfg, "khugepaged"))) {
@@ -832,6 +887,7 @@ static int read_config(json_t *cfg, struct collapse_doc_config *c, char *err, si
 static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsize)
 {
 	json_t *runs, *cfg, *host, *run, *v;
+	struct mpn_range mpn;
 	const char *schema;
 	char path[96];
 	size_t r;
@@ -877,7 +933,8 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		if ((rc = results_thp_read(v, "$.thp", &d->thp, &d->thp_stats, err, errsize)))
 			return rc;
 	}
-	if ((rc = read_config(cfg, &d->config, err, errsize)))
+	if ((rc = mpn_range_of(&d->host, &mpn, err, errsize)) ||
+	    (rc = read_config(cfg, &mpn, &d->config, err, errsize)))
 		return rc;
 	if (!json_array_size(runs))
 		return ms_fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
@@ -887,7 +944,7 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 	json_array_foreach(runs, r, run) {
 		snprintf(path, sizeof(path), "$.runs[%zu]", r);
 		d->nr_runs = r + 1; /* freed with the document from here on */
-		if ((rc = read_run(run, path, &d->runs[r], &d->hist_orders, err, errsize)))
+		if ((rc = read_run(run, path, &mpn, &d->runs[r], &d->hist_orders, err, errsize)))
 			return rc;
 	}
 	return 0;

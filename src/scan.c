@@ -426,6 +426,16 @@ static bool is_zombie(int pid)
 	return !rp || rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X';
 }
 
+int scan_process_exists(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (access(path, F_OK))
+		return errno == ENOENT ? -ESRCH : -errno;
+	return is_zombie(pid) ? -ESRCH : 0;
+}
+
 int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
 {
 	struct folio_scanner *s = NULL;

@@ -73,6 +73,9 @@ typedef int (*scan_vma_fn)(const struct scan_vma *v, void *ctx);
  * without the privilege to see PFNs, -ENOENT without /proc/kpageflags.
  */
 int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx);
+/* 0 when 'pid' is there and has not exited, -ESRCH when not (a cheap check
+ * before anything is printed; it may still exit before scan_process). */
+int scan_process_exists(int pid);
 
 void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src);
 

@@ -101,6 +101,72 @@ TEST(minimal_document_reads)
 	json_decref(in);
 }
 
+/* max_ptes_none is 0 to the pages of a PMD less one, of the document's own
+ * host: 16K and 64K pages (arm64) allow more than 511; a host without a PMD
+ * size gets the bound of the largest PMD order. */
+TEST(max_ptes_none_bound_of_the_host)
+{
+	static const struct {
+		const char *host;  /* $.host's fields after page_size */
+		long long ok, bad; /* the largest value read, the smallest refused */
+		const char *msg;
+	} cases[] = {
+		{ "\"page_size\":4096,\"pmd_order\":9,\"pmd_size\":2097152", 511, 512,
+		  "[0, 511] (a 2097152-byte PMD holds 512 pages of 4096 bytes)" },
+		{ "\"page_size\":4096,\"pmd_order\":9", 511, 512,
+		  "[0, 511] (a PMD of order 9 holds 512 pages)" },
+		{ "\"page_size\":16384,\"pmd_order\":11,\"pmd_size\":33554432", 2047, 2048,
+		  "[0, 2047] (a 33554432-byte PMD holds 2048 pages of 16384 bytes)" },
+		{ "\"page_size\":65536,\"pmd_size\":536870912", 8191, 8192,
+		  "[0, 8191] (a 536870912-byte PMD holds 8192 pages of 65536 bytes)" },
+		{ "\"page_size\":4096", 1048575, 1048576,
+		  "[0, 1048575] ($.host gives no PMD size; no PMD holds more than 1048576 pages)" },
+	};
+	size_t i;
+	int where;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (where = 0; where < 2; where++) { /* $.config, then $.runs[0] */
+			long long v[2] = { cases[i].ok, cases[i].bad };
+			int k;
+
+			for (k = 0; k < 2; k++) {
+				char text[512], err[512] = "", want[256];
+				struct collapse_doc d;
+				json_t *in;
+				int rc;
+
+				snprintf(text, sizeof(text),
+					 "{\"schema\":\"mthpscope.collapse/1\",\"host\":{%s},"
+					 "\"config\":{\"max_ptes_none\":[%lld]},\"runs\":[{"
+					 "\"max_ptes_none\":%lld,\"timeline\":[]}]}", cases[i].host,
+					 where == 0 ? v[k] : 0, where == 1 ? v[k] : 0);
+				in = json_loads(text, 0, NULL);
+				ASSERT_TRUE(in);
+				rc = collapse_doc_read(in, &d, err, sizeof(err));
+				if (k == 0) {
+					if (rc)
+						FAIL_AT("%s: %lld refused: %s", cases[i].host, v[k], err);
+					else
+						EXPECT_EQ(where ? d.runs[0].max_ptes_none :
+							  d.config.max_ptes_none[0], v[k]);
+				} else {
+					snprintf(want, sizeof(want), "%s: %lld is out of range %s",
+						 where ? "$.runs[0].max_ptes_none" :
+							 "$.config.max_ptes_none[0]",
+						 v[k], cases[i].msg);
+					if (rc != -EBADMSG || !strstr(err, want))
+						FAIL_AT("%s: %lld: rc %d '%s', want '%s'",
+							cases[i].host, v[k], rc, err, want);
+				}
+				if (!rc)
+					collapse_doc_free(&d);
+				json_decref(in);
+			}
+		}
+	}
+}
+
 /* One bad field each, set in a real document by a jansson path edit. */
 struct bad_case {
 	const char *what;
@@ -150,6 +216,22 @@ static void e_mpn(json_t *d)
 {
 	json_object_set_new(json_object_get(d, "config"), "max_ptes_none", json_pack("[i]", 512));
 }
+static void e_run_mpn(json_t *d)
+{
+	json_object_set_new(run0(d), "max_ptes_none", json_integer(512));
+}
+static void e_mpn_type(json_t *d)
+{
+	json_object_set_new(json_object_get(d, "config"), "max_ptes_none", json_pack("[s]", "511"));
+}
+static void e_pmd_size(json_t *d)
+{
+	json_object_set_new(json_object_get(d, "host"), "pmd_size", json_integer(3000000));
+}
+static void e_pmd_order(json_t *d)
+{
+	json_object_set_new(json_object_get(d, "host"), "pmd_order", json_integer(13));
+}
 static void e_creep(json_t *d)
 {
 	json_object_set_new(run0(d), "creep", json_pack("{s:b}", "happened", 1));
@@ -182,7 +264,17 @@ TEST(rejects_bad_fields)
 		  "$.runs[0].collapse_counters[0].name: longer than 39 characters" },
 		{ "version type", e_version, -EBADMSG, "$.tool.version: expected a string" },
 		{ "max_ptes_none range", e_mpn, -EBADMSG,
-		  "$.config.max_ptes_none[0]: expected a value 0-511" },
+		  "$.config.max_ptes_none[0]: 512 is out of range [0, 511] (a 2097152-byte PMD "
+		  "holds 512 pages of 4096 bytes)" },
+		{ "run max_ptes_none range", e_run_mpn, -EBADMSG,
+		  "$.runs[0].max_ptes_none: 512 is out of range [0, 511]" },
+		{ "max_ptes_none type", e_mpn_type, -EBADMSG,
+		  "$.config.max_ptes_none[0]: expected an integer, found a string" },
+		{ "pmd_size not pages", e_pmd_size, -EBADMSG,
+		  "$.host.pmd_size: 3000000 is not a power-of-two number (at least 2) of "
+		  "4096-byte pages" },
+		{ "pmd_size and order", e_pmd_order, -EBADMSG,
+		  "$.host.pmd_size: 2097152 is 512 pages of 4096 bytes, but $.host.pmd_order is 13" },
 		{ "creep without orders", e_creep, -EBADMSG, "$.runs[0].creep.from: missing" },
 		{ "another version", e_schema, -EPROTO, "version 'mthpscope.collapse/2' is not "
 							 "supported" },

@@ -58,6 +58,29 @@ expect "scan --cgroup DIR" 1 "'$tmp/dir' is not a cgroup directory (it has no cg
 expect "scan --cgroup FILE" 1 "'$tmp/file' is not a cgroup directory (not a directory)" \
 	"$bin" scan --cgroup "$tmp/file"
 expect "scan --cgroup ''" 2 "invalid --cgroup value ''" "$bin" scan --cgroup ""
+# ... and nothing on stdout: no table header, no "# sample" line, no other
+# named process's VMAs before the error (targets are checked up front)
+no_stdout() {
+	local name=$1
+	shift
+	expect "$name" 1 "" "$@"
+	[ -s "$tmp/out" ] && err "$name: stdout is not empty: $(head -c 200 "$tmp/out")"
+}
+no_stdout "scan --pid absent (stdout)" "$bin" scan --pid 999999
+no_stdout "scan --pid self --pid absent" "$bin" scan --pid $$ --pid 999999
+no_stdout "scan --pid absent --rollup" "$bin" scan --pid 999999 --rollup
+no_stdout "scan --pid absent --interval" "$bin" scan --pid 999999 --interval 100 --count 2
+no_stdout "scan --cgroup absent (stdout)" "$bin" scan --cgroup "$tmp/nocg"
+no_stdout "scan --cgroup absent --interval" "$bin" scan --cgroup "$tmp/nocg" --interval 100 --count 2
+no_stdout "scan --cgroup DIR (stdout)" "$bin" scan --cgroup "$tmp/dir" --interval 100 --count 2
+zombie=$(sh -c 'sleep 0.1 & exec sleep 30' >/dev/null 2>&1 & echo $!)
+sleep 0.5 # its child has exited and is not reaped: a zombie (no VMAs)
+zpid=$(pgrep -P "$zombie" | head -1)
+if [ -n "$zpid" ] && grep -q ') Z' "/proc/$zpid/stat" 2>/dev/null; then
+	no_stdout "scan --pid ZOMBIE" "$bin" scan --pid "$zpid"
+	grep -q "pid $zpid: no such process" "$tmp/err" || err "scan --pid ZOMBIE: $(cat "$tmp/err")"
+fi
+kill "$zombie" 2>/dev/null
 
 # 3. stdout: a full device (mknod c 1 7 here, not /dev/full), a closed pipe
 mknod "$tmp/full" c 1 7

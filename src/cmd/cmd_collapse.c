@@ -46,7 +46,7 @@ static const struct cli_opt collapse_options[] = {
 	  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
 	  "every other size is set to never" },
 	{ "max-ptes-none", OPT_MPN, "N[,N...]",
-	  "khugepaged/max_ptes_none, 0-511; several values sweep (default 511)" },
+	  "khugepaged/max_ptes_none, 0 to pages per PMD - 1 (511 with 4K pages); several values sweep (default: that largest value, the kernel default)" },
 	{ "fill", OPT_FILL, "PCT", "percent of each PMD's pages faulted (default 50)" },
 	{ "span", OPT_SPAN, "SIZE", "span, a multiple of the PMD size (default 64M)" },
 	{ "interval", OPT_INTERVAL, "MS", "sampling interval in ms (default 100)" },
@@ -127,7 +127,10 @@ static int parse_mpn(const char *arg, struct collapse_cmd_opts *o)
 			rc = -1;
 			break;
 		}
-		if (cli_parse_long("max-ptes-none", tok, 0, 511, &v)) {
+		/* the kernel takes 0 .. pages per PMD - 1: a page table page
+		 * holds page size / 8 entries (511 with 4K pages, 2047 with
+		 * 16K, 8191 with 64K) */
+		if (cli_parse_long("max-ptes-none", tok, 0, sysconf(_SC_PAGESIZE) / 8 - 1, &v)) {
 			rc = -1;
 			break;
 		}
@@ -406,7 +409,7 @@ static int collapse_cmd(int argc, char **argv)
 	o.cfg.seed = 1;
 	o.cfg.scan_sleep_ms = 10;
 	o.orders_all = true;
-	o.mpn[0] = 511;
+	o.mpn[0] = (int)(sysconf(_SC_PAGESIZE) / 8 - 1); /* the kernel default, HPAGE_PMD_NR - 1 */
 	o.nr_mpn = 1;
 	i = cli_parse(&collapse_cli, argc, argv, on_opt, &o);
 	if (i == CLI_DONE)

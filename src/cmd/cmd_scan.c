@@ -206,36 +206,80 @@ static int cmp_int(const void *a, const void *b)
 	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
+/* A cgroup that is not there is a target that does not exist, as for --pid:
+ * exit 1 (cgroups come and go as processes do). Returns an exit status. */
+static int check_cgroup(const struct scan_cmd_opts *c)
+{
+	char procs[PATH_MAX];
+	struct stat st;
+
+	if (stat(c->cgroup, &st)) {
+		ms_err("scan: no cgroup at '%s': %s (give a cgroup directory under "
+		       "/sys/fs/cgroup)", c->cgroup, strerror(errno));
+		return MS_EXIT_FAIL;
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup);
+	if (!S_ISDIR(st.st_mode) || access(procs, F_OK)) {
+		ms_err("scan: '%s' is not a cgroup directory (%s)", c->cgroup,
+		       S_ISDIR(st.st_mode) ? "it has no cgroup.procs" : "not a directory");
+		return MS_EXIT_FAIL;
+	}
+	if (access(procs, R_OK)) {
+		ms_err("scan: cannot read %s: %s", procs, strerror(errno));
+		return ms_exit_for_errno(-errno);
+	}
+	return MS_EXIT_OK;
+}
+
+static void pid_reason(int pid, int err, char *msg, size_t size)
+{
+	if (err == -EACCES)
+		snprintf(msg, size, "permission denied reading its /proc/%d/smaps or pagemap", pid);
+	else
+		folio_strerror(err, msg, size);
+}
+
+/* A named process that cannot be scanned. Returns an exit status. */
+static int pid_error(int pid, int err)
+{
+	char msg[256];
+
+	pid_reason(pid, err, msg, sizeof(msg));
+	ms_err("pid %d: %s", pid, msg);
+	return err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
+}
+
+/* Targets that are not there fail before anything reaches stdout (no table
+ * header, no "# sample" line). Returns an exit status. */
+static int check_targets(const struct scan_cmd_opts *c)
+{
+	size_t i;
+	int err;
+
+	if (c->cgroup)
+		return check_cgroup(c);
+	for (i = 0; i < c->nr_pids; i++) {
+		err = scan_process_exists(c->pids[i]);
+		if (err)
+			return pid_error(c->pids[i], err);
+	}
+	return MS_EXIT_OK;
+}
+
 /* The processes of this sample: named ones stay; the others are re-read. */
 static int collect_pids(struct scan_cmd_opts *c)
 {
-	char procs[PATH_MAX];
 	struct dirent *d;
 	DIR *dir;
+	int rc;
 
 	if (c->pids_given)
 		goto out;
 	c->nr_pids = 0;
 	if (c->cgroup) {
-		struct stat st;
-
-		/* A cgroup that is not there is a target that does not exist, as
-		 * for --pid: exit 1 (cgroups come and go as processes do). */
-		if (stat(c->cgroup, &st)) {
-			ms_err("scan: no cgroup at '%s': %s (give a cgroup directory under "
-			       "/sys/fs/cgroup)", c->cgroup, strerror(errno));
-			return MS_EXIT_FAIL;
-		}
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup);
-		if (!S_ISDIR(st.st_mode) || access(procs, F_OK)) {
-			ms_err("scan: '%s' is not a cgroup directory (%s)", c->cgroup,
-			       S_ISDIR(st.st_mode) ? "it has no cgroup.procs" : "not a directory");
-			return MS_EXIT_FAIL;
-		}
-		if (access(procs, R_OK)) {
-			ms_err("scan: cannot read %s: %s", procs, strerror(errno));
-			return ms_exit_for_errno(-errno);
-		}
+		rc = check_cgroup(c); /* again: it may have gone since the last sample */
+		if (rc)
+			return rc;
 		walk_cmd = c;
 		walk_err = 0;
 		if (nftw(c->cgroup, on_cgroup_dir, 16, FTW_PHYS) || walk_err) {
@@ -391,17 +435,12 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 		s.vmas = c->json && !c->rollup ? json_array() : NULL;
 		err = scan_process(s.pid, &c->o, on_vma, &s);
 		if (err) {
-			if (err == -EACCES)
-				snprintf(msg, sizeof(msg), "permission denied reading its "
-					 "/proc/%d/smaps or pagemap", s.pid);
-			else
-				folio_strerror(err, msg, sizeof(msg));
 			json_decref(s.vmas);
 			if (c->pids_given) {
-				ms_err("pid %d: %s", s.pid, msg);
-				rc = err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
+				rc = pid_error(s.pid, err);
 				goto out;
 			}
+			pid_reason(s.pid, err, msg, sizeof(msg));
 			/* many processes: one that exits or hides is left out */
 			if (!c->json && !c->rollup)
 				fflush(stdout);
@@ -511,6 +550,9 @@ static int scan_cmd(int argc, char **argv)
 		rc = MS_EXIT_ENV;
 		goto out;
 	}
+	rc = check_targets(&c);
+	if (rc)
+		goto out;
 	if (c.json) {
 		json_t *cont = json_array();
 
