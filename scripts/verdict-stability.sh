@@ -29,6 +29,13 @@ case $n in
 	;;
 '' | *[!0-9]*) echo "verdict-stability: N must be a whole number of runs, not '$n'" >&2; usage ;;
 esac
+# leading zeros off, then more than 4 digits is out of range before bash's
+# 64-bit arithmetic wraps it (18446744073709551617 was 1)
+while [ "${n#0}" != "$n" ] && [ ${#n} -gt 1 ]; do n=${n#0}; done
+if [ ${#n} -gt 4 ]; then
+	echo "verdict-stability: N must be 1-1000, not $n" >&2
+	usage
+fi
 n=$((10#$n))
 if [ "$n" -lt 1 ] || [ "$n" -gt 1000 ]; then
 	echo "verdict-stability: N must be 1-1000, not $n" >&2
@@ -68,17 +75,19 @@ if [ -n "${KEEP_DIR:-}" ]; then
 fi
 
 # verdict, widest gain CI (larger half-width, points of order 0's time, and
-# the order), order 0's median CI (larger half-width, % of the median), method
+# the order), order 0's median CI (larger half-width, % of the median), method;
+# no field empty: read splits on tabs, and a run of tabs is one separator
 summary_jq='
   def r1: . * 10 | round / 10 | tostring;
-  (.recommendation | if .min_order != null then "\(.verdict) \(.min_order)"
+  (.recommendation.verdict // error("no recommendation.verdict")) as $_
+  | (.recommendation | if .min_order != null then "\(.verdict) \(.min_order)"
                      elif .candidate_order then "\(.verdict) (candidate \(.candidate_order))"
                      else .verdict end) as $v
   | ([.orders[] | select(.order != 0 and .ci != null and .gain != null)
       | {o: .order, w: ([.ci[1] - .gain, .gain - .ci[0]] | max * 100)}] | max_by(.w)) as $g
   | ([.orders[] | select(.order == 0 and .median_ci != null and .median > 0)
       | ([.median_ci[1] - .median, .median - .median_ci[0]] | max) / .median * 100] | first) as $z
-  | [$v, (if $g then ($g.w | r1) else "-" end), (if $g then "order \($g.o)" else "" end),
+  | [$v, (if $g then ($g.w | r1) else "-" end), (if $g then "order \($g.o)" else "-" end),
      (if $z then ($z | r1) else "-" end), (.method // "unpaired")] | @tsv'
 
 declare -a verdicts=() widths=()
@@ -115,6 +124,7 @@ for ((i = 1; i <= n; i++)); do
 	IFS=$'\t' read -r verdict widest worder zero method <<<"$line"
 	verdicts+=("$verdict")
 	[ "$widest" != - ] && widths+=("$widest")
+	[ "$worder" = - ] && worder=
 	printf '%-4s %-28s %-24s %-14s %s\n' "$i" "$verdict" "$widest${worder:+ ($worder)}" "$zero" "$method"
 	if [ -n "${KEEP_DIR:-}" ]; then
 		cp "$res" "$KEEP_DIR/results-$i.json" && cp "$tmp/analysis-$i.json" "$KEEP_DIR/analysis-$i.json"

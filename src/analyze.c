@@ -730,8 +730,9 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 				*row = 1.0 - exp(med);
 		}
 	}
+	/* one pair resamples to itself: no interval (as change_of with one trial) */
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
-		if (a->orders[k].n_pairs)
+		if (a->orders[k].n_pairs >= 2)
 			boot_interval(c, c->boot, ANALYZE_NR_ORDERS, (size_t)k, tmp,
 				      &a->orders[k].gain.lo, &a->orders[k].gain.hi);
 out:
@@ -1228,6 +1229,17 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 	const struct analyze_order *o = &a->orders[k];
 	char v[16], lo[16], hi[16];
 
+	if (!isfinite(o->gain.value)) {
+		/* paired: no round of this order met an order-0 round of the same
+		 * rep, both above 0 (order 0 of its reps left out, or rounds of 0) */
+		if (a->method == AN_PAIRED && !o->n_pairs)
+			append(buf, size, "order %d has no gain (none of its rounds pairs with an "
+			       "order-0 round: order 0 of the same rep left out, or a time of 0)",
+			       k);
+		else
+			append(buf, size, "order %d has no gain against order 0", k);
+		return;
+	}
 	pct(v, sizeof(v), o->gain.value);
 	pct(lo, sizeof(lo), o->gain.lo);
 	pct(hi, sizeof(hi), o->gain.hi);
@@ -1366,10 +1378,18 @@ static void recommend(struct analysis *a)
 				 a->metric);
 			goto noted;
 		} else {
-			append(r, rs, "Too noisy to tell: ");
+			const struct analyze_change *g = &o[lowest_unclear].gain;
+
+			append(r, rs, "%s", !isfinite(g->value) ? "No verdict: " :
+				      isnan(g->lo) ? "Too few values to tell: " : "Too noisy to tell: ");
 		}
 		describe_gain(a, r, rs, lowest_unclear);
-		append(r, rs, "; the interval spans the %s threshold.", thr);
+		if (!isfinite(o[lowest_unclear].gain.value))
+			append(r, rs, ".");
+		else if (isnan(o[lowest_unclear].gain.lo))
+			append(r, rs, "; too few values for an interval.");
+		else
+			append(r, rs, "; the interval spans the %s threshold.", thr);
 		reps_advice(a, min_n == SIZE_MAX ? 0 : min_n, nr_other);
 	}
 noted:

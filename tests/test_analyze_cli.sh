@@ -50,6 +50,35 @@ if command -v jq >/dev/null; then
 		>/dev/null <<<"$out" || err "sweep_knee2: span_summary: $(jq .recommendation.span_summary <<<"$out")"
 	out=$("$bin" analyze "$data/knee2.json" --format json)
 	[ "$(jq -r '.method' <<<"$out")" = unpaired ] || err "knee2: an old file must be unpaired"
+	# an order none of whose rounds pairs (order 0 of its reps left out, or
+	# order 0's rounds all 0): no gain, said so, not "saves n/a ... p = nan"
+	jq '.trials |= map(if (.order == 0 and .rep < 4) or (.order == 2 and .rep >= 4)
+			   then .folios.coverage = 0.5 else . end)' "$data/load_step.json" >"$tmp/nopair.json"
+	jq '.trials |= map(if .order == 0 then .rounds |= map(0) else . end)' \
+		"$data/load_step.json" >"$tmp/zero0.json"
+	for f in nopair zero0; do
+		out=$("$bin" analyze "$tmp/$f.json" --format json) || err "$f: exit $?"
+		jq -e '(.orders[] | select(.order == 2) | .n_pairs == 0 and .gain == null) and
+		       (.recommendation.reason | test("order 2 has no gain \\(none of its rounds pairs")) and
+		       (.recommendation.reason | test("n/a|nan|spans the") | not)' >/dev/null <<<"$out" ||
+			err "$f: reason: $(jq .recommendation.reason <<<"$out")"
+	done
+	jq -e '.recommendation.reason | startswith("No verdict: order 2 has no gain")' >/dev/null <<<"$out" ||
+		err "zero0: reason: $(jq .recommendation.reason <<<"$out")"
+	# few reps and rounds, huge times: analysed (exit 0), no crash
+	jq '.trials |= map(select(.rep == 0))' "$data/load_step.json" >"$tmp/rep1.json"
+	jq '.trials |= map(.rounds |= .[0:1])' "$data/load_step.json" >"$tmp/round1.json"
+	jq '.trials |= map(select(.rep == 0) | .rounds |= .[0:1])' "$data/load_step.json" >"$tmp/pair1.json"
+	jq '.trials |= map(.rounds |= map(1e308))' "$data/load_step.json" >"$tmp/big.json"
+	for f in rep1 round1 pair1 big; do
+		"$bin" analyze "$tmp/$f.json" >/dev/null 2>"$tmp/err" || err "$f: exit $?: $(cat "$tmp/err")"
+	done
+	# one rep of one round: one pair, no interval (it was [+6.8, +6.8])
+	out=$("$bin" analyze "$tmp/pair1.json" --format json)
+	jq -e '(.orders[] | select(.order == 2) | .n_pairs == 1 and .ci == null and .gain > 0) and
+	       (.recommendation.reason | startswith("Too few values to tell: order 2") and
+	        endswith("too few values for an interval."))' >/dev/null <<<"$out" ||
+		err "pair1: $(jq -c '[(.orders[] | select(.order == 2) | .ci), .recommendation.reason]' <<<"$out")"
 fi
 "$bin" analyze "$data/dip.json" | grep -q "^Warning: The raw gains violate monotonicity" ||
 	err "dip: text report lacks the warning"

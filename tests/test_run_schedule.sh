@@ -56,6 +56,16 @@ else
 	echo "FAIL: two patterns, one rep: exit $rc, $got sparse trials"; cat "$tmp/p.err"; fail=1
 fi
 
+# one rep of one round (--accesses 1): one pair per order, no interval, so
+# no paired precision line (it printed "+/-0.0 points", a perfect precision)
+"$BIN" run --orders 0,2 --reps 1 --span 2M --accesses 1 --sparse 0 >"$tmp/o.out" 2>"$tmp/o.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "^    2 " "$tmp/o.out" && ! grep -q "paired precision" "$tmp/o.out"; then
+	echo "ok: one rep of one round: no paired precision claimed"
+else
+	echo "FAIL: one rep of one round: exit $rc"; cat "$tmp/o.out" "$tmp/o.err"; fail=1
+fi
+
 "$BIN" run --schedule sometimes >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] && echo "ok: --schedule sometimes exits 2" || { echo "FAIL: bad --schedule: $rc"; fail=1; }
