@@ -38,7 +38,8 @@ static const struct cli_cmd plot_cli = {
 		   "An mthpscope collapse document (" COLLAPSE_SCHEMA ") gives collapse.*:\n"
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
-		   "3 gnuplot missing.",
+		   "3 gnuplot missing, or -o names something other than a directory that can be\n"
+		   "written.",
 	.opts = plot_options,
 };
 
