@@ -1564,13 +1564,6 @@ const struct results_metric *results_trial_metric(const struct results_trial *t,
 #include <math.h>
 #include <stdio.h>
 
-json_t *results_doc_new(json_t *host, json_t *thp, json_t *config)
-{
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:[]}", "schema", RESULTS_SCHEMA, "tool",
-			 results_tool_json(), "host", host, "thp", thp, "config", config,
-			 "trials");
-}
-
 void results_trial_init(struct results_trial *t, int order, const char *pattern, uint64_t span,
 			int rep)
 {

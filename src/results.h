@@ -293,10 +293,6 @@ int results_trial_set_argv(struct results_trial *t, char *const argv[]);
 void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h,
 			    double coverage);
 
-/* A hand-made results document (tests): schema, tool, host, thp, config
- * (references to the three objects are stolen) and an empty "trials" array.
- * run writes results_head_json. */
-json_t *results_doc_new(json_t *host, json_t *thp, json_t *config);
 /* The JSON of one trial (the reader's inverse); NULL on no memory. */
 json_t *results_trial_json(const struct results_trial *t);
 /* Append the trial's JSON to doc's "trials". 0 or -ENOMEM / -EINVAL. */

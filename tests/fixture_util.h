@@ -13,6 +13,16 @@
 #include "harness.h"
 #include "results.h"
 
+/* A hand-made results document: schema, tool, host, thp, config (references
+ * to the three objects are stolen) and an empty "trials" array. run itself
+ * writes its head from typed structs (results_head_json). */
+static inline json_t *fixture_results_doc(json_t *host, json_t *thp, json_t *config)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:[]}", "schema", RESULTS_SCHEMA, "tool",
+			 results_tool_json(), "host", host, "thp", thp, "config", config,
+			 "trials");
+}
+
 static inline struct results *fixture_load(const char *name)
 {
 	const char *src = getenv("MTHPSCOPE_SRC");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture_util.h"
 #include "harness.h"
 #include "results.h"
 
@@ -146,7 +147,7 @@ TEST(writer_round_trip)
 	results_trial_set_hist(&sp, &h, NAN);
 	ASSERT_TRUE(results_trial_set_metric(&sp, "rss_bytes", 65536, "kernel", NULL, -1));
 
-	doc = results_doc_new(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "k", "arch", "a",
+	doc = fixture_results_doc(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "k", "arch", "a",
 					"pmd_order", 9, "pmu", "available", 0),
 			      json_object(), json_object());
 	ASSERT_TRUE(doc);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture_util.h"
 #include "harness.h"
 #include "results.h"
 
@@ -179,7 +180,7 @@ TEST(rounds_round_trip)
 	size_t i;
 
 	ASSERT_TRUE(config);
-	doc = results_doc_new(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "6.18", "arch",
+	doc = fixture_results_doc(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "6.18", "arch",
 					"x86_64", "pmd_order", 9, "pmu", "available", 0),
 			      json_object(), config);
 	ASSERT_TRUE(doc);
