@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What every arch directory shares: look-up, detection, specs, formulas. */
 #include "arch.h"
 

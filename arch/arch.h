@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a CPU family offers for address-translation measurement, as data
  * (STYLE.md habits 1 and 8, after libpfm4's pmu descriptors and LIKWID's

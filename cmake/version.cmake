@@ -1,7 +1,7 @@
 # Run at build time (cmake -P): writes OUT with the version string, the
 # project version plus `git describe` when SRC is the top of a git clone,
 # and rewrites OUT only when the string changed (so a build recompiles one
-# file, src/version.c, after a commit, and nothing when nothing changed).
+# file, src/base/version.c, after a commit, and nothing when nothing changed).
 # In: SRC (source dir), OUT (header path), VERSION (project version).
 set(ver "${VERSION}")
 find_program(GIT git)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * chase-mem: a random cyclic pointer chase over every cache line of the span.
  * With a span several times the last-level cache each access misses the

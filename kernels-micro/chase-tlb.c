@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * chase-tlb: a random cyclic pointer chase touching one cache line per page.
  * The line within each page is spread pseudo-randomly, so the chased lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Micro-kernels: the measured loops and their set-up (stress-ng habit: each
  * kernel is one file with one const descriptor, listed in kern_table).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * random: independent random 8-byte loads, one per randomly chosen cache line
  * of the span. The addresses come from a xorshift64 generator in registers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * store: independent random 8-byte stores, one per randomly chosen cache line:
  * the store side of the TLB (store misses walk too; Intel counts them apart,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stream: sequential 8-byte reads, one per cache line, wrapping at the end of
  * the span. The prefetchers hide most of the memory latency, so what is left

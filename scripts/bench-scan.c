@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Benchmark helper for scripts/bench-scan.sh (not a test): build a process
  * with GIB GiB of anonymous memory, a quarter each faulted at folio orders

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of 'mthpscope scan' (not run by ctest; needs root).
 # Builds a process with $GIB GiB (default 4) mapped at orders 0, 2, 4, 9 (a
 # quarter each), times 'mthpscope scan --pid PID --rollup --cont 64K' ($REPS
@@ -28,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 # shellcheck disable=SC2046
-cc -O2 -std=c11 -D_GNU_SOURCE -I"$src/src" "$src/scripts/bench-scan.c" \
+cc -O2 -std=c11 -D_GNU_SOURCE $(for d in base measure doc analysis present; do printf -- "-I%s/src/%s " "$src" "$d"; done) "$src/scripts/bench-scan.c" \
 	"$build/libmthpscope_core.a" $(pkg-config --libs jansson hwloc) -lpfm -lm \
 	-o "$tmp/bench-scan-build"
 

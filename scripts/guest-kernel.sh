@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch a Debian kernel package into a cache and print the path of its kernel
 # image (x86_64: bzImage; arm64: Image). Used by guest-run.sh and by
 # `scripts/setup.sh --tests`; the cache is reused by every later run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run mthpscope inside a guest of any kernel (qemu), with no root filesystem:
 # the kernel boots a gzip'd cpio initramfs built on the fly from busybox-static
 # of the guest's architecture and the mthpscope binary of that architecture

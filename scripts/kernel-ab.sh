@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A/B of two real kernels: the same `mthpscope run` in a guest of each, both
 # results files kept, then `compare` (text) and `compare --format lkml` with the
 # kernel names as column heads.

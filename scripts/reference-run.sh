@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Produce a reference result in data/NAME/: the machine description, a real
 # run (a span sweep, so the staircase is drawn), its analysis in every
 # format, and the plots. Run as root on an otherwise idle machine; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages mthpscope needs. Idempotent; quiet when all is
 # present. Run as root on Debian 12 (or with sudo available).
 #   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, gnuplot

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: install what is missing, build with ASan + UBSan,
 # run every test under ctest. Run as root (the THP tests write sysfs; without
 # root they SKIP with the reason).

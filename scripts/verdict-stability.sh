@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # How stable is the verdict on this machine? Runs `mthpscope run` and
 # `mthpscope analyze --format json` N times and prints each run's verdict,
 # how often the most common one came out, and the precision of each run: the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Checks of the .deb that `cpack -G DEB` wrote (scripts/test.sh builds it in
 # a Release tree and calls this; not a ctest test, whose build has ASan):
 # control fields, Depends from dpkg-shlibdeps, the file list, the unpacked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Test helpers: load a fixture from tests/data/, as a results model or as
  * JSON (the source tree is found through $MTHPSCOPE_SRC, which ctest sets).

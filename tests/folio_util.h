@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Test helpers: anonymous memory faulted at one folio order. The THP knobs
  * are put back (thp_restore) right after the faults, before any assertion

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small test harness in the spirit of kselftest_harness.h: each TEST runs
  * in a forked child so a crash stays inside its test; SKIP is distinct from

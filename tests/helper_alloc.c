@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A workload for the run -- CMD tests: map N MiB of anonymous memory,
  * PMD-aligned, and write one byte in every page, then report the page

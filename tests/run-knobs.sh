@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the run and collapse tests (sourced, not a test itself): root and THP checks,
 # the knobs read under the THP lock before and after, check_knobs, py.
 # The caller sets BIN first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The analyzer on hand-made results files (tests/data/gen_results.py):
  * each file has a known gain curve, so the verdict is known. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope analyze end to end: verdicts from hand-made files in every
 # format, and bad files refused with exit 1 and a message naming the problem.
 set -u

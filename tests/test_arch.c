@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Every CPU family's event set, encoded by the installed libpfm4 with
  * LIBPFM_ENCODE_INACTIVE=1 (libpfm4's tests/validate_*.c habit), must equal

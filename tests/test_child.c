@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The child launcher (child.h) and counters on a target: CMD resolution as
  * execvp would, prepare/start/wait with exit status and timeout, a failed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The command line: usage errors, help, version, info on this machine, and
 # info against recorded sysfs trees (fixtures for kernels we are not on).
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope collapse on the real kernel: MADV_COLLAPSE and khugepaged turn a
 # sparse span into PMD folios, max_ptes_none 0 keeps it sparse, bad input
 # exits 2/3, and every THP knob is as before afterwards.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The collapse document's one model: collapse_doc_read then collapse_doc_json
  * gives back the document collapse wrote (tests/data/collapse-*.json, real
  * documents of 'mthpscope collapse', one with counters, creep and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* collapse.c on any host: the hole pattern, the timeline summary and the
  * verdict sentences, from synthetic data. */
 #include <stdlib.h>

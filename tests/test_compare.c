@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The compare module on recorded fixtures (tests/data/compare-*.json, made
  * by gen_compare_fixtures.py) and on hand-built inputs: known effects are
  * found, noise is not, bad combinations give a clear error or warning. */

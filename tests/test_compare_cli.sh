@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope compare from the command line, on the recorded fixtures:
 # exit statuses (--fail-on-regression both ways, usage, bad input), the
 # messages a user sees, and options after the file names.

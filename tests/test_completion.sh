@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bash completion, generated from the option tables: commands, each
 # command's options, the words of --pattern/--format/--mode/--backend/
 # --defrag (each accepted by its command), the orders of a kernel (from a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Event sets: string encoding, grouping, multiplexing arithmetic (any host),
  * and the same open/enable/read/scale path driven by software events: a

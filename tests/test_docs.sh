@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Man pages and --version: every command has a page generated from its option
 # table; each page renders with man -l without a groff warning at 80 columns
 # and names every option --help names; 'help CMD' shows the page, or --help

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope events: JSON schema, every family's set through the CLI, the
 # vendor codes of a few rows, usage errors.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The folio scanner on real mappings: exact histograms for memory faulted at
  * orders 0, 2, 4 and 9, and the classified kinds (zero page).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A short libFuzzer run of every reader (results, collapse document,
 # journal, sysfs words, /proc smaps, pagemap/kpageflags records, command
 # line) under ASan + UBSan, from the kept corpora in tests/fuzz. Objects are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest smoke test: the tool in real Debian kernels under qemu (TCG here).
 #   arm64 6.12 (4K pages): info --json, run --quick --orders 0,4,9, run --backend pmu
 #   amd64 6.12:            info --json, run --quick --orders 0,2,9

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What guests of other kernels and architectures need, on any host: the
  * emulated-CPU signs and the analyzer's refusal to draw timing conclusions
  * from them, the contpte block per page size, a pre-6.8 THP tree (PMD only). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Issue 14, module level: outputs that are devices, FIFOs or directories;
  * stale temporaries; a restore whose knob cannot be written back (fixture

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 14, command level: what a hostile new user gets. Outputs that are
 # directories or files of the wrong kind are refused up front (exit 3);
 # stdout write errors (a full device, a closed pipe); compare's options after

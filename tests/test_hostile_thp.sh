@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 14, the parts that write THP knobs (MTHPSCOPE_TEST_WRITES_THP: ctest
 # runs them alone): 'run -o' onto a character device made with mknod in a
 # scratch directory (written in place, never replaced by a regular file);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cmake --install into a scratch prefix: binary, gnuplot templates, man pages,
 # bash completion, README; the installed binary finds its templates and man
 # pages relative to itself (with $MTHPSCOPE_GNUPLOT_DIR still overriding).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The micro-kernels' set-up and loop contracts, on any host (no root). */
 #include <stdint.h>
 #include <stdlib.h>

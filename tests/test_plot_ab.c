@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* plot_ab (used by compare): a real picture from three orders of A and B. */
 #include <math.h>
 #include <stdio.h>

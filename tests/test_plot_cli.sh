@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope plot: real PNG and SVG files from hand-made results, gnuplot
 # exiting 0 for each; the staircase only for a span sweep; a missing gnuplot
 # is an environment problem (exit 3) with advice.

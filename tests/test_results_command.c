@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Command trials in the results model: the reader takes a run -- CMD
  * document (workload, exit, flags, a workload metric with its direction),
  * refuses malformed ones, and the writer's JSON of a typed trial reads back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The results document's head (schema, tool, host, thp, config) has one
  * typed model: the loader fills struct results_head, results_head_json writes
  * it back, equal to what run wrote, key for key in order. The fixtures were

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The results reader: a good document loads into the model; each kind of
  * bad input is refused with a message naming the problem. */
 #include <errno.h>

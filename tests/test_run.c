@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `mthpscope run` end to end, with the built binary ($MTHPSCOPE_BIN): the
  * results file round-trips through the reader, every THP knob is as before,

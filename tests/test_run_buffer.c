@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The buffer module on the real kernel: every supported order really gets
  * folios of that order, the faults are one per folio, and the sparse variant

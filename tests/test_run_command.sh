@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mthpscope run -- CMD with real child processes (tests/helper_alloc): exact
 # fault counts at orders 0, 2 and 9 with coverage >= 95 %, a child that forks
 # (counters and scans inherit over the tree), a failing command, --timeout,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run --schedule: interleaved (every order populated up front, timed in rounds
 # of short bursts, per-round times in the file, exact faults and accesses per
 # order, knobs as before) and sequential (no rounds); a bad value exits 2.

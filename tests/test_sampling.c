@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The ring-buffer reader: synthetic rings (record straddling the end, LOST
  * records, corrupt headers) on any host; then the kernel's own ring with

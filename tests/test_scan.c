@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mthpscope scan on real mappings of this process (and of a forked child):
  * exact thpmaps labels at orders 0, 2, 4, 9, partial, unaligned, holes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Table tests of the scan labels and --cont sizes (any host, no root). */
 #include "harness.h"
 #include "scan.h"

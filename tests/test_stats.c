@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Table tests of the statistics module: known values from textbooks and
  * from brute-force enumeration, reproducibility, and CI coverage. */
 #include <errno.h>

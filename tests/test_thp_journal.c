@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The THP knobs are the user's data: real writes, real restores, on this
  * machine's sysfs. MTHPSCOPE_TEST_WRITES_THP (ctest runs these one at a time).

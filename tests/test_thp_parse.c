@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Table tests of the THP word tables and sysfs value parsing (any host). */
 #include "harness.h"
 #include "thp.h"

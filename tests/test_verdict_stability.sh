@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/verdict-stability.sh with a stand-in for `run` (copies hand-made
 # results files, fails on request) and the real `analyze`: the summary, and
 # clear failures for a bad N, a missing binary, a failing run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * arm64 event sets: Neoverse N1/N2/N3/V1/V2/V3, Cortex-A76..A78, A710/A715,
  * A720/A725. The codes are Armv8/v9 common PMU events (Arm ARM DDI 0487,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * x86 event sets: Intel Skylake, Ice Lake, Sapphire/Granite Rapids, Alder/
  * Raptor Lake (hybrid); AMD Zen 2-5. Strings use libpfm4's names where the

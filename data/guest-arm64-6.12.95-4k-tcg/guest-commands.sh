@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 set -x
 mthpscope info > info.txt 2>&1; mthpscope info --json > info.json
 mthpscope events > events.txt 2>&1; mthpscope events --json > events.json

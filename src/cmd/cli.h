@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option tables: one table per command, parsed with getopt_long, --help
  * generated from the same table (STYLE.md habit 6). */
 #ifndef CLI_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope analyze: per-order gains and the recommendation for a results file. */
 #include <stdbool.h>
 #include <stdio.h>

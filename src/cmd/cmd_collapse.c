@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope collapse: how fast, to which orders and at what RSS cost the
  * kernel collapses a sparse span (khugepaged or MADV_COLLAPSE). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope compare: A/B comparison of results files. */
 #include <errno.h>
 #include <libgen.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope events: the TLB event set of this CPU family (or a named one),
  * each semantic metric with its event string and the perf_event_attr it
  * encodes to. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope info: what this machine can measure. */
 #include <errno.h>
 #include <jansson.h>

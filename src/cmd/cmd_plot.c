@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope plot: the figures of an analysis, through gnuplot. */
 #include <errno.h>
 #include <jansson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope restore: apply a settings journal left by a process that died. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope run: micro-benchmarks at each folio order. */
 #include <errno.h>
 #include <jansson.h>

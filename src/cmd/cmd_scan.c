@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope scan: which folio orders back processes' memory (thpmaps view). */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The subcommands; main.c lists them in one table. */
 #ifndef COMMANDS_H
 #define COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bash completion script, generated from the commands' option tables
  * (mthpscope --bash-completion; the build installs its output as
  * share/bash-completion/completions/mthpscope). */

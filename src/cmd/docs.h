@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The documents a command line can ask for: 'mthpscope help CMD' (the man
  * page, else --help), and the build's generators (--man-page,
  * --bash-completion), which are not listed in --help. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Man pages in roff, generated from the commands' option tables (the same
  * tables --help prints) plus a hand-written description (doc/man/NAME.txt),
  * so a page and --help cannot drift. The build runs the binary to write

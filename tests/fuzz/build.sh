@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build every libFuzzer target (tests/fuzz/fuzz_*.c) with clang under ASan +
 # UBSan into OUT (default ./fuzz.build): OUT/fuzz_NAME. Objects are cached,
 # so a re-run only recompiles what changed. Exit 77 when clang or its
@@ -12,7 +13,7 @@ mkdir -p "$out/obj" || exit 1
 arch=x86; case $(uname -m) in aarch64|arm64) arch=arm64;; esac
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DMTHPSCOPE_VERSION=\"fuzz\" -DMTHPSCOPE_DATADIR=\"$src/scripts\"
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-       -I"$src/src" -I"$src/src/cmd" -I"$src/arch" -I"$src/kernels-micro" $(pkg-config --cflags jansson hwloc))
+       -I"$src/src/base" -I"$src/src/measure" -I"$src/src/doc" -I"$src/src/analysis" -I"$src/src/present" -I"$src/src/cmd" -I"$src/arch" -I"$src/kernels-micro" $(pkg-config --cflags jansson hwloc))
 
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' >"$out/probe.c"
 if ! clang -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null; then
@@ -20,7 +21,7 @@ if ! clang -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null; then
 fi
 
 objs=()
-for f in "$src"/src/*.c "$src"/src/cmd/*.c "$src"/kernels-micro/*.c "$src"/arch/*.c "$src"/arch/$arch/*.c; do
+for f in "$src"/src/*/*.c "$src"/kernels-micro/*.c "$src"/arch/*.c "$src"/arch/$arch/*.c; do
 	[ -e "$f" ] || continue
 	[ "$(basename "$f")" = main.c ] && continue
 	o=$out/obj/$(echo "${f#$src/}" | tr / _).o

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the command-line layer: the input, split at NUL
  * bytes, is an argv parsed by cli_parse_mixed against a table with every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the collapse-document reader (collapse_doc_read):
  * whatever model it fills, plot_collapse's walk over that model must

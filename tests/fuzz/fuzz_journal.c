@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target for the settings-journal reader (thp_journal_check). */
 #include <jansson.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the pagemap / kpageflags record decoder: the input
  * is split into 64-bit pagemap entries (one per page of a range starting at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target for the /proc/PID/smaps reader (scan_parse_smaps). */
 #include <stddef.h>
 #include <stdint.h>

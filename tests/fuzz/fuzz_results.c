@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the results reader, and for the analyzer and the
  * JSON report on whatever the reader accepts: a file the reader lets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the results reader alone (results_load_buffer: the
  * streaming trial reader and the whole-document fallback). Faster than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target for the THP sysfs word parsers ("always [madvise] never"). */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run one libFuzzer target from its kept corpus (tests/fuzz/corpus-NAME, the
 # results reader's is tests/fuzz/corpus) with its dictionary when there is
 # one. New inputs go to a scratch corpus (OUT/scratch-NAME); copy the

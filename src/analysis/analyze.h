@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Analysis of one results file: per-order gains of the primary metric with
+ * bootstrap CIs and rank tests, the cost side (sparse RSS bloat, page
+ * faults), excluded trials, and the recommendation (the smallest order worth
+ * creating). Pure computation: report.c and plot.c present it.
+ */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+
+#define ANALYSIS_SCHEMA "mthpscope.analysis/1"
+
+/* A gain is material when the primary metric falls by at least 5 % of its
+ * order-0 value: below that, run-to-run drift between boots and machines of
+ * the same model (1-3 % for TLB-bound loops) swallows it, and no one enables
+ * a folio size for it. Overridable per call (analyze_opts). */
+#define ANALYZE_MATERIAL_GAIN 0.05
+#define ANALYZE_ALPHA 0.05       /* Holm-adjusted two-sided Mann-Whitney */
+#define ANALYZE_LEVEL 0.95       /* confidence level of every interval */
+#define ANALYZE_BOOT_ITERS 4000
+#define ANALYZE_TRIM 0.10        /* paired gain: mean of the log ratios, 10 % cut each end */
+#define ANALYZE_MAX_METRICS 32
+#define ANALYZE_MAX_SPANS 32
+#define ANALYZE_NR_ORDERS (FOLIO_MAX_ORDER + 1)
+
+enum analyze_verdict {
+	AN_MTHP,         /* an order below PMD gains */
+	AN_PMD_ONLY,     /* only the PMD order gains */
+	AN_NO_GAIN,      /* no order gains, and the data can say so */
+	AN_INCONCLUSIVE, /* too noisy to tell */
+};
+
+/* How the orders were compared with order 0 (issue 12). */
+enum analyze_method {
+	AN_UNPAIRED,     /* trial medians, bootstrap of each order apart, Mann-Whitney */
+	AN_PAIRED,       /* per-round log ratios to order 0 (interleaved schedule),
+			  * bootstrap over reps and whole rounds, Wilcoxon signed-rank */
+};
+
+/* What the data say about one order against order 0. */
+enum analyze_status {
+	AN_ST_BASE,      /* "baseline": order 0 itself */
+	AN_ST_GAIN,      /* "gain": significant, material, CI above 0 */
+	AN_ST_NONE,      /* "none": the CI rules a material gain out */
+	AN_ST_UNCLEAR,   /* "unclear": neither */
+};
+
+/* Median and its bootstrap CI over n trials; all NaN when n == 0. */
+struct analyze_stat {
+	size_t n;
+	double median, lo, hi;
+};
+
+/* A relative change against order 0 with its CI (NaN when not computable). */
+struct analyze_change {
+	double value, lo, hi;
+};
+
+struct analyze_order {
+	int order;
+	bool present;              /* dense trials of this order exist (included or not) */
+	size_t n_excluded;
+	struct analyze_stat primary;
+	struct analyze_change gain; /* 1 - median(k) / median(0): share of the metric saved */
+	double u, p, p_adj;         /* Mann-Whitney vs order 0; NaN for order 0 */
+	bool significant;
+	enum analyze_status status;
+	struct analyze_change share; /* share of the PMD gain; NaN without a PMD gain */
+	struct analyze_stat faults;  /* page_faults per trial (dense trials) */
+	struct analyze_change fault_saving; /* 1 - faults(k) / faults(0) */
+	struct analyze_stat rss;     /* rss_bytes of sparse trials */
+	struct analyze_change bloat; /* rss(k) / rss(0) - 1 */
+	double coverage;             /* median folio coverage, NaN if unverified */
+	size_t n_pairs;              /* paired rounds behind gain and p (paired method) */
+	/* The monotone structure: below the PMD order the true gain cannot
+	 * fall as the order grows, so the gains are fitted by isotonic
+	 * regression; status is then taken from the fit (raw_status is the
+	 * order's own). fitted is NaN where no fit was made. */
+	struct analyze_change fitted;
+	enum analyze_status raw_status;
+	bool violation;              /* the raw gain's CI excludes the fitted value */
+};
+
+/* Any metric present in the analysed trials, per order (for plots, reports). */
+struct analyze_metric {
+	char name[32];
+	char source[16];
+	char unit[32];               /* "walks/access", "ns/access", "faults", ... */
+	bool per_access;             /* value divided by the trial's accesses */
+	bool sparse;                 /* measured on the sparse trials */
+	struct analyze_stat by_order[ANALYZE_NR_ORDERS];
+};
+
+/* The primary metric per order at one span (the staircase of a sweep). */
+struct analyze_span {
+	uint64_t span;
+	struct analyze_stat by_order[ANALYZE_NR_ORDERS];
+	/* the recommendation at this span alone (files with several spans) */
+	bool analysed;               /* false: no usable order-0 trials here */
+	enum analyze_verdict verdict;
+	int min_order;               /* -1 = null */
+	int candidate_order;         /* -1 = none */
+	struct analyze_change gain;  /* of min_order (or candidate), NaN without one */
+};
+
+struct analyze_excluded {
+	size_t trial;                /* index in results->trials */
+	int order;
+	uint64_t span;
+	int rep;
+	char reason[96];
+};
+
+struct analysis {
+	const struct results *res;
+	double threshold;            /* material gain */
+	char pattern[32];            /* the dense pattern analysed */
+	uint64_t span;               /* the span the verdict rests on (the largest) */
+	char metric[32];             /* primary metric name */
+	char metric_source[16];
+	char metric_unit[32];
+	bool per_access;
+	int pmd_order;
+	struct analyze_order orders[ANALYZE_NR_ORDERS]; /* indexed by order */
+	struct analyze_metric metrics[ANALYZE_MAX_METRICS];
+	int nr_metrics;
+	struct analyze_span spans[ANALYZE_MAX_SPANS];  /* ascending */
+	int nr_spans;
+	uint64_t sparse_span;        /* 0 without sparse trials */
+	struct analyze_excluded *excluded;
+	size_t nr_excluded;
+	size_t nr_included;
+	size_t nr_unverified;        /* included trials without folio verification */
+	char other_patterns[128];    /* dense patterns present but not analysed, "" if none */
+	enum analyze_method method;
+	char method_note[256];       /* why this method, in words */
+	bool monotone;               /* the isotonic fit was made (>= 2 orders below PMD) */
+	char monotone_warning[768];  /* raw gains violating monotonicity beyond noise, or "" */
+	char span_summary[768];      /* the knee per working-set size in words, "" for one span */
+	/* recommendation */
+	enum analyze_verdict verdict;
+	int min_order;               /* -1 = null */
+	int candidate_order;         /* the order an inconclusive verdict leans to, or -1 */
+	char reason[2048];
+	char advice[512];            /* what to do next (inconclusive) or how to apply */
+	char hardware_note[512];
+	char khugepaged_note[512];
+};
+
+struct analyze_opts {
+	double threshold;            /* 0 = ANALYZE_MATERIAL_GAIN */
+	unsigned iters;              /* 0 = ANALYZE_BOOT_ITERS */
+	uint64_t seed;               /* bootstrap seed; the same input gives the same output */
+	uint64_t span;               /* the span the verdict rests on; 0 = the largest */
+	bool unpaired;               /* ignore per-round data: the unpaired method */
+};
+
+/* 0, or a negative errno with a message: -ENODATA when there is nothing to
+ * compare (no usable order-0 trials, a single order, no primary metric). */
+int analyze_run(const struct results *r, const struct analyze_opts *o, struct analysis **out,
+		char *err, size_t errsize);
+void analyze_free(struct analysis *a);
+const char *analyze_verdict_name(enum analyze_verdict v);
+const char *analyze_status_name(enum analyze_status s);
+const char *analyze_method_name(enum analyze_method m);   /* "paired", "unpaired" */
+const char *analyze_test_name(enum analyze_method m);     /* "wilcoxon-signed-rank", ... */
+/* "4K", "16K", "2M" for an order with this page size. */
+void analyze_order_size(const struct analysis *a, int order, char *buf, size_t size);
+bool analyze_order_measured(const struct analysis *a, int order);
+
+#endif

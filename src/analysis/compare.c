@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "mthpscope.h"
+#include "results.h"
+#include "stats.h"
+
+/* Directions and row order come from the metric registry (metrics.h). */
+enum compare_dir compare_metric_dir(const char *metric)
+{
+	const struct metric_def *m = metric_find(metric);
+
+	if (!m || m->better == METRIC_BETTER_NONE)
+		return COMPARE_DIR_NONE;
+	return m->better == METRIC_BETTER_LOWER ? COMPARE_DIR_LOWER : COMPARE_DIR_HIGHER;
+}
+
+const char *compare_kernel_name(const struct compare_input *in)
+{
+	return in->kernel && *in->kernel ? in->kernel : "unknown kernel";
+}
+
+const char *compare_dir_name(enum compare_dir d)
+{
+	return d == COMPARE_DIR_LOWER ? "lower" : d == COMPARE_DIR_HIGHER ? "higher" : "none";
+}
+
+const char *compare_verdict_name(enum compare_verdict v)
+{
+	static const char *const names[] = { "same", "better", "worse", "changed" };
+
+	return names[v];
+}
+
+int compare_format_parse(const char *s, enum compare_format *out)
+{
+	static const char *const names[] = { "text", "markdown", "json", "lkml" };
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum compare_format)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+MS_PRINTF(2, 3)
+static int add_warning(struct compare_report *r, const char *fmt, ...)
+{
+	char **w;
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	w = realloc(r->warnings, (r->nr_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(s);
+		return -ENOMEM;
+	}
+	w[r->nr_warnings++] = s;
+	r->warnings = w;
+	return 0;
+}
+
+void compare_report_free(struct compare_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r->rows);
+	r->warnings = NULL;
+	r->rows = NULL;
+	r->nr_warnings = r->nr_rows = 0;
+}
+
+/* ---- inputs from results files --------------------------------------- */
+
+struct entry {
+	const struct results_trial *t;
+	const struct results_metric *m;
+};
+
+static int cmp_entry(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+	int c = strcmp(a->t->pattern, b->t->pattern);
+
+	if (!c)
+		c = strcmp(a->m->name, b->m->name);
+	if (!c && a->t->span != b->t->span)
+		c = a->t->span < b->t->span ? -1 : 1;
+	if (!c)
+		c = a->t->order - b->t->order;
+	if (!c)
+		c = a->t->rep - b->t->rep;
+	return c;
+}
+
+static bool same_key(const struct entry *a, const struct entry *b)
+{
+	return a->t->order == b->t->order && a->t->span == b->t->span &&
+	       !strcmp(a->t->pattern, b->t->pattern) && !strcmp(a->m->name, b->m->name);
+}
+
+struct owned {
+	struct compare_series *series;
+	struct compare_setting *settings;
+	double *values;
+};
+
+static void input_settings(const struct results *res, struct compare_setting *set, size_t *n)
+{
+	int i;
+
+	*n = 0;
+	if (res->thp_enabled[0]) {
+		snprintf(set[*n].name, sizeof(set[0].name), "enabled");
+		snprintf(set[*n].value, sizeof(set[0].value), "%s", res->thp_enabled);
+		(*n)++;
+	}
+	if (res->thp_defrag[0]) {
+		snprintf(set[*n].name, sizeof(set[0].name), "defrag");
+		snprintf(set[*n].value, sizeof(set[0].value), "%s", res->thp_defrag);
+		(*n)++;
+	}
+	for (i = 0; i < res->nr_sizes; i++) {
+		if (!res->sizes[i].enabled[0])
+			continue;
+		snprintf(set[*n].name, sizeof(set[0].name), "hugepages-%llukB/enabled",
+			 (unsigned long long)(res->page_size ? res->page_size : 4096) / 1024
+				 << res->sizes[i].order);
+		snprintf(set[*n].value, sizeof(set[0].value), "%s", res->sizes[i].enabled);
+		(*n)++;
+	}
+	if (res->max_ptes_none >= 0) {
+		snprintf(set[*n].name, sizeof(set[0].name), "khugepaged/max_ptes_none");
+		snprintf(set[*n].value, sizeof(set[0].value), "%ld", res->max_ptes_none);
+		(*n)++;
+	}
+}
+
+int compare_input_from_results(const struct results *res, const char *label,
+			       struct compare_input *in)
+{
+	struct entry *e = NULL;
+	struct owned *o = NULL;
+	size_t i, j, n = 0, ns = 0;
+	int err = -ENOMEM;
+
+	memset(in, 0, sizeof(*in));
+	for (i = 0; i < res->nr_trials; i++)
+		n += res->trials[i].nr_metrics;
+	o = calloc(1, sizeof(*o));
+	e = calloc(n + 1, sizeof(*e));
+	if (!o || !e)
+		goto out;
+	o->series = calloc(n + 1, sizeof(*o->series));
+	o->values = calloc(n + 1, sizeof(*o->values));
+	o->settings = calloc((size_t)res->nr_sizes + 3, sizeof(*o->settings));
+	if (!o->series || !o->values || !o->settings)
+		goto out;
+	n = 0;
+	for (i = 0; i < res->nr_trials; i++) {
+		const struct results_trial *t = &res->trials[i];
+
+		/* A trial whose folios are not of its order measured another order;
+		 * a command that failed or timed out measured nothing. */
+		if ((t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) ||
+		    (t->flags & RESULTS_F_FAILED)) {
+			in->nr_dropped++;
+			continue;
+		}
+		for (j = 0; j < t->nr_metrics; j++)
+			e[n++] = (struct entry){ t, &t->metrics[j] };
+	}
+	qsort(e, n, sizeof(*e), cmp_entry);
+	for (i = 0; i < n; i++) {
+		o->values[i] = e[i].m->value;
+		if (i && same_key(&e[i - 1], &e[i])) {
+			o->series[ns - 1].n++;
+			continue;
+		}
+		o->series[ns++] = (struct compare_series){
+			.pattern = e[i].t->pattern, .order = e[i].t->order,
+			.span = e[i].t->span, .metric = e[i].m->name,
+			.values = &o->values[i], .n = 1,
+		};
+	}
+	input_settings(res, o->settings, &in->nr_settings);
+	in->label = label;
+	in->kernel = res->kernel;
+	in->arch = res->arch;
+	in->cpu_model = res->cpu_model;
+	in->virtualized = res->virtualized;
+	in->emulated = res->emulated;
+	in->pmu_available = res->pmu_available;
+	in->page_size = (unsigned long)res->page_size;
+	in->settings = o->settings;
+	in->series = o->series;
+	in->nr_series = ns;
+	in->owned = o;
+	o = NULL;
+	err = 0;
+out:
+	if (o) {
+		free(o->series);
+		free(o->values);
+		free(o->settings);
+		free(o);
+	}
+	free(e);
+	return err;
+}
+
+void compare_input_free(struct compare_input *in)
+{
+	struct owned *o = in->owned;
+
+	if (o) {
+		free(o->series);
+		free(o->values);
+		free(o->settings);
+		free(o);
+	}
+	memset(in, 0, sizeof(*in));
+}
+
+/* ---- comparability ---------------------------------------------------- */
+
+static bool str_differs(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b);
+}
+
+static const char *tri(int v, const char *yes, const char *no)
+{
+	return v > 0 ? yes : v == 0 ? no : "unknown";
+}
+
+static int check_host(struct compare_report *r, const struct compare_input *a,
+		      const struct compare_input *b)
+{
+	int err = 0;
+
+	if (str_differs(a->arch, b->arch)) {
+		r->comparable = false;
+		err = add_warning(r, "architecture differs: %s is %s, %s is %s", a->label, a->arch,
+				  b->label, b->arch);
+	}
+	if (!err && str_differs(a->cpu_model, b->cpu_model)) {
+		r->comparable = false;
+		err = add_warning(r, "CPU model differs: %s ran on '%s', %s on '%s'", a->label,
+				  a->cpu_model, b->label, b->cpu_model);
+	}
+	if (!err && a->virtualized >= 0 && b->virtualized >= 0 &&
+	    a->virtualized != b->virtualized) {
+		r->comparable = false;
+		err = add_warning(r, "virtualization differs: %s ran %s, %s %s: TLB misses cost "
+				  "more under nested paging", a->label,
+				  tri(a->virtualized, "in a VM", "on bare metal"), b->label,
+				  tri(b->virtualized, "in a VM", "on bare metal"));
+	}
+	/* not a comparability issue (both sides may be emulated alike), but
+	 * every time-based row then measures the emulator */
+	if (!err && (a->emulated > 0 || b->emulated > 0))
+		err = add_warning(r, "emulated CPU (QEMU TCG) in %s: time and cycle rows measure "
+				  "the emulator, not hardware; faults, folio coverage and RSS are "
+				  "the kernel's own", a->emulated > 0 && b->emulated > 0 ? "both" :
+				  a->emulated > 0 ? a->label : b->label);
+	if (!err && a->pmu_available >= 0 && b->pmu_available >= 0 &&
+	    a->pmu_available != b->pmu_available) {
+		r->comparable = false;
+		err = add_warning(r, "PMU differs: %s had %s, %s had %s", a->label,
+				  tri(a->pmu_available, "a hardware PMU", "no hardware PMU"),
+				  b->label, tri(b->pmu_available, "a hardware PMU", "no hardware PMU"));
+	}
+	return err;
+}
+
+static const struct compare_setting *find_setting(const struct compare_input *in,
+						  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_settings; i++)
+		if (!strcmp(in->settings[i].name, name))
+			return &in->settings[i];
+	return NULL;
+}
+
+/* Settings differences are what a settings A/B varies: each one is a
+ * warning (so nobody misses one), not a reason to call the runs
+ * incomparable. */
+static int check_settings(struct compare_report *r, const struct compare_input *a,
+			  const struct compare_input *b)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < a->nr_settings && !err; i++) {
+		const struct compare_setting *sa = &a->settings[i];
+		const struct compare_setting *sb = find_setting(b, sa->name);
+
+		if (sb && strcmp(sa->value, sb->value))
+			err = add_warning(r, "THP setting %s differs: %s in %s, %s in %s", sa->name,
+					  sa->value, a->label, sb->value, b->label);
+	}
+	return err;
+}
+
+/* ---- small sets of orders, spans and metric names --------------------- */
+
+struct llset {
+	long long v[64];
+	size_t n;
+};
+
+static void llset_add(struct llset *s, long long v)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return;
+	if (s->n < MS_ARRAY_SIZE(s->v))
+		s->v[s->n++] = v;
+}
+
+static bool llset_has(const struct llset *s, long long v)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return true;
+	return false;
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* "5, 6, 7" from the members of s missing from t; "" when none. */
+static void llset_missing(const struct llset *s, const struct llset *t, bool sizes, char *buf,
+			  size_t size)
+{
+	struct llset m = { .n = 0 };
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->n; i++)
+		if (!llset_has(t, s->v[i]))
+			m.v[m.n++] = s->v[i];
+	qsort(m.v, m.n, sizeof(m.v[0]), cmp_ll);
+	for (i = 0; i < m.n && len < size; i++) {
+		char num[32];
+
+		if (sizes)
+			ms_format_size((unsigned long long)m.v[i], num, sizeof(num));
+		else
+			snprintf(num, sizeof(num), "%lld", m.v[i]);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", num);
+	}
+}
+
+static void input_sets(const struct compare_input *in, struct llset *orders, struct llset *spans)
+{
+	size_t i;
+
+	orders->n = spans->n = 0;
+	for (i = 0; i < in->nr_series; i++) {
+		llset_add(orders, in->series[i].order);
+		llset_add(spans, (long long)in->series[i].span);
+	}
+}
+
+static bool input_has_metric(const struct compare_input *in, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_series; i++)
+		if (!strcmp(in->series[i].metric, metric))
+			return true;
+	return false;
+}
+
+static bool input_has_pattern(const struct compare_input *in, const char *pattern)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_series; i++)
+		if (!strcmp(in->series[i].pattern, pattern))
+			return true;
+	return false;
+}
+
+static const struct compare_series *find_series(const struct compare_input *in,
+						const struct compare_series *key)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_series; i++) {
+		const struct compare_series *s = &in->series[i];
+		if (s->order == key->order && s->span == key->span &&
+		    !strcmp(s->metric, key->metric) && !strcmp(s->pattern, key->pattern))
+			return s;
+	}
+	return NULL;
+}
+
+static bool metric_selected(const struct compare_opts *o, const char *metric)
+{
+	size_t i;
+
+	if (!o->nr_metrics)
+		return true;
+	for (i = 0; i < o->nr_metrics; i++)
+		if (!strcmp(o->metrics[i], metric))
+			return true;
+	return false;
+}
+
+static int check_patterns(struct compare_report *r, const struct compare_input *x,
+			  const struct compare_input *y)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < x->nr_series && !err; i++) {
+		const char *p = x->series[i].pattern;
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen |= !strcmp(x->series[j].pattern, p);
+		if (seen || input_has_pattern(y, p))
+			continue;
+		r->comparable = false;
+		err = add_warning(r, "access pattern %s is in %s only: not compared", p, x->label);
+	}
+	return err;
+}
+
+/* Patterns, orders and spans run by one side only. */
+static int check_overlap(struct compare_report *r, const struct compare_input *a,
+			 const struct compare_input *b)
+{
+	struct llset oa, ob, sa, sb;
+	char buf[256];
+	int err;
+
+	err = check_patterns(r, a, b);
+	if (!err)
+		err = check_patterns(r, b, a);
+	if (err)
+		return err;
+
+	input_sets(a, &oa, &sa);
+	input_sets(b, &ob, &sb);
+	llset_missing(&oa, &ob, false, buf, sizeof(buf));
+	if (buf[0]) {
+		r->comparable = false;
+		err = add_warning(r, "orders %s are in %s only: not compared", buf, a->label);
+	}
+	llset_missing(&ob, &oa, false, buf, sizeof(buf));
+	if (!err && buf[0]) {
+		r->comparable = false;
+		err = add_warning(r, "orders %s are in %s only: not compared", buf, b->label);
+	}
+	llset_missing(&sa, &sb, true, buf, sizeof(buf));
+	if (!err && buf[0]) {
+		r->comparable = false;
+		err = add_warning(r, "spans %s are in %s only: not compared", buf, a->label);
+	}
+	llset_missing(&sb, &sa, true, buf, sizeof(buf));
+	if (!err && buf[0]) {
+		r->comparable = false;
+		err = add_warning(r, "spans %s are in %s only: not compared", buf, b->label);
+	}
+	return err;
+}
+
+/* A metric measured on one side only (no PMU on one host, a newer tool on
+ * the other): say so once per metric. */
+static int check_metrics(struct compare_report *r, const struct compare_opts *o,
+			 const struct compare_input *a, const struct compare_input *b)
+{
+	const struct compare_input *sides[2][2] = { { a, b }, { b, a } };
+	size_t s, i, j;
+	int err = 0;
+
+	for (s = 0; s < 2 && !err; s++) {
+		const struct compare_input *x = sides[s][0], *y = sides[s][1];
+
+		for (i = 0; i < x->nr_series && !err; i++) {
+			const char *m = x->series[i].metric;
+			bool seen = false;
+
+			for (j = 0; j < i; j++)
+				seen |= !strcmp(x->series[j].metric, m);
+			if (seen || !metric_selected(o, m) || input_has_metric(y, m))
+				continue;
+			err = add_warning(r, "metric %s is in %s but not in %s: not compared", m,
+					  x->label, y->label);
+		}
+	}
+	return err;
+}
+
+/* ---- rows and statistics ---------------------------------------------- */
+
+static int add_row(struct compare_row **rows, size_t *n, size_t *cap,
+		   const struct compare_row *row)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct compare_row *p = realloc(*rows, c * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*rows = p;
+		*cap = c;
+	}
+	(*rows)[(*n)++] = *row;
+	return 0;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+	const struct compare_row *a = x, *b = y;
+	int c;
+
+	if (a->other != b->other)
+		return a->other - b->other;
+	c = strcmp(a->pattern, b->pattern);
+	if (!c)
+		c = metric_rank(a->metric) - metric_rank(b->metric);
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	if (c)
+		return c;
+	if (a->span != b->span)
+		return a->span < b->span ? -1 : 1;
+	return a->order - b->order;
+}
+
+static int row_stats(struct compare_row *row, const struct compare_series *sa,
+		     const struct compare_series *sb, const struct compare_opts *o)
+{
+	double u, lo, hi;
+	int err;
+
+	row->na = sa->n;
+	row->nb = sb->n;
+	row->ci_lo = row->ci_hi = row->p_value = row->p_holm = NAN;
+	row->a_lo = row->a_hi = row->b_lo = row->b_hi = NAN;
+	err = stats_median(sa->values, sa->n, &row->a);
+	if (!err)
+		err = stats_median(sb->values, sb->n, &row->b);
+	if (err)
+		return err;
+	if (row->a != 0.0)
+		row->delta_pct = 100.0 * (row->b - row->a) / row->a;
+	else
+		row->delta_pct = row->b == 0.0 ? 0.0 : NAN; /* 0 -> 0 is no change */
+	if (row->a != 0.0 && sa->n >= 2 && sb->n >= 2 &&
+	    !stats_bootstrap_rel_change_ci(sa->values, sa->n, sb->values, sb->n, o->ci_level,
+					   o->bootstrap_iters, o->seed, &lo, &hi)) {
+		row->ci_lo = 100.0 * lo;
+		row->ci_hi = 100.0 * hi;
+	}
+	if (sa->n >= 2 && stats_bootstrap_median_ci(sa->values, sa->n, o->ci_level,
+						    o->bootstrap_iters, o->seed, &lo, &hi) == 0) {
+		row->a_lo = lo;
+		row->a_hi = hi;
+	}
+	if (sb->n >= 2 && stats_bootstrap_median_ci(sb->values, sb->n, o->ci_level,
+						    o->bootstrap_iters, o->seed, &lo, &hi) == 0) {
+		row->b_lo = lo;
+		row->b_hi = hi;
+	}
+	if (sa->n >= 2 && sb->n >= 2 &&
+	    stats_mann_whitney(sa->values, sa->n, sb->values, sb->n, &u, &row->p_value))
+		row->p_value = NAN;
+	return 0;
+}
+
+static void row_verdict(struct compare_row *row)
+{
+	if (!row->significant)
+		row->verdict = COMPARE_SAME;
+	else if (row->dir == COMPARE_DIR_NONE || isnan(row->delta_pct))
+		row->verdict = COMPARE_CHANGED;
+	else if ((row->delta_pct < 0) == (row->dir == COMPARE_DIR_LOWER))
+		row->verdict = COMPARE_BETTER;
+	else
+		row->verdict = COMPARE_WORSE;
+}
+
+/* Holm over the rows [first, last) of one pair. Rows without a p-value
+ * (fewer than two repetitions) are not in the family. */
+static int holm_pair(struct compare_report *r, size_t first, size_t last, double alpha)
+{
+	double *p = NULL, *adj = NULL, min_p;
+	size_t i, m = 0, na = 0, nb = 0;
+	int err = 0;
+
+	p = calloc(last - first + 1, sizeof(*p));
+	adj = calloc(last - first + 1, sizeof(*adj));
+	if (!p || !adj) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = first; i < last; i++)
+		if (!isnan(r->rows[i].p_value)) {
+			p[m++] = r->rows[i].p_value;
+			if (r->rows[i].na + r->rows[i].nb > na + nb) {
+				na = r->rows[i].na;
+				nb = r->rows[i].nb;
+			}
+		}
+	if (m) {
+		err = stats_holm_adjust(p, m, adj);
+		if (err)
+			goto out;
+	}
+	m = 0;
+	for (i = first; i < last; i++) {
+		struct compare_row *row = &r->rows[i];
+		if (!isnan(row->p_value))
+			row->p_holm = adj[m++];
+		row->significant = !isnan(row->p_holm) && row->p_holm < alpha;
+		row_verdict(row);
+	}
+	/* With few repetitions the rank test cannot reach alpha once Holm
+	 * multiplies by the number of rows: say so rather than report
+	 * "no change" as if it were evidence. */
+	if (m && na <= 20 && nb <= 20) {
+		min_p = stats_mann_whitney_min_p(na, nb);
+		if (min_p * (double)m >= alpha)
+			err = add_warning(r, "with %zu and %zu repetitions the smallest possible "
+					  "Mann-Whitney p-value is %.3g; after Holm over %zu rows no "
+					  "change can be significant at %.2g: run more repetitions "
+					  "(--reps) or compare fewer metrics (--metric)",
+					  na, nb, min_p, m, alpha);
+	}
+out:
+	free(p);
+	free(adj);
+	return err;
+}
+
+static int build_pair(struct compare_report *r, const struct compare_opts *o, int other,
+		      size_t *cap)
+{
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[other];
+	size_t i, first = r->nr_rows;
+	int err;
+
+	err = check_host(r, a, b);
+	if (!err)
+		err = check_settings(r, a, b);
+	if (!err)
+		err = check_overlap(r, a, b);
+	if (!err)
+		err = check_metrics(r, o, a, b);
+	for (i = 0; !err && i < a->nr_series; i++) {
+		const struct compare_series *sa = &a->series[i], *sb;
+		struct compare_row row = { .other = other };
+
+		if (!metric_selected(o, sa->metric) || !sa->n)
+			continue;
+		sb = find_series(b, sa);
+		if (!sb || !sb->n)
+			continue;
+		row.pattern = sa->pattern;
+		row.order = sa->order;
+		row.span = sa->span;
+		row.metric = sa->metric;
+		row.dir = compare_metric_dir(sa->metric);
+		err = row_stats(&row, sa, sb, o);
+		if (!err)
+			err = add_row(&r->rows, &r->nr_rows, cap, &row);
+		if (o->progress)
+			o->progress((size_t)(other - 1) * a->nr_series + i + 1,
+				    (r->nr_inputs - 1) * a->nr_series, o->progress_ctx);
+	}
+	if (err)
+		return err;
+	if (r->nr_rows == first) {
+		struct llset oa, ob, sa, sb;
+		char la[128], lb[128];
+
+		input_sets(a, &oa, &sa);
+		input_sets(b, &ob, &sb);
+		qsort(oa.v, oa.n, sizeof(oa.v[0]), cmp_ll);
+		qsort(ob.v, ob.n, sizeof(ob.v[0]), cmp_ll);
+		llset_missing(&oa, &(struct llset){ .n = 0 }, false, la, sizeof(la));
+		llset_missing(&ob, &(struct llset){ .n = 0 }, false, lb, sizeof(lb));
+		snprintf(r->error, sizeof(r->error),
+			 "%s (orders %s) and %s (orders %s) have no order, span and metric in "
+			 "common: nothing to compare", a->label, la[0] ? la : "none", b->label,
+			 lb[0] ? lb : "none");
+		return -ENODATA;
+	}
+	qsort(r->rows + first, r->nr_rows - first, sizeof(r->rows[0]), cmp_row);
+	return holm_pair(r, first, r->nr_rows, o->alpha);
+}
+
+int compare_build(const struct compare_input *inputs, size_t nr_inputs,
+		  const struct compare_opts *opts, struct compare_report *r)
+{
+	struct compare_opts o = COMPARE_OPTS_DEFAULT;
+	size_t cap = 0, i, j;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (opts)
+		o = *opts;
+	r->inputs = inputs;
+	r->nr_inputs = nr_inputs;
+	r->comparable = true;
+	r->alpha = o.alpha;
+	r->ci_level = o.ci_level;
+	if (nr_inputs < 2) {
+		snprintf(r->error, sizeof(r->error), "compare needs two results files or more");
+		return -EINVAL;
+	}
+	for (i = 0; i < o.nr_metrics; i++) {
+		bool found = false;
+
+		for (j = 0; j < nr_inputs; j++)
+			found |= input_has_metric(&inputs[j], o.metrics[i]);
+		if (!found) {
+			snprintf(r->error, sizeof(r->error),
+				 "metric '%s' is in none of the files (names as in DESIGN.md: "
+				 "ns_per_access, walks, dtlb_misses, page_faults, ...)",
+				 o.metrics[i]);
+			return -EINVAL;
+		}
+	}
+	for (i = 1; i < nr_inputs && !err; i++)
+		err = build_pair(r, &o, (int)i, &cap);
+	if (err == -ENOMEM)
+		snprintf(r->error, sizeof(r->error), "out of memory");
+	if (err)
+		return err;
+	r->single_span = r->single_pattern = true;
+	for (i = 1; i < r->nr_rows; i++) {
+		r->single_span &= r->rows[i].span == r->rows[0].span;
+		r->single_pattern &= !strcmp(r->rows[i].pattern, r->rows[0].pattern);
+	}
+	return 0;
+}
+
+size_t compare_count_regressions(const struct compare_report *r, double pct)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr_rows; i++)
+		n += r->rows[i].verdict == COMPARE_WORSE && fabs(r->rows[i].delta_pct) > pct;
+	return n;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A/B comparison of results files (DESIGN.md, "compare"). The first input is
+ * the baseline; every other input is compared with it, order by order and
+ * metric by metric: medians, the change in percent, a bootstrap CI of the
+ * change, a Mann-Whitney p-value and significance after Holm correction over
+ * the rows of one baseline/other pair.
+ *
+ * Return convention: 0 or negative errno; the module never prints. When the
+ * inputs cannot be compared at all, compare_build() returns an error and
+ * leaves the reason in words in report->error.
+ */
+#ifndef COMPARE_H
+#define COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define COMPARE_SCHEMA "mthpscope.compare/1"
+
+/* Which way a metric gets better. A metric without a better direction
+ * (instructions, stlb_hits, ...) is compared but never called a regression. */
+enum compare_dir {
+	COMPARE_DIR_NONE,
+	COMPARE_DIR_LOWER,  /* lower is better: ns_per_access, walks, ... */
+	COMPARE_DIR_HIGHER, /* higher is better */
+};
+enum compare_dir compare_metric_dir(const char *metric);
+const char *compare_dir_name(enum compare_dir d); /* "lower", "higher", "none" */
+
+/* The repetitions of one metric at one pattern, order and span, in one input. */
+struct compare_series {
+	const char *pattern;
+	int order;
+	unsigned long long span;
+	const char *metric;
+	const double *values;
+	size_t n;
+};
+
+/* A THP setting as "hugepages-64kB/enabled" = "never". */
+struct compare_setting {
+	char name[48];
+	char value[24];
+};
+
+/* One results file, as compare needs it: built from a loaded results file
+ * by compare_input_from_results() (which owns the arrays), or by hand in
+ * tests. The strings point into the results, which must outlive it. */
+struct compare_input {
+	const char *label;     /* short name: the file name without ".json" */
+	const char *kernel;    /* host.kernel */
+	const char *arch;
+	const char *cpu_model;
+	int virtualized;       /* 1, 0, or -1 when unknown */
+	int emulated;          /* 1: QEMU TCG, timing means nothing; 0 otherwise */
+	int pmu_available;     /* 1, 0, or -1 when unknown */
+	unsigned long page_size; /* 0: unknown (4096 assumed for labels) */
+	const struct compare_setting *settings;
+	size_t nr_settings;
+	const struct compare_series *series;
+	size_t nr_series;
+	size_t nr_dropped;     /* trials left out: their folios missed the order */
+	void *owned;
+};
+
+struct results;
+/* Group the trials of res by pattern, order, span and metric. Trials whose
+ * verified folio coverage is below RESULTS_MIN_COVERAGE did not measure
+ * their order and are left out (counted in nr_dropped). 0 or -ENOMEM. */
+int compare_input_from_results(const struct results *res, const char *label,
+			       struct compare_input *in);
+void compare_input_free(struct compare_input *in);
+/* in->kernel, or "unknown kernel". */
+const char *compare_kernel_name(const struct compare_input *in);
+
+struct compare_opts {
+	const char *const *metrics; /* only these metrics (NULL: all in common) */
+	size_t nr_metrics;
+	double alpha;               /* significance level after Holm, default 0.05 */
+	double ci_level;            /* default 0.95 */
+	unsigned bootstrap_iters;   /* default 2000 */
+	unsigned long long seed;    /* bootstrap seed, default 1 */
+	/* Called after each compared series (a progress line); may be NULL. */
+	void (*progress)(size_t done, size_t total, void *ctx);
+	void *progress_ctx;
+};
+#define COMPARE_OPTS_DEFAULT                                                        \
+	{ .alpha = 0.05, .ci_level = 0.95, .bootstrap_iters = 2000, .seed = 1 }
+
+/* Worse, better or no change: what a reader of the row should conclude. */
+enum compare_verdict {
+	COMPARE_SAME,       /* not significant */
+	COMPARE_BETTER,
+	COMPARE_WORSE,
+	COMPARE_CHANGED,    /* significant, metric has no better direction */
+};
+const char *compare_verdict_name(enum compare_verdict v);
+
+struct compare_row {
+	int other;           /* index of the compared input (1..nr_inputs-1) */
+	const char *pattern;
+	int order;
+	unsigned long long span;
+	const char *metric;
+	size_t na, nb;
+	double a, b;         /* medians */
+	double a_lo, a_hi, b_lo, b_hi; /* bootstrap CIs of the medians, for plots */
+	double delta_pct;    /* 100 * (b - a) / a; NAN when a == 0 */
+	double ci_lo, ci_hi; /* CI of delta_pct; NAN when not computable */
+	double p_value;      /* Mann-Whitney U, two-sided, unadjusted; NAN if n < 2 */
+	double p_holm;       /* Holm-adjusted over the rows of this pair */
+	bool significant;    /* p_holm < alpha */
+	enum compare_dir dir;
+	enum compare_verdict verdict;
+};
+
+struct compare_report {
+	const struct compare_input *inputs;
+	size_t nr_inputs;
+	bool comparable;     /* no difference in host, pattern or THP settings */
+	char **warnings;
+	size_t nr_warnings;
+	struct compare_row *rows; /* grouped by other, then metric, span, order */
+	size_t nr_rows;
+	bool single_span;    /* every row has the same span */
+	bool single_pattern; /* every row has the same pattern */
+	double alpha, ci_level;
+	char error[512];     /* why compare_build() failed, in words */
+};
+
+/* Compare inputs[1..n-1] with inputs[0]. Returns 0, -EINVAL (fewer than two
+ * inputs, or a --metric no input has), -ENODATA (no order/span/metric in
+ * common), -ENOMEM. On error report->error says why; free the report in
+ * every case. */
+int compare_build(const struct compare_input *inputs, size_t nr_inputs,
+		  const struct compare_opts *opts, struct compare_report *report);
+void compare_report_free(struct compare_report *report);
+
+/* Significant changes for the worse larger than pct percent (in magnitude). */
+size_t compare_count_regressions(const struct compare_report *report, double pct);
+
+enum compare_format { COMPARE_FMT_TEXT, COMPARE_FMT_MARKDOWN, COMPARE_FMT_JSON, COMPARE_FMT_LKML };
+int compare_format_parse(const char *s, enum compare_format *out);
+
+/* Its writers are beside analyze's: report_compare_json() and
+ * report_compare_write() (report.h); its figures plot_compare() (plot.h). */
+
+#endif

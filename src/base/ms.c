@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The helpers of mthpscope.h that library modules use too (the messages
+ * and exit statuses are the command layer's, in cmd/cli.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mthpscope.h"
+
+void ms_appendf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+int ms_format_size(unsigned long long bytes, char *buf, size_t size)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (bytes >= 1024 && bytes % 1024 == 0 && u < 3) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		return snprintf(buf, size, "%llu", bytes);
+	return snprintf(buf, size, "%llu%c", bytes, units[u]);
+}
+
+int ms_fail(char *err, size_t size, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared definitions: exit statuses, the command-layer contract. */
+#ifndef MTHPSCOPE_H
+#define MTHPSCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses (DESIGN.md, Contracts). Only main() and cmd_*.c exit. */
+enum ms_exit {
+	MS_EXIT_OK = 0,
+	MS_EXIT_FAIL = 1,  /* runtime failure */
+	MS_EXIT_USAGE = 2, /* bad command line */
+	MS_EXIT_ENV = 3,   /* the environment cannot do what was asked */
+};
+
+#define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+struct cli_cmd;
+
+/* A subcommand: one cmd_<name>.c file defines one of these. */
+struct ms_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* returns an ms_exit value */
+	const struct cli_cmd *cli; /* its options: man pages, completion, help CMD */
+};
+
+/* "0.1.0+git.<describe>" (src/version.c): --version and tool.version. */
+extern const char ms_version[];
+
+void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stderr */
+void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
+void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
+
+/* Append printf-style text to the string in buf (size bytes), cut to fit. */
+void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
+
+/* A module's error: the message into err (size bytes), returns code (a
+ * negative errno), so that 'return ms_fail(err, size, -EINVAL, ...)' is one line. */
+int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4, 5);
+
+/* A size as "4096", "64K", "2M" (binary units, only when exact); returns
+ * snprintf's count. */
+int ms_format_size(unsigned long long bytes, char *buf, size_t size);
+
+/* Map a negative errno from a module to an exit status: 3 for what the
+ * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
+ * Usage errors (2) come from the option parsers only. */
+int ms_exit_for_errno(int err);
+
+#endif

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "atomic.h"
+#include "cleanup.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int dir_of(const char *path, char *dir, size_t size)
+{
+	char tmp[PATH_MAX];
+
+	if (strlen(path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	strcpy(tmp, path);
+	snprintf(dir, size, "%s", dirname(tmp));
+	return 0;
+}
+
+/* The nearest existing ancestor of a path that does not exist yet (what
+ * "mkdir -p" would create under). */
+static int existing_ancestor(const char *path, char *dir, size_t size)
+{
+	struct stat st;
+	int err;
+
+	if ((err = dir_of(path, dir, size)))
+		return err;
+	while (stat(dir, &st) < 0) {
+		char up[PATH_MAX];
+
+		if (errno != ENOENT)
+			return -errno;
+		if ((err = dir_of(dir, up, sizeof(up))))
+			return err;
+		if (!strcmp(up, dir))
+			return -ENOENT;
+		snprintf(dir, size, "%s", up);
+	}
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int atomic_check_output(const char *path, bool want_dir)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (!want_dir && !strcmp(path, "-"))
+		return 0;
+	if (!*path)
+		return -ENOENT;
+	if (stat(path, &st) == 0) {
+		if (want_dir) {
+			if (!S_ISDIR(st.st_mode))
+				return -ENOTDIR;
+			return access(path, W_OK | X_OK) < 0 ? -errno : 0;
+		}
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* a device, FIFO or socket is written in place, a file replaced */
+		if (!S_ISREG(st.st_mode))
+			return access(path, W_OK) < 0 ? -errno : 0;
+		if ((err = dir_of(path, dir, sizeof(dir))))
+			return err;
+		if (access(dir, W_OK | X_OK) < 0 || access(path, W_OK) < 0)
+			return -errno;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	if (want_dir)
+		err = existing_ancestor(path, dir, sizeof(dir));
+	else
+		err = dir_of(path, dir, sizeof(dir));
+	if (err)
+		return err;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, W_OK | X_OK) < 0 ? -errno : 0;
+}
+
+int atomic_check_writable(const char *path)
+{
+	return atomic_check_output(path, false);
+}
+
+int atomic_remove_stale(const char *path)
+{
+	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
+	struct dirent *de;
+	size_t blen;
+	DIR *d;
+	int n = 0;
+
+	if (dir_of(path, dir, sizeof(dir)) || strlen(path) >= sizeof(tmp))
+		return 0;
+	strcpy(tmp, path);
+	snprintf(base, sizeof(base), "%s.tmp.", basename(tmp));
+	blen = strlen(base);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name + blen;
+		char *end, full[PATH_MAX + 256];
+		struct stat st;
+		long pid;
+
+		if (strncmp(de->d_name, base, blen) || !isdigit((unsigned char)*p))
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (*end || errno || pid <= 0 || pid > INT_MAX || pid == (long)getpid())
+			continue;
+		/* only a dead writer's file: a live one is still writing */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);
+		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Not a regular file (a character device such as /dev/null, a FIFO, a
+ * socket): written in place, never replaced by a rename. */
+static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
+{
+	FILE *f;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	errno = 0;
+	err = emit(f, ctx);
+	if (!err && (fflush(f) || ferror(f)))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+	struct stat st;
+	FILE *f = NULL;
+	int fd, dfd, err, slot;
+
+	if (!strcmp(path, "-")) {
+		err = emit(stdout, ctx);
+		if (!err && fflush(stdout))
+			err = -errno;
+		return err;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, emit, ctx);
+	if ((err = dir_of(path, dir, sizeof(dir))))
+		return err;
+	atomic_remove_stale(path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	/* O_EXCL | O_NOFOLLOW: as root in a shared directory, never follow a
+	 * planted symlink or reuse someone else's file. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	slot = cleanup_unlink_path(tmp);
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		goto fail;
+	}
+	errno = 0;
+	if ((err = emit(f, ctx)))
+		goto fail;
+	if (fflush(f) || fsync(fileno(f))) {
+		err = errno ? -errno : -EIO;
+		goto fail;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		err = -errno;
+		goto fail;
+	}
+	f = NULL;
+	if (rename(tmp, path) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	cleanup_forget_path(slot);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+fail:
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	cleanup_forget_path(slot);
+	return err;
+}
+
+struct json_ctx {
+	json_t *doc;
+	size_t flags;
+};
+
+static int emit_json(FILE *f, void *ctx)
+{
+	struct json_ctx *c = ctx;
+
+	if (json_dumpf(c->doc, f, c->flags) || fputc('\n', f) == EOF)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int atomic_write_json(const char *path, json_t *doc, size_t json_flags)
+{
+	struct json_ctx c = { doc, json_flags };
+
+	return atomic_write(path, emit_json, &c);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Files other tools read are written whole or not at all: a temporary file
+ * beside the target, fsync, rename, fsync of the directory. */
+#ifndef ATOMIC_H
+#define ATOMIC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Write 'doc' to 'path' ("-" = stdout). 0 or negative errno. The temporary
+ * file is removed on every failure and on signals. */
+int atomic_write_json(const char *path, json_t *doc, size_t json_flags);
+
+/* Generic form: 'emit' writes the content to f and returns 0 or -errno. */
+int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx);
+
+/* Check before measuring that 'path' can be created: its directory exists
+ * and is writable. 0 or negative errno. */
+int atomic_check_writable(const char *path);
+
+/* The one check every output option makes before anything is measured.
+ * A file output (want_dir false): "-", a regular file or a new name in a
+ * writable directory (replaced atomically), or a character device, FIFO or
+ * socket (written in place); a directory is -EISDIR. A directory output
+ * (want_dir true: plot -o, --plot): an existing writable directory, or a
+ * name mkdir -p can create; anything else is -ENOTDIR. 0 or -errno. */
+int atomic_check_output(const char *path, bool want_dir);
+
+/* Remove PATH.tmp.PID files left by writers that died (SIGKILL during the
+ * final write). Returns how many were removed. */
+int atomic_remove_stale(const char *path);
+
+#endif

@@ -1,0 +1,963 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The collapse document (mthpscope.collapse/1): the typed model filled by
+ * 'mthpscope collapse', its writer, and its reader, which fills the same
+ * model back for 'plot' and 'collapse --plot'. The schema is spelled in
+ * collapse_doc.h only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collapse.h"
+#include "collapse_doc.h"
+#include "mthpscope.h"
+#include "results.h"
+#include "topo.h"
+
+/* Fixed words of the document: written by the writer, checked by the reader. */
+#define W_COMMAND "collapse"
+#define W_TOOL "mthpscope"
+#define W_PATTERN "chase-tlb"
+#define W_TIMING "timing"
+#define W_SCOPE "system-wide"
+#define W_KERNEL "kernel"
+#define W_BEFORE "identical span, every page at order 0"
+#define W_AFTER "the collapsed span, remaining holes faulted at order 0"
+/* config.khugepaged.alloc_sleep_millisecs: the value collapse_set_knobs writes */
+#define ALLOC_SLEEP_MS 100
+
+/* ---- filling the model (the command's side) ---------------------------- */
+
+static void orders_from_mask(struct collapse_doc_orders *o, unsigned long mask)
+{
+	int k;
+
+	o->nr = 0;
+	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
+		if (mask & (1UL << k))
+			o->order[o->nr++] = k;
+}
+
+void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env)
+{
+	struct topo_info t;
+
+	memset(d, 0, sizeof(*d));
+	topo_describe(&t);
+	d->has_tool = true;
+	snprintf(d->tool_version, sizeof(d->tool_version), "%s", ms_version);
+	results_host_describe(&d->host, &t, &env->thp);
+	d->has_thp = true;
+	d->thp = env->thp;
+}
+
+void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
+			     const struct collapse_env *env, const int *mpn, size_t nr_mpn,
+			     bool measure)
+{
+	struct collapse_doc_config *c = &d->config;
+	int k;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->mode, sizeof(c->mode), "%s", collapse_mode_name(cfg->mode));
+	orders_from_mask(&c->orders, cfg->orders);
+	for (k = 1; k <= FOLIO_MAX_ORDER; k++) {
+		if (!(cfg->orders & (1UL << k)))
+			continue;
+		c->enabled_as[c->nr_enabled_as].order = k;
+		c->enabled_as[c->nr_enabled_as++].word = env->target_word[k];
+	}
+	for (; c->nr_max_ptes_none < nr_mpn && c->nr_max_ptes_none < COLLAPSE_DOC_MAX_MPN;
+	     c->nr_max_ptes_none++)
+		c->max_ptes_none[c->nr_max_ptes_none] = mpn[c->nr_max_ptes_none];
+	c->fill = cfg->fill;
+	c->span = (long long)cfg->span;
+	c->interval_ms = cfg->interval_ms;
+	c->timeout_ms = cfg->timeout_ms;
+	c->seed = cfg->seed;
+	c->measure = measure;
+	c->has_khugepaged = cfg->mode == COLLAPSE_KHUGEPAGED;
+	if (c->has_khugepaged) {
+		c->scan_sleep_millisecs = cfg->scan_sleep_ms;
+		c->pages_to_scan = cfg->pages_to_scan;
+		c->alloc_sleep_millisecs = ALLOC_SLEEP_MS;
+	}
+}
+
+static void measure_from(struct collapse_doc_measure *dm, const struct collapse_measure *m)
+{
+	dm->ns_per_access = m->ns_per_access;
+	dm->ns_min = m->ns_min;
+	dm->ns_max = m->ns_max;
+	dm->accesses = (long long)m->accesses;
+	dm->reps = (int)m->reps;
+	memcpy(dm->pages, m->hist.pages, sizeof(dm->pages));
+}
+
+int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
+			 const char *verdict, const char *statement,
+			 const struct collapse_measure *before, const struct collapse_measure *after)
+{
+	struct collapse_doc_run *runs, *dr;
+	size_t i;
+	int k;
+
+	runs = realloc(d->runs, (d->nr_runs + 1) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	d->runs = runs;
+	dr = &runs[d->nr_runs];
+	memset(dr, 0, sizeof(*dr));
+	if (r->nr_samples && !(dr->samples = calloc(r->nr_samples, sizeof(*dr->samples))))
+		return -ENOMEM;
+	if (r->nr_counters && !(dr->counters = calloc((size_t)r->nr_counters,
+						       sizeof(*dr->counters)))) {
+		free(dr->samples);
+		return -ENOMEM;
+	}
+	d->nr_runs++;
+	dr->max_ptes_none = r->max_ptes_none;
+	for (i = 0; i < r->nr_samples; i++) {
+		struct collapse_doc_sample *s = &dr->samples[i];
+
+		s->t_ms = r->timeline[i].t_ms;
+		memcpy(s->pages, r->timeline[i].pages, sizeof(s->pages));
+		s->partial = r->timeline[i].partial;
+		s->rss_bytes = r->timeline[i].rss_bytes;
+		for (k = 0; k <= FOLIO_MAX_ORDER; k++)
+			if (s->pages[k])
+				d->hist_orders |= 1UL << k;
+	}
+	dr->nr_samples = r->nr_samples;
+	dr->steady = r->steady;
+	dr->elapsed_ms = r->elapsed_ms;
+	dr->span_pages = (long long)r->span_pages;
+	dr->filled_pages = (long long)r->filled_pages;
+	dr->rss_before = (long long)r->rss_before;
+	dr->rss_after = (long long)r->rss_after;
+	dr->rss_growth_bytes = dr->rss_after - dr->rss_before;
+	dr->bloat = r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0;
+	dr->first_collapse_ms = r->first_collapse_ms >= 0 ? r->first_collapse_ms : -1;
+	dr->pages_collapsed = r->pages_collapsed;
+	dr->full_scans = r->full_scans;
+	for (k = 0; k < r->nr_counters; k++) {
+		dr->counters[k].order = r->counters[k].order;
+		snprintf(dr->counters[k].name, sizeof(dr->counters[k].name), "%s",
+			 r->counters[k].name);
+		dr->counters[k].delta = r->counters[k].delta;
+	}
+	dr->nr_counters = (size_t)r->nr_counters;
+	dr->has_madvise = !strcmp(d->config.mode, collapse_mode_name(COLLAPSE_MADVISE));
+	if (r->madvise_errno)
+		snprintf(dr->madvise_error, sizeof(dr->madvise_error), "%s",
+			 strerror(r->madvise_errno));
+	dr->madvise_ns = r->madvise_ns;
+	orders_from_mask(&dr->orders_reached, r->orders_reached);
+	orders_from_mask(&dr->orders_final, r->orders_final);
+	dr->creep = r->creep;
+	if (r->creep) {
+		dr->creep_from = r->creep_from;
+		dr->creep_to = r->creep_to;
+		dr->creep_t_ms = r->creep_t_ms;
+	}
+	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
+	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);
+	dr->has_measure = before && after;
+	if (dr->has_measure) {
+		measure_from(&dr->before, before);
+		measure_from(&dr->after, after);
+		dr->speedup = after->ns_per_access > 0
+				      ? before->ns_per_access / after->ns_per_access : 0.0;
+	}
+	return 0;
+}
+
+/* ---- the writer ---------------------------------------------------------- */
+
+static json_t *orders_json(const struct collapse_doc_orders *o)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < o->nr; i++)
+		json_array_append_new(a, json_integer(o->order[i]));
+	return a;
+}
+
+static json_t *hist_json(const unsigned long long *pages)
+{
+	json_t *h = json_object();
+	char k[8];
+	int o;
+
+	for (o = 0; h && o <= FOLIO_MAX_ORDER; o++) {
+		if (!pages[o])
+			continue;
+		snprintf(k, sizeof(k), "%d", o);
+		json_object_set_new(h, k, json_integer((json_int_t)pages[o]));
+	}
+	return h;
+}
+
+static json_t *measure_json(const struct collapse_doc_measure *m, const char *what)
+{
+	return json_pack("{s:s, s:s, s:{s:f, s:s, s:f, s:f}, s:I, s:i, s:o}", "pattern",
+			 W_PATTERN, "span_state", what, "ns_per_access", "value",
+			 m->ns_per_access, "source", W_TIMING, "min", m->ns_min, "max", m->ns_max,
+			 "accesses", (json_int_t)m->accesses, "reps", m->reps, "hist",
+			 hist_json(m->pages));
+}
+
+static json_t *run_json(const struct collapse_doc_run *r)
+{
+	json_t *tl = json_array(), *ctrs = json_array(), *doc;
+	size_t i;
+
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct collapse_doc_sample *s = &r->samples[i];
+
+		json_array_append_new(tl, json_pack("{s:I, s:o, s:I, s:I}", "t_ms",
+						    (json_int_t)s->t_ms, "hist",
+						    hist_json(s->pages), "partial",
+						    (json_int_t)s->partial, "rss_bytes",
+						    (json_int_t)s->rss_bytes));
+	}
+	for (i = 0; i < r->nr_counters; i++)
+		json_array_append_new(ctrs, json_pack("{s:i, s:s, s:I}", "order",
+						      r->counters[i].order, "name",
+						      r->counters[i].name, "delta",
+						      (json_int_t)r->counters[i].delta));
+	doc = json_pack("{s:I, s:o, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "max_ptes_none",
+			(json_int_t)r->max_ptes_none, "timeline", tl, "steady", r->steady,
+			"elapsed_ms", (json_int_t)r->elapsed_ms, "span_pages",
+			(json_int_t)r->span_pages, "filled_pages", (json_int_t)r->filled_pages,
+			"rss_before", (json_int_t)r->rss_before, "rss_after",
+			(json_int_t)r->rss_after, "rss_growth_bytes",
+			(json_int_t)r->rss_growth_bytes, "bloat", r->bloat);
+	if (!doc) {
+		json_decref(ctrs);
+		return NULL;
+	}
+	json_object_set_new(doc, "first_collapse_ms",
+			    r->first_collapse_ms >= 0 ? json_integer(r->first_collapse_ms)
+						      : json_null());
+	json_object_set_new(doc, "khugepaged",
+			    json_pack("{s:I, s:I, s:s, s:s}", "pages_collapsed",
+				      (json_int_t)r->pages_collapsed, "full_scans",
+				      (json_int_t)r->full_scans, "scope", W_SCOPE, "source",
+				      W_KERNEL));
+	json_object_set_new(doc, "collapse_counters", ctrs);
+	if (r->has_madvise)
+		json_object_set_new(doc, "madvise",
+				    json_pack("{s:o, s:I}", "error",
+					      r->madvise_error[0] ? json_string(r->madvise_error)
+								  : json_null(),
+					      "ns", (json_int_t)r->madvise_ns));
+	json_object_set_new(doc, "orders_reached", orders_json(&r->orders_reached));
+	json_object_set_new(doc, "orders_final", orders_json(&r->orders_final));
+	json_object_set_new(doc, "creep",
+			    r->creep ? json_pack("{s:b, s:i, s:i, s:I}", "happened", 1, "from",
+						 r->creep_from, "to", r->creep_to, "t_ms",
+						 (json_int_t)r->creep_t_ms)
+				     : json_pack("{s:b}", "happened", 0));
+	json_object_set_new(doc, "verdict", json_string(r->verdict));
+	json_object_set_new(doc, "statement", json_string(r->statement));
+	if (r->has_measure)
+		json_object_set_new(doc, "measure",
+				    json_pack("{s:o, s:o, s:f}", "before",
+					      measure_json(&r->before, W_BEFORE), "after",
+					      measure_json(&r->after, W_AFTER), "speedup",
+					      r->speedup));
+	return doc;
+}
+
+static json_t *config_json(const struct collapse_doc_config *c)
+{
+	json_t *mpn = json_array(), *words = json_object(), *cfg;
+	size_t i;
+
+	for (i = 0; mpn && i < c->nr_max_ptes_none; i++)
+		json_array_append_new(mpn, json_integer(c->max_ptes_none[i]));
+	for (i = 0; words && i < c->nr_enabled_as; i++) {
+		char k[8];
+
+		snprintf(k, sizeof(k), "%d", c->enabled_as[i].order);
+		json_object_set_new(words, k, json_string(thp_word_name(c->enabled_as[i].word)));
+	}
+	cfg = json_pack("{s:s, s:s, s:o, s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:b}", "command",
+			W_COMMAND, "mode", c->mode, "orders", orders_json(&c->orders),
+			"enabled_as", words, "max_ptes_none", mpn, "fill", c->fill, "span",
+			(json_int_t)c->span, "interval_ms", (json_int_t)c->interval_ms,
+			"timeout_ms", (json_int_t)c->timeout_ms, "seed", (json_int_t)c->seed,
+			"measure", c->measure);
+	if (cfg && c->has_khugepaged)
+		json_object_set_new(cfg, "khugepaged",
+				    json_pack("{s:I, s:I, s:I}", "scan_sleep_millisecs",
+					      (json_int_t)c->scan_sleep_millisecs, "pages_to_scan",
+					      (json_int_t)c->pages_to_scan,
+					      "alloc_sleep_millisecs",
+					      (json_int_t)c->alloc_sleep_millisecs));
+	return cfg;
+}
+
+int collapse_doc_json(const struct collapse_doc *d, json_t **out)
+{
+	json_t *doc, *runs = NULL, *last = NULL, *v;
+	int rc = -ENOMEM;
+	size_t r;
+
+	*out = NULL;
+	doc = json_pack("{s:s}", "schema", COLLAPSE_SCHEMA);
+	if (!doc)
+		return -ENOMEM;
+	if (d->has_tool &&
+	    json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", W_TOOL, "version",
+							d->tool_version)))
+		goto out;
+	if (json_object_set_new(doc, "host", results_host_to_json(&d->host)))
+		goto out;
+	if (d->has_thp && json_object_set_new(doc, "thp", results_thp_json(&d->thp, d->thp_stats)))
+		goto out;
+	if (json_object_set_new(doc, "config", config_json(&d->config)))
+		goto out;
+	if (!(runs = json_array()))
+		goto out;
+	for (r = 0; r < d->nr_runs; r++) {
+		if (!(v = run_json(&d->runs[r])) || json_array_append_new(runs, v))
+			goto out;
+		last = v;
+	}
+	/* The last run's fields at the top level: a single-value run reads
+	 * like a flat document. */
+	if (last && json_object_update(doc, last))
+		goto out;
+	if (json_object_set(doc, "runs", runs))
+		goto out;
+	*out = doc;
+	doc = NULL;
+	rc = 0;
+out:
+	json_decref(runs);
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- the reader ---------------------------------------------------------- */
+
+static const char *jtype(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* o.key into *v: NULL when absent and optional, an error when required. */
+static int field(json_t *o, const char *path, const char *key, bool required, json_t **v,
+		 char *err, size_t errsize)
+{
+	*v = json_object_get(o, key);
+	if (!*v && required)
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
+	return 0;
+}
+
+/* One typed field: present with the type, or absent when optional. */
+static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
+		char *err, size_t errsize)
+{
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
+	static const char *const names[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
+		[JSON_REAL] = "a number",
+	};
+
+	if (rc || !v)
+		return rc;
+	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
+		if (type == JSON_INTEGER && json_integer_value(v) < 0)
+			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
+				    (long long)json_integer_value(v));
+		return 0;
+	}
+	return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
+		    names[type], jtype(v));
+}
+
+/* Integers of the model: want() plus a range. */
+static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
+		    long long max, long long *out, char *err, size_t errsize)
+{
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
+
+	if (rc || !v)
+		return rc;
+	if (!json_is_integer(v))
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected an integer, found %s", path,
+			    key, jtype(v));
+	if (json_integer_value(v) < min && min == 0)
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
+			    (long long)json_integer_value(v));
+	if (json_integer_value(v) < min || json_integer_value(v) > max)
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]",
+			    path, key, (long long)json_integer_value(v), min, max);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int want_num(json_t *o, const char *path, const char *key, bool required, double *out,
+		    char *err, size_t errsize)
+{
+	int rc = want(o, path, key, JSON_REAL, required, err, errsize);
+
+	if (!rc && json_object_get(o, key))
+		*out = json_number_value(json_object_get(o, key));
+	return rc;
+}
+
+static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
+		     char *err, size_t errsize)
+{
+	json_t *v;
+	int rc = field(o, path, key, required, &v, err, errsize);
+
+	if (rc || !v)
+		return rc;
+	if (!json_is_boolean(v))
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected true or false, found %s",
+			    path, key, jtype(v));
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* A string of the model: it must fit, the writer would write it back cut. */
+static int want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
+		    size_t size, char *err, size_t errsize)
+{
+	int rc = want(o, path, key, JSON_STRING, required, err, errsize);
+	json_t *v = json_object_get(o, key);
+
+	if (rc || !v)
+		return rc;
+	if (json_string_length(v) >= size)
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: longer than %zu characters", path,
+			    key, size - 1);
+	snprintf(dst, size, "%s", json_string_value(v));
+	return 0;
+}
+
+/* A fixed word of the document (e.g. "source": "timing"), when present. */
+static int want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
+		     size_t errsize)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || strcmp(json_string_value(v), word))
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected \"%s\", found %s", path,
+			    key, word, json_is_string(v) ? json_string_value(v) : jtype(v));
+	return 0;
+}
+
+static int read_orders(json_t *o, const char *path, const char *key,
+		       struct collapse_doc_orders *out, char *err, size_t errsize)
+{
+	unsigned long seen = 0;
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+	int rc;
+
+	if ((rc = want(o, path, key, JSON_ARRAY, false, err, errsize)) || !a)
+		return rc;
+	json_array_foreach(a, i, v) {
+		long long k;
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > FOLIO_MAX_ORDER)
+			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: expected an order 0-%d, "
+				    "found %s", path, key, i, FOLIO_MAX_ORDER, jtype(v));
+		k = json_integer_value(v);
+		if (seen & (1UL << k))
+			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: order %lld twice", path,
+				    key, i, k);
+		seen |= 1UL << k;
+		out->order[out->nr++] = (int)k;
+	}
+	return 0;
+}
+
+void collapse_doc_free(struct collapse_doc *d)
+{
+	size_t r;
+
+	if (!d)
+		return;
+	for (r = 0; r < d->nr_runs; r++) {
+		free(d->runs[r].samples);
+		free(d->runs[r].counters);
+	}
+	free(d->runs);
+	memset(d, 0, sizeof(*d));
+}
+
+/* $.runs[r].timeline[i].hist: keys are folio orders spelled as plain decimal
+ * (no sign, no leading zero), values page counts. */
+static int read_hist(json_t *hist, const char *hp, unsigned long long *pages,
+		     unsigned long *seen, char *err, size_t errsize)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(hist, k, v) {
+		char *end, canon[8];
+		long o;
+
+		errno = 0;
+		o = strtol(k, &end, 10);
+		if (!*k || *end || errno || o < 0 || o > FOLIO_MAX_ORDER ||
+		    !isdigit((unsigned char)*k))
+			return ms_fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
+				    "folio order 0-%d", hp, k, FOLIO_MAX_ORDER);
+		snprintf(canon, sizeof(canon), "%ld", o);
+		if (strcmp(canon, k))
+			return ms_fail(err, errsize, -EBADMSG, "%s.hist: key '%s' is not a "
+				    "folio order as written by collapse (expected '%s')", hp, k,
+				    canon);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return ms_fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
+				    "count (an integer >= 0), found %s", hp, k, jtype(v));
+		pages[o] = (unsigned long long)json_integer_value(v);
+		if (seen)
+			*seen |= 1UL << o;
+	}
+	return 0;
+}
+
+/* hist, required when 'required'; object checked here. */
+static int read_hist_at(json_t *o, const char *path, bool required, unsigned long long *pages,
+			unsigned long *seen, char *err, size_t errsize)
+{
+	int rc = want(o, path, "hist", JSON_OBJECT, required, err, errsize);
+
+	if (rc || !json_object_get(o, "hist"))
+		return rc;
+	return read_hist(json_object_get(o, "hist"), path, pages, seen, err, errsize);
+}
+
+static int read_measure(json_t *m, const char *path, const char *state,
+			struct collapse_doc_measure *dm, char *err, size_t errsize)
+{
+	json_t *npa;
+	long long x = 0;
+	char p[160];
+	int rc;
+
+	if (!json_is_object(m))
+		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
+			    jtype(m));
+	snprintf(p, sizeof(p), "%s.ns_per_access", path);
+	if ((rc = want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
+	    (rc = want_word(m, path, "span_state", state, err, errsize)) ||
+	    (rc = want(m, path, "ns_per_access", JSON_OBJECT, true, err, errsize)))
+		return rc;
+	npa = json_object_get(m, "ns_per_access");
+	if ((rc = want_num(npa, p, "value", true, &dm->ns_per_access, err, errsize)) ||
+	    (rc = want_word(npa, p, "source", W_TIMING, err, errsize)) ||
+	    (rc = want_num(npa, p, "min", false, &dm->ns_min, err, errsize)) ||
+	    (rc = want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
+	    (rc = want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
+			   errsize)) ||
+	    (rc = want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
+	    (rc = read_hist_at(m, path, false, dm->pages, NULL, err, errsize)))
+		return rc;
+	dm->reps = (int)x;
+	return 0;
+}
+
+/* The run's summary: absent in hand-made documents, each field optional. */
+static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
+			    char *err, size_t errsize)
+{
+	json_t *v, *c;
+	char p[160];
+	long long x;
+	size_t i;
+	int rc;
+
+	if ((rc = want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
+	    (rc = want_int(run, path, "elapsed_ms", false, 0, LLONG_MAX, &dr->elapsed_ms, err,
+			   errsize)) ||
+	    (rc = want_int(run, path, "span_pages", false, 0, LLONG_MAX, &dr->span_pages, err,
+			   errsize)) ||
+	    (rc = want_int(run, path, "filled_pages", false, 0, LLONG_MAX, &dr->filled_pages,
+			   err, errsize)) ||
+	    (rc = want_int(run, path, "rss_before", false, 0, LLONG_MAX, &dr->rss_before, err,
+			   errsize)) ||
+	    (rc = want_int(run, path, "rss_after", false, 0, LLONG_MAX, &dr->rss_after, err,
+			   errsize)) ||
+	    (rc = want_int(run, path, "rss_growth_bytes", false, LLONG_MIN, LLONG_MAX,
+			   &dr->rss_growth_bytes, err, errsize)) ||
+	    (rc = want_num(run, path, "bloat", false, &dr->bloat, err, errsize)))
+		return rc;
+	dr->first_collapse_ms = -1;
+	if ((v = json_object_get(run, "first_collapse_ms")) && !json_is_null(v) &&
+	    (rc = want_int(run, path, "first_collapse_ms", false, 0, LLONG_MAX,
+			   &dr->first_collapse_ms, err, errsize)))
+		return rc;
+	if ((rc = want(run, path, "khugepaged", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "khugepaged"))) {
+		snprintf(p, sizeof(p), "%s.khugepaged", path);
+		if ((rc = want_int(v, p, "pages_collapsed", false, LLONG_MIN, LLONG_MAX,
+				   &dr->pages_collapsed, err, errsize)) ||
+		    (rc = want_int(v, p, "full_scans", false, LLONG_MIN, LLONG_MAX,
+				   &dr->full_scans, err, errsize)) ||
+		    (rc = want_word(v, p, "scope", W_SCOPE, err, errsize)) ||
+		    (rc = want_word(v, p, "source", W_KERNEL, err, errsize)))
+			return rc;
+	}
+	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	v = json_object_get(run, "collapse_counters");
+	if (json_array_size(v) &&
+	    !(dr->counters = calloc(json_array_size(v), sizeof(*dr->counters))))
+		return ms_fail(err, errsize, -ENOMEM, "%s.collapse_counters: out of memory", path);
+	json_array_foreach(v, i, c) {
+		struct collapse_doc_counter *k = &dr->counters[i];
+
+		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
+		if (!json_is_object(c))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
+				    jtype(c));
+		x = 0;
+		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
+		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
+				   errsize)))
+			return rc;
+		k->order = (int)x;
+		dr->nr_counters = i + 1;
+	}
+	if ((rc = want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "madvise"))) {
+		dr->has_madvise = true;
+		snprintf(p, sizeof(p), "%s.madvise", path);
+		if ((c = json_object_get(v, "error")) && !json_is_null(c) &&
+		    (rc = want_str(v, p, "error", false, dr->madvise_error,
+				   sizeof(dr->madvise_error), err, errsize)))
+			return rc;
+		if (c && json_is_string(c) && !dr->madvise_error[0])
+			return ms_fail(err, errsize, -EBADMSG, "%s.error: empty (null when none)", p);
+		if ((rc = want_int(v, p, "ns", false, 0, LLONG_MAX, &dr->madvise_ns, err,
+				   errsize)))
+			return rc;
+	}
+	if ((rc = read_orders(run, path, "orders_reached", &dr->orders_reached, err, errsize)) ||
+	    (rc = read_orders(run, path, "orders_final", &dr->orders_final, err, errsize)) ||
+	    (rc = want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "creep"))) {
+		snprintf(p, sizeof(p), "%s.creep", path);
+		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
+			return rc;
+		if (dr->creep) {
+			x = 0;
+			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_from = (int)x;
+			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_to = (int)x;
+			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+					   errsize)))
+				return rc;
+		}
+	}
+	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
+			   errsize)) ||
+	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
+			   err, errsize)) ||
+	    (rc = want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "measure"))) {
+		dr->has_measure = true;
+		snprintf(p, sizeof(p), "%s.measure", path);
+		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.before", path);
+		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
+				       errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.after", path);
+		if ((rc = read_measure(json_object_get(v, "after"), p, W_AFTER, &dr->after, err,
+				       errsize)))
+			return rc;
+	}
+	return 0;
+}
+
+/* What khugepaged/max_ptes_none may be: the kernel takes 0 to HPAGE_PMD_NR - 1,
+ * the base pages of a PMD less one (511 with 4K pages, 2047 with 16K, 8191
+ * with 64K on arm64). From the document's host (pmd_size, else pmd_order);
+ * a host that says neither gets the bound of the largest PMD order read. */
+struct mpn_range {
+	long long max;
+	char why[128];
+};
+
+static int mpn_range_of(const struct results_host *h, struct mpn_range *m, char *err,
+			size_t errsize)
+{
+	unsigned long ps = (unsigned long)h->topo.page_size, pages;
+
+	if (h->pmd_size) {
+		pages = h->pmd_size / ps;
+		if (h->pmd_size % ps || pages < 2 || (pages & (pages - 1)))
+			return ms_fail(err, errsize, -EBADMSG, "$.host.pmd_size: %lu is not a "
+				    "power-of-two number (at least 2) of %lu-byte pages",
+				    h->pmd_size, ps);
+		if (h->pmd_order && pages != 1UL << h->pmd_order)
+			return ms_fail(err, errsize, -EBADMSG, "$.host.pmd_size: %lu is %lu pages "
+				    "of %lu bytes, but $.host.pmd_order is %d", h->pmd_size, pages,
+				    ps, h->pmd_order);
+		snprintf(m->why, sizeof(m->why), "a %lu-byte PMD holds %lu pages of %lu bytes",
+			 h->pmd_size, pages, ps);
+	} else if (h->pmd_order) {
+		pages = 1UL << h->pmd_order;
+		snprintf(m->why, sizeof(m->why), "a PMD of order %d holds %lu pages",
+			 h->pmd_order, pages);
+	} else {
+		pages = 1UL << FOLIO_MAX_ORDER;
+		snprintf(m->why, sizeof(m->why), "$.host gives no PMD size; no PMD holds more "
+			 "than %lu pages", pages);
+	}
+	m->max = (long long)pages - 1;
+	return 0;
+}
+
+static int check_mpn(const struct mpn_range *m, const char *path, long long v, char *err,
+		     size_t errsize)
+{
+	if (v < 0 || v > m->max)
+		return ms_fail(err, errsize, -EBADMSG, "%s: %lld is out of range [0, %lld] (%s)",
+			    path, v, m->max, m->why);
+	return 0;
+}
+
+static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
+		    struct collapse_doc_run *dr, unsigned long *seen, char *err, size_t errsize)
+{
+	json_t *tl, *smp;
+	char hp[128];
+	size_t i;
+	int rc;
+
+	if (!json_is_object(run))
+		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
+			    jtype(run));
+	if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
+		return rc;
+	dr->max_ptes_none = json_integer_value(json_object_get(run, "max_ptes_none"));
+	snprintf(hp, sizeof(hp), "%s.max_ptes_none", path);
+	if ((rc = check_mpn(mpn, hp, dr->max_ptes_none, err, errsize)))
+		return rc;
+	tl = json_object_get(run, "timeline");
+	if (json_array_size(tl)) {
+		dr->samples = calloc(json_array_size(tl), sizeof(*dr->samples));
+		if (!dr->samples)
+			return ms_fail(err, errsize, -ENOMEM, "%s.timeline: out of memory", path);
+	}
+	json_array_foreach(tl, i, smp) {
+		struct collapse_doc_sample *s = &dr->samples[i];
+		long long x = 0;
+
+		snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
+		if (!json_is_object(smp))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
+				    hp, jtype(smp));
+		if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
+		    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
+			return rc;
+		s->t_ms = json_integer_value(json_object_get(smp, "t_ms"));
+		if ((rc = read_hist(json_object_get(smp, "hist"), hp, s->pages, seen, err,
+				    errsize)))
+			return rc;
+		if ((rc = want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
+			return rc;
+		s->partial = (unsigned long long)x;
+		x = 0;
+		if ((rc = want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
+			return rc;
+		s->rss_bytes = (unsigned long long)x;
+		dr->nr_samples = i + 1;
+	}
+	return read_run_summary(run, path, dr, err, errsize);
+}
+
+static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse_doc_config *c,
+		       char *err, size_t errsize)
+{
+	const char *p = "$.config", *k;
+	char ep[64];
+	json_t *v, *w;
+	size_t i;
+	int rc;
+
+	if ((rc = want_word(cfg, p, "command", W_COMMAND, err, errsize)) ||
+	    (rc = want_str(cfg, p, "mode", false, c->mode, sizeof(c->mode), err, errsize)) ||
+	    (rc = want_int(cfg, p, "span", false, 0, LLONG_MAX, &c->span, err, errsize)) ||
+	    (rc = want_num(cfg, p, "fill", false, &c->fill, err, errsize)) ||
+	    (rc = read_orders(cfg, p, "orders", &c->orders, err, errsize)) ||
+	    (rc = want(cfg, p, "enabled_as", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(cfg, p, "max_ptes_none", JSON_ARRAY, false, err, errsize)) ||
+	    (rc = want_int(cfg, p, "interval_ms", false, 0, LLONG_MAX, &c->interval_ms, err,
+			   errsize)) ||
+	    (rc = want_int(cfg, p, "timeout_ms", false, 0, LLONG_MAX, &c->timeout_ms, err,
+			   errsize)) ||
+	    (rc = want_int(cfg, p, "seed", false, 0, LLONG_MAX, (long long *)&c->seed, err,
+			   errsize)) ||
+	    (rc = want_bool(cfg, p, "measure", false, &c->measure, err, errsize)) ||
+	    (rc = want(cfg, p, "khugepaged", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	json_object_foreach(json_object_get(cfg, "enabled_as"), k, w) {
+		char *end;
+		long o;
+		int x;
+
+		errno = 0;
+		o = strtol(k, &end, 10);
+		if (!isdigit((unsigned char)*k) || *end || errno || o < 1 || o > FOLIO_MAX_ORDER ||
+		    (*k == '0'))
+			return ms_fail(err, errsize, -EBADMSG, "$.config.enabled_as: key '%s' is not "
+				    "an order 1-%d", k, FOLIO_MAX_ORDER);
+		x = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
+		if (x < 0)
+			return ms_fail(err, errsize, -EBADMSG, "$.config.enabled_as.%s: expected a "
+				    "THP word, found %s", k, jtype(w));
+		c->enabled_as[c->nr_enabled_as].order = (int)o;
+		c->enabled_as[c->nr_enabled_as++].word = (enum thp_word)x;
+	}
+	v = json_object_get(cfg, "max_ptes_none");
+	if (json_array_size(v) > COLLAPSE_DOC_MAX_MPN)
+		return ms_fail(err, errsize, -EBADMSG, "$.config.max_ptes_none: more than %d values",
+			    COLLAPSE_DOC_MAX_MPN);
+	json_array_foreach(v, i, w) {
+		snprintf(ep, sizeof(ep), "$.config.max_ptes_none[%zu]", i);
+		if (!json_is_integer(w))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an integer, found %s",
+				    ep, jtype(w));
+		if ((rc = check_mpn(mpn, ep, json_integer_value(w), err, errsize)))
+			return rc;
+		c->max_ptes_none[c->nr_max_ptes_none++] = (int)json_integer_value(w);
+	}
+	if ((v = json_object_get(cfg, "khugepaged"))) {
+		c->has_khugepaged = true;
+		p = "$.config.khugepaged";
+		if ((rc = want_int(v, p, "scan_sleep_millisecs", true, 0, LLONG_MAX,
+				   &c->scan_sleep_millisecs, err, errsize)) ||
+		    (rc = want_int(v, p, "pages_to_scan", true, 0, LLONG_MAX, &c->pages_to_scan,
+				   err, errsize)) ||
+		    (rc = want_int(v, p, "alloc_sleep_millisecs", true, 0, LLONG_MAX,
+				   &c->alloc_sleep_millisecs, err, errsize)))
+			return rc;
+	}
+	return 0;
+}
+
+static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsize)
+{
+	json_t *runs, *cfg, *host, *run, *v;
+	struct mpn_range mpn;
+	const char *schema;
+	char path[96];
+	size_t r;
+	int rc;
+
+	if (!json_is_object(doc))
+		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
+			    "found %s", jtype(doc));
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema)
+		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
+	if (strcmp(schema, COLLAPSE_SCHEMA)) {
+		if (!strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
+			return ms_fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
+				    "(this mthpscope reads %s)", schema, COLLAPSE_SCHEMA);
+		return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
+			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
+	}
+	if ((rc = want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+		return rc;
+	if ((v = json_object_get(doc, "tool"))) {
+		d->has_tool = true;
+		if ((rc = want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
+		    (rc = want_str(v, "$.tool", "version", true, d->tool_version,
+				   sizeof(d->tool_version), err, errsize)))
+			return rc;
+	}
+	host = json_object_get(doc, "host");
+	cfg = json_object_get(doc, "config");
+	runs = json_object_get(doc, "runs");
+	if ((rc = want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = results_host_read(host, "$.host", &d->host, err, errsize)))
+		return rc;
+	if (d->host.topo.page_size <= 0)
+		return ms_fail(err, errsize, -EBADMSG, "$.host.page_size: %ld is not a page size",
+			    d->host.topo.page_size);
+	if ((v = json_object_get(doc, "thp"))) {
+		d->has_thp = true;
+		if ((rc = results_thp_read(v, "$.thp", &d->thp, &d->thp_stats, err, errsize)))
+			return rc;
+	}
+	if ((rc = mpn_range_of(&d->host, &mpn, err, errsize)) ||
+	    (rc = read_config(cfg, &mpn, &d->config, err, errsize)))
+		return rc;
+	if (!json_array_size(runs))
+		return ms_fail(err, errsize, -ENODATA, "$.runs: no runs to plot");
+	d->runs = calloc(json_array_size(runs), sizeof(*d->runs));
+	if (!d->runs)
+		return ms_fail(err, errsize, -ENOMEM, "$.runs: out of memory");
+	json_array_foreach(runs, r, run) {
+		snprintf(path, sizeof(path), "$.runs[%zu]", r);
+		d->nr_runs = r + 1; /* freed with the document from here on */
+		if ((rc = read_run(run, path, &mpn, &d->runs[r], &d->hist_orders, err, errsize)))
+			return rc;
+	}
+	return 0;
+}
+
+int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t errsize)
+{
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	rc = read_doc(doc, d, err, errsize);
+	if (rc)
+		collapse_doc_free(d);
+	return rc;
+}

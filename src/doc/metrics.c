@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "metrics.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define LOWER METRIC_BETTER_LOWER
+#define NONE METRIC_BETTER_NONE
+
+/* Primary metric by strength of evidence: cycles spent walking say most about
+ * translation cost, completed walks next, first-level misses (many hit the
+ * second-level TLB) after that; time per access is what any machine can
+ * measure, but mixes translation with cache and memory. A command (run --
+ * CMD) ranks a hardware TLB count per second of CPU first, then the user's
+ * own --metric (analyze's rule, not a row), then wall time. */
+const struct metric_def metric_table[] = {
+	/* name                  unit (NULL: the name)       per_acc better prim cmd source */
+	{ "ns_per_access",       "ns/access",                false, LOWER, 4, 0, "timing" },
+	{ "wall_ns_per_access",  "ns/access (wall clock)",   false, LOWER, 0, 0, "timing" },
+	{ "cycles",              "cycles/access",            true,  LOWER, 0, 0, "pmu" },
+	{ "instructions",        "instructions/access",      true,  NONE,  0, 0, "pmu" },
+	{ "dtlb_misses",         "dTLB misses/access",       true,  LOWER, 3, 0, "pmu" },
+	{ "stlb_hits",           "STLB hits/access",         true,  NONE,  0, 0, "pmu" },
+	{ "walks",               "walks/access",             true,  LOWER, 2, 0, "pmu" },
+	{ "walk_cycles",         "walk cycles/access",       true,  LOWER, 1, 0, "pmu" },
+	{ "coalesced_hits",      "coalesced hits/access",    true,  NONE,  0, 0, "pmu" },
+	{ "mmu_overhead",        NULL,    false, LOWER, 0, 0, "pmu" },
+	{ "page_faults",         "page faults",              false, LOWER, 0, 0, "sw" },
+	{ "fault_ns",            "ns in faults",             false, LOWER, 0, 0, "timing" },
+	{ "populate_ns",         "ns to populate the span",  false, LOWER, 0, 0, "timing" },
+	{ "anon_fault_alloc",    "mTHP fault allocations",   false, NONE,  0, 0, "kernel" },
+	{ "anon_fault_fallback", "mTHP fault fallbacks",     false, LOWER, 0, 0, "kernel" },
+	{ "rss_bytes",           "RSS bytes",                false, LOWER, 0, 0, "kernel" },
+	/* listed after the ones above, by name, as compare always did */
+	{ "context_switches",    "context switches",         false, NONE,  0, 0, "sw" },
+	{ "dtlb_accesses",       NULL,     false,  NONE,  0, 0, "pmu" },
+	{ "dtlb_miss_ratio",     NULL,   false, NONE,  0, 0, "pmu" },
+	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false, NONE, 0, 3, "pmu" },
+	{ "dtlb_misses_per_kaccess", NULL, false, NONE, 0, 0, "pmu" },
+	{ "ipc",                 NULL,   false, NONE,  0, 0, "pmu" },
+	{ "l2_tlb_refills",      NULL,    false,  NONE,  0, 0, "pmu" },
+	{ "loop_page_faults",    "page faults in the loop",  false, NONE,  0, 0, "sw" },
+	{ "wall_ns",             "ns of wall time per run",  false, NONE,  0, 4, "timing" },
+	{ "walk_cycles_per_access", NULL, false, NONE, 0, 0, "pmu" },
+	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 1, "pmu" },
+	{ "walks_per_cpu_s",     "walks per CPU second",     false, NONE,  0, 2, "pmu" },
+	{ "walks_per_kaccess",   NULL,  false, NONE,  0, 0, "pmu" },
+	{ NULL },
+};
+
+const struct metric_def *metric_find(const char *name)
+{
+	const struct metric_def *m;
+
+	for (m = metric_table; name && m->name; m++)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+int metric_rank(const char *name)
+{
+	const struct metric_def *m = metric_find(name);
+	int n = 0;
+
+	if (m)
+		return (int)(m - metric_table);
+	while (metric_table[n].name)
+		n++;
+	return n;
+}
+
+int metric_primary_candidates(bool command, const struct metric_def **out, int max)
+{
+	const struct metric_def *m;
+	int n = 0, rank, nr_rows = metric_rank(NULL);
+
+	for (rank = 1; rank <= nr_rows; rank++)
+		for (m = metric_table; m->name; m++)
+			if ((command ? m->primary_command : m->primary) == rank && n < max)
+				out[n++] = m;
+	return n;
+}

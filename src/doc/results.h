@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The result model and its JSON (DESIGN.md, "Results file"). The builders
+ * here describe the host and the THP settings once, for every document that
+ * carries them (info, results, collapse).
+ */
+#ifndef RESULTS_H
+#define RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "thp.h"
+#include "topo.h"
+
+#define RESULTS_SCHEMA "mthpscope.results/1"
+
+/* {"name": "mthpscope", "version": "..."} */
+json_t *results_tool_json(void);
+/* $.host.pmu: libpfm4's models of this CPU, whether a hardware cycles
+ * counter opens, and the reason in words when not. */
+#define RESULTS_MAX_PMU_MODELS 8
+struct results_pmu {
+	bool available;
+	int nr_models;
+	char models[RESULTS_MAX_PMU_MODELS][64];
+	char reason[512];     /* "" when available (then absent in the file) */
+};
+
+/* $.host, the typed description every document carries (info, results,
+ * collapse): written by results_host_to_json, read by results_host_read. */
+struct results_host {
+	struct topo_info topo; /* kernel ... emulation; cpu_family/_number not written */
+	int pmd_order;
+	unsigned long pmd_size;
+	struct results_pmu pmu;
+};
+
+/* Fill h from the topology and the THP settings, probing the PMU here. */
+void results_host_describe(struct results_host *h, const struct topo_info *t,
+			   const struct thp_settings *s);
+/* The "host" object of h; NULL on no memory. */
+json_t *results_host_to_json(const struct results_host *h);
+/* describe + to_json: the "host" object of this machine now. */
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
+/* The reader of a "host" object at JSON path 'path' (e.g. "$.host") into h
+ * (zeroed first). Every field is optional (documents of older versions carry
+ * fewer); a field present must have the writer's type and fit the model.
+ * 0 or -EBADMSG with the JSON path in err. */
+int results_host_read(const json_t *host, const char *path, struct results_host *h, char *err,
+		      size_t errsize);
+/* The "thp" object: enabled, defrag, sizes[], khugepaged{}. With stats=true
+ * each size carries its stats/ counters. */
+json_t *results_thp_json(const struct thp_settings *s, bool stats);
+/* Its reader, into s (zeroed first; knobs absent are -1): every field the
+ * writer writes is required, words must be THP words; *stats says whether
+ * the sizes carried "stats" (may be NULL). 0 or -EBADMSG with the path. */
+int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s, bool *stats,
+		     char *err, size_t errsize);
+
+/* ---- Reader: a validated in-memory model of a results file ---------------
+ * results_load() parses and checks a whole document before anything uses
+ * it: every error names the problem and, for a field, its JSON path
+ * ("trials[3].metrics.walks.value"). The model keeps what analysis needs;
+ * unknown keys are ignored (more may be added, DESIGN.md).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "folio.h" /* FOLIO_MAX_ORDER */
+
+#define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */
+#define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
+
+/* config.schedule: how the orders' trials were timed. */
+enum results_schedule {
+	RESULTS_SCHED_SEQUENTIAL, /* "sequential": each order in its own block of time */
+	RESULTS_SCHED_INTERLEAVED, /* "interleaved": orders round-robin, per-round "rounds" */
+};
+const char *results_schedule_name(enum results_schedule s);
+
+#define RESULTS_MAX_ROUNDS (1u << 20)   /* per trial; far above any real run */
+
+struct results_metric {
+	char name[32];
+	char source[16];   /* pmu | sw | timing | kernel | pagemap | model | workload */
+	char event[128];   /* "" when absent */
+	char formula[96];  /* derived metrics: how it was computed; "" when absent */
+	double value;
+	double scale;      /* multiplexing scale (enabled/running), 1.0 when absent */
+	bool higher_better; /* "better": "higher" (a workload's own metric, e.g. ops/s) */
+};
+
+/* What a trial ran: a kernels-micro loop on a buffer, or a user's command. */
+enum results_workload { RESULTS_WL_MICRO, RESULTS_WL_COMMAND };
+
+/* Trial flags ("flags": [...] in the file). */
+#define RESULTS_F_LOW_COVERAGE 0x1u /* below RESULTS_MIN_COVERAGE at its order */
+#define RESULTS_F_FAILED       0x2u /* the command exited non-zero or died of a signal */
+#define RESULTS_F_TIMEOUT      0x4u /* the command was killed by --timeout */
+
+/*
+ * One trial, the only shape a trial has: the engine (bench.c) fills it, the
+ * writer (results_trial_json) turns it into JSON, the reader fills it back.
+ * Strings and arrays it points to are owned: results_trial_clear() frees them.
+ */
+struct results_trial {
+	int order;
+	char pattern[32];      /* micro: the kernel's name, "sparse"; command: "command" */
+	uint64_t span;         /* micro: bytes; command: 0 (absent in the file) */
+	int rep;
+	long seq;              /* position in the run's trial order; -1 when absent */
+	uint64_t accesses;     /* 0 when absent (sparse and command trials need none) */
+	bool sparse;           /* "pattern": "sparse", or a "sparse" object */
+	long sparse_k;         /* sparse: one page in every k touched */
+	uint64_t touched_pages;
+	enum results_workload workload;
+	char **argv;           /* command: NULL-terminated; NULL for micro trials */
+	int argc;
+	int exit_code;         /* command: exit status, -1 when it died of a signal */
+	int exit_signal;       /* command: the signal that ended it, 0 */
+	unsigned flags;        /* RESULTS_F_* */
+	bool has_hist;         /* "folios" present */
+	bool has_folios;       /* folio verification present (needs root): coverage valid */
+	double coverage;       /* NaN when not verified */
+	uint64_t hist[FOLIO_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
+	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
+	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
+	bool multiplexed;      /* any counter ran less than the whole time */
+	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
+	struct results_metric *metrics;
+	size_t nr_metrics;
+	/* "rounds": ns_per_access of each round of an interleaved schedule;
+	 * round i of every order at one (span, rep) was timed in the same
+	 * round, so the rounds pair across orders. NULL / 0 when absent. */
+	double *rounds;
+	size_t nr_rounds;
+};
+
+struct results_size {
+	int order;
+	char enabled[16];      /* "" when the size has no anon control */
+};
+
+/* The limits of $.config (run's own: RUN_MAX_PATTERNS, _SPANS, _METRICS). */
+#define RESULTS_MAX_PATTERNS 8
+#define RESULTS_MAX_SPANS 32
+#define RESULTS_MAX_METRICS 8
+
+/* config.metrics[i] of run -- CMD: a metric the command prints. */
+struct results_config_metric {
+	char name[32];
+	char regex[256];
+	bool higher_better;    /* "better": "higher" | "lower" */
+};
+
+/*
+ * $.config, what run was asked and what it chose: the one shape written by
+ * results_head_json and read back by the loader. 'workload' picks the
+ * document's shape: a micro run writes command .. schedule[, defrag], a
+ * command run command, pattern, workload .. top_enabled[, defrag] (see
+ * results.c, config_micro_json / config_command_json). Every field is
+ * optional for the reader (older files carry fewer); absent ones are as
+ * after results_config_init. Strings and argv are owned (results_config_clear).
+ */
+struct results_config {
+	enum results_workload workload; /* RESULTS_WL_COMMAND: "workload" present */
+	char command[16];      /* "run" */
+	char pattern[32];      /* the first pattern; "command" for a command run */
+	/* micro runs */
+	char patterns[RESULTS_MAX_PATTERNS][32];
+	int nr_patterns;
+	int orders[FOLIO_MAX_ORDER + 1];
+	int nr_orders;
+	uint64_t spans[RESULTS_MAX_SPANS];
+	int nr_spans;
+	long reps;             /* -1 when absent */
+	uint64_t seed;
+	long cpu;              /* -1 when absent */
+	bool quick;
+	char backend[16];      /* "pmu" | "timing" */
+	double target_trial_seconds;
+	uint64_t tlb_reach_bytes;
+	char tlb_reach_source[64];
+	long sparse_k;         /* sparse.k: one page in every k (0 off) */
+	char sparse_metric[16]; /* sparse.metric: "rss_bytes" */
+	double coverage_min;
+	char clock[32];        /* what ns_per_access is measured with */
+	enum results_schedule schedule; /* sequential when absent (older files) */
+	int defrag;            /* enum thp_word; THP_W_NONE when absent (not set) */
+	/* command runs */
+	char **argv;           /* workload.argv, NULL-terminated; NULL for micro runs */
+	int argc;
+	long scan_interval_ms;
+	double timeout_s;      /* 0: none */
+	struct results_config_metric metrics[RESULTS_MAX_METRICS];
+	int nr_metrics;
+	char top_enabled[16];  /* the top-level enabled word each trial set */
+};
+
+/* An empty config: absent everywhere (reps, cpu -1, defrag THP_W_NONE). */
+void results_config_init(struct results_config *c);
+/* Free argv and leave c as after init. */
+void results_config_clear(struct results_config *c);
+/* Copy a command's argv (NULL-terminated, non-empty). 0, -EINVAL, -ENOMEM. */
+int results_config_set_argv(struct results_config *c, char *const argv[]);
+
+/* Everything of a results document but its trials: schema, tool, host, thp,
+ * config, in that order. run fills it; the loader fills it back. */
+struct results_head {
+	bool has_tool;
+	char tool_version[64];  /* $.tool.version */
+	struct results_host host;
+	/* thp read whole: files that carry thp.per_size_mthp (written since
+	 * a73e96f); an older file's thp stays in the flat summary only, and a
+	 * head written back from it has none */
+	bool has_thp;
+	bool thp_stats;         /* the sizes carry stats/ counters */
+	struct thp_settings thp;
+	struct results_config config;
+};
+
+/* The writer: the head of 'h' with an empty "trials" array into *out (new
+ * reference), for results_doc_add_trial to fill. 0, -EINVAL (a config field
+ * outside the model, e.g. too many orders), -ENOMEM. */
+int results_head_json(const struct results_head *h, json_t **out);
+
+struct results {
+	char path[256];
+	/* the typed head: the writer's own model, read back whole */
+	struct results_head head;
+	char tool_version[32];
+	/* host */
+	char kernel[64];
+	char arch[32];
+	char cpu_vendor[64];
+	char cpu_model[128];
+	bool virtualized;
+	bool emulated;         /* host.emulated: QEMU TCG, timing means nothing */
+	char emulation[128];   /* host.emulation: the sign it was found by */
+	uint64_t page_size;
+	int pmd_order;
+	bool pmu_available;
+	char pmu_reason[256];
+	/* thp summary */
+	char thp_enabled[16];
+	char thp_defrag[16];
+	struct results_size sizes[FOLIO_MAX_ORDER + 1];
+	int nr_sizes;
+	long max_ptes_none;    /* -1 when absent */
+	/* config */
+	char config_pattern[32];
+	enum results_schedule config_schedule; /* sequential when absent (older files) */
+	long config_reps;      /* -1 when absent */
+	uint64_t config_seed;
+	/* trials */
+	struct results_trial *trials;
+	size_t nr_trials;
+};
+
+/* Load and validate path. 0, or a negative errno with a message in err:
+ * -ENOENT/-EACCES etc. for the file, -EFBIG over RESULTS_MAX_BYTES,
+ * -EBADMSG for malformed JSON or a schema violation, -EPROTO for another
+ * schema version, -ENODATA for a file without trials. */
+int results_load(const char *path, struct results **out, char *err, size_t errsize);
+/* The same from a buffer (the fuzz target's entry point); name is used in messages. */
+int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
+			char *err, size_t errsize);
+void results_free(struct results *r);
+/* The metric of a trial by name, or NULL when absent. */
+const struct results_metric *results_trial_metric(const struct results_trial *t,
+						  const char *name);
+
+
+/* ---- the typed trial: building and writing ----------------------------- */
+
+
+/* A trial with nothing measured yet (coverage NaN, seq -1). */
+void results_trial_init(struct results_trial *t, int order, const char *pattern, uint64_t span,
+			int rep);
+/* Free what the trial owns (metrics, argv) and leave it as after init with
+ * order 0. */
+void results_trial_clear(struct results_trial *t);
+/* metrics[name] = {value, source[, event, scale]}: event NULL and scale < 0
+ * leave those out; a metric of the same name is replaced. Returns the stored
+ * metric (to add a formula or a direction) or NULL: non-finite value (a metric
+ * not measured is absent, never NaN), name or source too long, no memory. */
+struct results_metric *results_trial_set_metric(struct results_trial *t, const char *name,
+						double value, const char *source,
+						const char *event, double scale);
+/* Copy a command's argv (NULL-terminated) into the trial. 0 or -ENOMEM. */
+int results_trial_set_argv(struct results_trial *t, char *const argv[]);
+/* The folio histogram; coverage NaN = not applicable (written as null). */
+void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h,
+			    double coverage);
+
+/* The JSON of one trial (the reader's inverse); NULL on no memory. */
+json_t *results_trial_json(const struct results_trial *t);
+/* Append the trial's JSON to doc's "trials". 0 or -ENOMEM / -EINVAL. */
+int results_doc_add_trial(json_t *doc, const struct results_trial *t);
+/* Per-round times of an interleaved schedule: copy v[0..n) (ns_per_access
+ * of each round) into the typed trial, replacing any before; the trial owns
+ * them (results_trial_clear / results_free free them). 0, -EINVAL for n == 0,
+ * n > RESULTS_MAX_ROUNDS or a non-finite or negative value, -ENOMEM. */
+int results_trial_set_rounds(struct results_trial *t, const double *v, size_t n);
+/* The writer's part: trial_obj.rounds = [v0, v1, ...] from the typed trial
+ * (nothing when it has none; results_trial_json calls it). 0 or -ENOMEM. */
+int results_trial_json_rounds(json_t *trial_obj, const struct results_trial *t);
+
+#endif

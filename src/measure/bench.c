@@ -1,0 +1,1189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The trial engine (bench.h). */
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "cleanup.h"
+#include "child.h"
+#include "folio.h"
+#include "mthpscope.h"
+#include "scan.h"
+
+/* ---- plan ---------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t s = a ^ (b * 0x9e3779b97f4a7c15ULL);
+
+	return stats_splitmix64(&s);
+}
+
+/*
+ * Given two orders or more no two trials in a row share an order, never all
+ * reps of one order run back to back, and drift in the machine falls on all
+ * orders alike.
+ */
+int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, int reps,
+	       uint64_t seed, struct bench_cell **cells, int *n)
+{
+	int per_block = nr_patterns * nr_spans * nr_orders;
+	uint64_t rng = mix(seed, 0x7472696173ULL);
+	struct bench_cell *all;
+	int rep, p, sp, i, j, k;
+
+	*cells = NULL;
+	*n = 0;
+	if (per_block <= 0 || reps <= 0)
+		return -EINVAL;
+	all = calloc((size_t)per_block * (size_t)reps, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (rep = 0; rep < reps; rep++) {
+		struct bench_cell *blk = all + rep * per_block, t;
+
+		k = 0;
+		for (p = 0; p < nr_patterns; p++)
+			for (sp = 0; sp < nr_spans; sp++)
+				for (i = 0; i < nr_orders; i++)
+					blk[k++] = (struct bench_cell){ .order = orders[i], .rep = rep,
+									.pattern = p, .span = sp };
+		for (i = per_block - 1; i > 0; i--) {
+			j = (int)((stats_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			t = blk[i];
+			blk[i] = blk[j];
+			blk[j] = t;
+		}
+		for (i = rep > 0 ? 0 : 1; i < per_block && nr_orders > 1; i++) {
+			int prev = i ? blk[i - 1].order : blk[-1].order;
+
+			if (blk[i].order != prev)
+				continue;
+			for (j = i + 1; j < per_block && blk[j].order == prev; j++)
+				;
+			if (j < per_block) {
+				t = blk[i];
+				blk[i] = blk[j];
+				blk[j] = t;
+			}
+		}
+	}
+	*cells = all;
+	*n = per_block * reps;
+	return 0;
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+static void say(struct bench *b, enum bench_event_kind kind, const char *fmt, va_list ap)
+{
+	struct bench_event ev = { .kind = kind };
+	char msg[768];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ev.what = msg;
+	if (b->report)
+		b->report(&ev, b->report_ctx);
+}
+
+static void warn(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
+static void warn(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(b, BENCH_EV_WARN, fmt, ap);
+	va_end(ap);
+}
+
+static void note(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
+static void note(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(b, BENCH_EV_NOTE, fmt, ap);
+	va_end(ap);
+}
+
+void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
+		bench_report_fn report, void *ctx)
+{
+	memset(b, 0, sizeof(*b));
+	b->thp = s;
+	b->seed = seed;
+	b->report = report;
+	b->report_ctx = ctx;
+	b->backend = "timing";
+}
+
+static const struct ctr_spec fault_specs[] = {
+	{ "page_faults", "page-faults" },
+};
+static const struct ctr_spec loop_specs[] = {
+	{ "context_switches", "context-switches" },
+	{ "loop_page_faults", "page-faults" },
+};
+/* A command's software events, inherited over its tree. */
+static const struct ctr_spec tree_specs[] = {
+	{ "page_faults", "page-faults" },
+	{ "context_switches", "context-switches" },
+};
+
+int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char *why,
+			size_t size)
+{
+	struct ctr_options copts = { .include_kernel = true };
+	char msg[256];
+	int bad = 0, err;
+
+	why[0] = '\0';
+	/* Software events need no PMU; a kernel without them (or a seccomp'd
+	 * container) still gets timing, and says so. */
+	err = ctr_set_open(&b->fault_set, fault_specs, (int)MS_ARRAY_SIZE(fault_specs), &copts,
+			   &bad);
+	if (!err)
+		err = ctr_set_open(&b->loop_set, loop_specs, (int)MS_ARRAY_SIZE(loop_specs), &copts,
+				   &bad);
+	if (err) {
+		ctr_strerror(err, false, msg, sizeof(msg));
+		warn(b, "software perf events do not open (%s): page faults are not counted: %s",
+		     strerror(-err), msg);
+		ctr_set_close(b->fault_set);
+		b->fault_set = NULL;
+		b->loop_set = NULL;
+	}
+	b->sw_ok = !err;
+	if (want == BENCH_BACKEND_TIMING)
+		return 0;
+	err = arch_pmu_specs(NULL, cpu, &b->pmu, why, size);
+	for (int i = 0; err >= 0 && i < b->pmu.nr_missing; i++)
+		note(b, "%s: this PMU does not count %s (%s): %s left out", b->pmu.desc->name,
+		     b->pmu.missing[i]->event, b->pmu.missing[i]->metric,
+		     b->pmu.missing[i]->metric);
+	if (err > 0) {
+		struct ctr_options popts = { .include_kernel = false };
+
+		err = ctr_set_open(&b->pmu_set, b->pmu.spec, b->pmu.n, &popts, &bad);
+		if (err) {
+			char adv[256];
+
+			ctr_strerror(err, true, adv, sizeof(adv));
+			snprintf(why, size, "%s does not open: %s", b->pmu.spec[bad].event, adv);
+			b->pmu_set = NULL;
+		}
+	} else if (err == 0) {
+		snprintf(why, size, "no PMU metrics described for this CPU");
+		err = -ENODEV;
+	}
+	if (err)
+		return want == BENCH_BACKEND_PMU ? -ENODEV : 0;
+	b->have_pmu = true;
+	b->backend = "pmu";
+	return 0;
+}
+
+void bench_close(struct bench *b)
+{
+	ctr_set_close(b->pmu_set);
+	ctr_set_close(b->loop_set);
+	ctr_set_close(b->fault_set);
+	b->pmu_set = b->loop_set = b->fault_set = NULL;
+}
+
+static void metric_from_ctr(struct results_trial *t, const struct ctr_value *v)
+{
+	if (isfinite(v->value))
+		results_trial_set_metric(t, v->metric, v->value, v->source, v->event, v->scale);
+}
+
+static double trial_metric(const char *name, void *ctx)
+{
+	const struct results_trial *t = ctx;
+	const struct results_metric *m;
+
+	if (!strcmp(name, "accesses"))
+		return (double)t->accesses;
+	m = results_trial_metric(t, name);
+	return m ? m->value : NAN;
+}
+
+/* A derived metric is only as much a hardware count as its inputs: its
+ * source is the weakest of theirs ("accesses" is the run's own exact count
+ * and does not weaken it). */
+static const char *derived_source(const struct results_trial *t, const struct arch_formula *f)
+{
+	const char *in[2] = { f ? f->a : NULL, f ? f->b : NULL };
+	const char *src = "pmu";
+	int k;
+
+	if (!f)
+		return "model";
+	for (k = 0; k < 2; k++) {
+		const struct results_metric *m;
+
+		if (!in[k] || !strcmp(in[k], "accesses"))
+			continue;
+		m = results_trial_metric(t, in[k]);
+		if (!m)
+			return "model";
+		if (strcmp(m->source, "pmu"))
+			src = m->source;
+	}
+	return src;
+}
+
+static const struct arch_formula *find_formula(const struct arch_desc *d, const char *name)
+{
+	const struct arch_formula *f;
+
+	for (f = d ? d->derived : NULL; f && f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	for (f = arch_common_formulas(); f && f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+/* The family's formulas (arch/): walks per 1000 accesses, MMU overhead, ...;
+ * "formula" says how each was computed. */
+static void add_derived(struct bench *b, struct results_trial *t)
+{
+	struct arch_value dv[16];
+	int n, i;
+
+	n = arch_derive(b->pmu.desc, trial_metric, t, dv, (int)MS_ARRAY_SIZE(dv));
+	for (i = 0; i < n; i++) {
+		const struct arch_formula *f = find_formula(b->pmu.desc, dv[i].name);
+		struct results_metric *m;
+
+		m = results_trial_set_metric(t, dv[i].name, dv[i].value, derived_source(t, f), NULL,
+					     -1);
+		if (m && f)
+			snprintf(m->formula, sizeof(m->formula), "%s %s %s x %g", f->a,
+				 f->op == ARCH_OP_DIV   ? "/"
+				 : f->op == ARCH_OP_ADD ? "+"
+							: "-",
+				 f->b, f->scale);
+	}
+}
+
+static void flag_pmu(struct bench *b, struct results_trial *t, const struct ctr_value *v)
+{
+	bool mux = false;
+	int i;
+
+	for (i = 0; i < b->pmu.n; i++) {
+		metric_from_ctr(t, &v[i]);
+		mux |= v[i].multiplexed;
+	}
+	t->has_multiplexed = true;
+	t->multiplexed = mux;
+}
+
+/* ---- micro-benchmarks ------------------------------------------------------ */
+
+static unsigned long long clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* Stored so the loops' results are used: nothing of the measured work is
+ * dead code. */
+static volatile uint64_t sink;
+
+/* The thread's CPU time, not the wall clock: on a shared machine the time
+ * this thread spends descheduled is not the loop's (the wall clock is kept
+ * as a second metric). */
+void bench_burst(const struct kern_desc *k, struct kern_state *ks, unsigned long long n,
+		 struct bench_time *t)
+{
+	unsigned long long c0, c1, w0, w1;
+
+	w0 = clock_ns(CLOCK_MONOTONIC);
+	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	sink = k->loop(ks, n);
+	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	w1 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = c1 - c0;
+	t->wall_ns = w1 - w0;
+}
+
+double bench_ns_per_access(const struct bench_time *t, unsigned long long n)
+{
+	return n ? (double)t->cpu_ns / (double)n : NAN;
+}
+
+/* Map at the order, populate (faults counted), lay the pattern out. */
+static int micro_prepare(struct bench *b, const struct bench_micro *w, int order, int rep,
+			 struct buf *bf, struct kern_state *ks, struct ctr_value *faults)
+{
+	int err;
+
+	if ((err = buf_set_order(b->thp, order)))
+		return err;
+	if ((err = buf_map(bf, b->thp, order, w->span)))
+		return err;
+	if ((err = buf_populate(bf, b->fault_set)))
+		return err;
+	if (b->fault_set && (err = ctr_set_read(b->fault_set, faults, 1)))
+		return err;
+	memset(ks, 0, sizeof(*ks));
+	ks->base = bf->base;
+	ks->span = bf->span;
+	ks->page_size = bf->page_size;
+	/* One layout per rep, the same for every order of that rep: orders are
+	 * compared on the same chase, reps average over layouts. */
+	ks->seed = mix(b->seed, (uint64_t)rep * 1000003u + (uint64_t)w->pattern_index);
+	return w->kern->setup(ks);
+}
+
+/* Warm-up: one pass (at most a tenth of the trial) fills the caches with
+ * the pattern's lines and page-table entries. */
+static void warm_up(const struct kern_desc *k, struct kern_state *ks, unsigned long long n)
+{
+	unsigned long long warm = ks->cycle < n / 10 ? ks->cycle : n / 10;
+
+	if (warm)
+		sink = k->loop(ks, warm);
+}
+
+/* Calibration sizes the trials to the wall-clock budget: on a busy machine
+ * the thread gets a share of the CPU, and the run's length is what --quick
+ * and the defaults promise. The least disturbed of three probes: one
+ * preemption must not halve every trial of the run. */
+int bench_micro_calibrate(struct bench *b, const struct bench_micro *w, unsigned long long fixed,
+			  double target_ns, unsigned long long *accesses)
+{
+	struct ctr_value faults = { .value = NAN };
+	unsigned long long probe = fixed ? fixed : 1ULL << 20, n;
+	struct bench_event ev = { .kind = BENCH_EV_CALIBRATE, .what = w->kern->name,
+				  .span = w->span };
+	struct bench_time bt;
+	struct kern_state ks;
+	struct buf bf;
+	double ns = HUGE_VAL;
+	int err, i;
+
+	if (b->report)
+		b->report(&ev, b->report_ctx);
+	memset(&bf, 0, sizeof(bf));
+	if ((err = micro_prepare(b, w, 0, 0, &bf, &ks, &faults)))
+		goto out;
+	warm_up(w->kern, &ks, probe);
+	for (i = 0; i < 3; i++) {
+		bench_burst(w->kern, &ks, probe, &bt);
+		ns = fmin(ns, (double)bt.wall_ns / (double)probe);
+	}
+	if (fixed) {
+		/* still one warm-up trial: the first timed trial should not be
+		 * the one that pays for cold caches */
+		*accesses = fixed;
+		goto out;
+	}
+	n = (unsigned long long)(target_ns / (ns > 0.1 ? ns : 0.1));
+	*accesses = n < probe ? probe : n;
+out:
+	buf_unmap(&bf);
+	return err;
+}
+
+/* Bloat: the same span at the same order, one page in every k touched; its
+ * own trial (pattern "sparse"), since it measures memory, not accesses. */
+static int micro_sparse(struct bench *b, const struct bench_micro *w, int order, int rep,
+			struct results_trial *js)
+{
+	unsigned long long rss;
+	struct folio_hist h;
+	struct buf bf;
+	int err;
+
+	if ((err = buf_map(&bf, b->thp, order, w->span)))
+		return err;
+	if ((err = buf_populate_sparse(&bf, (unsigned long)w->sparse_k, &rss)))
+		goto out;
+	results_trial_init(js, order, "sparse", w->span, rep);
+	if (!folio_scan_range(0, (unsigned long)bf.base, (unsigned long)(bf.base + bf.span), &h))
+		results_trial_set_hist(js, &h, NAN);
+	js->sparse_k = w->sparse_k;
+	js->touched_pages = (bf.span / bf.page_size + (unsigned long)w->sparse_k - 1) /
+			    (unsigned long)w->sparse_k;
+	results_trial_set_metric(js, "rss_bytes", (double)rss, "kernel", NULL, -1);
+out:
+	buf_unmap(&bf);
+	return err;
+}
+
+static void micro_metrics(struct bench *b, struct results_trial *t, const struct buf *bf,
+			  const struct bench_time *bt, const struct ctr_value *faults,
+			  const struct ctr_value *loopv, const struct ctr_value *pmuv)
+{
+	int i;
+
+	results_trial_set_metric(t, "ns_per_access", bench_ns_per_access(bt, t->accesses),
+				 "timing", NULL, -1);
+	results_trial_set_metric(t, "wall_ns_per_access",
+				 (double)bt->wall_ns / (double)t->accesses, "timing", NULL, -1);
+	results_trial_set_metric(t, "populate_ns", (double)bf->populate_ns, "timing", NULL, -1);
+	if (b->fault_set && isfinite(faults->value)) {
+		metric_from_ctr(t, faults);
+		if (faults->value > 0)
+			results_trial_set_metric(t, "fault_ns",
+						 (double)bf->populate_ns / faults->value, "timing",
+						 NULL, -1);
+	}
+	if (b->loop_set)
+		for (i = 0; i < (int)MS_ARRAY_SIZE(loop_specs); i++)
+			metric_from_ctr(t, &loopv[i]);
+	if (b->pmu_set) {
+		flag_pmu(b, t, pmuv);
+		add_derived(b, t);
+	}
+	if (bf->have_size_stats) {
+		results_trial_set_metric(t, "anon_fault_alloc", (double)bf->fault_alloc, "kernel",
+					 NULL, -1);
+		results_trial_set_metric(t, "anon_fault_fallback", (double)bf->fault_fallback,
+					 "kernel", NULL, -1);
+	}
+}
+
+int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, int rep,
+		      unsigned long long accesses, struct results_trial *t,
+		      struct results_trial *sparse)
+{
+	struct ctr_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
+	struct ctr_value pmuv[ARCH_MAX_SPECS];
+	struct bench_time bt;
+	struct kern_state ks;
+	struct folio_hist h;
+	struct buf bf;
+	double coverage = 0;
+	int err;
+
+	results_trial_init(t, order, w->kern->name, w->span, rep);
+	t->accesses = accesses;
+	if (sparse)
+		results_trial_init(sparse, order, NULL, w->span, rep);
+	memset(&bf, 0, sizeof(bf));
+	if ((err = micro_prepare(b, w, order, rep, &bf, &ks, &faults)))
+		goto out;
+	warm_up(w->kern, &ks, accesses);
+	if (b->loop_set && (err = ctr_set_enable(b->loop_set)))
+		goto out;
+	if (b->pmu_set && (err = ctr_set_enable(b->pmu_set)))
+		goto out;
+	bench_burst(w->kern, &ks, accesses, &bt);
+	if (b->pmu_set) {
+		ctr_set_disable(b->pmu_set);
+		if ((err = ctr_set_read(b->pmu_set, pmuv, b->pmu.n)))
+			goto out;
+	}
+	if (b->loop_set) {
+		ctr_set_disable(b->loop_set);
+		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+			goto out;
+	}
+	err = buf_verify(&bf, &h, &coverage);
+	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
+		goto out;
+	if (!err)
+		results_trial_set_hist(t, &h, coverage);
+	err = 0;
+	micro_metrics(b, t, &bf, &bt, &faults, loopv, pmuv);
+	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
+		t->flags |= RESULTS_F_LOW_COVERAGE;
+		b->low_coverage++;
+		warn(b, "%s order %d rep %d: only %.1f%% of the span is backed by order-%d "
+		     "folios (fallback %llu); the trial is flagged", w->kern->name, order, rep,
+		     coverage * 100, order, bf.have_size_stats ? bf.fault_fallback : 0ULL);
+	}
+	buf_unmap(&bf);
+	if (sparse && w->sparse_k)
+		err = micro_sparse(b, w, order, rep, sparse);
+out:
+	buf_unmap(&bf);
+	return err;
+}
+
+/* ---- the interleaved schedule ---------------------------------------------------- */
+
+unsigned long long bench_interleaved_bytes(unsigned long long span, int nr_orders,
+					   unsigned long pmd_size)
+{
+	/* the chase set-up's successor table is up to span/16 */
+	return (unsigned long long)nr_orders * (span + span / 16 + pmd_size);
+}
+
+int bench_rounds_for(unsigned long long accesses, double target_ns, int nr_orders)
+{
+	double per_burst = BENCH_ROUND_NS / (nr_orders > 0 ? nr_orders : 1);
+	double rounds = target_ns / per_burst;
+
+	if (rounds < BENCH_MIN_ROUNDS)
+		rounds = BENCH_MIN_ROUNDS;
+	if (rounds > (double)accesses)
+		rounds = (double)accesses;
+	return rounds > RESULTS_MAX_ROUNDS ? (int)RESULTS_MAX_ROUNDS : (int)rounds;
+}
+
+/* Round r's share of 'accesses': they differ by one at most and add up. */
+static unsigned long long burst_of(unsigned long long accesses, int rounds, int r)
+{
+	return accesses / (unsigned)rounds + ((unsigned long long)r < accesses % (unsigned)rounds);
+}
+
+/* Counters of a trial, summed over its bursts. */
+static void add_ctr(struct ctr_value *sum, const struct ctr_value *v, int n, bool first)
+{
+	for (int i = 0; i < n; i++) {
+		if (first) {
+			sum[i] = v[i];
+			continue;
+		}
+		sum[i].value += v[i].value;
+		sum[i].raw += v[i].raw;
+		sum[i].multiplexed |= v[i].multiplexed;
+		sum[i].scale = fmax(sum[i].scale, v[i].scale);
+	}
+}
+
+struct slot {
+	int order;
+	struct buf bf;
+	struct kern_state ks;
+	struct ctr_value faults, loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct bench_time sum;
+	double *ns; /* per round */
+};
+
+/* The user's per-size settings, as read at the start, written back (the
+ * journal and the lock stay: the next rep populates again). */
+static int put_sizes_back(struct bench *b)
+{
+	int i, err = 0;
+
+	for (i = 0; i < b->thp->nr_sizes && !err; i++) {
+		const struct thp_size *z = &b->thp->sizes[i];
+
+		if (z->anon && z->enabled != THP_W_NONE)
+			err = thp_set_size_enabled(z->order, z->enabled);
+	}
+	return err;
+}
+
+/* Every order's span, populated at its order; the settings put back. */
+static int populate_all(struct bench *b, const struct bench_micro *w, int rep, struct slot *sl,
+			int nr)
+{
+	int i, err = 0;
+
+	for (i = 0; i < nr && !err; i++) {
+		err = micro_prepare(b, w, sl[i].order, rep, &sl[i].bf, &sl[i].ks, &sl[i].faults);
+		/* populated: no setting may change its folios from here on */
+		if (!err && madvise(sl[i].bf.base, sl[i].bf.span, MADV_NOHUGEPAGE))
+			err = -errno;
+	}
+	/* the knobs are changed only while populating */
+	return err ? err : put_sizes_back(b);
+}
+
+static int timed_burst(struct bench *b, const struct bench_micro *w, struct slot *s,
+		       unsigned long long burst, int round)
+{
+	struct ctr_value loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct bench_time bt;
+	int err;
+
+	warm_up(w->kern, &s->ks, burst);
+	if (b->loop_set && (err = ctr_set_enable(b->loop_set)))
+		return err;
+	if (b->pmu_set && (err = ctr_set_enable(b->pmu_set)))
+		return err;
+	bench_burst(w->kern, &s->ks, burst, &bt);
+	if (b->pmu_set) {
+		ctr_set_disable(b->pmu_set);
+		if ((err = ctr_set_read(b->pmu_set, pmuv, b->pmu.n)))
+			return err;
+		add_ctr(s->pmuv, pmuv, b->pmu.n, round == 0);
+	}
+	if (b->loop_set) {
+		ctr_set_disable(b->loop_set);
+		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+			return err;
+		add_ctr(s->loopv, loopv, (int)MS_ARRAY_SIZE(loop_specs), round == 0);
+	}
+	s->ns[round] = bench_ns_per_access(&bt, burst);
+	s->sum.cpu_ns += bt.cpu_ns;
+	s->sum.wall_ns += bt.wall_ns;
+	return 0;
+}
+
+/* The trial of one slot after its rounds: as a sequential trial, plus rounds. */
+static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot *s, int rep,
+		       unsigned long long accesses, int rounds, struct results_trial *t)
+{
+	struct folio_hist h;
+	double coverage = 0;
+	int err;
+
+	results_trial_init(t, s->order, w->kern->name, w->span, rep);
+	t->accesses = accesses;
+	err = buf_verify(&s->bf, &h, &coverage);
+	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
+		return err;
+	if (!err)
+		results_trial_set_hist(t, &h, coverage);
+	micro_metrics(b, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
+	if ((err = results_trial_set_rounds(t, s->ns, (size_t)rounds)))
+		return err;
+	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
+		t->flags |= RESULTS_F_LOW_COVERAGE;
+		b->low_coverage++;
+		warn(b, "%s order %d rep %d: only %.1f%% of the span is backed by order-%d "
+		     "folios (fallback %llu); the trial is flagged", w->kern->name, s->order, rep,
+		     coverage * 100, s->order, s->bf.have_size_stats ? s->bf.fault_fallback : 0ULL);
+	}
+	return 0;
+}
+
+int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const int *orders,
+			    int nr, int rep, unsigned long long accesses, int rounds,
+			    struct results_trial *trials, struct results_trial *sparse)
+{
+	uint64_t rng = mix(b->seed, 0x726f756e64ULL + (uint64_t)rep * 7919u +
+					    (uint64_t)w->pattern_index);
+	int perm[BENCH_MAX_ORDERS], i, j, r, err = 0;
+	struct slot *sl;
+
+	if (nr <= 0 || nr > BENCH_MAX_ORDERS || rounds <= 0 || accesses < (unsigned)rounds)
+		return -EINVAL;
+	sl = calloc((size_t)nr, sizeof(*sl));
+	if (!sl)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		sl[i].order = orders[i];
+		sl[i].faults.value = NAN;
+		perm[i] = i;
+		if (!(sl[i].ns = calloc((size_t)rounds, sizeof(double))))
+			err = -ENOMEM;
+	}
+	if (err || (err = populate_all(b, w, rep, sl, nr)))
+		goto out;
+	for (r = 0; r < rounds && !err; r++) {
+		/* a round is a block: every order sees the same machine */
+		for (i = nr - 1; i > 0; i--) {
+			int t;
+
+			j = (int)((stats_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
+			t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (i = 0; i < nr && !err; i++)
+			err = timed_burst(b, w, &sl[perm[i]], burst_of(accesses, rounds, r), r);
+	}
+	for (i = 0; i < nr && !err; i++)
+		err = finish_slot(b, w, &sl[i], rep, accesses, rounds, &trials[i]);
+	for (i = 0; i < nr; i++)
+		buf_unmap(&sl[i].bf);
+	for (i = 0; i < nr && sparse && !err; i++) {
+		results_trial_init(&sparse[i], orders[i], NULL, w->span, rep);
+		if (w->sparse_k && !(err = buf_set_order(b->thp, orders[i])))
+			err = micro_sparse(b, w, orders[i], rep, &sparse[i]);
+	}
+out:
+	for (i = 0; i < nr; i++) {
+		buf_unmap(&sl[i].bf);
+		free(sl[i].ns);
+	}
+	free(sl);
+	return err;
+}
+
+/* ---- a user's command ------------------------------------------------------- */
+
+int bench_metric_parse(const char *arg, struct bench_metric *m, char *why, size_t size)
+{
+	const char *eq = strchr(arg, '=');
+	size_t nl;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!eq || eq == arg) {
+		snprintf(why, size, "'%s' is not NAME=REGEX", arg);
+		return -EINVAL;
+	}
+	nl = (size_t)(eq - arg);
+	if (nl >= sizeof(m->name)) {
+		snprintf(why, size, "metric name longer than %zu characters", sizeof(m->name) - 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nl; i++)
+		if (!(arg[i] == '_' || (arg[i] >= 'a' && arg[i] <= 'z') ||
+		      (arg[i] >= 'A' && arg[i] <= 'Z') || (i && arg[i] >= '0' && arg[i] <= '9'))) {
+			snprintf(why, size, "metric name '%.*s': letters, digits and _ only", (int)nl,
+				 arg);
+			return -EINVAL;
+		}
+	memcpy(m->name, arg, nl);
+	if (strlen(eq + 1) >= sizeof(m->regex) || !eq[1]) {
+		snprintf(why, size, "the regex of '%s' is empty or longer than %zu characters",
+			 m->name, sizeof(m->regex) - 1);
+		return -EINVAL;
+	}
+	snprintf(m->regex, sizeof(m->regex), "%s", eq + 1);
+	rc = regcomp(&m->re, m->regex, REG_EXTENDED | REG_NEWLINE);
+	if (rc) {
+		char msg[128];
+
+		regerror(rc, &m->re, msg, sizeof(msg));
+		snprintf(why, size, "regex '%s': %s", m->regex, msg);
+		memset(&m->re, 0, sizeof(m->re));
+		m->regex[0] = '\0';
+		return -EINVAL;
+	}
+	if (m->re.re_nsub < 1) {
+		regfree(&m->re);
+		m->regex[0] = '\0';
+		snprintf(why, size, "regex '%s' has no capture group: put the number in ( )",
+			 eq + 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void bench_metric_free(struct bench_metric *m)
+{
+	if (m->regex[0])
+		regfree(&m->re);
+	m->regex[0] = '\0';
+}
+
+int bench_metric_extract(const struct bench_metric *m, const char *path, double *value)
+{
+	char *line = NULL, last[128] = "";
+	size_t cap = 0;
+	bool found = false;
+	FILE *f = fopen(path, "re");
+	char *end;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		regmatch_t g[2];
+
+		if (regexec(&m->re, line, 2, g, 0) || g[1].rm_so < 0)
+			continue;
+		found = true;
+		snprintf(last, sizeof(last), "%.*s", (int)(g[1].rm_eo - g[1].rm_so),
+			 line + g[1].rm_so);
+	}
+	free(line);
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	errno = 0;
+	*value = strtod(last, &end);
+	if (end == last || *end || errno || !isfinite(*value))
+		return -EINVAL;
+	return 0;
+}
+
+/* What the watch keeps: the scan of the tree (or of one process at its exit)
+ * with the most anonymous memory. */
+struct watch {
+	struct scan_opts so;
+	struct scan_stats cur, best;
+	unsigned long long best_anon;
+	int samples, exit_samples, scan_err;
+};
+
+static int add_vma(const struct scan_vma *v, void *ctx)
+{
+	struct watch *w = ctx;
+
+	if (v->scanned)
+		scan_stats_add(&w->cur, &v->st);
+	return 0;
+}
+
+static void keep_if_best(struct watch *w)
+{
+	unsigned long long anon = w->cur.total[SCAN_ANON];
+
+	w->samples++;
+	if (w->samples == 1 || anon > w->best_anon) {
+		w->best = w->cur;
+		w->best_anon = anon;
+	}
+}
+
+static void scan_one(struct watch *w, pid_t pid)
+{
+	int err = scan_process((int)pid, &w->so, add_vma, w);
+
+	/* a process that ended during the scan is no error */
+	if (err && err != -ESRCH && err != -ENOENT && !w->scan_err)
+		w->scan_err = err;
+}
+
+static void on_tick(void *ctx, const pid_t *pids, int n)
+{
+	struct watch *w = ctx;
+
+	memset(&w->cur, 0, sizeof(w->cur));
+	for (int i = 0; i < n; i++)
+		scan_one(w, pids[i]);
+	keep_if_best(w);
+}
+
+static void on_exit_stop(void *ctx, pid_t pid)
+{
+	struct watch *w = ctx;
+
+	memset(&w->cur, 0, sizeof(w->cur));
+	scan_one(w, pid);
+	w->exit_samples++;
+	keep_if_best(w);
+}
+
+/* The kept sample as a histogram of anonymous memory by folio order, and
+ * the share at 'order' or larger. */
+static void watch_hist(const struct watch *w, int order, struct results_trial *t)
+{
+	const struct scan_stats *st = &w->best;
+	struct folio_hist h;
+	unsigned long long total = 0, at = 0;
+	int o;
+
+	memset(&h, 0, sizeof(h));
+	h.pages[0] = st->small[SCAN_ANON];
+	for (o = 1; o <= FOLIO_MAX_ORDER; o++)
+		h.pages[o] = st->aligned[SCAN_ANON][o] + st->unaligned[SCAN_ANON][o];
+	if (w->so.pmd_order <= FOLIO_MAX_ORDER)
+		h.pages[w->so.pmd_order] += st->pmd[SCAN_ANON];
+	h.partial = st->partial[SCAN_ANON];
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		total += h.pages[o];
+		at += o >= order ? h.pages[o] : 0;
+	}
+	total += h.partial;
+	results_trial_set_hist(t, &h, total ? (double)at / (double)total : NAN);
+	t->anon_bytes = total << w->so.page_shift;
+	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
+}
+
+/* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
+ * signal removes too (cleanup slots in id[], -1 when none). */
+static int log_paths(const struct bench_command *w, int order, int rep, long seq, char *out,
+		     char *err, size_t size, int id[2])
+{
+	char *p[2] = { out, err };
+	int i, fd;
+
+	id[0] = id[1] = -1;
+	if (w->log_dir) {
+		snprintf(out, size, "%s/trial-%03ld-order%d-rep%d.out", w->log_dir, seq, order, rep);
+		snprintf(err, size, "%s/trial-%03ld-order%d-rep%d.err", w->log_dir, seq, order, rep);
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(p[i], size, "/tmp/mthpscope-cmd-XXXXXX.%s", i ? "err" : "out");
+		fd = mkstemps(p[i], 4);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		id[i] = cleanup_unlink_path(p[i]);
+	}
+	return 0;
+}
+
+static void drop_logs(char *out, char *err, const int id[2])
+{
+	if (out[0])
+		unlink(out);
+	if (err[0])
+		unlink(err);
+	cleanup_forget_path(id[0]);
+	cleanup_forget_path(id[1]);
+}
+
+/* --show-output with --metric: stdout went to the file for the metric;
+ * it is shown after the trial. */
+static void replay(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(f);
+}
+
+static void command_metrics(struct bench *b, const struct bench_command *w,
+			    struct results_trial *t, const struct child_result *cr,
+			    const char *out_path)
+{
+	double cpu_s = (double)cr->ru.ru_utime.tv_sec + cr->ru.ru_utime.tv_usec / 1e6 +
+		       (double)cr->ru.ru_stime.tv_sec + cr->ru.ru_stime.tv_usec / 1e6;
+	static const char *const per_cpu[] = { "walk_cycles", "walks", "dtlb_misses" };
+	struct results_metric *m;
+	char name[40];
+	int i;
+
+	results_trial_set_metric(t, "wall_ns", (double)cr->wall_ns, "timing", NULL, -1);
+	results_trial_set_metric(t, "user_ns",
+				 (double)cr->ru.ru_utime.tv_sec * 1e9 + cr->ru.ru_utime.tv_usec * 1e3,
+				 "kernel", NULL, -1);
+	results_trial_set_metric(t, "sys_ns",
+				 (double)cr->ru.ru_stime.tv_sec * 1e9 + cr->ru.ru_stime.tv_usec * 1e3,
+				 "kernel", NULL, -1);
+	results_trial_set_metric(t, "minor_faults", (double)cr->ru.ru_minflt, "kernel", NULL, -1);
+	results_trial_set_metric(t, "major_faults", (double)cr->ru.ru_majflt, "kernel", NULL, -1);
+	results_trial_set_metric(t, "max_rss_bytes", (double)cr->max_rss_kb * 1024, "kernel", NULL,
+				 -1);
+	results_trial_set_metric(t, "voluntary_switches", (double)cr->ru.ru_nvcsw, "kernel", NULL,
+				 -1);
+	results_trial_set_metric(t, "involuntary_switches", (double)cr->ru.ru_nivcsw, "kernel",
+				 NULL, -1);
+	/* a hardware TLB count per second of CPU: what analyze prefers */
+	for (i = 0; i < (int)MS_ARRAY_SIZE(per_cpu) && cpu_s > 0; i++) {
+		const struct results_metric *src = results_trial_metric(t, per_cpu[i]);
+
+		if (!src || strcmp(src->source, "pmu"))
+			continue;
+		snprintf(name, sizeof(name), "%s_per_cpu_s", per_cpu[i]);
+		m = results_trial_set_metric(t, name, src->value / cpu_s, "pmu", NULL, -1);
+		if (m)
+			snprintf(m->formula, sizeof(m->formula), "%s / (user_ns + sys_ns) x 1e9",
+				 per_cpu[i]);
+	}
+	for (i = 0; i < w->nr_metrics && out_path; i++) {
+		double v;
+		int err = bench_metric_extract(&w->metrics[i], out_path, &v);
+
+		if (err == -ENOENT)
+			warn(b, "order %d rep %d: --metric %s: no line of the output matches '%s'; "
+			     "the metric is absent", t->order, t->rep, w->metrics[i].name,
+			     w->metrics[i].regex);
+		else if (err == -EINVAL)
+			warn(b, "order %d rep %d: --metric %s: the captured text is not a number; "
+			     "the metric is absent", t->order, t->rep, w->metrics[i].name);
+		else if (err)
+			warn(b, "order %d rep %d: --metric %s: %s", t->order, t->rep,
+			     w->metrics[i].name, strerror(-err));
+		else if ((m = results_trial_set_metric(t, w->metrics[i].name, v, "workload", NULL,
+						       -1)))
+			m->higher_better = w->metrics[i].higher_better;
+	}
+}
+
+/* Counters on the child: opened between prepare and start, counting from
+ * its exec over its whole tree. */
+static void command_counters_open(struct bench *b, pid_t pid, struct ctr_set **sw,
+				  struct ctr_set **pmu)
+{
+	struct ctr_options o = { .include_kernel = true, .pid = pid, .inherit = true,
+				 .enable_on_exec = true };
+	int bad;
+
+	*sw = *pmu = NULL;
+	if (b->sw_ok && ctr_set_open(sw, tree_specs, (int)MS_ARRAY_SIZE(tree_specs), &o, &bad))
+		*sw = NULL;
+	o.include_kernel = false;
+	if (b->have_pmu && ctr_set_open(pmu, b->pmu.spec, b->pmu.n, &o, &bad))
+		*pmu = NULL;
+}
+
+static void command_counters_read(struct bench *b, struct results_trial *t, struct ctr_set *sw,
+				  struct ctr_set *pmu)
+{
+	struct ctr_value v[ARCH_MAX_SPECS > 2 ? ARCH_MAX_SPECS : 2];
+	int i;
+
+	if (sw && !ctr_set_read(sw, v, (int)MS_ARRAY_SIZE(tree_specs)))
+		for (i = 0; i < (int)MS_ARRAY_SIZE(tree_specs); i++)
+			metric_from_ctr(t, &v[i]);
+	if (pmu && !ctr_set_read(pmu, v, b->pmu.n))
+		flag_pmu(b, t, v);
+}
+
+/* Why the kernel did not give the order, in words. */
+static void explain_coverage(struct bench *b, const struct results_trial *t)
+{
+	const struct results_metric *fb = results_trial_metric(t, "anon_fault_fallback");
+	char why[256] = "";
+	unsigned long long folio = (unsigned long long)b->thp->page_size << t->order;
+
+	if (fb && fb->value > 0)
+		snprintf(why, sizeof(why), "the kernel fell back %.0f times (no free block of "
+			 "the size: fragmentation or memory pressure)", fb->value);
+	else if (t->anon_bytes < 16 * folio)
+		snprintf(why, sizeof(why), "little anonymous memory (%llu KiB, under 16 folios "
+			 "of the order): a small heap is mostly partial folios and edges",
+			 (unsigned long long)t->anon_bytes >> 10);
+	else if (t->file_bytes > t->anon_bytes)
+		snprintf(why, sizeof(why), "most of its memory is file-backed (%llu MiB file, "
+			 "%llu MiB anon): anonymous mTHP settings do not apply to it",
+			 (unsigned long long)t->file_bytes >> 20,
+			 (unsigned long long)t->anon_bytes >> 20);
+	else
+		snprintf(why, sizeof(why), "mappings too small or unaligned for the size, or "
+			 "memory faulted before the order was set");
+	warn(b, "command order %d rep %d: only %.1f%% of the anonymous memory is in folios of "
+	     "order %d or larger: %s; the trial is flagged", t->order, t->rep,
+	     t->coverage * 100, t->order, why);
+}
+
+static int command_set_order(struct bench *b, int order)
+{
+	int err = thp_set_only_order(b->thp, order);
+
+	/* the workload is not expected to madvise: the top-level setting
+	 * lets the per-size 'always' apply to every anonymous mapping */
+	return err ? err : thp_set_top("enabled", THP_W_ALWAYS);
+}
+
+/* The last non-empty line of a file, for a failure's message. */
+static void last_line(const char *path, char *buf, size_t size)
+{
+	char line[512];
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, size, ": \"%.200s\"", line);
+	}
+	fclose(f);
+}
+
+static void command_outcome(struct bench *b, const struct bench_command *w,
+			    struct results_trial *t, const struct child_result *cr,
+			    const char *err_path, const char *stderr_file)
+{
+	char tail[256];
+
+	last_line(stderr_file, tail, sizeof(tail));
+	if (cr->timed_out) {
+		t->flags |= RESULTS_F_FAILED | RESULTS_F_TIMEOUT;
+		warn(b, "order %d rep %d: %s killed after the --timeout of %g s; the trial is "
+		     "flagged timeout", t->order, t->rep, w->argv[0], w->timeout_s);
+	} else if (WIFSIGNALED(cr->status)) {
+		t->flags |= RESULTS_F_FAILED;
+		warn(b, "order %d rep %d: %s died of signal %d (%s)%s%s%s; the trial is flagged "
+		     "failed", t->order, t->rep, w->argv[0], WTERMSIG(cr->status),
+		     strsignal(WTERMSIG(cr->status)), tail, err_path ? ", see " : "",
+		     err_path ? err_path : "");
+	} else if (WEXITSTATUS(cr->status)) {
+		t->flags |= RESULTS_F_FAILED;
+		warn(b, "order %d rep %d: %s exited with status %d%s%s%s; the trial is flagged "
+		     "failed", t->order, t->rep, w->argv[0], WEXITSTATUS(cr->status), tail,
+		     err_path ? ", see " : "", err_path ? err_path : "");
+	}
+	t->exit_signal = WIFSIGNALED(cr->status) ? WTERMSIG(cr->status) : 0;
+	t->exit_code = WIFEXITED(cr->status) ? WEXITSTATUS(cr->status) : -1;
+}
+
+int bench_command_trial(struct bench *b, const struct bench_command *w, int order, int rep,
+			long seq, struct results_trial *t)
+{
+	char out_path[512] = "", err_path[512] = "";
+	struct child_opts co = { .trace = true };
+	struct child_watch cw = { .interval_ms = w->scan_interval_ms,
+				  .timeout_ns = (long long)(w->timeout_s * 1e9),
+				  .tick = on_tick, .at_exit = on_exit_stop };
+	struct ctr_set *sw = NULL, *pmu = NULL;
+	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0;
+	struct child_result cr;
+	struct watch *wt = NULL;
+	struct child ch = { .go_fd = -1, .err_fd = -1 };
+	bool stats, keep_logs = w->log_dir != NULL, want_out = w->nr_metrics > 0;
+	int log_id[2] = { -1, -1 };
+	int err;
+
+	results_trial_init(t, order, "command", 0, rep);
+	t->seq = seq;
+	t->workload = RESULTS_WL_COMMAND;
+	if ((err = results_trial_set_argv(t, w->argv)))
+		return err;
+	if ((err = log_paths(w, order, rep, seq < 0 ? 0 : seq, out_path, err_path,
+			     sizeof(out_path), log_id)))
+		goto out;
+	if (!w->show_output || want_out)
+		co.stdout_path = out_path;
+	if (!w->show_output)
+		co.stderr_path = err_path;
+	wt = calloc(1, sizeof(*wt));
+	if (!wt)
+		return -ENOMEM;
+	scan_opts_init(&wt->so);
+	/* one worker: the workload keeps the other CPU */
+	wt->so.nr_threads = 1;
+	cw.ctx = wt;
+	if ((err = command_set_order(b, order)))
+		goto out;
+	stats = order && !buf_size_stats(order, &a0, &f0);
+	if ((err = child_prepare(&ch, w->argv, &co)))
+		goto out;
+	command_counters_open(b, ch.pid, &sw, &pmu);
+	if ((err = child_start(&ch)))
+		goto out;
+	if ((err = child_wait(&ch, &cw, &cr)))
+		goto out;
+	command_counters_read(b, t, sw, pmu);
+	if (stats && !buf_size_stats(order, &a1, &f1)) {
+		results_trial_set_metric(t, "anon_fault_alloc", (double)(a1 - a0), "kernel", NULL,
+					 -1);
+		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
+					 NULL, -1);
+	}
+	if (wt->samples)
+		watch_hist(wt, order, t);
+	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL,
+			co.stderr_path);
+	command_metrics(b, w, t, &cr, co.stdout_path);
+	if (w->show_output && want_out)
+		replay(out_path);
+	if (!ch.traced && ch.trace_err)
+		warn(b, "order %d rep %d: ptrace does not attach (%s): no last scan at exit; a "
+		     "short-lived process may be missed", order, rep, strerror(ch.trace_err));
+	if (wt->scan_err)
+		warn(b, "order %d rep %d: scanning the command's memory failed: %s", order, rep,
+		     strerror(-wt->scan_err));
+	if (t->has_folios && t->coverage < BENCH_COVERAGE_MIN && !(t->flags & RESULTS_F_FAILED)) {
+		t->flags |= RESULTS_F_LOW_COVERAGE;
+		b->low_coverage++;
+		explain_coverage(b, t);
+	}
+out:
+	if (err)
+		child_cancel(&ch);
+	ctr_set_close(sw);
+	ctr_set_close(pmu);
+	free(wt);
+	if (!keep_logs)
+		drop_logs(out_path, err_path, log_id);
+	return err;
+}

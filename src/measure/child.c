@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* The group the signal hook kills: one child at a time. */
+static volatile sig_atomic_t current_pgid;
+
+/* Async-signal-safe: runs before the THP restore hook (registered later,
+ * run first), so no process of the trial still runs at the old settings. */
+static void kill_current(void)
+{
+	pid_t g = (pid_t)current_pgid;
+	struct timespec tick = { 0, 10000000 };
+	int i, saved = errno;
+
+	if (g <= 0)
+		return;
+	/* reap what dies (orphans come here: we are their subreaper), for at
+	 * most a second, so that no process of the trial is left when the
+	 * knobs go back and the launcher exits */
+	for (i = 0; i < 100 && kill(-g, 0) == 0; i++) {
+		pid_t r;
+		int st;
+
+		kill(-g, SIGKILL);
+		r = waitpid(-1, &st, __WALL | WNOHANG);
+		if (r < 0 && errno == ECHILD)
+			break; /* a zombie left is its new parent's to reap */
+		/* even a killed tracee stops at PTRACE_EVENT_EXIT: let it go */
+		if (r > 0 && WIFSTOPPED(st))
+			ptrace(PTRACE_CONT, r, NULL, NULL);
+		if (r == 0)
+			nanosleep(&tick, NULL);
+	}
+	errno = saved;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int child_resolve(const char *cmd, char *path, size_t size)
+{
+	const char *p, *env = getenv("PATH");
+	struct stat st;
+	int err = -ENOENT;
+
+	if (!cmd || !*cmd)
+		return -ENOENT;
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st))
+			return -errno;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (access(cmd, X_OK))
+			return -EACCES;
+		snprintf(path, size, "%s", cmd);
+		return 0;
+	}
+	for (p = env && *env ? env : "/usr/local/bin:/usr/bin:/bin"; p; p = strchr(p, ':')) {
+		const char *end;
+		char cand[4096];
+		size_t len;
+
+		if (*p == ':')
+			p++;
+		end = strchr(p, ':');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (snprintf(cand, sizeof(cand), "%.*s%s%s", (int)len, p, len ? "/" : "./", cmd) >=
+		    (int)sizeof(cand))
+			continue;
+		if (stat(cand, &st) || S_ISDIR(st.st_mode))
+			continue;
+		if (access(cand, X_OK)) {
+			err = -EACCES;
+			continue;
+		}
+		snprintf(path, size, "%s", cand);
+		return 0;
+	}
+	return err;
+}
+
+static int redirect(const char *path, int fd)
+{
+	int f;
+
+	if (!path)
+		return 0;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	if (dup2(f, fd) < 0)
+		return -1;
+	close(f);
+	return 0;
+}
+
+/* In the child: never returns. */
+static void child_main(int go, int errw, char *const argv[], const struct child_opts *o)
+{
+	char c;
+	int e = 0;
+
+	setpgid(0, 0);
+	/* the launcher's handlers and mask are not the command's */
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL);
+	{
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+	}
+	if (isatty(STDIN_FILENO)) {
+		int n = open("/dev/null", O_RDONLY);
+
+		if (n >= 0 && n != STDIN_FILENO) {
+			dup2(n, STDIN_FILENO);
+			close(n);
+		}
+	}
+	if (redirect(o->stdout_path, STDOUT_FILENO) || redirect(o->stderr_path, STDERR_FILENO))
+		e = errno;
+	/* wait for child_start(): EOF without a byte means cancel */
+	while (!e && read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	if (!e && c == 'g') {
+		execvp(argv[0], argv);
+		e = errno;
+	} else if (!e) {
+		_exit(127);
+	}
+	while (write(errw, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	_exit(127);
+}
+
+int child_prepare(struct child *c, char *const argv[], const struct child_opts *o)
+{
+	int go[2] = { -1, -1 }, ex[2] = { -1, -1 }, err = 0;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->go_fd = c->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
+	if ((err = cleanup_add(kill_current)))
+		goto out;
+	/* orphans of the tree come back here: their usage counts, and
+	 * nothing of the trial outlives it unseen */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(ex[0]);
+		child_main(go[0], ex[1], argv, o);
+	}
+	/* both sides set the group: whichever runs first, it exists before
+	 * anything is sent to it */
+	setpgid(pid, pid);
+	c->pid = pid;
+	current_pgid = pid;
+	c->go_fd = go[1];
+	c->err_fd = ex[0];
+	go[1] = ex[0] = -1;
+	if (o->trace) {
+		long opts = PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			    PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL;
+
+		if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)opts) == 0)
+			c->traced = true;
+		else
+			c->trace_err = errno;
+	}
+out:
+	if (go[0] >= 0)
+		close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	if (ex[0] >= 0)
+		close(ex[0]);
+	if (ex[1] >= 0)
+		close(ex[1]);
+	return err;
+}
+
+int child_start(struct child *c)
+{
+	char g = 'g';
+	int e = 0;
+	ssize_t n;
+
+	if (c->pid <= 0 || c->go_fd < 0)
+		return -EINVAL;
+	getrusage(RUSAGE_CHILDREN, &c->ru0);
+	c->t0_ns = now_ns();
+	while ((n = write(c->go_fd, &g, 1)) < 0 && errno == EINTR)
+		;
+	close(c->go_fd);
+	c->go_fd = -1;
+	if (n != 1)
+		return -EPIPE;
+	/* EOF: exec closed the pipe (O_CLOEXEC); an int: exec's errno */
+	while ((n = read(c->err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		child_cancel(c);
+		return -(e ? e : ENOEXEC);
+	}
+	return 0;
+}
+
+/* ---- following the tree --------------------------------------------------- */
+
+struct proc {
+	pid_t tid, tgid;
+	bool alive;
+	long long exit_scan_ns; /* last exit-stop call for this tgid (on the leader's entry) */
+};
+
+struct tree {
+	struct proc *p;
+	int n, cap;
+	int nr_processes;
+};
+
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	FILE *f;
+	long tgid = tid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	return (pid_t)tgid;
+}
+
+static struct proc *tree_find(struct tree *t, pid_t tid)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->p[i].tid == tid)
+			return &t->p[i];
+	return NULL;
+}
+
+static struct proc *tree_add(struct tree *t, pid_t tid, pid_t tgid)
+{
+	struct proc *p = tree_find(t, tid);
+
+	if (p)
+		return p;
+	if (t->n == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 64;
+		struct proc *np = realloc(t->p, (size_t)cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		t->p = np;
+		t->cap = cap;
+	}
+	p = &t->p[t->n++];
+	*p = (struct proc){ .tid = tid, .tgid = tgid ? tgid : read_tgid(tid), .alive = true,
+			    .exit_scan_ns = -1 };
+	t->nr_processes += p->tgid == tid;
+	return p;
+}
+
+/* The live thread-group ids, each once. */
+static int tree_tgids(const struct tree *t, pid_t *out, int max)
+{
+	int n = 0, i, j;
+
+	for (i = 0; i < t->n && n < max; i++) {
+		if (!t->p[i].alive)
+			continue;
+		for (j = 0; j < n && out[j] != t->p[i].tgid; j++)
+			;
+		if (j == n)
+			out[n++] = t->p[i].tgid;
+	}
+	return n;
+}
+
+static void tree_kill(const struct tree *t, pid_t pgid)
+{
+	kill(-pgid, SIGKILL);
+	for (int i = 0; i < t->n; i++)
+		if (t->p[i].alive)
+			kill(t->p[i].tid, SIGKILL);
+}
+
+/* An exit stop calls at_exit once per process burst: the first thread of a
+ * process that stops in 100 ms (an exit_group stops them all), and always
+ * its leader. */
+#define CHILD_EXIT_SCAN_GAP_NS 100000000LL
+
+static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch *w)
+{
+	int ev = st >> 16, sig = WSTOPSIG(st);
+	unsigned long msg = 0;
+	struct proc *p = tree_add(t, pid, 0);
+
+	if (ev == PTRACE_EVENT_EXIT) {
+		struct proc *leader = p ? tree_find(t, p->tgid) : NULL;
+		long long now = now_ns();
+
+		if (p && leader && w->at_exit &&
+		    (pid == p->tgid || leader->exit_scan_ns < 0 ||
+		     now - leader->exit_scan_ns > CHILD_EXIT_SCAN_GAP_NS)) {
+			w->at_exit(w->ctx, p->tgid);
+			leader->exit_scan_ns = now_ns();
+		}
+		sig = 0;
+	} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+		   ev == PTRACE_EVENT_CLONE) {
+		if (!ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) && msg)
+			tree_add(t, (pid_t)msg, ev == PTRACE_EVENT_CLONE ? 0 : (pid_t)msg);
+		sig = 0;
+	} else if (ev == PTRACE_EVENT_STOP) {
+		/* the first stop of an auto-attached child, or a group stop:
+		 * a benchmark runs on */
+		sig = 0;
+	}
+	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+}
+
+static struct timeval tv_sub(struct timeval b, struct timeval a)
+{
+	long long us = ((long long)b.tv_sec - a.tv_sec) * 1000000LL + (b.tv_usec - a.tv_usec);
+
+	return (struct timeval){ .tv_sec = (time_t)(us / 1000000), .tv_usec = us % 1000000 };
+}
+
+static void rusage_delta(const struct rusage *a, const struct rusage *b, struct rusage *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ru_utime = tv_sub(b->ru_utime, a->ru_utime);
+	d->ru_stime = tv_sub(b->ru_stime, a->ru_stime);
+	d->ru_minflt = b->ru_minflt - a->ru_minflt;
+	d->ru_majflt = b->ru_majflt - a->ru_majflt;
+	d->ru_nvcsw = b->ru_nvcsw - a->ru_nvcsw;
+	d->ru_nivcsw = b->ru_nivcsw - a->ru_nivcsw;
+	d->ru_inblock = b->ru_inblock - a->ru_inblock;
+	d->ru_oublock = b->ru_oublock - a->ru_oublock;
+}
+
+/* Reap what is ready; returns -ECHILD when nothing is left, else 0. */
+static int reap_ready(struct child *c, struct tree *t, const struct child_watch *w,
+		      struct child_result *res, bool *main_done)
+{
+	struct rusage ru;
+	pid_t pid;
+	int st;
+
+	while ((pid = wait4(-1, &st, __WALL | WNOHANG, &ru)) > 0) {
+		struct proc *p;
+
+		if (WIFSTOPPED(st)) {
+			on_stop(t, pid, st, w);
+			continue;
+		}
+		p = tree_find(t, pid);
+		if (p)
+			p->alive = false;
+		if (!p || p->tgid == pid)
+			res->max_rss_kb = ru.ru_maxrss > res->max_rss_kb ? ru.ru_maxrss
+									  : res->max_rss_kb;
+		if (pid == c->pid) {
+			res->status = st;
+			res->wall_ns = now_ns() - c->t0_ns;
+			*main_done = true;
+		}
+	}
+	return pid < 0 && errno == ECHILD ? -ECHILD : 0;
+}
+
+int child_wait(struct child *c, const struct child_watch *w, struct child_result *res)
+{
+	struct tree t = { 0 };
+	sigset_t chld, old;
+	long long next_tick, deadline;
+	bool main_done = false, killed = false;
+	pid_t *pids = NULL;
+	struct rusage ru1;
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	/* blocked before the first reap: a change after it stays pending and
+	 * wakes sigtimedwait */
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	if (!tree_add(&t, c->pid, c->pid)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	next_tick = w->interval_ms ? c->t0_ns + (long long)w->interval_ms * 1000000LL : -1;
+	deadline = w->timeout_ns > 0 ? c->t0_ns + w->timeout_ns : -1;
+	for (;;) {
+		struct timespec ts;
+		long long now, until;
+
+		if (reap_ready(c, &t, w, res, &main_done) == -ECHILD)
+			break;
+		if (main_done && !killed) {
+			/* what is left of the tree ends with its command */
+			tree_kill(&t, c->pid);
+			killed = true;
+			continue;
+		}
+		now = now_ns();
+		if (!main_done && deadline >= 0 && now >= deadline && !killed) {
+			res->timed_out = true;
+			tree_kill(&t, c->pid);
+			killed = true;
+			continue;
+		}
+		if (!main_done && next_tick >= 0 && now >= next_tick) {
+			int n;
+
+			if (!pids && !(pids = malloc(1024 * sizeof(*pids)))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			n = tree_tgids(&t, pids, 1024);
+			if (w->tick && n)
+				w->tick(w->ctx, pids, n);
+			now = now_ns();
+			next_tick += (long long)w->interval_ms * 1000000LL;
+			if (next_tick <= now)
+				next_tick = now + (long long)w->interval_ms * 1000000LL;
+		}
+		until = now + 1000000000LL;
+		if (!main_done && next_tick >= 0 && next_tick < until)
+			until = next_tick;
+		if (!main_done && deadline >= 0 && !killed && deadline < until)
+			until = deadline;
+		if (until < now)
+			until = now;
+		ts.tv_sec = (until - now) / 1000000000LL;
+		ts.tv_nsec = (until - now) % 1000000000LL;
+		sigtimedwait(&chld, NULL, &ts);
+	}
+	getrusage(RUSAGE_CHILDREN, &ru1);
+	rusage_delta(&c->ru0, &ru1, &res->ru);
+	res->nr_processes = t.nr_processes;
+	c->pid = 0;
+	current_pgid = 0;
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(pids);
+	free(t.p);
+	if (err)
+		child_cancel(c);
+	return err;
+}
+
+void child_cancel(struct child *c)
+{
+	int st;
+
+	if (c->go_fd >= 0)
+		close(c->go_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+		/* traced processes of the tree die with their tracer's kill
+		 * (PTRACE_O_EXITKILL) or the group's; reap every one */
+		for (;;) {
+			pid_t r = waitpid(-1, &st, __WALL);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				break;
+			/* a killed tracee still stops at its exit event */
+			if (WIFSTOPPED(st))
+				ptrace(PTRACE_CONT, r, NULL, NULL);
+		}
+	}
+	c->pid = 0;
+	current_pgid = 0;
+}

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "collapse.h"
+#include "bench.h"
+#include "kernel.h"
+#include "mthpscope.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const mode_names[] = {
+	[COLLAPSE_KHUGEPAGED] = "khugepaged",
+	[COLLAPSE_MADVISE] = "madvise",
+};
+
+const char *collapse_mode_name(enum collapse_mode m)
+{
+	return (unsigned)m < MS_ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
+}
+
+bool collapse_have_madv_collapse(void)
+{
+	static int known = -1;
+	long ps = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (known >= 0)
+		return known;
+	/* On a hole, a kernel that knows the advice says ENOMEM (nothing
+	 * mapped); one that does not says EINVAL before looking at the range. */
+	p = mmap(NULL, (size_t)ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return true; /* cannot tell: do not call the kernel old */
+	munmap(p, (size_t)ps);
+	known = madvise(p, (size_t)ps, MADV_COLLAPSE) == 0 || errno != EINVAL;
+	return known;
+}
+
+int collapse_mode_parse(const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(s, mode_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* khugepaged counters are read on their own, once per sample: cheaper than a
+ * whole thp_read() and good enough to tell that khugepaged made a pass. */
+static long read_khugepaged_counter(const char *name)
+{
+	char path[512], buf[64];
+	FILE *f;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "%s/khugepaged/%s", thp_root(), name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env, char *why,
+		     size_t why_size)
+{
+	unsigned long pmd_size;
+	unsigned long anon;
+	int err, o;
+
+	memset(env, 0, sizeof(*env));
+	why[0] = '\0';
+	err = thp_read(&env->thp);
+	if (err) {
+		thp_strerror(err, why, why_size);
+		return err;
+	}
+	env->page_size = env->thp.page_size;
+	env->pmd_order = env->thp.pmd_order;
+	pmd_size = env->thp.pmd_size;
+	if (env->pmd_order <= 0 || env->pmd_order > FOLIO_MAX_ORDER || !pmd_size) {
+		snprintf(why, why_size, "the PMD size is unknown (no hpage_pmd_size)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->span == 0 || cfg->span % pmd_size) {
+		snprintf(why, why_size, "--span must be a non-zero multiple of the PMD size (%lu KiB)",
+			 pmd_size / 1024);
+		return -EINVAL;
+	}
+	if (cfg->max_ptes_none < 0 || cfg->max_ptes_none >= (1 << env->pmd_order)) {
+		snprintf(why, why_size, "max_ptes_none %d is outside 0-%d (a PMD maps %d pages)",
+			 cfg->max_ptes_none, (1 << env->pmd_order) - 1, 1 << env->pmd_order);
+		return -EINVAL;
+	}
+	if (!(cfg->fill >= 0.0 && cfg->fill <= 1.0)) {
+		snprintf(why, why_size, "fill must be 0-100 percent");
+		return -EINVAL;
+	}
+	if (cfg->timeout_ms == 0 || cfg->interval_ms == 0) {
+		snprintf(why, why_size, "the timeout and the interval must be above 0");
+		return -EINVAL;
+	}
+	if (!cfg->orders) {
+		snprintf(why, why_size, "no target order");
+		return -EINVAL;
+	}
+	anon = thp_anon_orders(&env->thp);
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		const struct thp_size *z;
+
+		if (!(cfg->orders & (1UL << o)))
+			continue;
+		if (o == 0 || o > env->pmd_order) {
+			snprintf(why, why_size, "order %d is not a collapse target: targets are 1-%d",
+				 o, env->pmd_order);
+			return -EINVAL;
+		}
+		if (!(anon & (1UL << o))) {
+			snprintf(why, why_size,
+				 "order %d (%ld KiB) has no anon mTHP support on this kernel "
+				 "(no hugepages-%ldkB/enabled)",
+				 o, (env->page_size << o) / 1024, (env->page_size << o) / 1024);
+			return -EOPNOTSUPP;
+		}
+		z = thp_size_by_order(&env->thp, o);
+		/* A kernel that can defer a size's allocation to khugepaged is
+		 * asked to: faults stay at order 0 and only collapse builds the
+		 * size, which is the experiment. */
+		env->target_word[o] = cfg->mode == COLLAPSE_KHUGEPAGED && z &&
+					      (z->enabled_offered & (1u << THP_W_DEFER))
+					      ? THP_W_DEFER
+					      : THP_W_MADVISE;
+	}
+	err = topo_mem_available(&env->mem_available);
+	if (err) {
+		snprintf(why, why_size, "/proc/meminfo has no MemAvailable");
+		return err;
+	}
+	/* After a full collapse every page of the span is resident. */
+	if (cfg->span > env->mem_available) {
+		snprintf(why, why_size,
+			 "a span of %zu MiB does not fit: a full collapse makes all of it "
+			 "resident and only %llu MiB are available",
+			 cfg->span >> 20, env->mem_available >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static unsigned rng_below(uint64_t *s, unsigned n)
+{
+	return n ? (unsigned)(stats_splitmix64(s) % n) : 0;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+void collapse_pattern(uint64_t seed, double fill, size_t span_pages, unsigned pmd_pages,
+		      unsigned char *present)
+{
+	/* At most pmd_pages hole runs and as many cut points per PMD; the
+	 * largest PMD (64K pages on arm64) has 8192 pages. */
+	static unsigned holes[8192], cuts[8192 + 1];
+	unsigned present_per_pmd, holes_per_pmd, max_scale = 0;
+	uint64_t st = seed;
+	size_t pmd, nr_pmds = span_pages / pmd_pages;
+
+	if (pmd_pages > 8192)
+		pmd_pages = 8192;
+	while ((1u << (max_scale + 1)) <= pmd_pages)
+		max_scale++;
+	present_per_pmd = (unsigned)lround(fill * pmd_pages);
+	if (present_per_pmd > pmd_pages)
+		present_per_pmd = pmd_pages;
+	holes_per_pmd = pmd_pages - present_per_pmd;
+	for (pmd = 0; pmd < nr_pmds; pmd++) {
+		unsigned char *p = present + pmd * pmd_pages;
+		unsigned m = 0, rem = holes_per_pmd, i, j, prev, pos = 0;
+
+		/* Hole lengths log-uniform over 1 .. pmd_pages: every scale
+		 * from a single PTE to a whole mTHP-sized range occurs. */
+		while (rem) {
+			unsigned scale = rng_below(&st, max_scale + 1);
+			unsigned len = (1u << scale) + rng_below(&st, 1u << scale);
+
+			if (len > rem)
+				len = rem;
+			holes[m++] = len;
+			rem -= len;
+		}
+		/* Present pages split into m + 1 runs around the holes. */
+		for (i = 0; i < m; i++)
+			cuts[i] = rng_below(&st, present_per_pmd + 1);
+		qsort(cuts, m, sizeof(cuts[0]), cmp_uint);
+		cuts[m] = present_per_pmd;
+		prev = 0;
+		for (i = 0; i <= m; i++) {
+			unsigned run = cuts[i] - prev;
+
+			prev = cuts[i];
+			for (j = 0; j < run; j++)
+				p[pos++] = 1;
+			if (i < m)
+				for (j = 0; j < holes[i]; j++)
+					p[pos++] = 0;
+		}
+	}
+}
+
+int collapse_span_map(const struct collapse_config *cfg, const struct collapse_env *env,
+		      struct collapse_span *sp)
+{
+	size_t ps = (size_t)env->page_size, pmd = env->thp.pmd_size, pages, i;
+	unsigned char *present = NULL;
+	uintptr_t aligned;
+	int err;
+
+	memset(sp, 0, sizeof(*sp));
+	pages = cfg->span / ps;
+	sp->map_len = cfg->span + pmd;
+	sp->map = mmap(NULL, sp->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		       MAP_NORESERVE, -1, 0);
+	if (sp->map == MAP_FAILED) {
+		err = -errno;
+		sp->map = NULL;
+		return err;
+	}
+	aligned = ((uintptr_t)sp->map + pmd - 1) & ~(uintptr_t)(pmd - 1);
+	sp->base = (void *)aligned;
+	sp->len = cfg->span;
+	/* No setting may give the faults a large folio: the span starts at
+	 * order 0 whatever the sizes are set to. */
+	if (madvise(sp->base, sp->len, MADV_NOHUGEPAGE)) {
+		err = -errno;
+		goto fail;
+	}
+	present = malloc(pages);
+	if (!present) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	collapse_pattern(cfg->seed, cfg->fill, pages, (unsigned)(pmd / ps), present);
+	for (i = 0; i < pages; i++) {
+		if (!present[i])
+			continue;
+		/* Non-zero data, so no page of ours looks like an empty one to
+		 * the underused-THP shrinker. */
+		((volatile unsigned char *)sp->base)[i * ps] = (unsigned char)(1 + (i & 0x7f));
+		sp->filled_pages++;
+	}
+	free(present);
+	return 0;
+fail:
+	free(present);
+	collapse_span_unmap(sp);
+	return err;
+}
+
+void collapse_span_unmap(struct collapse_span *sp)
+{
+	if (sp->map)
+		munmap(sp->map, sp->map_len);
+	memset(sp, 0, sizeof(*sp));
+}
+
+int collapse_set_knobs(const struct collapse_config *cfg, const struct collapse_env *env)
+{
+	const struct thp_settings *s = &env->thp;
+	long to_scan;
+	int i, err;
+
+	/* 'never' first, then the targets: the set is never larger than asked. */
+	for (i = 0; i < s->nr_sizes; i++) {
+		const struct thp_size *z = &s->sizes[i];
+
+		if (!z->anon || (cfg->orders & (1UL << z->order)))
+			continue;
+		if ((err = thp_set_size_enabled(z->order, THP_W_NEVER)))
+			return err;
+	}
+	for (i = 0; i < s->nr_sizes; i++) {
+		const struct thp_size *z = &s->sizes[i];
+
+		if (!z->anon || !(cfg->orders & (1UL << z->order)))
+			continue;
+		if ((err = thp_set_size_enabled(z->order, env->target_word[z->order])))
+			return err;
+	}
+	if ((err = thp_set_khugepaged("max_ptes_none", cfg->max_ptes_none)))
+		return err;
+	if (cfg->mode != COLLAPSE_KHUGEPAGED)
+		return 0;
+	/* One wake-up should cover the whole span (and whatever else is
+	 * registered), so the timeline measures collapse, not the scan rate. */
+	to_scan = cfg->pages_to_scan;
+	if (to_scan <= 0) {
+		to_scan = (long)(cfg->span / (size_t)env->page_size) * 2;
+		if (to_scan < 4096)
+			to_scan = 4096;
+	}
+	if ((err = thp_set_khugepaged("pages_to_scan", to_scan)))
+		return err;
+	/* A failed huge allocation would otherwise park khugepaged for a minute. */
+	if ((err = thp_set_khugepaged("alloc_sleep_millisecs", 100)))
+		return err;
+	return thp_set_khugepaged("scan_sleep_millisecs", cfg->scan_sleep_ms);
+}
+
+static int sample(const struct collapse_span *sp, long page_size, long t_ms,
+		  struct collapse_run *run)
+{
+	struct collapse_sample *smp;
+	struct folio_hist h;
+	int err;
+
+	if (run->nr_samples == run->cap_samples) {
+		size_t cap = run->cap_samples ? run->cap_samples * 2 : 64;
+		struct collapse_sample *n = realloc(run->timeline, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		run->timeline = n;
+		run->cap_samples = cap;
+	}
+	memset(&h, 0, sizeof(h));
+	err = folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len, &h);
+	if (err)
+		return err;
+	smp = &run->timeline[run->nr_samples++];
+	memset(smp, 0, sizeof(*smp));
+	smp->t_ms = t_ms;
+	memcpy(smp->pages, h.pages, sizeof(smp->pages));
+	smp->partial = h.partial;
+	/* The shared zero page is mapped, not resident memory of ours. */
+	smp->rss_bytes = (h.present - (h.zero_page < h.present ? h.zero_page : h.present)) *
+			 (unsigned long long)page_size;
+	return 0;
+}
+
+static bool same_hist(const struct collapse_sample *a, const struct collapse_sample *b)
+{
+	return !memcmp(a->pages, b->pages, sizeof(a->pages)) && a->partial == b->partial &&
+	       a->rss_bytes == b->rss_bytes;
+}
+
+static void counter_deltas(const struct thp_settings *before, const struct thp_settings *after,
+			   struct collapse_run *run)
+{
+	int i, j;
+
+	for (i = 0; i < after->nr_sizes; i++) {
+		const struct thp_size *za = &after->sizes[i];
+		const struct thp_size *zb = thp_size_by_order(before, za->order);
+
+		for (j = 0; j < za->nr_stats; j++) {
+			struct collapse_counter *c;
+			bool found = false;
+			unsigned long long b;
+
+			if (strncmp(za->stats[j].name, "collapse", 8))
+				continue;
+			if (run->nr_counters >= COLLAPSE_MAX_COUNTERS)
+				return;
+			b = zb ? thp_size_stat(zb, za->stats[j].name, &found) : 0;
+			c = &run->counters[run->nr_counters++];
+			c->order = za->order;
+			snprintf(c->name, sizeof(c->name), "%s", za->stats[j].name);
+			c->delta = (long long)za->stats[j].value - (long long)(found ? b : 0);
+		}
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int collapse_run(const struct collapse_config *cfg, const struct collapse_env *env,
+		 struct collapse_span *sp, struct collapse_run *run)
+{
+	struct thp_settings before, after;
+	long collapsed0, scans0, scans_at_change;
+	long long t0;
+	bool collapsing = false;
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	run->max_ptes_none = cfg->max_ptes_none;
+	run->span_pages = sp->len / (size_t)env->page_size;
+	run->filled_pages = sp->filled_pages;
+	run->first_collapse_ms = -1;
+	if ((err = thp_read(&before)))
+		return err;
+	collapsed0 = read_khugepaged_counter("pages_collapsed");
+	scans0 = scans_at_change = read_khugepaged_counter("full_scans");
+	t0 = now_ns();
+	if ((err = sample(sp, env->page_size, 0, run)))
+		goto out;
+	run->rss_before = run->timeline[0].rss_bytes;
+	/* Registers the mm with khugepaged (it must happen after the sizes are
+	 * enabled: the kernel checks them at this call). */
+	if (madvise(sp->base, sp->len, MADV_HUGEPAGE)) {
+		err = -errno;
+		goto out;
+	}
+	if (cfg->mode == COLLAPSE_MADVISE) {
+		long long c0 = now_ns();
+
+		if (madvise(sp->base, sp->len, MADV_COLLAPSE))
+			run->madvise_errno = errno;
+		run->madvise_ns = (long)(now_ns() - c0);
+		/* EINVAL is also what a kernel that has MADV_COLLAPSE says of a
+		 * range it will not collapse: only the probe tells an old kernel */
+		if (run->madvise_errno == EINVAL && !collapse_have_madv_collapse()) {
+			err = -EOPNOTSUPP; /* a kernel before 6.1 */
+			goto out;
+		}
+	}
+	collapsing = true;
+	for (;;) {
+		long t_ms;
+		const struct collapse_sample *prev, *cur;
+		long scans;
+
+		if (cfg->mode == COLLAPSE_KHUGEPAGED || run->nr_samples > 1)
+			sleep_ms(cfg->interval_ms);
+		t_ms = (long)((now_ns() - t0) / 1000000);
+		if ((err = sample(sp, env->page_size, t_ms, run)))
+			goto out;
+		if (cfg->on_sample)
+			cfg->on_sample(run, cfg->on_sample_ctx);
+		prev = &run->timeline[run->nr_samples - 2];
+		cur = &run->timeline[run->nr_samples - 1];
+		scans = read_khugepaged_counter("full_scans");
+		if (!same_hist(prev, cur)) {
+			scans_at_change = scans;
+		} else if (cfg->mode == COLLAPSE_MADVISE && run->nr_samples > 2) {
+			run->steady = true;
+			break;
+		} else if (cfg->mode == COLLAPSE_KHUGEPAGED && scans >= 0 &&
+			   scans >= scans_at_change + 2) {
+			/* khugepaged walked every registered mm since the last
+			 * change and left ours as it was. */
+			run->steady = true;
+			break;
+		}
+		if (t_ms >= (long)cfg->timeout_ms)
+			break;
+	}
+	err = 0;
+out:
+	run->elapsed_ms = (long)((now_ns() - t0) / 1000000);
+	if (collapsing && !err) {
+		run->rss_after = run->timeline[run->nr_samples - 1].rss_bytes;
+		if (collapsed0 >= 0)
+			run->pages_collapsed = read_khugepaged_counter("pages_collapsed") - collapsed0;
+		if (scans0 >= 0)
+			run->full_scans = read_khugepaged_counter("full_scans") - scans0;
+		if (!thp_read(&after))
+			counter_deltas(&before, &after, run);
+		collapse_summarize(run, env->pmd_order);
+	}
+	return err;
+}
+
+void collapse_run_free(struct collapse_run *run)
+{
+	free(run->timeline);
+	run->timeline = NULL;
+	run->nr_samples = run->cap_samples = 0;
+}
+
+void collapse_summarize(struct collapse_run *run, int pmd_order)
+{
+	size_t i;
+	int o, hi;
+
+	run->orders_reached = run->orders_final = 0;
+	run->creep = false;
+	run->creep_from = run->creep_to = -1;
+	run->creep_t_ms = -1;
+	run->first_collapse_ms = -1;
+	for (i = 0; i < run->nr_samples; i++) {
+		const struct collapse_sample *s = &run->timeline[i];
+
+		for (o = 1; o <= FOLIO_MAX_ORDER; o++)
+			if (s->pages[o]) {
+				run->orders_reached |= 1UL << o;
+				if (run->first_collapse_ms < 0)
+					run->first_collapse_ms = s->t_ms;
+			}
+		if (i == 0 || run->creep)
+			continue;
+		/* Creep: pages leave a sub-PMD order while a higher order
+		 * gains, i.e. collapsed mTHPs are collapsed again, larger. */
+		for (o = 1; o < pmd_order && !run->creep; o++) {
+			if (s->pages[o] >= run->timeline[i - 1].pages[o])
+				continue;
+			for (hi = FOLIO_MAX_ORDER; hi > o; hi--)
+				if (s->pages[hi] > run->timeline[i - 1].pages[hi]) {
+					run->creep = true;
+					run->creep_from = o;
+					run->creep_to = hi;
+					run->creep_t_ms = s->t_ms;
+					break;
+				}
+		}
+	}
+	if (run->nr_samples)
+		for (o = 1; o <= FOLIO_MAX_ORDER; o++)
+			if (run->timeline[run->nr_samples - 1].pages[o])
+				run->orders_final |= 1UL << o;
+}
+
+
+static void order_list(unsigned long mask, char *buf, size_t size)
+{
+	int o;
+
+	buf[0] = '\0';
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (mask & (1UL << o))
+			ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
+	if (!buf[0])
+		snprintf(buf, size, "none");
+}
+
+const char *collapse_verdict(const struct collapse_config *cfg, const struct collapse_env *env,
+			     const struct collapse_run *run, char *buf, size_t size)
+{
+	unsigned long pmd_bit = 1UL << env->pmd_order;
+	unsigned long sub_pmd = (pmd_bit - 1) & ~1UL;
+	unsigned long targets_mthp = cfg->orders & sub_pmd;
+	unsigned pmd_pages = 1u << env->pmd_order;
+	unsigned empty = pmd_pages - (unsigned)lround(cfg->fill * pmd_pages);
+	const char *who = cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE";
+	const char *key;
+	char list[96], tl[96];
+
+	buf[0] = '\0';
+	order_list(run->orders_reached, list, sizeof(list));
+	order_list(targets_mthp, tl, sizeof(tl));
+	if (run->orders_reached & sub_pmd) {
+		key = run->creep ? "mthp-creep" : "mthp";
+		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
+		if (run->creep)
+			ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
+			       run->creep_from, run->creep_to, run->creep_t_ms);
+		else
+			ms_appendf(buf, size, "; no creep");
+	} else {
+		key = run->orders_reached ? "pmd-only" : "none";
+		if (targets_mthp)
+			ms_appendf(buf, size,
+			       "this kernel's %s does not collapse to mTHP orders: enabled order%s %s "
+			       "never appeared in %ld ms",
+			       who, targets_mthp & (targets_mthp - 1) ? "s" : "", tl, run->elapsed_ms);
+		if (run->orders_reached)
+			ms_appendf(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
+			       list, run->orders_reached == pmd_bit ? "PMD" : "above the PMD");
+		else
+			ms_appendf(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
+			       run->elapsed_ms);
+	}
+	if (!run->orders_reached) {
+		if (run->madvise_errno)
+			ms_appendf(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
+		else if (cfg->mode == COLLAPSE_KHUGEPAGED && !(cfg->orders & pmd_bit) &&
+			 !env->thp.mthp_collapse)
+			ms_appendf(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
+		else if (cfg->mode == COLLAPSE_KHUGEPAGED && empty > (unsigned)cfg->max_ptes_none)
+			ms_appendf(buf, size,
+			       " (each PMD has %u empty PTEs, more than max_ptes_none %d)", empty,
+			       cfg->max_ptes_none);
+		else if (!run->steady)
+			ms_appendf(buf, size, " (timed out before khugepaged got to it)");
+	}
+	return key;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
+		     struct collapse_measure *m)
+{
+	struct kern_state ks = { 0 };
+	struct bench_time bt;
+	double *ns = NULL;
+	unsigned r;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	if (!reps)
+		return -EINVAL;
+	if (madvise(sp->base, sp->len, MADV_NOHUGEPAGE))
+		return -errno;
+	ks.base = sp->base;
+	ks.span = sp->len;
+	ks.page_size = (size_t)page_size;
+	ks.seed = seed;
+	if ((err = kern_chase_tlb.setup(&ks)))
+		return err;
+	ns = calloc(reps, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	m->reps = reps;
+	m->accesses = ks.cycle * 8 < (1ULL << 22) ? (1ULL << 22) : ks.cycle * 8;
+	/* warm the caches and the TLB */
+	bench_burst(&kern_chase_tlb, &ks, ks.cycle, &bt);
+	/* the engine's clock: ns_per_access means the same as in run */
+	for (r = 0; r < reps; r++) {
+		bench_burst(&kern_chase_tlb, &ks, m->accesses, &bt);
+		ns[r] = bench_ns_per_access(&bt, m->accesses);
+	}
+	qsort(ns, reps, sizeof(*ns), cmp_double);
+	m->ns_min = ns[0];
+	m->ns_max = ns[reps - 1];
+	m->ns_per_access = reps % 2 ? ns[reps / 2] : (ns[reps / 2 - 1] + ns[reps / 2]) / 2;
+	free(ns);
+	return folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len,
+				&m->hist);
+}

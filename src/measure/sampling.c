@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sampling.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "counters.h"
+
+#define SMP_SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC)
+
+struct smp_ring {
+	int fd;
+	void *base;        /* control page + data pages */
+	size_t map_len;
+	unsigned char *data;
+	uint64_t data_size;
+	struct smp_stats st;
+};
+
+/* Copy len bytes starting at ring offset 'pos' (which may wrap). */
+static void ring_copy(const unsigned char *data, uint64_t size, uint64_t pos, void *dst,
+		      size_t len)
+{
+	uint64_t off = pos & (size - 1);
+	size_t first = (size_t)(size - off) < len ? (size_t)(size - off) : len;
+
+	memcpy(dst, data + off, first);
+	if (first < len)
+		memcpy((unsigned char *)dst + first, data, len - first);
+}
+
+int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+	      struct smp_stats *st, smp_sample_fn fn, void *ctx)
+{
+	/* the largest record read field by field: a sample of SMP_SAMPLE_TYPE
+	 * (8 + 8 + 8 + 8 + 8) or a LOST record (8 + 8 + 8) */
+	uint64_t rec[8];
+
+	while (*tail < head) {
+		struct perf_event_header h;
+		uint64_t avail = head - *tail, off = *tail & (size - 1);
+		int ret;
+
+		if (avail < sizeof(h))
+			return -EBADMSG;
+		ring_copy(data, size, *tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > avail || h.size % 8)
+			return -EBADMSG;
+		if (off + h.size > size)
+			st->wrapped++;
+		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
+			size_t need = h.type == PERF_RECORD_SAMPLE ? 40 : 24;
+
+			if (h.size < need || h.size > sizeof(rec))
+				return -EBADMSG;
+			ring_copy(data, size, *tail, rec, h.size);
+		}
+		if (h.type == PERF_RECORD_SAMPLE) {
+			/* perf_event.h, PERF_RECORD_SAMPLE: fields in sample_type bit order */
+			struct smp_sample s = {
+				.pid = (uint32_t)rec[1],
+				.tid = (uint32_t)(rec[1] >> 32),
+				.time = rec[2],
+				.addr = rec[3],
+				.data_src = rec[4],
+			};
+
+			st->samples++;
+			if (fn && (ret = fn(&s, ctx))) {
+				*tail += h.size;
+				st->bytes += h.size;
+				return ret;
+			}
+		} else if (h.type == PERF_RECORD_LOST) {
+			st->lost_records++;
+			st->lost_samples += rec[2]; /* { header; u64 id; u64 lost; } */
+		} else {
+			st->other_records++;
+		}
+		*tail += h.size;
+		st->bytes += h.size;
+	}
+	return 0;
+}
+
+int smp_open(struct smp_ring **rp, const struct smp_options *o)
+{
+	struct perf_event_attr attr;
+	struct smp_ring *r;
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	*rp = NULL;
+	if (!o->data_pages || (o->data_pages & (o->data_pages - 1)) || !o->period)
+		return -EINVAL;
+	err = ctr_encode(o->event, o->include_kernel, &attr);
+	if (err)
+		return err;
+	attr.sample_period = o->period;
+	attr.sample_type = SMP_SAMPLE_TYPE;
+	attr.precise_ip = (unsigned)o->precise & 3;
+	attr.disabled = 1;
+	/* a target child: its samples, and its threads' and children's (their
+	 * records go to this ring) from its exec on */
+	attr.inherit = o->inherit;
+	attr.enable_on_exec = o->enable_on_exec;
+	/* data addresses are what 'record' is for: keep the sample small */
+	attr.mmap = attr.comm = attr.task = 0;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->base = MAP_FAILED;
+	r->fd = ctr_perf_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0) {
+		err = r->fd;
+		goto out;
+	}
+	r->map_len = (size_t)page * (1 + o->data_pages);
+	/* PROT_WRITE: we own data_tail, so the kernel never overwrites unread
+	 * records; when the ring is full it drops them and says so with
+	 * PERF_RECORD_LOST. */
+	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		err = -errno;
+		goto out;
+	}
+	{
+		struct perf_event_mmap_page *pg = r->base;
+
+		/* data_offset/data_size exist since Linux 4.1; before, data
+		 * starts one page in */
+		r->data = (unsigned char *)r->base + (pg->data_offset ? pg->data_offset : (uint64_t)page);
+		r->data_size = pg->data_size ? pg->data_size : (uint64_t)page * o->data_pages;
+	}
+out:
+	if (err) {
+		smp_close(r);
+		return err;
+	}
+	*rp = r;
+	return 0;
+}
+
+int smp_enable(struct smp_ring *r)
+{
+	if (ioctl(r->fd, PERF_EVENT_IOC_RESET, 0) < 0 || ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+int smp_disable(struct smp_ring *r)
+{
+	return ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
+}
+
+int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	uint64_t head, tail;
+	int ret;
+
+	/* Acquire pairs with the kernel's store of data_head after writing
+	 * the records (perf_event.h: "issue an smp_rmb() after reading"). */
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail; /* only we write it */
+	ret = smp_parse(r->data, r->data_size, head, &tail, &r->st, fn, ctx);
+	/* Release: every read of the records is done before the kernel may
+	 * reuse their space (the smp_mb() before writing data_tail). */
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return ret;
+}
+
+const struct smp_stats *smp_stats(const struct smp_ring *r)
+{
+	return &r->st;
+}
+
+void smp_close(struct smp_ring *r)
+{
+	if (!r)
+		return;
+	if (r->base != MAP_FAILED && r->base)
+		munmap(r->base, r->map_len);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+}
+
+void smp_decode_tlb(uint64_t data_src, struct smp_tlb *t)
+{
+	union perf_mem_data_src d = { .val = data_src };
+	unsigned tlb = d.mem_dtlb;
+
+	memset(t, 0, sizeof(*t));
+	if (!tlb || (tlb & PERF_MEM_TLB_NA))
+		return;
+	t->known = true;
+	t->hit = tlb & PERF_MEM_TLB_HIT;
+	t->miss = tlb & PERF_MEM_TLB_MISS;
+	t->l1 = tlb & PERF_MEM_TLB_L1;
+	t->l2 = tlb & PERF_MEM_TLB_L2;
+	t->walker = tlb & PERF_MEM_TLB_WK;
+	t->os = tlb & PERF_MEM_TLB_OS;
+}
+
+int smp_tlb_str(uint64_t data_src, char *buf, size_t size)
+{
+	struct smp_tlb t;
+
+	smp_decode_tlb(data_src, &t);
+	if (!t.known)
+		return snprintf(buf, size, "n/a");
+	return snprintf(buf, size, "%s%s%s%s%s%s", t.l1 && t.l2 ? "L1+L2" : t.l1 ? "L1" : t.l2 ? "L2" : "TLB",
+			t.hit ? " hit" : "", t.miss ? " miss" : "", t.walker ? ", walk" : "",
+			t.os ? ", OS fault" : "", !t.hit && !t.miss ? " (no hit/miss)" : "");
+}

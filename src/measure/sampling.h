@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sampling through the perf ring buffer (for 'record'): one event on the
+ * calling thread or a target process (pid, inherit, enable_on_exec),
+ * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, drained by the
+ * reader in place (data_head / data_tail protocol), with PERF_RECORD_LOST
+ * counted. Return convention: 0 or negative errno; nothing prints.
+ *
+ * Precise memory sampling: Intel PEBS with a libpfm4 string such as
+ * "icl::MEM_INST_RETIRED:STLB_MISS_LOADS" and precise = 2; AMD IBS op with
+ * "ibs_op/rNNNN/" (type from sysfs); Arm SPE writes to an AUX area, which this
+ * reader does not map (not supported yet).
+ */
+#ifndef SAMPLING_H
+#define SAMPLING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct smp_options {
+	const char *event;            /* any ctr_encode() string: "page-faults", libpfm4, raw */
+	unsigned long long period;    /* sample every N events (1: every one) */
+	unsigned data_pages;          /* ring size in pages, a power of two */
+	int precise;                  /* attr.precise_ip (0-3) */
+	bool include_kernel;
+	/* the target, as struct ctr_options: 0 = the calling thread */
+	int pid;
+	bool inherit;                 /* the target's later threads and children too */
+	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
+};
+
+struct smp_sample {
+	uint32_t pid, tid;
+	uint64_t time;     /* ns, perf clock */
+	uint64_t addr;     /* data address (the faulting address for page faults) */
+	uint64_t data_src; /* union perf_mem_data_src */
+};
+
+struct smp_stats {
+	uint64_t samples;       /* PERF_RECORD_SAMPLE delivered */
+	uint64_t lost_records;  /* PERF_RECORD_LOST records seen */
+	uint64_t lost_samples;  /* their 'lost' fields summed */
+	uint64_t other_records; /* other record types, skipped */
+	uint64_t wrapped;       /* records that straddled the end of the ring */
+	uint64_t bytes;         /* bytes consumed */
+};
+
+typedef int (*smp_sample_fn)(const struct smp_sample *s, void *ctx);
+
+struct smp_ring;
+
+/* Open and mmap (1 + data_pages pages). On a bad event -ENOMSG (see
+ * ctr_strerror / ctr_encode_detail); -EINVAL for data_pages not a power of 2. */
+int smp_open(struct smp_ring **r, const struct smp_options *o);
+int smp_enable(struct smp_ring *r);
+int smp_disable(struct smp_ring *r);
+/* Consume every complete record between data_tail and data_head, calling
+ * fn for samples (fn returning non-zero stops early; the rest stays for the
+ * next drain). Returns 0 or fn's value. */
+int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx);
+const struct smp_stats *smp_stats(const struct smp_ring *r);
+void smp_close(struct smp_ring *r);
+
+/*
+ * The parsing core, independent of the kernel (table-tested with synthetic
+ * rings): records in data[0..size) (size a power of two) from *tail to head;
+ * *tail advances past each consumed record.
+ */
+int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+	      struct smp_stats *st, smp_sample_fn fn, void *ctx);
+
+/* PERF_MEM_TLB_* bits of a data_src, decoded. */
+struct smp_tlb {
+	bool known;   /* not PERF_MEM_TLB_NA and some bit set */
+	bool hit, miss;
+	bool l1, l2;  /* which TLB level answered (or missed) */
+	bool walker;  /* hardware walker (PERF_MEM_TLB_WK) */
+	bool os;      /* OS fault handler (PERF_MEM_TLB_OS) */
+};
+void smp_decode_tlb(uint64_t data_src, struct smp_tlb *t);
+/* "L1 hit", "L2 miss, walk", "n/a", ... */
+int smp_tlb_str(uint64_t data_src, char *buf, size_t size);
+
+#endif

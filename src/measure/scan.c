@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "scan.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void scan_opts_init(struct scan_opts *o)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	unsigned long long pmd = 0;
+	FILE *f;
+
+	memset(o, 0, sizeof(*o));
+	o->page_shift = (unsigned)__builtin_ctzl((unsigned long)ps);
+	o->pmd_order = (int)o->page_shift - 3; /* a page table page of 8-byte entries */
+	f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	if (f) {
+		if (fscanf(f, "%llu", &pmd) == 1 && pmd > (unsigned long long)ps && !(pmd & (pmd - 1)))
+			o->pmd_order = __builtin_ctzll(pmd) - (int)o->page_shift;
+		fclose(f);
+	}
+}
+
+int scan_opts_add_cont(struct scan_opts *o, unsigned long long bytes)
+{
+	unsigned long long pages = bytes >> o->page_shift;
+	int order;
+
+	if (!bytes || bytes & ((1ULL << o->page_shift) - 1) || pages < 2 || (pages & (pages - 1)))
+		return -EINVAL;
+	order = __builtin_ctzll(pages);
+	if (order > o->pmd_order)
+		return -EINVAL;
+	if (o->nr_cont == SCAN_MAX_CONT)
+		return -E2BIG;
+	o->cont_order[o->nr_cont++] = order;
+	return 0;
+}
+
+void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src)
+{
+	const unsigned long long *s = (const unsigned long long *)src;
+	unsigned long long *d = (unsigned long long *)dst;
+	size_t i;
+
+	/* every field is a counter */
+	for (i = 0; i < sizeof(*src) / sizeof(*s); i++)
+		d[i] += s[i];
+}
+
+/* ---- smaps ------------------------------------------------------------ */
+
+struct vma_list {
+	struct scan_vma *v;
+	size_t nr, cap;
+};
+
+static int parse_header(const char *line, struct scan_vma *v)
+{
+	unsigned long start, end;
+	unsigned long long pgoff, inode;
+	unsigned major, minor;
+	char perms[8];
+	int n = 0;
+
+	if (sscanf(line, "%lx-%lx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &major,
+		   &minor, &inode, &n) < 7)
+		return -EBADMSG;
+	memset(v, 0, sizeof(*v));
+	v->start = start;
+	v->end = end;
+	snprintf(v->perms, sizeof(v->perms), "%s", perms);
+	v->pgoff = pgoff;
+	v->major = major;
+	v->minor = minor;
+	v->inode = inode;
+	snprintf(v->name, sizeof(v->name), "%s", line + n);
+	v->name[strcspn(v->name, "\n")] = '\0';
+	return 0;
+}
+
+static void parse_field(const char *line, struct scan_vma *v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "Rss:", offsetof(struct scan_vma, rss_kb) },
+		{ "Anonymous:", offsetof(struct scan_vma, anon_kb) },
+		{ "AnonHugePages:", offsetof(struct scan_vma, anon_huge_kb) },
+		{ "ShmemPmdMapped:", offsetof(struct scan_vma, shmem_pmd_kb) },
+		{ "FilePmdMapped:", offsetof(struct scan_vma, file_pmd_kb) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t len = strlen(keys[i].key);
+		if (!strncmp(line, keys[i].key, len)) {
+			*(unsigned long long *)((char *)v + keys[i].off) =
+				strtoull(line + len, NULL, 10);
+			return;
+		}
+	}
+}
+
+/* The lines of an smaps (or maps) file: header lines start VMAs, "Key:"
+ * lines fill the last one; a malformed header is skipped. */
+static int parse_vmas(FILE *f, struct vma_list *l)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	l->nr = 0;
+	errno = 0;
+	while (getline(&line, &cap, f) > 0) {
+		const char *colon = strchr(line, ':');
+		const char *space = strchr(line, ' ');
+
+		/* a header starts "start-end ", a field "Key:" */
+		if (space && (!colon || space < colon)) {
+			if (l->nr == l->cap) {
+				size_t ncap = l->cap ? 2 * l->cap : 64;
+				struct scan_vma *nv = realloc(l->v, ncap * sizeof(*nv));
+				if (!nv) {
+					err = -ENOMEM;
+					goto out;
+				}
+				l->v = nv;
+				l->cap = ncap;
+			}
+			if (parse_header(line, &l->v[l->nr]))
+				continue;
+			l->nr++;
+		} else if (l->nr) {
+			parse_field(line, &l->v[l->nr - 1]);
+		}
+	}
+	if (ferror(f))
+		err = errno == ESRCH || !errno ? -ESRCH : -errno;
+out:
+	free(line);
+	return err;
+}
+
+int scan_parse_smaps(FILE *f, struct scan_vma **v, size_t *nr)
+{
+	struct vma_list l = { NULL, 0, 0 };
+	int err = parse_vmas(f, &l);
+
+	if (err) {
+		free(l.v);
+		return err;
+	}
+	*v = l.v;
+	*nr = l.nr;
+	return 0;
+}
+
+/* /proc/PID/smaps, or /proc/PID/maps (the same header lines, no fields). */
+static int read_vmas(int pid, bool smaps, struct vma_list *l)
+{
+	char path[64];
+	const char *file = smaps ? "smaps" : "maps";
+	FILE *f;
+	int err;
+
+	l->nr = 0;
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	else
+		snprintf(path, sizeof(path), "/proc/self/%s", file);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	err = parse_vmas(f, l);
+	fclose(f);
+	return err;
+}
+
+/* ---- per-VMA statistics ----------------------------------------------- */
+
+struct vma_ctx {
+	const struct scan_opts *o;
+	struct scan_stats *st;
+};
+
+static void add_cont(const struct scan_opts *o, struct scan_stats *st, int t,
+		     const struct folio_extent *e)
+{
+	unsigned long long v = e->start >> o->page_shift, end = v + e->pages;
+	int i;
+
+	for (i = 0; i < o->nr_cont; i++) {
+		unsigned long long nr = 1ULL << o->cont_order[i], first, last;
+
+		/* virtual and physical addresses must agree modulo the block */
+		if ((v ^ e->pfn) & (nr - 1))
+			continue;
+		first = (v + nr - 1) & ~(nr - 1);
+		last = end & ~(nr - 1);
+		if (last > first)
+			st->cont[t][i] += last - first;
+	}
+}
+
+static int on_extent(const struct folio_extent *e, void *arg)
+{
+	struct vma_ctx *c = arg;
+	struct scan_stats *st = c->st;
+	int t = e->anon ? SCAN_ANON : SCAN_FILE;
+
+	if (e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM)
+		st->total[t] += e->pages;
+	switch (e->kind) {
+	case FOLIO_THP:
+		if (!e->partial && e->pmd_mapped)
+			st->pmd[t] += e->pages;
+		if (e->partial)
+			st->partial[t] += e->pages;
+		else if (e->aligned)
+			st->aligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
+				e->pages;
+		else
+			st->unaligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
+				e->pages;
+		add_cont(c->o, st, t, e);
+		break;
+	case FOLIO_SMALL:
+		st->small[t] += e->pages;
+		break;
+	case FOLIO_KSM:
+		st->ksm += e->pages;
+		break;
+	case FOLIO_ZERO:
+		st->zero += e->pages;
+		break;
+	case FOLIO_HUGETLB:
+		st->hugetlb += e->pages;
+		break;
+	case FOLIO_OTHER:
+		st->other += e->pages;
+		break;
+	}
+	return 0;
+}
+
+static unsigned long long sub_clamp(unsigned long long a, unsigned long long b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * As thpmaps: PMD-mapped memory is what smaps says; it is taken out of the
+ * PMD-order aligned count and of every --cont count (a PMD-mapped folio is
+ * aligned in both address spaces, so all its blocks were counted).
+ */
+static void finish_vma(const struct scan_opts *o, struct scan_vma *v, bool smaps)
+{
+	struct scan_stats *st = &v->st;
+	unsigned sh = o->page_shift - 10;
+	int t, i;
+
+	if (!smaps) {
+		/* PAGEMAP_SCAN showed the PMD mappings: the same amounts smaps
+		 * would give, without its walk of every page table */
+		v->anon_huge_kb = st->pmd[SCAN_ANON] << sh;
+		v->file_pmd_kb = st->pmd[SCAN_FILE] << sh;
+		v->anon_kb = st->total[SCAN_ANON] << sh;
+		v->rss_kb = (st->total[SCAN_ANON] + st->total[SCAN_FILE]) << sh;
+	}
+	st->pmd[SCAN_ANON] = v->anon_huge_kb >> sh;
+	st->pmd[SCAN_FILE] = (v->shmem_pmd_kb + v->file_pmd_kb) >> sh;
+	for (t = 0; t < 2; t++) {
+		st->aligned[t][o->pmd_order] = sub_clamp(st->aligned[t][o->pmd_order], st->pmd[t]);
+		for (i = 0; i < o->nr_cont; i++)
+			st->cont[t][i] = sub_clamp(st->cont[t][i], st->pmd[t]);
+	}
+	st->total[SCAN_ANON] = v->anon_kb >> sh;
+	st->total[SCAN_FILE] = sub_clamp(v->rss_kb, v->anon_kb) >> sh;
+}
+
+/*
+ * The VMAs of one process are cut into chunks of SCAN_CHUNK bytes of address
+ * space (PMD-aligned, so a PMD mapping is never cut) that the workers take
+ * in turn; folio_scanner_chunk() gives a folio across a chunk edge to the
+ * chunk where it begins. Each worker holds one scanner: memory is its
+ * buffers, whatever the size of the process.
+ */
+#define SCAN_CHUNK (32UL << 20)
+
+struct scan_job {
+	int pid;
+	const struct scan_opts *o;
+	struct scan_vma *v;
+	size_t nr;
+	pthread_mutex_t lock;
+	size_t next_vma;        /* cursor: the next chunk to hand out */
+	unsigned long next_addr;
+	int err;
+};
+
+static bool take_chunk(struct scan_job *j, struct folio_scanner *s, size_t *vi,
+		       unsigned long *start, unsigned long *end)
+{
+	while (j->next_vma < j->nr && !j->err) {
+		struct scan_vma *v = &j->v[j->next_vma];
+		int err;
+
+		if (!v->scanned || j->next_addr >= v->end) {
+			j->next_vma++;
+			j->next_addr = j->next_vma < j->nr ? j->v[j->next_vma].start : 0;
+			continue;
+		}
+		if (j->next_addr < v->start)
+			j->next_addr = v->start;
+		/* Skip address space with nothing mapped (a sanitizer's shadow is
+		 * terabytes of it): no folio begins there, so no chunk edge rule
+		 * is broken. */
+		err = folio_scanner_next_mapped(s, j->next_addr, v->end, &j->next_addr);
+		if (err) {
+			j->err = err;
+			return false;
+		}
+		if (j->next_addr >= v->end)
+			continue;
+		*vi = j->next_vma;
+		*start = j->next_addr;
+		*end = (j->next_addr & ~(SCAN_CHUNK - 1)) + SCAN_CHUNK;
+		if (*end > v->end || *end <= *start)
+			*end = v->end;
+		j->next_addr = *end;
+		return true;
+	}
+	return false;
+}
+
+static void *worker(void *arg)
+{
+	struct scan_job *j = arg;
+	struct folio_scanner *s = NULL;
+	int err;
+
+	err = folio_scanner_open(&s, j->pid);
+	for (;;) {
+		struct scan_stats st;
+		struct folio_hist h;
+		struct vma_ctx c = { .o = j->o, .st = &st };
+		unsigned long start, end;
+		size_t vi;
+
+		pthread_mutex_lock(&j->lock);
+		if (err && !j->err)
+			j->err = err;
+		if (err || !take_chunk(j, s, &vi, &start, &end)) {
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		pthread_mutex_unlock(&j->lock);
+		memset(&st, 0, sizeof(st));
+		memset(&h, 0, sizeof(h));
+		err = folio_scanner_chunk(s, j->v[vi].start, j->v[vi].end, start, end, &h,
+					  on_extent, &c);
+		st.swapped = h.swapped;
+		pthread_mutex_lock(&j->lock);
+		scan_stats_add(&j->v[vi].st, &st);
+		pthread_mutex_unlock(&j->lock);
+	}
+	folio_scanner_close(s);
+	return NULL;
+}
+
+static int nr_workers(const struct scan_opts *o, const struct vma_list *l)
+{
+	unsigned long long span = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = o->nr_threads > 0 ? o->nr_threads : (cpus > 1 ? 2 : 1);
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->v[i].scanned)
+			span += l->v[i].end - l->v[i].start;
+	/* a thread costs more than a small process takes to scan */
+	return span >= 2 * SCAN_CHUNK ? n : 1;
+}
+
+static int scan_vmas(int pid, const struct scan_opts *o, struct vma_list *l)
+{
+	struct scan_job j = { .pid = pid, .o = o, .v = l->v, .nr = l->nr,
+			      .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .next_addr = l->nr ? l->v[0].start : 0 };
+	pthread_t th[SCAN_MAX_THREADS];
+	int n = nr_workers(o, l), started = 0, i;
+
+	for (i = 1; i < n && i < SCAN_MAX_THREADS; i++)
+		if (!pthread_create(&th[started], NULL, worker, &j))
+			started++;
+	worker(&j);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	return j.err;
+}
+
+static bool is_zombie(int pid)
+{
+	char path[64], buf[512], *rp;
+	FILE *f;
+	size_t n;
+
+	if (!pid)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold anything, the state follows the last ')' */
+	rp = strrchr(buf, ')');
+	return !rp || rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X';
+}
+
+int scan_process_exists(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (access(path, F_OK))
+		return errno == ENOENT ? -ESRCH : -errno;
+	return is_zombie(pid) ? -ESRCH : 0;
+}
+
+int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
+{
+	struct folio_scanner *s = NULL;
+	struct vma_list l = { 0 };
+	bool smaps = o->use_smaps;
+	size_t i;
+	int err;
+
+	err = read_vmas(pid, smaps, &l);
+	if (!err && !l.nr && is_zombie(pid))
+		err = -ESRCH; /* it has exited; its parent has not reaped it yet */
+	if (err || !l.nr)
+		goto out; /* a kernel thread has no VMAs and no pagemap */
+	/* the scanner tells whether PAGEMAP_SCAN can stand in for smaps */
+	err = folio_scanner_open(&s, pid);
+	if (err)
+		goto out;
+	if (!smaps && !folio_scanner_pagemap_scan(s)) {
+		smaps = true;
+		err = read_vmas(pid, smaps, &l);
+		if (err)
+			goto out;
+	}
+	folio_scanner_close(s);
+	s = NULL;
+	for (i = 0; i < l.nr; i++) {
+		struct scan_vma *v = &l.v[i];
+
+		/* as thpmaps: only accessible VMAs with resident pages (without
+		 * smaps, every accessible VMA: an empty one costs one ioctl) */
+		v->scanned = strncmp(v->perms, "---", 3) && (!smaps || v->rss_kb > 0);
+	}
+	err = scan_vmas(pid, o, &l);
+	if (err)
+		goto out;
+	for (i = 0; i < l.nr; i++) {
+		if (l.v[i].scanned)
+			finish_vma(o, &l.v[i], smaps);
+		err = fn ? fn(&l.v[i], ctx) : 0;
+		if (err)
+			goto out;
+	}
+out:
+	folio_scanner_close(s);
+	free(l.v);
+	return err;
+}
+
+/* ---- labels ----------------------------------------------------------- */
+
+static void label(struct scan_label *out, int max, int *n, int type, unsigned long long kb,
+		  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void label(struct scan_label *out, int max, int *n, int type, unsigned long long kb,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out[*n].name, sizeof(out[*n].name), fmt, ap);
+	va_end(ap);
+	out[*n].type = type;
+	out[*n].kb = kb;
+	(*n)++;
+}
+
+unsigned long long scan_total_kb(const struct scan_stats *st, const struct scan_opts *o, int type)
+{
+	return st->total[type] << (o->page_shift - 10);
+}
+
+int scan_labels(const struct scan_stats *st, const struct scan_opts *o, struct scan_label *out,
+		int max)
+{
+	static const char *const tname[2] = { "anon", "file" };
+	unsigned sh = o->page_shift - 10;
+	unsigned long long pmd_kb = 1ULL << (o->pmd_order + (int)o->page_shift - 10);
+	int n = 0, t, od, i;
+
+	for (t = 0; t < 2; t++)
+		label(out, max, &n, t, st->pmd[t] << sh, "%s-thp-pmd-aligned-%llukB", tname[t],
+		      pmd_kb);
+	for (t = 0; t < 2; t++) {
+		/* thpmaps starts at order 2; order-1 (file) folios show when present */
+		for (od = 1; od <= o->pmd_order; od++)
+			if (od > 1 || st->aligned[t][1])
+				label(out, max, &n, t, st->aligned[t][od] << sh,
+				      "%s-thp-pte-aligned-%llukB", tname[t], 1ULL << (od + sh));
+		for (od = 1; od <= o->pmd_order; od++)
+			if (od > 1 || st->unaligned[t][1])
+				label(out, max, &n, t, st->unaligned[t][od] << sh,
+				      "%s-thp-pte-unaligned-%llukB", tname[t], 1ULL << (od + sh));
+		label(out, max, &n, t, st->partial[t] << sh, "%s-thp-pte-partial", tname[t]);
+	}
+	for (i = 0; i < o->nr_cont; i++) {
+		unsigned long long kb = 1ULL << (o->cont_order[i] + sh);
+
+		for (t = 0; t < 2; t++)
+			label(out, max, &n, t, st->pmd[t] << sh, "%s-cont-pmd-aligned-%llukB",
+			      tname[t], kb);
+		for (t = 0; t < 2; t++)
+			label(out, max, &n, t, st->cont[t][i] << sh, "%s-cont-pte-aligned-%llukB",
+			      tname[t], kb);
+	}
+	/* classified apart from folios (thpmaps has no such labels) */
+	label(out, max, &n, -1, st->zero << sh, "zero-page");
+	label(out, max, &n, SCAN_ANON, st->ksm << sh, "anon-ksm");
+	label(out, max, &n, -1, st->hugetlb << sh, "hugetlb");
+	return n;
+}

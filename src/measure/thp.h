@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mTHP / khugepaged sysfs: sizes, knobs, snapshot, journal, restore, lock.
+ *
+ * Return convention: 0 on success, negative errno on failure; thp_strerror()
+ * turns the error into advice. Nothing here prints or exits.
+ *
+ * The THP knobs are global system state that belongs to the user. The first
+ * write through this module takes the lock, snapshots every knob it may touch
+ * into a journal (fsync'd) and arms restore on exit and on signals; a journal
+ * left by a dead process is applied by thp_recover().
+ */
+#ifndef THP_H
+#define THP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define THP_SYSFS_ROOT "/sys/kernel/mm/transparent_hugepage"
+#define THP_MAX_SIZES 24
+#define THP_MAX_STATS 32
+
+/* Every word the THP sysfs files use; parsed through one string table. */
+enum thp_word {
+	THP_W_ALWAYS,
+	THP_W_INHERIT,
+	THP_W_MADVISE,
+	THP_W_NEVER,
+	THP_W_DEFER,
+	THP_W_DEFER_MADVISE,
+	THP_W_WITHIN_SIZE,
+	THP_W_ADVISE,
+	THP_W_DENY,
+	THP_W_FORCE,
+	THP_W_COUNT,
+	THP_W_NONE = -1,
+};
+
+const char *thp_word_name(enum thp_word w);
+/* Returns the word, or -EINVAL for a word not in the table. */
+int thp_word_parse(const char *s);
+/* Parse "always [madvise] never": selected word and offered set (bit per
+ * word). -EBADMSG when no word or more than one is selected, or a word is
+ * unknown. */
+int thp_parse_choice(const char *text, enum thp_word *selected, unsigned *offered);
+
+struct thp_stat {
+	char name[40];
+	unsigned long long value;
+};
+
+struct thp_size {
+	int order;
+	unsigned long kb;
+	bool anon;              /* has an "enabled" file: anon mTHP supported */
+	enum thp_word enabled;
+	unsigned enabled_offered;
+	bool shmem;             /* has "shmem_enabled" */
+	enum thp_word shmem_enabled;
+	int nr_stats;
+	struct thp_stat stats[THP_MAX_STATS];
+};
+
+struct thp_khugepaged {
+	long defrag, max_ptes_none, max_ptes_swap, max_ptes_shared;
+	long pages_to_scan, scan_sleep_millisecs, alloc_sleep_millisecs;
+	long pages_collapsed, full_scans;
+};
+
+struct thp_settings {
+	enum thp_word enabled, defrag, shmem_enabled;
+	unsigned defrag_offered;
+	long page_size;
+	unsigned long pmd_size;  /* hpage_pmd_size */
+	int pmd_order;
+	int nr_sizes;            /* sorted by order */
+	struct thp_size sizes[THP_MAX_SIZES];
+	struct thp_khugepaged khugepaged;
+	bool size_defer;         /* a per-size "enabled" offers "defer" */
+	bool mthp_collapse;      /* per-size collapse stats exist below the PMD size */
+	/* No hugepages-<N>kB directories (Linux before 6.8): sizes[] holds one
+	 * entry, the PMD order, whose "enabled" is the top-level knob. */
+	bool legacy_pmd;
+};
+
+/* The THP sysfs root (THP_SYSFS_ROOT, or $MTHPSCOPE_THP_ROOT for fixture
+ * tests of malformed sysfs contents). */
+const char *thp_root(void);
+
+/* Read the whole configuration. -ENOENT: no THP sysfs (kernel without THP),
+ * -EBADMSG: a file holds a word not in the table (thp_last_path() names it). */
+int thp_read(struct thp_settings *s);
+const char *thp_last_path(void);
+
+const struct thp_size *thp_size_by_order(const struct thp_settings *s, int order);
+/* Bitmask of orders with anon mTHP support (an "enabled" file). */
+unsigned long thp_anon_orders(const struct thp_settings *s);
+unsigned long long thp_size_stat(const struct thp_size *z, const char *name, bool *found);
+
+/* Writes: each goes through the journal. -EPERM without root, -EBUSY when
+ * another process holds the lock, -EACCES/-EROFS when the run directory is
+ * not writable, -EINVAL for a value the file does not offer. */
+/* On a kernel without hugepages-<N>kB (legacy_pmd), the PMD order's
+ * "enabled" is the top-level knob. */
+int thp_set_size_enabled(int order, enum thp_word w);
+int thp_set_top(const char *name, enum thp_word w);       /* "enabled", "defrag" */
+int thp_set_khugepaged(const char *knob, long value);     /* "max_ptes_none", ... */
+/* Only 'order' set to 'always' (order 0: none), every other size 'never'. */
+int thp_set_only_order(const struct thp_settings *s, int order);
+
+/* Take the lock and write the journal now (done implicitly by the first
+ * write). */
+int thp_journal_begin(void);
+/* Restore this process's snapshot (each knob written and read back),
+ * remove the journal, release the lock. Safe to call more than once.
+ * -EIO when a knob could not be put back: the journal is then kept and
+ * thp_restore_result() lists the knobs. */
+int thp_restore(void);
+bool thp_journal_active(void);
+
+/* Where the lock and journal live: /run, or $MTHPSCOPE_RUNDIR. */
+const char *thp_rundir(void);
+int thp_journal_path(char *buf, size_t size);
+
+struct thp_recovery {
+	int pid;                 /* the process that wrote the journal */
+	bool applied;            /* the journal was applied and removed */
+	int nr_changed;          /* knobs whose value differed and were written */
+	char changed[64][160];   /* "hugepages-64kB/enabled: always -> never" */
+	int nr_failed;           /* knobs that could not be put back (journal kept) */
+	char failed[16][200];    /* "enabled: writing 'madvise' failed: ..." */
+};
+
+/* A journal document: schema, pid, starttime and knobs, each path under
+ * /sys or the THP root without "..", each value a short word or number.
+ * 0 or -EBADMSG. pid and starttime may be NULL. (The journal reader; its
+ * fuzz target's entry point.) */
+int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime);
+
+/* What the last thp_restore() could not put back (nr_failed, failed[]). */
+const struct thp_recovery *thp_restore_result(void);
+
+/*
+ * Apply a journal left by a process that no longer exists.
+ * Returns 0 (r->applied says whether there was one), -EBUSY when its writer is
+ * still alive, -EBADMSG when the journal is corrupt or truncated (the file is
+ * kept and not applied), -EPERM without root (after the liveness check),
+ * -EIO when a knob could not be written back (r->failed; the journal is
+ * kept). Stale temporaries of the journal (dead writers) are removed.
+ */
+int thp_recover(struct thp_recovery *r);
+/* Does a journal file exist? (No root needed.) */
+bool thp_journal_exists(void);
+/* The pid recorded in the lock file of the current lock holder, or 0. */
+int thp_lock_holder(void);
+
+/* Set how long to wait for the lock (default 0: refuse at once). Also read
+ * from $MTHPSCOPE_LOCK_WAIT (seconds). */
+void thp_set_lock_wait(int seconds);
+
+int thp_strerror(int err, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Figures of an analysis through gnuplot (plot.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "datadir.h"
+#include "mthpscope.h"
+#include "collapse_doc.h"
+#include "folio.h"
+#include "plot.h"
+
+
+int plot_parse_format(const char *s, enum plot_format *f)
+{
+	if (!strcmp(s, "png"))
+		*f = PLOT_PNG;
+	else if (!strcmp(s, "svg"))
+		*f = PLOT_SVG;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const char *template_dir(void)
+{
+	return datadir_gnuplot();
+}
+
+/* A gnuplot single-quoted string: ' is doubled, a newline becomes a
+ * concatenated "\n"; other control characters, which would end the
+ * command, become spaces. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if (*s == '\n')
+			fputs("' . \"\\n\" . '", f); /* a line break in gnuplot's own syntax */
+		else if ((unsigned char)*s < 0x20)
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* One figure being written: paths of its three files. */
+struct fig {
+	const char *dir;
+	char name[64];
+	char dat[4096], gp[4096], out[4096], log[4096];
+	enum plot_format fmt;
+};
+
+static void fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt)
+{
+	g->dir = dir;
+	g->fmt = fmt;
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(g->dat, sizeof(g->dat), "%s/%s.dat", dir, name);
+	snprintf(g->gp, sizeof(g->gp), "%s/%s.gp", dir, name);
+	snprintf(g->log, sizeof(g->log), "%s/%s.log", dir, name);
+	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
+}
+
+/* NAME.gp: the common variables; the caller adds its own, then the
+ * template is copied in. Paths are relative to the figure's directory, where
+ * gnuplot runs, so a figure directory can be moved and redrawn as it is. */
+static FILE *fig_script(const struct fig *g, const char *title, const char *subtitle,
+			const char *ylabel)
+{
+	FILE *f = fopen(g->gp, "w");
+
+	if (!f)
+		return NULL;
+	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
+		g->name);
+	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
+	gp_string(f, strrchr(g->out, '/') + 1);
+	fprintf(f, "\ndatafile = ");
+	gp_string(f, strrchr(g->dat, '/') + 1);
+	fprintf(f, "\nplot_title = ");
+	gp_string(f, title);
+	fprintf(f, "\nplot_subtitle = ");
+	gp_string(f, subtitle);
+	fprintf(f, "\nylabel_text = ");
+	gp_string(f, ylabel);
+	fputc('\n', f);
+	return f;
+}
+
+/* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
+static int close_checked(FILE *f)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+/* A figure that failed leaves no empty or half-written file behind. */
+static void fig_discard(const struct fig *g)
+{
+	struct stat st;
+
+	unlink(g->dat);
+	unlink(g->gp);
+	if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->out);
+	if (stat(g->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(g->log);
+}
+
+static int fig_write_failed(const struct fig *g, const char *path, int rc, char *err,
+			    size_t errsize)
+{
+	fig_discard(g);
+	return ms_fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
+}
+
+/* Copy a template into the script; its "load gp_dir . '/common.gp'" line
+ * becomes the text of common.gp, so NAME.gp stands on its own. */
+static int copy_template(FILE *script, const char *template, int depth, char *err,
+			 size_t errsize)
+{
+	char path[4096], line[1024];
+	FILE *t;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", template_dir(), template);
+	t = fopen(path, "r");
+	if (!t)
+		return ms_fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
+			    "MTHPSCOPE_GNUPLOT_DIR to the scripts/gnuplot directory)", path);
+	fprintf(script, "\n# ---- %s\n", template);
+	while (!rc && fgets(line, sizeof(line), t)) {
+		if (depth == 0 && !strncmp(line, "load gp_dir . '/common.gp'", 26))
+			rc = copy_template(script, "common.gp", depth + 1, err, errsize);
+		else
+			fputs(line, script);
+	}
+	fclose(t);
+	return rc;
+}
+
+/* gnuplot exits 0 with a truncated figure when its writes fail (a full
+ * disk): a PNG must end with its IEND chunk, an SVG with </svg>. */
+static bool output_complete(const struct fig *g)
+{
+	static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(g->out, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(tail)) {
+		close(fd);
+		return false;
+	}
+	n = pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail));
+	close(fd);
+	if (n != (ssize_t)sizeof(tail))
+		return false;
+	if (g->fmt == PLOT_PNG)
+		return !memcmp(tail + 8, iend, 8);
+	return memmem(tail, sizeof(tail), "</svg>", 6) != NULL;
+}
+
+/* Run gnuplot on NAME.gp in the figure's directory; its output goes to
+ * NAME.log, kept on failure. */
+static int fig_run(const struct fig *g, char *err, size_t errsize)
+{
+	char line[256] = "", script[80];
+	struct stat st;
+	FILE *lf;
+	pid_t pid;
+	int status, fd;
+
+	snprintf(script, sizeof(script), "%s.gp", g->name);
+	fd = open(g->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fig_write_failed(g, g->log, -errno, err, errsize);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return ms_fail(err, errsize, -errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (chdir(g->dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return ms_fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
+			    "install gnuplot-nox)");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
+		/* gnuplot says nothing when its output file cannot be written */
+		struct statvfs vfs;
+		bool full = statvfs(g->dir, &vfs) == 0 && vfs.f_bavail == 0;
+
+		unlink(g->out);
+		fig_discard(g);
+		return ms_fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
+			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
+			    full ? ": No space left on device" : " (is the filesystem full?)");
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		lf = fopen(g->log, "r");
+		/* the first line that says what went wrong */
+		while (lf && fgets(line, sizeof(line), lf))
+			if (strstr(line, "rror") || strstr(line, "line "))
+				break;
+		if (lf)
+			fclose(lf);
+		line[strcspn(line, "\n")] = '\0';
+		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
+		 * empty figure goes */
+		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			unlink(g->out);
+		return ms_fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
+			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			    line[0] ? line : "no message", g->log);
+	}
+	unlink(g->log);
+	return 0;
+}
+
+static int fig_finish(struct fig *g, FILE *script, const char *template, struct plot_files *out,
+		      char *err, size_t errsize)
+{
+	int rc = copy_template(script, template, 0, err, errsize);
+
+	int werr = close_checked(script);
+
+	if (werr && !rc)
+		return fig_write_failed(g, g->gp, werr, err, errsize);
+	if (rc) {
+		fig_discard(g);
+		return rc;
+	}
+	rc = fig_run(g, err, errsize);
+	if (!rc && out && out->nr < PLOT_MAX_FILES)
+		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
+			 strrchr(g->out, '/') + 1);
+	return rc;
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.9g", v);
+	else
+		fputs(" NaN", f);
+}
+
+static void subtitle_of(const struct analysis *a, char *buf, size_t size)
+{
+	const struct results *r = a->res;
+	char rec[64];
+
+	if (a->min_order >= 0) {
+		char sz[16];
+
+		analyze_order_size(a, a->min_order, sz, sizeof(sz));
+		snprintf(rec, sizeof(rec), "%s, min order %d (%s)",
+			 analyze_verdict_name(a->verdict), a->min_order, sz);
+	} else {
+		snprintf(rec, sizeof(rec), "%s", analyze_verdict_name(a->verdict));
+	}
+	/* two lines: the host, then what was measured and the verdict */
+	char what[64];
+
+	/* a command (run -- CMD) has no span */
+	if (!strcmp(a->pattern, "command"))
+		snprintf(what, sizeof(what), "a command");
+	else
+		snprintf(what, sizeof(what), "pattern %s, span %llu MiB", a->pattern,
+			 (unsigned long long)(a->span >> 20));
+	snprintf(buf, size, "%s, Linux %s%s, PMU %s\n%s; verdict: %s",
+		 r->cpu_model[0] ? r->cpu_model : r->arch, r->kernel,
+		 r->virtualized ? " (VM)" : "", r->pmu_available ? "available" : "none", what, rec);
+}
+
+static const char *rec_title(const struct analysis *a, char *buf, size_t size)
+{
+	if (a->min_order < 0)
+		return "";
+	snprintf(buf, size, "recommended minimum order (%s)", analyze_verdict_name(a->verdict));
+	return buf;
+}
+
+static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
+{
+	*f = fopen(g->dat, "w");
+	if (!*f)
+		return fig_write_failed(g, g->dat, -errno, err, errsize);
+	return 0;
+}
+
+static double max_median(const struct analyze_metric *m)
+{
+	double mx = 0.0;
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (m->by_order[k].n && m->by_order[k].median > mx)
+			mx = m->by_order[k].median;
+	return mx;
+}
+
+/* Per-order bars of one metric. */
+static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
+		       const char *dir, enum plot_format fmt, struct plot_files *out, char *err,
+		       size_t errsize)
+{
+	char name[64], title[160], sub[512], ylabel[96], rt[96], sz[16], unit[48];
+	struct fig g;
+	FILE *d, *s;
+	double scale;
+	int k, rc, x = 0;
+
+	snprintf(name, sizeof(name), "metric_%s%s", m->sparse ? "sparse_" : "", m->name);
+	fig_init(&g, dir, name, fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	/* bytes read best in MiB, tens of millions of ns best in ms */
+	scale = 1.0;
+	snprintf(unit, sizeof(unit), "%s", m->unit);
+	if (!strcmp(m->name, "rss_bytes")) {
+		scale = 1.0 / (1024.0 * 1024.0);
+		snprintf(unit, sizeof(unit), "RSS (MiB)");
+	} else if (!strncmp(m->unit, "ns", 2) && max_median(m) > 1e6) {
+		scale = 1e-6;
+		snprintf(unit, sizeof(unit), "ms%s", m->unit + 2);
+	}
+	fprintf(d, "# x label median ci_lo ci_hi recommended\n");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_stat *st = &m->by_order[k];
+
+		if (!st->n)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		num(d, st->median * scale);
+		num(d, st->lo * scale);
+		num(d, st->hi * scale);
+		fprintf(d, " %d\n", k == a->min_order);
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	if (m->sparse)
+		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
+			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
+			 m->source);
+	else
+		snprintf(title, sizeof(title), "%s per folio order (source: %s)", m->name,
+			 m->source);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)", unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "rec_title = ");
+	gp_string(s, rec_title(a, rt, sizeof(rt)));
+	fputc('\n', s);
+	return fig_finish(&g, s, "bars.gp", out, err, errsize);
+}
+
+/* The two gain figures of the primary metric, one writer: against the
+ * folio order (gain.*: every order above 0, the materiality threshold
+ * drawn) or against sparse RSS bloat (gain_bloat.*: the orders with a
+ * bloat value; without one there is no figure). Columns: x, label, gain
+ * and its CI in percent, whether the order is the recommended minimum. */
+static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
+		     enum plot_format fmt, struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], rt[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, rc, n = 0;
+
+	fig_init(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended\n",
+		vs_bloat ? "rss_multiple" : "x");
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->primary.n)
+			continue;
+		if (vs_bloat && (!isfinite(o->bloat.value) || 1.0 + o->bloat.value <= 0.0))
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		if (vs_bloat)
+			fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
+		else
+			fprintf(d, "%d \"%d (%s)\"", n, k, sz);
+		num(d, 100.0 * o->gain.value);
+		num(d, 100.0 * o->gain.lo);
+		num(d, 100.0 * o->gain.hi);
+		fprintf(d, " %d\n", k == a->min_order);
+		n++;
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	if (vs_bloat && !n) {
+		unlink(g.dat);
+		return 0;
+	}
+	if (vs_bloat)
+		snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
+			 a->metric);
+	else
+		snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
+			 a->metric_source);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "rec_title = ");
+	gp_string(s, rec_title(a, rt, sizeof(rt)));
+	if (!vs_bloat)
+		fprintf(s, "\nthreshold = %g", 100.0 * a->threshold);
+	if (!vs_bloat && a->method == AN_PAIRED)
+		fprintf(s, "\ngain_title = 'gain (paired by round, trimmed mean)'");
+	fputc('\n', s);
+	return fig_finish(&g, s, vs_bloat ? "gain_bloat.gp" : "gain.gp", out, err, errsize);
+}
+
+/* The recommendation at each span above its x position, and the knee per
+ * working-set size in words at the foot of the plot. */
+static void staircase_verdicts(const struct analysis *a, FILE *s)
+{
+	char text[64];
+	int i;
+
+	for (i = 0; i < a->nr_spans; i++) {
+		const struct analyze_span *sp = &a->spans[i];
+
+		if (!sp->analysed)
+			continue;
+		if (sp->min_order >= 0 && sp->verdict == AN_MTHP)
+			snprintf(text, sizeof(text), "from order %d", sp->min_order);
+		else if (sp->verdict == AN_PMD_ONLY)
+			snprintf(text, sizeof(text), "PMD only");
+		else
+			snprintf(text, sizeof(text), "%s", analyze_verdict_name(sp->verdict));
+		fprintf(s, "set label %d ", i + 1);
+		gp_string(s, text);
+		fprintf(s, " at %.9g, graph 1.02 center font ',9' tc rgb '#d95f02'\n",
+			(double)sp->span / (1024.0 * 1024.0));
+	}
+	if (a->span_summary[0]) {
+		fprintf(s, "set label %d ", a->nr_spans + 1);
+		gp_string(s, a->span_summary);
+		fprintf(s, " at graph 0.01, graph 0.04 left font ',9'\n");
+	}
+}
+
+/* The span staircase: primary metric against span, a line per order. */
+static int plot_staircase(const struct analysis *a, const char *dir, enum plot_format fmt,
+			  struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, i, rc, blocks = 0;
+
+	fig_init(&g, dir, "staircase", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		bool any = false;
+
+		for (i = 0; i < a->nr_spans; i++)
+			any |= a->spans[i].by_order[k].n > 0;
+		if (!any)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%s\"order %d (%s)%s\"\n", blocks ? "\n\n" : "", k, sz,
+			k == a->min_order ? ", recommended" : "");
+		for (i = 0; i < a->nr_spans; i++) {
+			const struct analyze_stat *st = &a->spans[i].by_order[k];
+
+			if (!st->n)
+				continue;
+			fprintf(d, "%.9g", (double)a->spans[i].span / (1024.0 * 1024.0));
+			num(d, st->median);
+			num(d, st->lo);
+			num(d, st->hi);
+			fputc('\n', d);
+		}
+		blocks++;
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	snprintf(title, sizeof(title), "Span staircase: %s against the span, per folio order",
+		 a->metric);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI)", a->metric_unit);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "nblocks = %d\n", blocks);
+	staircase_verdicts(a, s);
+	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
+}
+
+/* Page faults per order, labelled with the saving. */
+static int plot_faults(const struct analysis *a, const char *dir, enum plot_format fmt,
+		       struct plot_files *out, char *err, size_t errsize)
+{
+	char title[160], sub[512], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, rc, x = 0;
+
+	fig_init(&g, dir, "faults", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# x label median lo hi saving\n");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!o->faults.n || !(o->faults.median > 0))
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		num(d, o->faults.median);
+		num(d, o->faults.lo > 0 ? o->faults.lo : o->faults.median);
+		num(d, o->faults.hi);
+		if (k && isfinite(o->fault_saving.value))
+			fprintf(d, " \"-%.1f%%\"\n", 100.0 * o->fault_saving.value);
+		else
+			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	if (!x) {
+		unlink(g.dat);
+		return 0;
+	}
+	snprintf(title, sizeof(title), "Fault side: page faults to populate the span, per "
+		 "folio order (labels: faults saved vs order 0)");
+	subtitle_of(a, sub, sizeof(sub));
+	s = fig_script(&g, title, sub, "page faults per trial (log scale)");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	return fig_finish(&g, s, "faults.gp", out, err, errsize);
+}
+
+/* mkdir -p */
+static int make_dir(const char *dir, char *err, size_t errsize)
+{
+	char path[4096];
+	struct stat st;
+	char *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return ms_fail(err, errsize, -errno, "cannot create %s: %s", path,
+				    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return ms_fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return ms_fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
+	return 0;
+}
+
+static bool all_zero(const struct analyze_metric *m)
+{
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (m->by_order[k].n && m->by_order[k].median != 0.0)
+			return false;
+	return true;
+}
+
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	int i, rc;
+
+	out->nr = 0;
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	if ((rc = plot_gain(a, false, dir, fmt, out, err, errsize)))
+		return rc;
+	for (i = 0; i < a->nr_metrics; i++) {
+		/* page faults have their own log-scale figure */
+		if (!strcmp(a->metrics[i].name, "page_faults") && !a->metrics[i].sparse)
+			continue;
+		if (all_zero(&a->metrics[i]))
+			continue; /* e.g. no fault fallbacks: an empty chart says nothing */
+		if ((rc = plot_metric(a, &a->metrics[i], dir, fmt, out, err, errsize)))
+			return rc;
+	}
+	if (a->nr_spans > 1 && (rc = plot_staircase(a, dir, fmt, out, err, errsize)))
+		return rc;
+	if ((rc = plot_gain(a, true, dir, fmt, out, err, errsize)))
+		return rc;
+	return plot_faults(a, dir, fmt, out, err, errsize);
+}
+
+int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+{
+	struct fig g;
+	FILE *d, *s;
+	size_t i;
+	int rc;
+
+	if (!n)
+		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	fig_init(&g, dir, name, fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# x label a a_lo a_hi b b_lo b_hi\n");
+	for (i = 0; i < n; i++) {
+		fprintf(d, "%zu \"%d (%s)\"", i, rows[i].order, rows[i].label);
+		num(d, rows[i].a);
+		num(d, rows[i].a_lo);
+		num(d, rows[i].a_hi);
+		num(d, rows[i].b);
+		num(d, rows[i].b_lo);
+		num(d, rows[i].b_hi);
+		fputc('\n', d);
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	s = fig_script(&g, title, subtitle, ylabel);
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "label_a = ");
+	gp_string(s, label_a);
+	fprintf(s, "\nlabel_b = ");
+	gp_string(s, label_b);
+	fputc('\n', s);
+	return fig_finish(&g, s, "ab.gp", NULL, err, errsize);
+}
+
+/* ---- mthpscope collapse ----------------------------------------------------- */
+
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	char orders[128] = "", title[128], sub[256], en[96] = "";
+	unsigned long cols = doc->hist_orders;
+	size_t r, i;
+	int ncols = 0, o, rc;
+	struct fig g;
+	FILE *d, *s;
+
+	if (out)
+		out->nr = 0;
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
+				 ncols++ ? " " : "", o);
+	if (!ncols)
+		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
+	for (i = 0; i < doc->config.orders.nr; i++)
+		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
+			 doc->config.orders.order[i]);
+	if ((rc = make_dir(dir, err, errsize)))
+		return rc;
+	fig_init(&g, dir, "collapse", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
+	for (r = 0; r < doc->nr_runs; r++) {
+		const struct collapse_doc_run *run = &doc->runs[r];
+
+		if (r)
+			fputs("\n\n", d);
+		fprintf(d, "# max_ptes_none %lld\n", run->max_ptes_none);
+		for (i = 0; i < run->nr_samples; i++) {
+			const struct collapse_doc_sample *smp = &run->samples[i];
+			double cum = 0;
+
+			fprintf(d, "%.3f", (double)smp->t_ms / 1e3);
+			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+				if (!(cols & (1UL << o)))
+					continue;
+				cum += (double)smp->pages[o] * (double)doc->host.topo.page_size / (1 << 20);
+				num(d, cum);
+			}
+			fputc('\n', d);
+		}
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
+		 doc->config.mode[0] ? doc->config.mode : "?");
+	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
+		 doc->host.topo.kernel[0] ? doc->host.topo.kernel : "?", doc->config.span >> 20,
+		 doc->config.fill * 100,
+		 en[0] ? en : "none");
+	s = fig_script(&g, title, sub, "span memory (MiB)");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
+	gp_string(s, orders);
+	/* as many values as there are runs: no buffer to cut them short (a
+	 * fixed one ended the panel titles of a long sweep) */
+	fprintf(s, "\ntitles = '");
+	for (r = 0; r < doc->nr_runs; r++)
+		fprintf(s, "%s%lld", r ? " " : "", doc->runs[r].max_ptes_none);
+	fputs("'\n", s);
+	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
+}
+
+/* ---- compare: A/B figures -------------------------------------------------- */
+
+/* Rows [first, last) share other, pattern, metric and span (rows are
+ * sorted that way): one figure. */
+static int plot_compare_group(const struct compare_report *r, size_t first, size_t last,
+		      const char *dir, enum plot_format fmt, char *err, size_t errsize)
+{
+	const struct compare_row *w0 = &r->rows[first];
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[w0->other];
+	struct plot_ab_row *pr;
+	char name[64], title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	size_t i;
+	int rc;
+
+	pr = calloc(last - first, sizeof(*pr));
+	if (!pr)
+		return -ENOMEM;
+	for (i = first; i < last; i++) {
+		const struct compare_row *w = &r->rows[i];
+		struct plot_ab_row *p = &pr[i - first];
+
+		p->order = w->order;
+		ms_format_size((unsigned long long)(a->page_size ? a->page_size : 4096)
+					<< w->order, p->label, sizeof(p->label));
+		p->a = w->a;
+		p->a_lo = w->a_lo;
+		p->a_hi = w->a_hi;
+		p->b = w->b;
+		p->b_lo = w->b_lo;
+		p->b_hi = w->b_hi;
+	}
+	ms_format_size(w0->span, sp, sizeof(sp));
+	/* File names from the metric and what tells figures apart. */
+	snprintf(name, sizeof(name), "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
+		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
+		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
+		 r->single_span ? "" : sp);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == ' ')
+			name[i] = '_';
+	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
+	snprintf(subtitle, sizeof(subtitle),
+		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
+		 "%s is better", w0->pattern, sp, w0->na, w0->nb, r->ci_level * 100,
+		 w0->dir == COMPARE_DIR_LOWER ? "lower" : w0->dir == COMPARE_DIR_HIGHER ? "higher"
+										   : "neither");
+	snprintf(ylabel, sizeof(ylabel), "%s (median)", w0->metric);
+	snprintf(la, sizeof(la), "A: %s (%s)", a->label, compare_kernel_name(a));
+	snprintf(lb, sizeof(lb), "B: %s (%s)", b->label, compare_kernel_name(b));
+	rc = plot_ab(dir, name, fmt, title, subtitle, ylabel, la, lb, pr, last - first, err,
+		     errsize);
+	free(pr);
+	return rc;
+}
+
+int plot_compare(const struct compare_report *r, const char *dir, enum plot_format fmt,
+		 size_t *nr_written,
+		 char *err, size_t errsize)
+{
+	size_t i, first = 0;
+	int rc = 0;
+
+	*nr_written = 0;
+	for (i = 1; i <= r->nr_rows && !rc; i++) {
+		const struct compare_row *p = &r->rows[first], *w = &r->rows[i];
+
+		if (i < r->nr_rows && w->other == p->other && w->span == p->span &&
+		    !strcmp(w->metric, p->metric) && !strcmp(w->pattern, p->pattern))
+			continue;
+		rc = plot_compare_group(r, first, i, dir, fmt, err, errsize);
+		if (rc == -ENOMEM)
+			snprintf(err, errsize, "out of memory");
+		if (!rc)
+			(*nr_written)++;
+		first = i;
+	}
+	return rc;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Plots through gnuplot: for each figure we write NAME.dat (the numbers)
+ * and NAME.gp (the variables, then a copy of a template from
+ * scripts/gnuplot/ with common.gp inlined), run gnuplot on NAME.gp as a
+ * child process in the figure's directory and check its exit status.
+ * NAME.dat and NAME.gp stay next to the picture and name each other by
+ * relative paths, so a figure directory can be moved, restyled by hand and
+ * redrawn with 'gnuplot NAME.gp' inside it.
+ *
+ * Templates are looked up by datadir_gnuplot(): $MTHPSCOPE_GNUPLOT_DIR, else
+ * the installed <prefix>/share/mthpscope/gnuplot, else the source tree's.
+ */
+#ifndef PLOT_H
+#define PLOT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "analyze.h"
+#include "collapse_doc.h"
+#include "compare.h"
+
+enum plot_format {
+	PLOT_PNG,
+	PLOT_SVG,
+};
+
+#define PLOT_MAX_FILES 32
+
+/* The pictures written, by file name inside the output directory. */
+struct plot_files {
+	char name[PLOT_MAX_FILES][80];
+	int nr;
+};
+
+/* "png" or "svg"; -EINVAL otherwise. */
+int plot_parse_format(const char *s, enum plot_format *f);
+
+/*
+ * Every figure of an analysis into dir (created if missing): per-order
+ * bars of each metric with CI whiskers (the recommended order marked), the
+ * gain against order 0 with the materiality line, the span staircase when
+ * the file holds several spans, gain against sparse RSS bloat, fault-side
+ * bars. 0, or a negative errno with a message in err: -ENOPKG when gnuplot
+ * or a template is missing, -EIO when gnuplot fails (its first error line
+ * quoted; its full output kept in NAME.log).
+ */
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format f,
+		  struct plot_files *out, char *err, size_t errsize);
+
+/* One order of an A/B figure: medians with their CIs (NaN = absent). */
+struct plot_ab_row {
+	int order;
+	char label[16];        /* "16K" */
+	double a, a_lo, a_hi;
+	double b, b_lo, b_hi;
+};
+
+/* An A/B figure (for compare): per order, A and B side by side with CIs.
+ * Writes dir/name.{dat,gp,png|svg}. */
+int plot_ab(const char *dir, const char *name, enum plot_format f, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize);
+
+/* compare's A/B figures into dir through plot_ab(): one per compared file,
+ * pattern, span and metric, per order A and B side by side with the CIs of
+ * their medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]". 0, or a
+ * negative errno with the message in err (-ENOPKG: gnuplot or its template
+ * is missing). *nr_written counts the figures. */
+int plot_compare(const struct compare_report *report, const char *dir, enum plot_format f,
+		 size_t *nr_written, char *err, size_t errsize);
+
+/*
+ * A collapse document, as read by collapse_doc_read() (collapse_doc.h):
+ * order mass over time as stacked areas, one panel per max_ptes_none run.
+ * Writes dir/collapse.{dat,gp,png|svg}. -ENODATA for empty timelines, else
+ * as plot_analysis.
+ */
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format f,
+		  struct plot_files *out, char *err, size_t errsize);
+
+#endif

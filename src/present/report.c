@@ -1,0 +1,892 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Text, markdown and JSON reports of an analysis (report.h). */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "mthpscope.h"
+#include "report.h"
+
+int report_parse_format(const char *s, enum report_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = REPORT_TEXT;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*f = REPORT_MARKDOWN;
+	else if (!strcmp(s, "json"))
+		*f = REPORT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *interval(double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return json_null();
+	return json_pack("[f, f]", lo, hi);
+}
+
+static json_t *order_json(const struct analysis *a, const struct analyze_order *o)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "order", json_integer(o->order));
+	json_object_set_new(j, "size_kb",
+			    json_integer((json_int_t)((a->res->page_size << o->order) >> 10)));
+	json_object_set_new(j, "n", json_integer((json_int_t)o->primary.n));
+	json_object_set_new(j, "n_excluded", json_integer((json_int_t)o->n_excluded));
+	json_object_set_new(j, "median", num(o->primary.median));
+	json_object_set_new(j, "median_ci", interval(o->primary.lo, o->primary.hi));
+	json_object_set_new(j, "gain", o->order ? num(o->gain.value) : json_real(0.0));
+	json_object_set_new(j, "ci", o->order ? interval(o->gain.lo, o->gain.hi) :
+				     json_pack("[f, f]", 0.0, 0.0));
+	json_object_set_new(j, "p_value", num(o->p));
+	json_object_set_new(j, "p_adjusted", num(o->p_adj));
+	json_object_set_new(j, "significant", json_boolean(o->significant));
+	json_object_set_new(j, "status", json_string(analyze_status_name(o->status)));
+	json_object_set_new(j, "share_of_pmd_gain", num(o->share.value));
+	json_object_set_new(j, "share_ci", interval(o->share.lo, o->share.hi));
+	json_object_set_new(j, "coverage", num(o->coverage));
+	json_object_set_new(j, "page_faults", num(o->faults.median));
+	json_object_set_new(j, "fault_saving", num(o->fault_saving.value));
+	json_object_set_new(j, "fault_saving_ci", interval(o->fault_saving.lo, o->fault_saving.hi));
+	json_object_set_new(j, "sparse_rss_bytes", num(o->rss.median));
+	json_object_set_new(j, "bloat", num(o->bloat.value));
+	json_object_set_new(j, "bloat_ci", interval(o->bloat.lo, o->bloat.hi));
+	/* issue 12: paired statistics and the monotone fit */
+	json_object_set_new(j, "n_pairs", json_integer((json_int_t)o->n_pairs));
+	json_object_set_new(j, "fitted_gain", num(o->fitted.value));
+	json_object_set_new(j, "fitted_ci", interval(o->fitted.lo, o->fitted.hi));
+	json_object_set_new(j, "raw_status", json_string(analyze_status_name(o->raw_status)));
+	json_object_set_new(j, "monotone_violation", json_boolean(o->violation));
+	return j;
+}
+
+/* The recommendation at one span of a sweep (spans[] entries). */
+static void span_verdict_json(json_t *j, const struct analyze_span *sp)
+{
+	json_object_set_new(j, "verdict", sp->analysed ?
+			    json_string(analyze_verdict_name(sp->verdict)) : json_null());
+	json_object_set_new(j, "min_order", sp->min_order >= 0 ? json_integer(sp->min_order) :
+			    json_null());
+	json_object_set_new(j, "candidate_order", sp->candidate_order >= 0 ?
+			    json_integer(sp->candidate_order) : json_null());
+	json_object_set_new(j, "gain", num(sp->gain.value));
+	json_object_set_new(j, "gain_ci", interval(sp->gain.lo, sp->gain.hi));
+}
+
+static json_t *monotone_json(const struct analysis *a)
+{
+	json_t *v = json_array();
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].violation)
+			json_array_append_new(v, json_integer(k));
+	return json_pack("{s:b, s:o, s:o}", "applied", a->monotone, "violations", v, "warning",
+			 a->monotone_warning[0] ? json_string(a->monotone_warning) : json_null());
+}
+
+/* "a, b" -> ["a", "b"] */
+static json_t *split_list(const char *s)
+{
+	json_t *arr = json_array();
+	const char *p = s;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		json_array_append_new(arr, json_stringn(p, len));
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return arr;
+}
+
+json_t *report_analysis_json(const struct analysis *a)
+{
+	const struct results *r = a->res;
+	json_t *doc, *orders = json_array(), *excl = json_array(), *spans = json_array();
+	json_t *metrics = json_array(), *rec;
+	size_t i;
+	int k, s;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].primary.n)
+			json_array_append_new(orders, order_json(a, &a->orders[k]));
+	for (i = 0; i < a->nr_excluded; i++) {
+		const struct analyze_excluded *e = &a->excluded[i];
+
+		json_array_append_new(excl, json_pack("{s:I, s:i, s:I, s:i, s:s}", "trial",
+						      (json_int_t)e->trial, "order", e->order,
+						      "span", (json_int_t)e->span, "rep", e->rep,
+						      "reason", e->reason));
+	}
+	for (s = 0; s < a->nr_spans; s++) {
+		json_t *per = json_array();
+
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			const struct analyze_stat *st = &a->spans[s].by_order[k];
+
+			if (st->n)
+				json_array_append_new(per, json_pack("{s:i, s:I, s:o, s:o}", "order", k,
+								     "n", (json_int_t)st->n, "median",
+								     num(st->median), "ci",
+								     interval(st->lo, st->hi)));
+		}
+		json_t *sj = json_pack("{s:I, s:o}", "span", (json_int_t)a->spans[s].span,
+				       "orders", per);
+
+		span_verdict_json(sj, &a->spans[s]);
+		json_array_append_new(spans, sj);
+	}
+	for (s = 0; s < a->nr_metrics; s++) {
+		const struct analyze_metric *m = &a->metrics[s];
+		json_t *per = json_array();
+
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			if (m->by_order[k].n)
+				json_array_append_new(per, json_pack("{s:i, s:I, s:o, s:o}", "order", k,
+								     "n", (json_int_t)m->by_order[k].n,
+								     "median", num(m->by_order[k].median),
+								     "ci", interval(m->by_order[k].lo,
+										    m->by_order[k].hi)));
+		json_array_append_new(metrics, json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "name",
+							 m->name, "source", m->source, "unit",
+							 m->unit, "per_access", m->per_access,
+							 "sparse", m->sparse, "orders", per));
+	}
+	rec = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s}", "min_order",
+			a->min_order >= 0 ? json_integer(a->min_order) : json_null(), "verdict",
+			analyze_verdict_name(a->verdict), "reason", a->reason, "advice", a->advice,
+			"hardware", a->hardware_note, "khugepaged", a->khugepaged_note);
+	if (a->candidate_order >= 0)
+		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
+	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
+	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
+			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"schema", ANALYSIS_SCHEMA,
+			"source", "file", r->path, "kernel", r->kernel, "arch", r->arch,
+			"cpu_model", r->cpu_model, "virtualized", r->virtualized, "pmu_available",
+			r->pmu_available, "pmd_order", r->pmd_order,
+			"pattern", a->pattern, "span", (json_int_t)a->span,
+			"primary_metric", a->metric, "primary_metric_source", a->metric_source,
+			"primary_metric_unit", a->metric_unit,
+			"threshold", a->threshold, "alpha", ANALYZE_ALPHA, "level", ANALYZE_LEVEL,
+			"trials_used", (json_int_t)a->nr_included, "trials_excluded",
+			(json_int_t)a->nr_excluded, "trials_unverified", (json_int_t)a->nr_unverified,
+			"other_patterns", split_list(a->other_patterns),
+			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
+			"recommendation", rec);
+	json_object_set_new(doc, "method", json_string(analyze_method_name(a->method)));
+	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
+	json_object_set_new(doc, "method_note", json_string(a->method_note));
+	json_object_set_new(doc, "monotone", monotone_json(a));
+	return doc;
+}
+
+/* ---- text and markdown ------------------------------------------------------ */
+
+/* A signed percentage with 'decimals' places, or 'missing'. */
+static void fmt_pct(char *b, size_t n, double pct, int decimals, const char *missing)
+{
+	if (isfinite(pct))
+		snprintf(b, n, "%+.*f%%", decimals, pct);
+	else
+		snprintf(b, n, "%s", missing);
+}
+
+static void fmt_ci_pct(char *b, size_t n, const struct analyze_change *c)
+{
+	if (isfinite(c->lo) && isfinite(c->hi))
+		snprintf(b, n, "[%+.1f, %+.1f]", 100.0 * c->lo, 100.0 * c->hi);
+	else
+		snprintf(b, n, "-");
+}
+
+static void fmt_num(char *b, size_t n, double v)
+{
+	if (isfinite(v))
+		snprintf(b, n, "%.4g", v);
+	else
+		snprintf(b, n, "-");
+}
+
+static void fmt_p(char *b, size_t n, double p)
+{
+	if (!isfinite(p))
+		snprintf(b, n, "-");
+	else if (p < 0.001)
+		snprintf(b, n, "<0.001");
+	else
+		snprintf(b, n, "%.3f", p);
+}
+
+/* Print text wrapped at 78 columns; lines after the first indented. */
+static void wrap_hanging(FILE *f, const char *text, const char *indent)
+{
+	const char *p = text;
+	const char *ind = "";
+	size_t width = 78;
+
+	while (*p) {
+		size_t len = strlen(p), cut = len;
+
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%s%.*s\n", ind, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		ind = indent;
+		width = 78 - strlen(indent);
+	}
+}
+
+/* Print text wrapped at 78 columns, each line indented. */
+static void wrap(FILE *f, const char *indent, const char *text)
+{
+	const char *p = text;
+	size_t width = 78 - strlen(indent);
+
+	while (*p) {
+		size_t len = strlen(p), cut = len;
+
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%s%.*s\n", indent, (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+struct row {
+	char order[8], size[8], n[16], median[16], mci[40], gain[16], gci[40], p[16],
+		status[24], share[16], faults[16], bloat[16], fit[16];
+};
+
+static void make_row(const struct analysis *a, const struct analyze_order *o, struct row *w)
+{
+	snprintf(w->order, sizeof(w->order), "%d", o->order);
+	analyze_order_size(a, o->order, w->size, sizeof(w->size));
+	if (o->n_excluded)
+		snprintf(w->n, sizeof(w->n), "%zu(-%zu)", o->primary.n, o->n_excluded);
+	else
+		snprintf(w->n, sizeof(w->n), "%zu", o->primary.n);
+	fmt_num(w->median, sizeof(w->median), o->primary.median);
+	if (isfinite(o->primary.lo))
+		snprintf(w->mci, sizeof(w->mci), "[%.4g, %.4g]", o->primary.lo, o->primary.hi);
+	else
+		snprintf(w->mci, sizeof(w->mci), "-");
+	if (o->order) {
+		fmt_pct(w->gain, sizeof(w->gain), 100.0 * o->gain.value, 1, "-");
+		fmt_ci_pct(w->gci, sizeof(w->gci), &o->gain);
+	} else {
+		snprintf(w->gain, sizeof(w->gain), "base");
+		snprintf(w->gci, sizeof(w->gci), "-");
+	}
+	fmt_p(w->p, sizeof(w->p), o->p_adj);
+	snprintf(w->status, sizeof(w->status), "%s",
+		 o->order ? analyze_status_name(o->status) : "baseline");
+	fmt_pct(w->share, sizeof(w->share), 100.0 * o->share.value, 1, "-");
+	fmt_pct(w->fit, sizeof(w->fit), 100.0 * (o->order ? o->fitted.value : NAN), 1, "-");
+	if (o->violation)
+		strcat(w->fit, "!");
+	fmt_pct(w->faults, sizeof(w->faults), 100.0 * (o->order ? o->fault_saving.value : NAN), 1,
+		"-");
+	if (o->order && isfinite(o->bloat.value))
+		snprintf(w->bloat, sizeof(w->bloat), "%.3gx", 1.0 + o->bloat.value);
+	else
+		snprintf(w->bloat, sizeof(w->bloat), "-");
+}
+
+static const char *test_words(const struct analysis *a)
+{
+	return a->method == AN_PAIRED ? "Wilcoxon signed-rank test of the per-round log ratios" :
+					"Mann-Whitney";
+}
+
+static void header(const struct analysis *a, FILE *f, bool md)
+{
+	const struct results *r = a->res;
+	char span[32], line[512];
+
+	const char *lower = strstr(a->metric_unit, "higher is better") ? "" : "; lower is better";
+
+	if (!strcmp(a->pattern, "command"))
+		snprintf(span, sizeof(span), "- (a command)");
+	else
+		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
+	if (md) {
+		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
+		fprintf(f, "- Host: Linux %s, %s, %s%s; PMU: %s\n", r->kernel, r->arch,
+			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+			r->virtualized ? " (virtual machine)" : "",
+			r->pmu_available ? "available" : "none");
+		fprintf(f, "- Trials: %zu used, %zu excluded (all spans and sparse trials); the "
+			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
+			a->nr_excluded, a->pattern, span, a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
+			" (the largest)" : "");
+		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = share of the "
+			"order-0 value saved, 95 %% bootstrap CI; p = two-sided %s vs "
+			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
+			"significant and material, none = the CI rules a material gain out.\n",
+			a->metric,
+			a->metric_source, a->metric_unit, lower, test_words(a), 100.0 * a->threshold);
+		fprintf(f, "- Method: %s.\n\n", a->method_note);
+		return;
+	}
+	fprintf(f, "mthpscope analysis of %s\n", r->path);
+	fprintf(f, "host:    Linux %s, %s, %s%s\n", r->kernel, r->arch,
+		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+		r->virtualized ? " (virtual machine)" : "");
+	snprintf(line, sizeof(line), "PMU:     %s", r->pmu_available ? "available" :
+		 (r->pmu_reason[0] ? r->pmu_reason : "none"));
+	wrap_hanging(f, line, "         ");
+	fprintf(f, "trials:  %zu used, %zu excluded (all spans and sparse trials)\n",
+		a->nr_included, a->nr_excluded);
+	fprintf(f, "verdict: on pattern %s at span %s%s\n", a->pattern, span,
+		a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
+			" (the largest)" : "");
+	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
+	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
+	wrap_hanging(f, line, "         ");
+	snprintf(line, sizeof(line), "gain:    share of the order-0 value saved%s, 95 %% "
+		 "bootstrap CI; p: two-sided %s vs order 0, Holm-adjusted; status gain = "
+		 "significant and >= %.0f %%, none = the CI rules that out, unclear = neither",
+		 a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
+		 test_words(a), 100.0 * a->threshold);
+	wrap_hanging(f, line, "         ");
+	fputc('\n', f);
+}
+
+static void table(const struct analysis *a, FILE *f, bool md)
+{
+	int k;
+
+	if (md)
+		fprintf(f, "| order | size | n | median | 95%% CI | gain | gain 95%% CI | p (Holm) "
+			"| status | monotone fit | share of PMD gain | faults saved | sparse RSS vs "
+			"order 0 |\n"
+			"|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|\n");
+	else
+		fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s %7s\n", "order", "size",
+			"n", "median", "gain", "gain CI (%)", "p(Holm)", "status", "fit", "PMD",
+			"faults", "sparse");
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+		struct row w;
+
+		if (!o->primary.n)
+			continue;
+		make_row(a, o, &w);
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				w.order, w.size, w.n, w.median, w.mci, w.gain, w.gci, w.p,
+				w.status, w.fit, w.share, w.faults, w.bloat);
+		else
+			fprintf(f, "%5s %5s %6s %9s %7s %16s %8s %8s %7s %7s %7s %7s\n", w.order,
+				w.size, w.n, w.median, w.gain, w.gci, w.p, w.status, w.fit, w.share,
+				w.faults, w.bloat);
+	}
+	if (!md)
+		fprintf(f, "n(-k): k trials excluded; fit: monotone (isotonic) fit of the gain "
+			"below PMD,\n! = the raw gain's CI excludes it; PMD: share of the PMD gain; "
+			"faults: page\nfaults saved; sparse: RSS of the sparse trials as a multiple "
+			"of order 0's\n");
+	fprintf(f, "\n");
+}
+
+/* A paragraph: wrapped for a terminal, one line for markdown. */
+static void paragraph(FILE *f, bool md, const char *text)
+{
+	if (md)
+		fprintf(f, "%s\n\n", text);
+	else {
+		wrap(f, "", text);
+		fputc('\n', f);
+	}
+}
+
+/* The recommendation per working-set size (a sweep). */
+static void span_table(const struct analysis *a, FILE *f, bool md)
+{
+	int s;
+
+	if (a->nr_spans < 2)
+		return;
+	if (md)
+		fprintf(f, "**Per working-set size** (each span from its own trials):\n\n"
+			"| span | verdict | min_order | gain of min_order | 95%% CI |\n"
+			"|---:|---|---:|---:|---|\n");
+	else
+		fprintf(f, "Per working-set size (each span from its own trials):\n"
+			"%10s %-13s %9s %7s %16s\n", "span", "verdict", "min_order", "gain",
+			"gain CI (%)");
+	for (s = 0; s < a->nr_spans; s++) {
+		const struct analyze_span *sp = &a->spans[s];
+		char span[24], mo[16], g[16], ci[40];
+
+		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(sp->span >> 20));
+		if (sp->min_order >= 0)
+			snprintf(mo, sizeof(mo), "%d", sp->min_order);
+		else if (sp->candidate_order >= 0)
+			snprintf(mo, sizeof(mo), "(%d?)", sp->candidate_order);
+		else
+			snprintf(mo, sizeof(mo), "-");
+		fmt_pct(g, sizeof(g), 100.0 * sp->gain.value, 1, "-");
+		fmt_ci_pct(ci, sizeof(ci), &sp->gain);
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+		else
+			fprintf(f, "%10s %-13s %9s %7s %16s\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+	}
+	fputc('\n', f);
+	if (a->span_summary[0])
+		paragraph(f, md, a->span_summary);
+}
+
+static void notes(const struct analysis *a, FILE *f, bool md)
+{
+	char buf[512];
+	size_t i;
+
+	if (a->monotone_warning[0]) {
+		char warn[sizeof(a->monotone_warning) + 16];
+
+		snprintf(warn, sizeof(warn), "%s %s", md ? "**Warning:**" : "Warning:",
+			 a->monotone_warning);
+		paragraph(f, md, warn);
+	}
+	span_table(a, f, md);
+
+	if (a->sparse_span)
+		snprintf(buf, sizeof(buf), "Cost side: faults saved = fewer page faults than order "
+			 "0 in the dense trials; sparse = RSS of the sparse trials (span %llu MiB, "
+			 "a few pages touched per stride) as a multiple of order 0's RSS.",
+			 (unsigned long long)(a->sparse_span >> 20));
+	else
+		snprintf(buf, sizeof(buf), "Cost side: no sparse trials, so no RSS bloat "
+			 "figure%s.", a->orders[0].faults.n ? "" : "; no page_faults metric either");
+	paragraph(f, md, buf);
+	if (a->other_patterns[0]) {
+		snprintf(buf, sizeof(buf), "Also in the file, not analysed here: pattern(s) %s. "
+			 "The verdict rests on pattern %s alone.", a->other_patterns, a->pattern);
+		paragraph(f, md, buf);
+	}
+	if (a->nr_unverified) {
+		snprintf(buf, sizeof(buf), "%zu trials carry no folio verification (a run "
+			 "without root cannot read PFNs): their folio order is assumed, not "
+			 "proven.", a->nr_unverified);
+		paragraph(f, md, buf);
+	}
+	if (a->nr_excluded) {
+		fprintf(f, "%s\n", md ? "**Excluded trials:**\n" : "Excluded trials:");
+		for (i = 0; i < a->nr_excluded; i++) {
+			const struct analyze_excluded *e = &a->excluded[i];
+
+			fprintf(f, "%s trial %zu (order %d, span %llu MiB, rep %d): %s\n",
+				md ? "-" : " ", e->trial, e->order,
+				(unsigned long long)(e->span >> 20), e->rep, e->reason);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void recommendation(const struct analysis *a, FILE *f, bool md)
+{
+	if (md) {
+		fprintf(f, "### Recommendation: **%s**", analyze_verdict_name(a->verdict));
+		if (a->min_order >= 0)
+			fprintf(f, ", min_order **%d**", a->min_order);
+		fprintf(f, "\n\n%s\n\n", a->reason);
+		if (a->hardware_note[0])
+			fprintf(f, "%s\n\n", a->hardware_note);
+		if (a->khugepaged_note[0])
+			fprintf(f, "%s\n\n", a->khugepaged_note);
+		if (a->advice[0])
+			fprintf(f, "*%s*\n", a->advice);
+		return;
+	}
+	fprintf(f, "recommendation: %s", analyze_verdict_name(a->verdict));
+	if (a->min_order >= 0)
+		fprintf(f, ", min_order %d", a->min_order);
+	else
+		fprintf(f, ", min_order none");
+	fprintf(f, "\n");
+	wrap(f, "  ", a->reason);
+	if (a->hardware_note[0])
+		wrap(f, "  ", a->hardware_note);
+	if (a->khugepaged_note[0])
+		wrap(f, "  ", a->khugepaged_note);
+	if (a->advice[0])
+		wrap(f, "  ", a->advice);
+}
+
+int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
+{
+	if (fmt == REPORT_JSON) {
+		json_t *doc = report_analysis_json(a);
+		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+		json_decref(doc);
+		fputc('\n', f);
+		return rc || ferror(f) ? -EIO : 0;
+	}
+	header(a, f, fmt == REPORT_MARKDOWN);
+	table(a, f, fmt == REPORT_MARKDOWN);
+	notes(a, f, fmt == REPORT_MARKDOWN);
+	recommendation(a, f, fmt == REPORT_MARKDOWN);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- compare: the mthpscope.compare/1 document, text, markdown, lkml ---- */
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *report_compare_json(const struct compare_report *r)
+{
+	json_t *doc, *warnings = json_array(), *rows = json_array(), *others = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		json_array_append_new(warnings, json_string(r->warnings[i]));
+	for (i = 1; i < r->nr_inputs; i++)
+		json_array_append_new(others, json_pack("{s:s?, s:s?}", "file", r->inputs[i].label,
+							"kernel", r->inputs[i].kernel));
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		json_t *ci = json_null();
+
+		if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
+			ci = json_pack("[f, f]", w->ci_lo, w->ci_hi);
+		json_array_append_new(
+			rows, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s?, s:I, s:I, "
+					"s:o, s:s, s:s, s:s}",
+					"order", w->order, "metric", w->metric, "a", num_or_null(w->a),
+					"b", num_or_null(w->b), "delta_pct", num_or_null(w->delta_pct),
+					"ci", ci, "p_value", num_or_null(w->p_value), "significant",
+					w->significant, "span", (json_int_t)w->span, "file",
+					r->inputs[w->other].label, "n_a", (json_int_t)w->na, "n_b",
+					(json_int_t)w->nb, "p_holm", num_or_null(w->p_holm), "better",
+					compare_dir_name(w->dir), "verdict",
+					compare_verdict_name(w->verdict), "pattern", w->pattern));
+	}
+	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?}, s:o, s:f, s:f, s:s, s:o}", "schema",
+			COMPARE_SCHEMA, "comparable", r->comparable, "warnings", warnings,
+			"baseline", "file", r->inputs[0].label, "kernel", r->inputs[0].kernel,
+			"others", others, "alpha", r->alpha, "ci_level", r->ci_level, "test",
+			"Mann-Whitney U, two-sided; significance after Holm correction per pair",
+			"rows", rows);
+	return doc;
+}
+
+static void fmt_value(double v, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.2f", v);
+	else
+		snprintf(buf, size, "n/a");
+}
+
+static void fmt_ci_row(const struct compare_row *w, char *buf, size_t size)
+{
+	if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
+		snprintf(buf, size, "[%+.2f, %+.2f]", w->ci_lo, w->ci_hi);
+	else
+		snprintf(buf, size, "n/a");
+}
+
+static void fmt_p_holm(const struct compare_row *w, char *buf, size_t size)
+{
+	if (isnan(w->p_holm))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.4f%s", w->p_holm, w->significant ? " *" : "");
+}
+
+static void fmt_span(unsigned long long span, char *buf, size_t size)
+{
+	ms_format_size(span, buf, size);
+}
+
+static void write_pair_head(const struct compare_report *r, size_t other, FILE *f,
+			    const char *prefix)
+{
+	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[other];
+
+	fprintf(f, "%s%s (%s) against the baseline %s (%s)", prefix, b->label,
+		compare_kernel_name(b), a->label, compare_kernel_name(a));
+	if (r->single_pattern && r->nr_rows)
+		fprintf(f, ", pattern %s", r->rows[0].pattern);
+	fputc('\n', f);
+}
+
+static void fmt_metric(const struct compare_report *r, const struct compare_row *w, char *buf,
+		       size_t size)
+{
+	if (r->single_pattern)
+		snprintf(buf, size, "%s", w->metric);
+	else
+		snprintf(buf, size, "%s:%s", w->pattern, w->metric);
+}
+
+/* The cells of one compare row, as the text and markdown tables print them. */
+struct row_cells {
+	char va[32], vb[32], d[32], ci[64], p[32], sp[32], m[96];
+};
+
+static void fmt_row_cells(const struct compare_report *r, const struct compare_row *w,
+			  struct row_cells *c)
+{
+	fmt_value(w->a, c->va, sizeof(c->va));
+	fmt_value(w->b, c->vb, sizeof(c->vb));
+	fmt_pct(c->d, sizeof(c->d), w->delta_pct, 2, "n/a");
+	fmt_ci_row(w, c->ci, sizeof(c->ci));
+	fmt_p_holm(w, c->p, sizeof(c->p));
+	fmt_span(w->span, c->sp, sizeof(c->sp));
+	fmt_metric(r, w, c->m, sizeof(c->m));
+}
+
+static void write_compare_text(const struct compare_report *r, FILE *f)
+{
+	size_t i, other = 0;
+	int mw = 6;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		char m[96];
+		int n;
+
+		fmt_metric(r, &r->rows[i], m, sizeof(m));
+		n = (int)strlen(m);
+		mw = n > mw ? n : mw;
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		struct row_cells c;
+
+		if ((size_t)w->other != other) {
+			other = (size_t)w->other;
+			if (i)
+				fputc('\n', f);
+			write_pair_head(r, other, f, "");
+			fprintf(f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; "
+				   "p: Mann-Whitney U, Holm-adjusted, * below %.2g\n",
+				r->ci_level * 100, r->alpha);
+			fprintf(f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", mw, "metric", "order",
+				"span", "A", "B", "delta", "CI", "p", "verdict");
+		}
+		fmt_row_cells(r, w, &c);
+		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, c.m, w->order, c.sp,
+			c.va, c.vb, c.d, c.ci, c.p, compare_verdict_name(w->verdict),
+			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
+	}
+}
+
+static void write_compare_markdown(const struct compare_report *r, FILE *f)
+{
+	size_t i, other = 0;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		struct row_cells c;
+
+		if ((size_t)w->other != other) {
+			other = (size_t)w->other;
+			if (i)
+				fputc('\n', f);
+			write_pair_head(r, other, f, "### ");
+			fprintf(f, "\n| metric | order | span | A median | B median | delta | "
+				   "%.0f %% CI | p (Holm) | verdict |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+				r->ci_level * 100);
+		}
+		fmt_row_cells(r, w, &c);
+		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m, w->order, c.sp,
+			c.va, c.vb, c.d, c.ci, c.p, w->significant ? compare_verdict_name(w->verdict) : "");
+	}
+	if (r->nr_rows)
+		fprintf(f, "\ndelta = (B - A) / A of the medians; p: Mann-Whitney U, two-sided, "
+			   "Holm-adjusted over each table; verdict when p < %.2g.\n", r->alpha);
+}
+
+/* lkml: the MMTests compare-kernels layout mm developers know from cover
+ * letters. Percentages there are gains (positive is better), and a
+ * significant difference is framed by '*' instead of parentheses. */
+
+static const struct compare_row *find_row(const struct compare_report *r, size_t other,
+					  const struct compare_row *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+		if ((size_t)w->other == other && w->order == key->order && w->span == key->span &&
+		    !strcmp(w->metric, key->metric) && !strcmp(w->pattern, key->pattern))
+			return w;
+	}
+	return NULL;
+}
+
+static double gain_pct(const struct compare_row *w)
+{
+	/* + 0.0: no "-0.00%" for an unchanged lower-is-better metric */
+	return (w->dir == COMPARE_DIR_LOWER ? -w->delta_pct : w->delta_pct) + 0.0;
+}
+
+static void lkml_label(const struct compare_report *r, const struct compare_row *w, char *buf,
+		       size_t size)
+{
+	char sp[32] = "";
+
+	if (!r->single_span) {
+		sp[0] = '-';
+		fmt_span(w->span, sp + 1, sizeof(sp) - 1);
+	}
+	snprintf(buf, size, "%s%s%s-o%d%s", r->single_pattern ? "" : w->pattern,
+		 r->single_pattern ? "" : "-", w->metric, w->order, sp);
+}
+
+static void lkml_cell(const struct compare_row *w, bool baseline, int vw, char *buf, size_t size)
+{
+	char v[32];
+	double g;
+
+	if (!w) {
+		snprintf(buf, size, "%*s %10s", vw, "n/a", "");
+		return;
+	}
+	fmt_value(baseline ? w->a : w->b, v, sizeof(v));
+	g = baseline ? 0.0 : gain_pct(w);
+	if (!isfinite(g))
+		snprintf(buf, size, "%*s (    n/a)", vw, v);
+	else if (!baseline && w->significant)
+		snprintf(buf, size, "%*s *%7.2f%%*", vw, v, g);
+	else
+		snprintf(buf, size, "%*s (%7.2f%%)", vw, v, g);
+}
+
+static void write_lkml(const struct compare_report *r, FILE *f)
+{
+	int lw = 0, vw = 6, cw;
+	size_t i, k, nkeys = 0;
+	char buf[128];
+	const struct compare_row **keys;
+	bool lower = false, higher = false, none = false;
+
+	keys = calloc(r->nr_rows + 1, sizeof(*keys));
+	if (!keys)
+		return;
+	/* The union of the rows of all pairs, in the first pair's order. */
+	for (i = 0; i < r->nr_rows; i++) {
+		for (k = 0; k < nkeys; k++)
+			if (keys[k]->order == r->rows[i].order && keys[k]->span == r->rows[i].span &&
+			    !strcmp(keys[k]->metric, r->rows[i].metric) &&
+			    !strcmp(keys[k]->pattern, r->rows[i].pattern))
+				break;
+		if (k == nkeys)
+			keys[nkeys++] = &r->rows[i];
+	}
+	for (i = 0; i < r->nr_rows; i++) {
+		int n;
+
+		lkml_label(r, &r->rows[i], buf, sizeof(buf));
+		n = (int)strlen(buf);
+		lw = n > lw ? n : lw;
+		fmt_value(r->rows[i].a, buf, sizeof(buf));
+		n = (int)strlen(buf);
+		vw = n > vw ? n : vw;
+		fmt_value(r->rows[i].b, buf, sizeof(buf));
+		n = (int)strlen(buf);
+		vw = n > vw ? n : vw;
+	}
+	cw = vw + 11;
+	for (i = 0; i < r->nr_inputs; i++) {
+		int n = (int)strlen(compare_kernel_name(&r->inputs[i]));
+		int m = (int)strlen(r->inputs[i].label);
+		cw = n > cw ? n : cw;
+		cw = m > cw ? m : cw;
+	}
+	vw = cw - 11;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
+	fprintf(f, "\n%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, r->inputs[i].label);
+	fputc('\n', f);
+	for (k = 0; k < nkeys; k++) {
+		lkml_label(r, keys[k], buf, sizeof(buf));
+		fprintf(f, "%-6s %-*s", "Median", lw, buf);
+		for (i = 0; i < r->nr_inputs; i++) {
+			const struct compare_row *w = i ? find_row(r, i, keys[k]) : keys[k];
+
+			lkml_cell(w, i == 0, vw, buf, sizeof(buf));
+			fprintf(f, "  %s", buf);
+		}
+		fputc('\n', f);
+		lower |= keys[k]->dir == COMPARE_DIR_LOWER;
+		higher |= keys[k]->dir == COMPARE_DIR_HIGHER;
+		none |= keys[k]->dir == COMPARE_DIR_NONE;
+	}
+	fprintf(f, "\n(x.xx%%): gain over %s, positive is better%s%s%s; *x.xx%%*: significant "
+		   "(Mann-Whitney U, Holm-adjusted p < %.2g)\n",
+		compare_kernel_name(&r->inputs[0]),
+		lower && higher ? "" : lower ? " (lower values are better)" : "",
+		higher && !lower ? " (higher values are better)" : "",
+		none ? "; plain change for counts without a better direction" : "", r->alpha);
+	free(keys);
+}
+
+int report_compare_write(const struct compare_report *r, enum compare_format fmt, FILE *f)
+{
+	json_t *doc;
+	int err = 0;
+
+	switch (fmt) {
+	case COMPARE_FMT_TEXT:
+		write_compare_text(r, f);
+		break;
+	case COMPARE_FMT_MARKDOWN:
+		write_compare_markdown(r, f);
+		break;
+	case COMPARE_FMT_LKML:
+		write_lkml(r, f);
+		break;
+	case COMPARE_FMT_JSON:
+		doc = report_compare_json(r);
+		if (!doc || json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
+		    fputc('\n', f) == EOF)
+			err = -EIO;
+		json_decref(doc);
+		break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Presentation of an analysis: text for a terminal, markdown for a mail or
+ * a web page, JSON (schema mthpscope.analysis/1) for scripts; the same for
+ * a comparison (compare.h), with lkml's layout too. The writers
+ * print only to the stream they are given.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analyze.h"
+#include "compare.h"
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_MARKDOWN,
+	REPORT_JSON,
+};
+
+/* "text", "markdown" (or "md"), "json"; -EINVAL otherwise. */
+int report_parse_format(const char *s, enum report_format *f);
+/* The analysis document; the caller owns the reference. */
+json_t *report_analysis_json(const struct analysis *a);
+/* 0, or -EIO when the stream fails. */
+int report_write(const struct analysis *a, enum report_format f, FILE *out);
+
+/* compare: the mthpscope.compare/1 document (new reference), and the report
+ * in one format (text, markdown, json, lkml). 0 or -EIO. */
+json_t *report_compare_json(const struct compare_report *report);
+int report_compare_write(const struct compare_report *report, enum compare_format fmt,
+			 FILE *out);
+
+#endif
