@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The translation model: from a layout's contiguity histogram (doc/layout.h)
+ * and a CPU's TLB geometry and merge rules, the entries each TLB level needs,
+ * the share of them it can hold, and the miss ratio that predicts for
+ * uniform random access over the memory. Pure computation on plain types:
+ * no CPUID, no sysfs, no perf_event (the host's live geometry is read on the
+ * measurement side and handed in as a struct tlb_geometry with source
+ * "cpuid"). Every number it gives is reported with source "model".
+ *
+ * This header is the contract between the geometry tables (arch/), the
+ * layout scanner (src/measure/) and the consumers (scan --tlb, run trials,
+ * analyze, plot, compare). Return convention: 0 or negative errno.
+ */
+#ifndef TLB_MODEL_H
+#define TLB_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "layout.h"
+
+#define TLB_MAX_LEVELS 3
+
+/* What a CPU merges into one TLB entry below the PMD size. */
+enum tlb_merge {
+	TLB_MERGE_NONE,     /* Intel: no documented 4K merging */
+	TLB_MERGE_COALESCE, /* AMD Zen: merge_pages contiguous, congruent PTEs, any folios (contig[]) */
+	TLB_MERGE_CONTPTE,  /* arm64: the kernel's contiguous bit, inside one folio (folio[]) */
+};
+
+/* Where a figure came from. */
+enum tlb_source { TLB_SRC_TABLE, TLB_SRC_CPUID, TLB_SRC_USER };
+
+struct tlb_level_geometry {
+	const char *name;        /* "L1D", "L2" (STLB) */
+	unsigned entries;        /* entries for base-page and merged translations */
+	unsigned entries_pmd;    /* entries for PMD-size translations; ignored when shared */
+	bool shared;             /* one pool serves both: capacity is 'entries' */
+	unsigned ways;           /* 0: fully associative or not known (see 'cite') */
+	enum tlb_source source;
+	const char *cite;        /* vendor document, table or section of each figure */
+};
+
+struct tlb_geometry {
+	const char *name;        /* "zen4", "golden-cove", "neoverse-n2", ... (--tlb-model NAME) */
+	const char *desc;        /* "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh)" */
+	enum tlb_merge merge;
+	unsigned merge_pages;    /* pages one merged entry maps at page_shift 12 (4 AMD, 16 contpte);
+				  * the model rescales contpte for 16K/64K pages */
+	bool hpa;                /* arm64 HPA (2-8 contiguous pages): off unless asked */
+	int nr_levels;
+	struct tlb_level_geometry level[TLB_MAX_LEVELS];
+};
+
+/* One level's footprint of a layout. */
+struct tlb_level_footprint {
+	const char *name;
+	unsigned long long entries_needed;
+	unsigned long long capacity;
+	double coverage;         /* capacity / entries_needed (1 or more: it fits) */
+	double miss_ratio;       /* max(0, 1 - capacity / entries_needed): uniform random access */
+};
+
+struct tlb_footprint {
+	const char *model;       /* geometry name */
+	enum tlb_source source;  /* of the capacities used (cpuid when any came from CPUID) */
+	int nr_levels;
+	struct tlb_level_footprint level[TLB_MAX_LEVELS];
+	unsigned long long entries_base, entries_merged, entries_pmd; /* the breakdown */
+};
+
+/* The table (NULL-terminated, every CPU on every host: what-ifs need them all). */
+extern const struct tlb_geometry *const tlb_geometries[];
+/* A table entry by name, or NULL. */
+const struct tlb_geometry *tlb_geometry_find(const char *name);
+/* A user's geometry file (--tlb-geometry FILE) into *g; strings are
+ * allocated and live until exit. -EINVAL with 'err' naming line and field. */
+int tlb_geometry_load(const char *path, struct tlb_geometry *g, char *err, size_t errsize);
+const char *tlb_source_name(enum tlb_source s);
+
+/* The footprint of layout h under geometry g. -EINVAL when h's page size
+ * does not fit the rule (e.g. a block larger than pmd_order). */
+int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h, struct tlb_footprint *fp);
+/* JSON form: { "model": ..., "source": ..., "assumptions": "...",
+ *   "levels": [ { "level": "L2", "entries_needed": n, "capacity": n,
+ *                 "coverage": x, "miss_ratio": x }, ... ] }. */
+json_t *tlb_footprint_json(const struct tlb_footprint *fp);
+
+#endif
