@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What every arch directory shares: look-up, detection, specs, formulas. */
 #include "arch.h"
+#include "tlb_model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -112,13 +113,14 @@ static bool pmu_covers_cpu(const char *pmu, int cpu)
 
 int arch_arm64_contpte_order(long page_size)
 {
+	/* one table of the kernel's CONT_PTE_SHIFT: the TLB model's */
 	switch (page_size) {
 	case 4096:
-		return 4;
+		return tlb_contpte_order(12);
 	case 16384:
-		return 7;
+		return tlb_contpte_order(14);
 	case 65536:
-		return 5;
+		return tlb_contpte_order(16);
 	default:
 		return -1;
 	}

@@ -43,6 +43,14 @@ struct tlb_level_geometry {
 	const char *cite;        /* vendor document, table or section of each figure */
 };
 
+/* What picks a table entry for a host (plain data: compared on the
+ * measurement side, src/measure/tlb_host.c). */
+#define TLB_MAX_MATCH 6
+struct tlb_cpu_match {
+	int family;              /* x86 display family; arm64 MIDR implementer; 0 ends the list */
+	int model_lo, model_hi;  /* x86 display model range; arm64 MIDR part range */
+};
+
 struct tlb_geometry {
 	const char *name;        /* "zen4", "golden-cove", "neoverse-n2", ... (--tlb-model NAME) */
 	const char *desc;        /* "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh)" */
@@ -52,6 +60,11 @@ struct tlb_geometry {
 	bool hpa;                /* arm64 HPA (2-8 contiguous pages): off unless asked */
 	int nr_levels;
 	struct tlb_level_geometry level[TLB_MAX_LEVELS];
+	/* added: the CPUs this entry describes ("AuthenticAMD", "GenuineIntel",
+	 * "arm"; NULL for a user's or CPUID's geometry) */
+	const char *vendor;
+	struct tlb_cpu_match match[TLB_MAX_MATCH];
+	const char *notes;       /* added: what the table leaves out, in words */
 };
 
 /* One level's footprint of a layout. */
@@ -79,13 +92,26 @@ const struct tlb_geometry *tlb_geometry_find(const char *name);
  * allocated and live until exit. -EINVAL with 'err' naming line and field. */
 int tlb_geometry_load(const char *path, struct tlb_geometry *g, char *err, size_t errsize);
 const char *tlb_source_name(enum tlb_source s);
+/* added: "none", "coalesce", "contpte" */
+const char *tlb_merge_name(enum tlb_merge m);
+/* added: the table entry describing a CPU (vendor as CPUID or "arm";
+ * family/model as in struct tlb_cpu_match), or NULL. */
+const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, int model);
+/* added: the arm64 contiguous-PTE block order for a base page shift (Linux
+ * CONT_PTE_SHIFT: 16 x 4K, 128 x 16K, 32 x 64K), -1 for others. */
+int tlb_contpte_order(unsigned page_shift);
+/* added: the model's assumptions in words (the JSON "assumptions"). */
+const char *tlb_model_assumptions(void);
 
 /* The footprint of layout h under geometry g. -EINVAL when h's page size
  * does not fit the rule (e.g. a block larger than pmd_order). */
 int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h, struct tlb_footprint *fp);
-/* JSON form: { "model": ..., "source": ..., "assumptions": "...",
+/* JSON form: { "model": ..., "source": ..., "computed_by": "model",
+ *   "assumptions": "...", "entries_base": n, "entries_merged": n, "entries_pmd": n,
  *   "levels": [ { "level": "L2", "entries_needed": n, "capacity": n,
- *                 "coverage": x, "miss_ratio": x }, ... ] }. */
+ *                 "coverage": x, "miss_ratio": x }, ... ] }; "capacity", "coverage" and
+ * "miss_ratio" are null where the geometry does not know a figure (never 0).
+ * NULL on allocation failure. */
 json_t *tlb_footprint_json(const struct tlb_footprint *fp);
 
 #endif

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The translation model (src/analysis/tlb_model.h): entries needed per TLB
+ * level from a contiguity histogram (src/doc/layout.h) and a geometry
+ * (arch/tlb_geometry.c, a user's file, or the host's CPUID).
+ */
+#include "tlb_model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HPA_MAX_ORDER 3 /* Neoverse HPA: up to 8 contiguous pages in one entry */
+
+const char *tlb_source_name(enum tlb_source s)
+{
+	switch (s) {
+	case TLB_SRC_TABLE:
+		return "table";
+	case TLB_SRC_CPUID:
+		return "cpuid";
+	case TLB_SRC_USER:
+		return "user";
+	}
+	return "?";
+}
+
+const char *tlb_merge_name(enum tlb_merge m)
+{
+	switch (m) {
+	case TLB_MERGE_NONE:
+		return "none";
+	case TLB_MERGE_COALESCE:
+		return "coalesce";
+	case TLB_MERGE_CONTPTE:
+		return "contpte";
+	}
+	return "?";
+}
+
+/* Linux arch/arm64/include/asm/pgtable-hwdef.h CONT_PTE_SHIFT (Arm ARM DDI
+ * 0487, D8.6.1 "The Contiguous bit"): 16 x 4K, 128 x 16K, 32 x 64K. */
+int tlb_contpte_order(unsigned page_shift)
+{
+	switch (page_shift) {
+	case 12:
+		return 4;
+	case 14:
+		return 7;
+	case 16:
+		return 5;
+	default:
+		return -1;
+	}
+}
+
+static int log2_exact(unsigned v)
+{
+	int k = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1u << k) != v)
+		k++;
+	return k;
+}
+
+/* A histogram that no layout can have (a file edited by hand, a writer's
+ * bug) is refused rather than counted into negative entries. */
+static int hist_check(const struct layout_hist *h)
+{
+	int k;
+
+	if (h->page_shift != 12 && h->page_shift != 14 && h->page_shift != 16)
+		return -EINVAL;
+	if (h->pmd_order < 1 || h->pmd_order > LAYOUT_MAX_K)
+		return -EINVAL;
+	for (k = 0; k <= h->pmd_order; k++) {
+		if (h->folio[k] > h->contig[k])
+			return -EINVAL;
+		if (k < h->pmd_order && (h->contig[k + 1] > h->contig[k] / 2 ||
+					 h->folio[k + 1] > h->folio[k] / 2))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The order of one merged entry under g's rule for h's page size, or -1. */
+static int merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
+{
+	int m = log2_exact(g->merge_pages);
+
+	switch (g->merge) {
+	case TLB_MERGE_NONE:
+		return 0;
+	case TLB_MERGE_COALESCE:
+		/* AMD's rule is for 4K PTEs (x86 has no other base page) */
+		return h->page_shift == 12 && m >= 1 ? m : -1;
+	case TLB_MERGE_CONTPTE:
+		/* the table gives the 4K block; other granules have their own */
+		return h->page_shift == 12 ? m : tlb_contpte_order(h->page_shift);
+	}
+	return -1;
+}
+
+/*
+ * HPA on the pages no contiguous-bit entry took: aligned contiguous blocks
+ * of 2, 4 or 8 pages each take one entry (the histogram knows only aligned
+ * blocks, so HPA's unaligned groups are not counted). A contpte block of
+ * order m holds 2^(m-k) aligned order-k blocks, which are taken out first.
+ */
+static void hpa_counts(const struct layout_hist *h, int m, unsigned long long blocks,
+		       unsigned long long *single, unsigned long long *merged)
+{
+	unsigned long long c[HPA_MAX_ORDER + 2];
+	int k, top = HPA_MAX_ORDER < h->pmd_order ? HPA_MAX_ORDER : h->pmd_order;
+
+	for (k = 0; k <= top; k++)
+		c[k] = h->contig[k] - (k <= m ? blocks << (m - k) : 0);
+	c[top + 1] = 0;
+	*single = c[0] - 2 * c[1];
+	*merged = blocks + c[top];
+	for (k = 1; k < top; k++)
+		*merged += c[k] - 2 * c[k + 1];
+}
+
+/* Entries that map the PTE-mapped pages: *base single pages, *merged
+ * merged groups (AMD coalesced, contpte blocks, HPA groups). */
+static int pte_entries(const struct tlb_geometry *g, const struct layout_hist *h,
+		       unsigned long long *base, unsigned long long *merged)
+{
+	unsigned long long blocks;
+	int m = merge_order(g, h);
+
+	if (m < 0 || m > h->pmd_order)
+		return -EINVAL;
+	if (g->merge == TLB_MERGE_NONE)
+		blocks = 0;
+	else if (g->merge == TLB_MERGE_COALESCE)
+		blocks = h->contig[m]; /* any folios: PFN contiguity is what counts */
+	else
+		blocks = h->folio[m];  /* the kernel sets PTE_CONT inside one folio only */
+	if (g->hpa) {
+		hpa_counts(h, g->merge == TLB_MERGE_NONE ? 0 : m, blocks, base, merged);
+		return 0;
+	}
+	*merged = blocks;
+	*base = h->contig[0] - (blocks << m);
+	return 0;
+}
+
+static double pool_miss(unsigned cap, unsigned long long needed)
+{
+	if (!needed)
+		return 0.0;
+	if (!cap)
+		return NAN; /* capacity not known: no prediction, not zero */
+	return needed > cap ? 1.0 - (double)cap / (double)needed : 0.0;
+}
+
+static double pool_cover(unsigned cap, unsigned long long needed)
+{
+	return needed && cap ? (double)cap / (double)needed : NAN;
+}
+
+/*
+ * One level. A shared pool holds every entry; the miss ratio treats its
+ * entries as equally likely (exact when all map one size). Separate pools
+ * miss apart, weighted by the pages each maps (uniform access over pages).
+ */
+static void level_fill(const struct tlb_level_geometry *lg, unsigned long long pte,
+		       unsigned long long pmd, unsigned long long pte_pages,
+		       unsigned long long pmd_pages, struct tlb_level_footprint *lf)
+{
+	double ms, mp, cs, cp;
+
+	lf->name = lg->name;
+	lf->entries_needed = pte + pmd;
+	if (lg->shared || !pmd) {
+		lf->capacity = lg->entries;
+		lf->miss_ratio = pool_miss(lg->entries, pte + pmd);
+		lf->coverage = pool_cover(lg->entries, pte + pmd);
+		return;
+	}
+	lf->capacity = (unsigned long long)lg->entries + lg->entries_pmd;
+	ms = pool_miss(lg->entries, pte);
+	mp = pool_miss(lg->entries_pmd, pmd);
+	lf->miss_ratio = (ms * (double)pte_pages + mp * (double)pmd_pages) /
+			 (double)(pte_pages + pmd_pages);
+	cs = pte ? pool_cover(lg->entries, pte) : INFINITY;
+	cp = pool_cover(lg->entries_pmd, pmd);
+	lf->coverage = isnan(cs) || isnan(cp) ? NAN : fmin(cs, cp);
+}
+
+int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
+		  struct tlb_footprint *fp)
+{
+	unsigned long long base, merged, pte_pages, pmd_pages;
+	int i, err;
+
+	memset(fp, 0, sizeof(*fp));
+	if (!g || g->nr_levels < 1 || g->nr_levels > TLB_MAX_LEVELS)
+		return -EINVAL;
+	if ((err = hist_check(h)) || (err = pte_entries(g, h, &base, &merged)))
+		return err;
+	fp->model = g->name;
+	fp->source = TLB_SRC_TABLE;
+	fp->nr_levels = g->nr_levels;
+	fp->entries_base = base;
+	fp->entries_merged = merged;
+	fp->entries_pmd = h->pmd_maps;
+	pte_pages = h->contig[0];
+	pmd_pages = h->pmd_maps << h->pmd_order;
+	for (i = 0; i < g->nr_levels; i++) {
+		const struct tlb_level_geometry *lg = &g->level[i];
+
+		level_fill(lg, base + merged, h->pmd_maps, pte_pages, pmd_pages, &fp->level[i]);
+		/* user over cpuid over table: the least vouched-for source used */
+		if (lg->source == TLB_SRC_USER ||
+		    (lg->source == TLB_SRC_CPUID && fp->source == TLB_SRC_TABLE))
+			fp->source = lg->source;
+	}
+	return 0;
+}
+
+const char *tlb_model_assumptions(void)
+{
+	return "uniform random access over the mapped set; each level fully associative "
+	       "(associativity and replacement ignored) and holding this set only (no other "
+	       "working set, no page-walk caches); a shared pool's entries equally likely; "
+	       "separate base/PMD pools weighted by the pages they map; miss ratio per level = "
+	       "max(0, 1 - capacity/entries needed)";
+}
+
+/* A double as JSON: NaN (not known) is null, never zero. */
+static json_t *json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *level_json(const struct tlb_level_footprint *lf)
+{
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "level", lf->name ? lf->name : "?",
+			 "entries_needed", (json_int_t)lf->entries_needed, "capacity",
+			 lf->capacity ? json_integer((json_int_t)lf->capacity) : json_null(),
+			 "coverage", json_num(lf->coverage), "miss_ratio",
+			 json_num(lf->miss_ratio));
+}
+
+json_t *tlb_footprint_json(const struct tlb_footprint *fp)
+{
+	json_t *o, *levels;
+	int i;
+
+	levels = json_array();
+	for (i = 0; levels && i < fp->nr_levels; i++) {
+		if (json_array_append_new(levels, level_json(&fp->level[i]))) {
+			json_decref(levels);
+			return NULL;
+		}
+	}
+	if (!levels)
+		return NULL;
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o}", "model",
+		      fp->model ? fp->model : "?", "source", tlb_source_name(fp->source),
+		      "computed_by", "model", "assumptions", tlb_model_assumptions(),
+		      "entries_base", (json_int_t)fp->entries_base, "entries_merged",
+		      (json_int_t)fp->entries_merged, "entries_pmd", (json_int_t)fp->entries_pmd,
+		      "levels", levels);
+	return o;
+}
+
+const struct tlb_geometry *tlb_geometry_find(const char *name)
+{
+	const struct tlb_geometry *const *g;
+
+	if (!name)
+		return NULL;
+	for (g = tlb_geometries; *g; g++)
+		if (!strcmp((*g)->name, name))
+			return *g;
+	return NULL;
+}

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The translation model on known layouts: the footprints of issue 19's
+ * acceptance table, AMD's rule on order-0 pages that happen to be
+ * contiguous, the arm64 contiguous sizes of 16K and 64K kernels, HPA off
+ * unless asked, the miss ratio with shared and separate pools, and the
+ * geometry table's invariants (every figure cited, names unique).
+ */
+#include "harness.h"
+#include "tlb_model.h"
+
+#define MIB (1ull << 20)
+
+/* 'bytes' mapped by PTEs in folios of 'order', the folios physically
+ * scattered (no contiguity across folios). */
+static void hist_folios(struct layout_hist *h, unsigned page_shift, int pmd_order,
+			unsigned long long bytes, int order)
+{
+	unsigned long long pages = bytes >> page_shift;
+	int k;
+
+	memset(h, 0, sizeof(*h));
+	h->page_shift = page_shift;
+	h->pmd_order = pmd_order;
+	for (k = 0; k <= order; k++)
+		h->contig[k] = h->folio[k] = pages >> k;
+}
+
+static void hist_pmd(struct layout_hist *h, unsigned long long bytes)
+{
+	memset(h, 0, sizeof(*h));
+	h->page_shift = 12;
+	h->pmd_order = 9;
+	h->pmd_maps = bytes >> 21;
+}
+
+static unsigned long long l2_needed(const char *model, const struct layout_hist *h)
+{
+	const struct tlb_geometry *g = tlb_geometry_find(model);
+	struct tlb_footprint fp;
+
+	if (!g || tlb_footprint(g, h, &fp))
+		return ~0ull;
+	return fp.level[fp.nr_levels - 1].entries_needed;
+}
+
+/* Issue 19's table: 64 MiB at order 4 and 64 MiB PMD-mapped. */
+TEST(acceptance_footprints)
+{
+	struct layout_hist o4, pmd, both;
+	int k;
+
+	hist_folios(&o4, 12, 9, 64 * MIB, 4);
+	hist_pmd(&pmd, 64 * MIB);
+	EXPECT_EQ(l2_needed("skylake", &o4), 16384ull);
+	EXPECT_EQ(l2_needed("golden-cove", &o4), 16384ull);
+	EXPECT_EQ(l2_needed("zen4", &o4), 4096ull);
+	EXPECT_EQ(l2_needed("zen5", &o4), 4096ull);
+	EXPECT_EQ(l2_needed("neoverse-n2", &o4), 1024ull);
+	EXPECT_EQ(l2_needed("skylake", &pmd), 32ull);
+	EXPECT_EQ(l2_needed("zen4", &pmd), 32ull);
+	EXPECT_EQ(l2_needed("neoverse-n2", &pmd), 32ull);
+	/* one process with both: the entries add up */
+	both = o4;
+	both.pmd_maps = pmd.pmd_maps;
+	EXPECT_EQ(l2_needed("skylake", &both), 16384ull + 32);
+	EXPECT_EQ(l2_needed("zen4", &both), 4096ull + 32);
+	EXPECT_EQ(l2_needed("neoverse-v2", &both), 1024ull + 32);
+	for (k = 0; k <= 4; k++)
+		EXPECT_EQ(o4.contig[k], (64 * MIB >> 12) >> k);
+}
+
+/* AMD merges contiguous PFNs whatever folios hold them; arm64's contiguous
+ * bit needs one folio; Intel merges nothing. */
+TEST(order0_contiguous_amd_rule)
+{
+	struct layout_hist h;
+	struct tlb_footprint fp;
+	int k;
+
+	/* 4 MiB of order-0 folios that sit physically contiguous and aligned */
+	memset(&h, 0, sizeof(h));
+	h.page_shift = 12;
+	h.pmd_order = 9;
+	for (k = 0; k <= 9; k++)
+		h.contig[k] = 1024ull >> k;
+	h.folio[0] = 1024;
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
+	EXPECT_EQ(fp.entries_merged, 256ull);
+	EXPECT_EQ(fp.entries_base, 0ull);
+	EXPECT_EQ(fp.level[1].entries_needed, 256ull);
+	EXPECT_EQ(l2_needed("neoverse-n1", &h), 1024ull);
+	EXPECT_EQ(l2_needed("skylake", &h), 1024ull);
+
+	/* half of them contiguous: contig[2] = 128 of the 256 aligned quads */
+	memset(&h, 0, sizeof(h));
+	h.page_shift = 12;
+	h.pmd_order = 9;
+	h.contig[0] = h.folio[0] = 1024;
+	h.contig[1] = 384;
+	h.contig[2] = 128;
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen3"), &h, &fp), 0);
+	EXPECT_EQ(fp.entries_merged, 128ull);
+	EXPECT_EQ(fp.entries_base, 1024ull - 512);
+	EXPECT_EQ(fp.level[1].entries_needed, 128ull + 512);
+}
+
+/* Linux CONT_PTE_SHIFT: 16 x 4K, 128 x 16K, 32 x 64K. */
+TEST(contpte_sizes_per_granule)
+{
+	struct layout_hist h;
+
+	EXPECT_EQ(tlb_contpte_order(12), 4);
+	EXPECT_EQ(tlb_contpte_order(14), 7);
+	EXPECT_EQ(tlb_contpte_order(16), 5);
+	EXPECT_EQ(tlb_contpte_order(13), -1);
+
+	/* 64 MiB in 16K pages, folios of order 7 (2M): 4096 pages -> 32 blocks */
+	hist_folios(&h, 14, 11, 64 * MIB, 7);
+	EXPECT_EQ(l2_needed("neoverse-n2", &h), 32ull);
+	/* order 6 folios are too small for the 16K contiguous block */
+	hist_folios(&h, 14, 11, 64 * MIB, 6);
+	EXPECT_EQ(l2_needed("neoverse-n2", &h), 4096ull);
+	/* 64 MiB in 64K pages, folios of order 5 (2M): 1024 pages -> 32 blocks */
+	hist_folios(&h, 16, 13, 64 * MIB, 5);
+	EXPECT_EQ(l2_needed("neoverse-v1", &h), 32ull);
+	/* AMD's rule has no 16K-page form */
+	hist_folios(&h, 14, 11, 64 * MIB, 7);
+	EXPECT_EQ(l2_needed("zen4", &h), ~0ull);
+}
+
+/* HPA is off in the table; a geometry that asks for it merges aligned
+ * contiguous blocks of 2, 4 or 8 pages outside contiguous-bit blocks. */
+TEST(hpa_only_when_asked)
+{
+	struct tlb_geometry g = *tlb_geometry_find("neoverse-n2");
+	struct layout_hist h;
+	struct tlb_footprint fp;
+
+	EXPECT_TRUE(!g.hpa);
+	hist_folios(&h, 12, 9, 64 * MIB, 3); /* order 3: no contpte block */
+	EXPECT_EQ(l2_needed("neoverse-n2", &h), 16384ull);
+	g.hpa = true;
+	ASSERT_EQ(tlb_footprint(&g, &h, &fp), 0);
+	EXPECT_EQ(fp.level[1].entries_needed, 16384ull / 8);
+	/* with order-4 folios the contiguous bit takes them first */
+	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	ASSERT_EQ(tlb_footprint(&g, &h, &fp), 0);
+	EXPECT_EQ(fp.level[1].entries_needed, 1024ull);
+	EXPECT_EQ(fp.entries_base, 0ull);
+}
+
+/* max(0, 1 - capacity/needed); separate PMD pool weighted by pages. */
+TEST(miss_ratio)
+{
+	struct layout_hist h;
+	struct tlb_footprint fp;
+
+	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
+	EXPECT_EQ(fp.level[0].capacity, 72ull);
+	EXPECT_NEAR(fp.level[0].miss_ratio, 1.0 - 72.0 / 4096, 1e-12);
+	EXPECT_EQ(fp.level[1].capacity, 3072ull);
+	EXPECT_NEAR(fp.level[1].miss_ratio, 1.0 - 3072.0 / 4096, 1e-12);
+	EXPECT_NEAR(fp.level[1].coverage, 3072.0 / 4096, 1e-12);
+	EXPECT_EQ((int)fp.source, (int)TLB_SRC_TABLE);
+
+	/* fits: no miss, coverage above 1 */
+	hist_folios(&h, 12, 9, 8 * MIB, 4);
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
+	EXPECT_NEAR(fp.level[1].miss_ratio, 0.0, 0);
+	EXPECT_NEAR(fp.level[1].coverage, 3072.0 / 512, 1e-12);
+
+	/* Skylake L1: 64 4K entries and 32 2M entries, apart */
+	hist_folios(&h, 12, 9, 2 * MIB, 0); /* 512 base pages */
+	h.pmd_maps = 64;                    /* 128 MiB PMD-mapped */
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("skylake"), &h, &fp), 0);
+	EXPECT_EQ(fp.level[0].entries_needed, 512ull + 64);
+	EXPECT_EQ(fp.level[0].capacity, 96ull);
+	EXPECT_NEAR(fp.level[0].miss_ratio,
+		    ((1 - 64.0 / 512) * 512 + (1 - 32.0 / 64) * 64 * 512) / (512 + 64 * 512.0), 1e-12);
+	EXPECT_NEAR(fp.level[0].coverage, 64.0 / 512, 1e-12); /* min(64/512, 32/64) */
+
+	/* an unknown capacity predicts nothing (NaN), never zero */
+	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("neoverse-v3"), &h, &fp), 0);
+	EXPECT_TRUE(isnan(fp.level[1].miss_ratio));
+	EXPECT_EQ(fp.level[1].capacity, 0ull);
+}
+
+TEST(rejects_impossible_histograms)
+{
+	struct layout_hist h;
+	struct tlb_footprint fp;
+	const struct tlb_geometry *g = tlb_geometry_find("zen4");
+
+	hist_folios(&h, 12, 9, 4 * MIB, 4);
+	h.contig[3] = h.contig[2]; /* more order-3 blocks than halves of order 2 */
+	EXPECT_EQ(tlb_footprint(g, &h, &fp), -EINVAL);
+	hist_folios(&h, 12, 9, 4 * MIB, 4);
+	h.folio[1] = h.contig[1] + 1;
+	EXPECT_EQ(tlb_footprint(g, &h, &fp), -EINVAL);
+	hist_folios(&h, 13, 9, 4 * MIB, 0);
+	EXPECT_EQ(tlb_footprint(g, &h, &fp), -EINVAL);
+	hist_folios(&h, 12, 0, 4 * MIB, 0);
+	EXPECT_EQ(tlb_footprint(g, &h, &fp), -EINVAL);
+	EXPECT_EQ(tlb_footprint(NULL, &h, &fp), -EINVAL);
+}
+
+TEST(json_form)
+{
+	struct layout_hist h;
+	struct tlb_footprint fp;
+	json_t *o, *lv;
+
+	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
+	o = tlb_footprint_json(&fp);
+	ASSERT_TRUE(o != NULL);
+	EXPECT_STREQ(json_string_value(json_object_get(o, "model")), "zen4");
+	EXPECT_STREQ(json_string_value(json_object_get(o, "source")), "table");
+	EXPECT_STREQ(json_string_value(json_object_get(o, "computed_by")), "model");
+	EXPECT_TRUE(strstr(json_string_value(json_object_get(o, "assumptions")),
+			   "uniform random access") != NULL);
+	lv = json_array_get(json_object_get(o, "levels"), 1);
+	EXPECT_STREQ(json_string_value(json_object_get(lv, "level")), "L2");
+	EXPECT_EQ(json_integer_value(json_object_get(lv, "entries_needed")), 4096);
+	EXPECT_EQ(json_integer_value(json_object_get(lv, "capacity")), 3072);
+	EXPECT_NEAR(json_real_value(json_object_get(lv, "miss_ratio")), 0.25, 1e-12);
+	json_decref(o);
+
+	ASSERT_EQ(tlb_footprint(tlb_geometry_find("neoverse-v3"), &h, &fp), 0);
+	o = tlb_footprint_json(&fp);
+	lv = json_array_get(json_object_get(o, "levels"), 1);
+	EXPECT_TRUE(json_is_null(json_object_get(lv, "capacity")));
+	EXPECT_TRUE(json_is_null(json_object_get(lv, "miss_ratio")));
+	json_decref(o);
+}
+
+/* Every table entry: a unique name, levels named, every figure cited,
+ * a merge rule that fits its vendor. */
+TEST(table_invariants)
+{
+	const struct tlb_geometry *const *g, *const *o;
+	int i, n = 0;
+
+	for (g = tlb_geometries; *g; g++, n++) {
+		EXPECT_TRUE((*g)->name && (*g)->desc && (*g)->vendor);
+		EXPECT_TRUE(tlb_geometry_find((*g)->name) == *g);
+		EXPECT_TRUE((*g)->nr_levels >= 1 && (*g)->nr_levels <= TLB_MAX_LEVELS);
+		for (o = tlb_geometries; o != g; o++)
+			EXPECT_TRUE(strcmp((*o)->name, (*g)->name) != 0);
+		for (i = 0; i < (*g)->nr_levels; i++) {
+			const struct tlb_level_geometry *l = &(*g)->level[i];
+
+			EXPECT_TRUE(l->name && l->cite && strlen(l->cite) > 20);
+			EXPECT_EQ((int)l->source, (int)TLB_SRC_TABLE);
+		}
+		if (!strcmp((*g)->vendor, "AuthenticAMD"))
+			EXPECT_TRUE((*g)->merge == TLB_MERGE_COALESCE && (*g)->merge_pages == 4);
+		if (!strcmp((*g)->vendor, "GenuineIntel"))
+			EXPECT_TRUE((*g)->merge == TLB_MERGE_NONE);
+		if (!strcmp((*g)->vendor, "arm"))
+			EXPECT_TRUE((*g)->merge == TLB_MERGE_CONTPTE && (*g)->merge_pages == 16 &&
+				    !(*g)->hpa);
+	}
+	EXPECT_TRUE(n >= 14);
+	EXPECT_TRUE(tlb_geometry_find("no-such-cpu") == NULL);
+	EXPECT_TRUE(tlb_geometry_find(NULL) == NULL);
+}
+
+TEST(match_by_cpu_id)
+{
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x1a, 0x02)->name, "zen5");
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x19, 0x11)->name, "zen4");
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x19, 0x01)->name, "zen3");
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x17, 0x31)->name, "zen2");
+	EXPECT_STREQ(tlb_geometry_match("GenuineIntel", 6, 0x8f)->name, "sapphire-rapids");
+	EXPECT_STREQ(tlb_geometry_match("GenuineIntel", 6, 0x55)->name, "skylake");
+	EXPECT_STREQ(tlb_geometry_match("arm", 0x41, 0xd49)->name, "neoverse-n2");
+	EXPECT_STREQ(tlb_geometry_match("arm", 0x41, 0xd0c)->name, "neoverse-n1");
+	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x17, 0x01) == NULL); /* Zen 1 */
+	EXPECT_TRUE(tlb_geometry_match("HygonGenuine", 0x18, 0) == NULL);
+	EXPECT_TRUE(tlb_geometry_match(NULL, 0, 0) == NULL);
+}
+
+HARNESS_MAIN
