@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A short libFuzzer run of every reader (results, collapse document,
+# A short libFuzzer run of every reader (results, collapse document, layout,
 # journal, sysfs words, /proc smaps, pagemap/kpageflags records, command
 # line) under ASan + UBSan, from the kept corpora in tests/fuzz. Objects are
 # cached next to the test's working directory, so a re-run only recompiles
@@ -19,7 +19,7 @@ if [ $rc -ne 0 ]; then
 	exit $rc
 fi
 fail=0
-for t in results results_reader collapse_doc journal sysfs proc pagemap cli; do
+for t in results results_reader collapse_doc layout journal sysfs proc pagemap cli; do
 	"$src/tests/fuzz/run.sh" "$t" "$runs" "$secs" "$out" || fail=1
 done
 exit $fail

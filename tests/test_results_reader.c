@@ -224,6 +224,56 @@ TEST(rounds_round_trip)
 	results_free(r);
 }
 
+/* "layout": written and read back whole; a bad one is refused with its
+ * path; a file written before it loads, the layout absent (the model is
+ * then unavailable, not zero). */
+TEST(layout_round_trip)
+{
+	static const char *bad =
+		HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"chase-tlb\", \"span\": "
+		"1048576, \"rep\": 0, \"layout\": {\"page_shift\": 12, \"pmd_order\": 2, "
+		"\"pmd_maps\": 0, \"excluded\": 0, \"contig\": [4, 2, 2], \"folio\": [4, 0, 0]}, "
+		"\"metrics\": {\"ns_per_access\": {\"value\": 1, \"source\": \"timing\"}}}]}";
+	json_t *config = json_pack("{s:s, s:i, s:i}", "pattern", "chase-tlb", "reps", 1, "seed", 1);
+	struct results_trial typed;
+	struct results *r;
+	char *text, err[512] = "";
+	json_t *doc;
+
+	doc = fixture_results_doc(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "6.18", "arch",
+					"x86_64", "pmd_order", 9, "pmu", "available", 0),
+			      json_object(), config);
+	ASSERT_TRUE(doc);
+	results_trial_init(&typed, 4, "chase-tlb", 1 << 20, 0);
+	typed.accesses = 1000;
+	layout_hist_init(&typed.layout, 12, 9);
+	layout_count_run(256, 4096, 256, 9, typed.layout.contig);
+	layout_count_run(256, 4096, 256, 4, typed.layout.folio); /* order-4 folios */
+	typed.layout.pmd_maps = 2;
+	typed.has_layout = true;
+	ASSERT_TRUE(results_trial_set_metric(&typed, "tlb_entries_l2", 64, "model", NULL, -1));
+	ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+	text = json_dumps(doc, 0);
+	ASSERT_TRUE(text);
+	if (load(text, &r, err, sizeof(err))) {
+		FAIL_AT("%s", err);
+		harness_exit(1);
+	}
+	ASSERT_EQ(r->trials[0].has_layout, 1);
+	EXPECT_TRUE(!memcmp(&r->trials[0].layout, &typed.layout, sizeof(typed.layout)));
+	EXPECT_STREQ(results_trial_metric(&r->trials[0], "tlb_entries_l2")->source, "model");
+	results_free(r);
+	free(text);
+	json_decref(doc);
+	results_trial_clear(&typed);
+	EXPECT_EQ(load(bad, &r, err, sizeof(err)), -EBADMSG);
+	EXPECT_TRUE(strstr(err, "trials[0].layout.contig[2]") != NULL);
+	ASSERT_EQ(load(HEAD "\"trials\": [" TRIAL0 "]}", &r, err, sizeof(err)), 0);
+	EXPECT_EQ(r->trials[0].has_layout, 0);
+	EXPECT_TRUE(!results_trial_metric(&r->trials[0], "tlb_entries_l2"));
+	results_free(r);
+}
+
 TEST(file_errors)
 {
 	char path[] = "/tmp/mthpscope-reader-XXXXXX", err[512];

@@ -70,7 +70,7 @@ static int measure_all(const struct thp_settings *s, struct order_result *res)
 		r->alloc = b.fault_alloc;
 		r->fallback = b.fault_fallback;
 		if (!r->err)
-			r->err = buf_verify(&b, &h, &r->coverage);
+			r->err = buf_verify(&b, &h, NULL, &r->coverage);
 		buf_unmap(&b);
 		if (!r->err && !(r->err = buf_map(&b, s, order, SPAN))) {
 			r->err = buf_populate_sparse(&b, SPARSE_K, &r->rss);

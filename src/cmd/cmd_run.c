@@ -1290,6 +1290,9 @@ static int run_cmd(int argc, char **argv)
 	if (!r.cmd && (rc = micro_setup(&r, &reach_src, &reach)))
 		goto out_opts;
 	bench_init(&r.b, &r.s, r.o.seed, on_event, &r);
+	/* the model of every trial's layout: this CPU's (none when unknown) */
+	r.b.tlb = tlb_geometry_match(r.topo.cpu_vendor, r.topo.cpu_family,
+				     r.topo.cpu_model_number);
 	if ((rc = run_begin(&r)))
 		goto out;
 	progress_init(&r.pg);

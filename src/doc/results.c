@@ -744,6 +744,21 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 	return 0;
 }
 
+/* "layout": the contiguity histogram (layout.h), when present. */
+static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	json_t *o = json_object_get(v, "layout");
+	char msg[256];
+
+	if (!o)
+		return 0;
+	if (layout_hist_from_json(o, &t->layout, msg, sizeof(msg)))
+		return rd_fail(rd, -EBADMSG, "%s.layout%s%s", tpath,
+			       json_is_object(o) ? "." : ": ", msg);
+	t->has_layout = true;
+	return 0;
+}
+
 /* "rounds": a non-empty array of finite times >= 0 (one per round). */
 static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
 {
@@ -843,7 +858,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		return err;
 	if (folios && (err = rd_folios(rd, path, folios, t)))
 		return err;
-	if ((err = rd_rounds(rd, path, v, t)))
+	if ((err = rd_rounds(rd, path, v, t)) || (err = rd_layout(rd, path, v, t)))
 		return err;
 	if ((err = rd_object(rd, v, path, "metrics", true, &metrics)))
 		return err;
@@ -1721,6 +1736,15 @@ json_t *results_trial_json(const struct results_trial *t)
 	}
 	if (t->has_hist)
 		json_object_set_new(j, "folios", folios_json(t));
+	if (t->has_layout) {
+		json_t *l = layout_hist_json(&t->layout);
+
+		if (!l) {
+			json_decref(j);
+			return NULL;
+		}
+		json_object_set_new(j, "layout", l);
+	}
 	metrics = json_object();
 	for (i = 0; i < t->nr_metrics; i++)
 		json_object_set_new(metrics, t->metrics[i].name, metric_json(&t->metrics[i]));

@@ -68,6 +68,7 @@ int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s
 #include <stdint.h>
 
 #include "folio.h" /* FOLIO_MAX_ORDER */
+#include "layout.h"
 
 #define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */
 #define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
@@ -126,6 +127,11 @@ struct results_trial {
 	uint64_t hist[FOLIO_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
 	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
 	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
+	/* "layout": the buffer's (command: the kept scan's) contiguity
+	 * histogram. Absent in files written before it: the TLB model then has
+	 * nothing to compute from (unavailable, not zero). */
+	bool has_layout;
+	struct layout_hist layout;
 	bool multiplexed;      /* any counter ran less than the whole time */
 	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
 	struct results_metric *metrics;

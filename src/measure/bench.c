@@ -429,6 +429,35 @@ out:
 	return err;
 }
 
+/*
+ * The TLB model's metrics of the trial's layout (source "model", never a
+ * count): entries the first and second level need, and the second level's
+ * predicted miss ratio for uniform random access. Nothing without a layout
+ * or a geometry for this CPU; a capacity not known gives no miss ratio.
+ */
+static void model_metrics(const struct bench *b, struct results_trial *t)
+{
+	static const char *const names[] = { "tlb_entries_l1", "tlb_entries_l2" };
+	struct tlb_footprint fp;
+	struct results_metric *m;
+	char formula[96];
+	int i;
+
+	if (!b->tlb || !t->has_layout || tlb_footprint(b->tlb, &t->layout, &fp))
+		return;
+	snprintf(formula, sizeof(formula), "model %s (%s geometry)", fp.model,
+		 tlb_source_name(fp.source));
+	for (i = 0; i < fp.nr_levels && i < (int)MS_ARRAY_SIZE(names); i++)
+		if ((m = results_trial_set_metric(t, names[i], (double)fp.level[i].entries_needed,
+						  "model", NULL, -1)))
+			snprintf(m->formula, sizeof(m->formula), "%s", formula);
+	m = results_trial_set_metric(t, "tlb_miss_ratio_model",
+				     fp.level[fp.nr_levels - 1].miss_ratio, "model", NULL, -1);
+	if (m)
+		snprintf(m->formula, sizeof(m->formula), "%s: max(0, 1 - %s capacity / entries)",
+			 formula, fp.level[fp.nr_levels - 1].name);
+}
+
 static void micro_metrics(struct bench *b, struct results_trial *t, const struct buf *bf,
 			  const struct bench_time *bt, const struct ctr_value *faults,
 			  const struct ctr_value *loopv, const struct ctr_value *pmuv)
@@ -460,6 +489,7 @@ static void micro_metrics(struct bench *b, struct results_trial *t, const struct
 		results_trial_set_metric(t, "anon_fault_fallback", (double)bf->fault_fallback,
 					 "kernel", NULL, -1);
 	}
+	model_metrics(b, t);
 }
 
 int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, int rep,
@@ -498,11 +528,13 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
 			goto out;
 	}
-	err = buf_verify(&bf, &h, &coverage);
+	err = buf_verify(&bf, &h, &t->layout, &coverage);
 	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
 		goto out;
-	if (!err)
+	if (!err) {
 		results_trial_set_hist(t, &h, coverage);
+		t->has_layout = true;
+	}
 	err = 0;
 	micro_metrics(b, t, &bf, &bt, &faults, loopv, pmuv);
 	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
@@ -643,11 +675,13 @@ static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot
 
 	results_trial_init(t, s->order, w->kern->name, w->span, rep);
 	t->accesses = accesses;
-	err = buf_verify(&s->bf, &h, &coverage);
+	err = buf_verify(&s->bf, &h, &t->layout, &coverage);
 	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
 		return err;
-	if (!err)
+	if (!err) {
 		results_trial_set_hist(t, &h, coverage);
+		t->has_layout = true;
+	}
 	micro_metrics(b, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
 	if ((err = results_trial_set_rounds(t, s->ns, (size_t)rounds)))
 		return err;
@@ -809,6 +843,7 @@ int bench_metric_extract(const struct bench_metric *m, const char *path, double 
 struct watch {
 	struct scan_opts so;
 	struct scan_stats cur, best;
+	struct layout_hist cur_layout, best_layout; /* every mapping of the tree's scan */
 	unsigned long long best_anon;
 	int samples, exit_samples, scan_err;
 };
@@ -817,9 +852,17 @@ static int add_vma(const struct scan_vma *v, void *ctx)
 {
 	struct watch *w = ctx;
 
-	if (v->scanned)
+	if (v->scanned) {
 		scan_stats_add(&w->cur, &v->st);
+		layout_hist_add(&w->cur_layout, &v->layout);
+	}
 	return 0;
+}
+
+static void watch_reset(struct watch *w)
+{
+	memset(&w->cur, 0, sizeof(w->cur));
+	layout_hist_init(&w->cur_layout, w->so.page_shift, w->so.pmd_order);
 }
 
 static void keep_if_best(struct watch *w)
@@ -829,6 +872,7 @@ static void keep_if_best(struct watch *w)
 	w->samples++;
 	if (w->samples == 1 || anon > w->best_anon) {
 		w->best = w->cur;
+		w->best_layout = w->cur_layout;
 		w->best_anon = anon;
 	}
 }
@@ -846,7 +890,7 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 {
 	struct watch *w = ctx;
 
-	memset(&w->cur, 0, sizeof(w->cur));
+	watch_reset(w);
 	for (int i = 0; i < n; i++)
 		scan_one(w, pids[i]);
 	keep_if_best(w);
@@ -856,7 +900,7 @@ static void on_exit_stop(void *ctx, pid_t pid)
 {
 	struct watch *w = ctx;
 
-	memset(&w->cur, 0, sizeof(w->cur));
+	watch_reset(w);
 	scan_one(w, pid);
 	w->exit_samples++;
 	keep_if_best(w);
@@ -886,6 +930,8 @@ static void watch_hist(const struct watch *w, int order, struct results_trial *t
 	results_trial_set_hist(t, &h, total ? (double)at / (double)total : NAN);
 	t->anon_bytes = total << w->so.page_shift;
 	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
+	t->layout = w->best_layout;
+	t->has_layout = true;
 }
 
 /* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
@@ -1141,6 +1187,7 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	scan_opts_init(&wt->so);
 	/* one worker: the workload keeps the other CPU */
 	wt->so.nr_threads = 1;
+	wt->so.layout = true;
 	cw.ctx = wt;
 	if ((err = command_set_order(b, order)))
 		goto out;
@@ -1159,8 +1206,10 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
 					 NULL, -1);
 	}
-	if (wt->samples)
+	if (wt->samples) {
 		watch_hist(wt, order, t);
+		model_metrics(b, t);
+	}
 	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL,
 			co.stderr_path);
 	command_metrics(b, w, t, &cr, co.stdout_path);

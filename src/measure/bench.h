@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "results.h"
 #include "thp.h"
+#include "tlb_model.h"
 
 /* Below this share of the span (micro) or of the anonymous memory (command)
  * at the requested order, a trial is flagged low_coverage. */
@@ -82,6 +83,8 @@ struct bench {
 	bool sw_ok;          /* software events open */
 	const char *backend; /* "pmu" or "timing" */
 	int low_coverage;    /* trials flagged so far */
+	/* the TLB model of each trial's layout (tlb_* metrics); NULL: none */
+	const struct tlb_geometry *tlb;
 };
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,

@@ -140,11 +140,13 @@ int buf_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_
 	return 0;
 }
 
-int buf_verify(const struct buf *b, struct folio_hist *h, double *coverage)
+int buf_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
+	       double *coverage)
 {
 	int err;
 
-	err = folio_scan_range(0, (unsigned long)b->base, (unsigned long)(b->base + b->span), h);
+	err = folio_scan_range_layout(0, (unsigned long)b->base, (unsigned long)(b->base + b->span),
+				      h, lh);
 	if (err)
 		return err;
 	*coverage = folio_coverage(h, b->order, b->span / b->page_size);

@@ -55,8 +55,10 @@ int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fal
  * (mincore). */
 int buf_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes);
 
-/* Folio histogram of the span and the share of its pages at b->order. */
-int buf_verify(const struct buf *b, struct folio_hist *h, double *coverage);
+/* Folio histogram of the span and the share of its pages at b->order;
+ * with lh (may be NULL) its contiguity histogram too (doc/layout.h). */
+int buf_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
+	       double *coverage);
 
 void buf_unmap(struct buf *b);
 
