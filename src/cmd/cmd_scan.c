@@ -18,6 +18,8 @@
 #include "folio.h"
 #include "results.h"
 #include "scan.h"
+#include "tlb_model.h"
+#include "topo.h"
 
 #define SCAN_SCHEMA "mthpscope.scan/1"
 
@@ -32,7 +34,11 @@ enum {
 	OPT_EMPTY = 256,
 	OPT_SMAPS,
 	OPT_THREADS,
+	OPT_TLB,
+	OPT_TLB_MODEL,
 };
+
+#define SCAN_MAX_MODELS 4
 
 static const struct cli_opt scan_options[] = {
 	{ "pid", OPT_PID, "PID", "scan this process (repeatable)" },
@@ -49,6 +55,10 @@ static const struct cli_opt scan_options[] = {
 				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
 				    "shows PMD mappings)" },
 	{ "threads", OPT_THREADS, "N", "workers per process (default: 2 on 2 or more CPUs)" },
+	{ "tlb", OPT_TLB, NULL, "also the TLB entries the memory needs on this CPU (model: "
+				"from the physical layout and the CPU's TLB geometry)" },
+	{ "tlb-model", OPT_TLB_MODEL, "NAME", "the same on another CPU's geometry (implies "
+					      "--tlb; repeatable; 'list' lists them)" },
 	{ NULL },
 };
 
@@ -67,6 +77,11 @@ static const struct cli_cmd scan_cli = {
 		"  anon-cont-pte-aligned-<N>kB    (--cont N) N-aligned blocks within one folio\n"
 		"  file-...                       the same for file and shmem memory\n"
 		"  zero-page, anon-ksm, hugetlb   classified apart, not counted as folios\n"
+		"With --tlb, per VMA and in total, the TLB entries each level needs under the\n"
+		"model's merge rules (AMD 4-PTE coalescing of any contiguous pages, arm64\n"
+		"contpte inside one folio, PMD entries), its capacity, coverage and the miss\n"
+		"ratio predicted for uniform random access (source model; JSON: \"layout\", the\n"
+		"contiguity histogram, and \"tlb\", one footprint per model).\n"
 		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.\n"
 		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
 		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
@@ -82,6 +97,10 @@ struct scan_cmd_opts {
 	long interval_ms, count;
 	bool count_given;
 	struct scan_opts o;
+	bool tlb_host;         /* --tlb: this CPU's model first */
+	const struct tlb_geometry *models[SCAN_MAX_MODELS];
+	int nr_models;
+	bool list_models;
 };
 
 static int add_pid(struct scan_cmd_opts *c, int pid)
@@ -100,6 +119,29 @@ static int add_pid(struct scan_cmd_opts *c, int pid)
 		c->cap_pids = ncap;
 	}
 	c->pids[c->nr_pids++] = pid;
+	return 0;
+}
+
+static int add_model(struct scan_cmd_opts *c, const char *name)
+{
+	const struct tlb_geometry *g;
+
+	c->o.layout = true;
+	if (!strcmp(name, "list")) {
+		c->list_models = true;
+		return 0;
+	}
+	g = tlb_geometry_find(name);
+	if (!g) {
+		ms_err("invalid --tlb-model value '%s': no such CPU model (--tlb-model list "
+		       "lists them)", name);
+		return -1;
+	}
+	if (c->nr_models == SCAN_MAX_MODELS) {
+		ms_err("at most %d --tlb-model names", SCAN_MAX_MODELS);
+		return -1;
+	}
+	c->models[c->nr_models++] = g;
 	return 0;
 }
 
@@ -170,6 +212,11 @@ static int on_opt(int key, const char *arg, void *ctx)
 			return -1;
 		c->o.nr_threads = (int)v;
 		return 0;
+	case OPT_TLB:
+		c->tlb_host = c->o.layout = true;
+		return 0;
+	case OPT_TLB_MODEL:
+		return add_model(c, arg);
 	}
 	return -1;
 }
@@ -316,8 +363,94 @@ struct sample {
 	struct scan_cmd_opts *c;
 	int pid;
 	struct scan_stats rollup;
+	struct layout_hist layout; /* --tlb: the sum over every VMA scanned */
 	json_t *procs, *vmas, *skipped;
 };
+
+/* ---- the TLB model (--tlb) -------------------------------------------- */
+
+/* 41000 -> "41,000" */
+static const char *grouped(unsigned long long v, char *buf, size_t size)
+{
+	char digits[32];
+	size_t n, i, o = 0;
+
+	n = (size_t)snprintf(digits, sizeof(digits), "%llu", v);
+	for (i = 0; i < n && o + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void print_tlb(const struct scan_cmd_opts *c, const struct layout_hist *h)
+{
+	struct tlb_footprint fp;
+	int m, i;
+
+	if (!layout_hist_pages(h) && !c->inc_empty)
+		return;
+	for (m = 0; m < c->nr_models; m++) {
+		if (tlb_footprint(c->models[m], h, &fp)) {
+			printf("tlb-%s: no footprint (the model's rule does not fit %uK pages)\n",
+			       c->models[m]->name, 1u << (h->page_shift - 10));
+			continue;
+		}
+		for (i = 0; i < fp.nr_levels; i++) {
+			const struct tlb_level_footprint *l = &fp.level[i];
+			char name[64];
+			int pad;
+
+			snprintf(name, sizeof(name), "tlb-%s-%s", fp.model, l->name);
+			pad = 32 - (int)strlen(name) - 1;
+			printf("%s:%*s%8llu entries", name, pad > 0 ? pad : 0, "", l->entries_needed);
+			if (l->capacity && l->entries_needed)
+				printf(" of %llu (miss %.1f%%, model, %s)", l->capacity,
+				       l->miss_ratio * 100.0, tlb_source_name(fp.source));
+			else if (!l->capacity)
+				printf(" (capacity not known: no prediction)");
+			putchar('\n');
+		}
+	}
+}
+
+/* The sentence of the total: entries of the last level on each model. */
+static void print_tlb_summary(const struct scan_cmd_opts *c, const struct layout_hist *h)
+{
+	struct tlb_footprint fp;
+	char buf[32];
+	int m;
+
+	printf("# tlb (model): these mappings need");
+	for (m = 0; m < c->nr_models; m++) {
+		const struct tlb_level_footprint *l;
+
+		if (tlb_footprint(c->models[m], h, &fp))
+			continue;
+		l = &fp.level[fp.nr_levels - 1];
+		printf("%s %s %s entries on %s%s", m ? ";" : "", grouped(l->entries_needed, buf,
+		       sizeof(buf)), l->name, c->tlb_host && !m ? "this CPU, " : "", fp.model);
+		if (l->capacity)
+			printf(" (capacity %llu, %s)", l->capacity, tlb_source_name(fp.source));
+	}
+	printf("\n");
+}
+
+/* "layout" and "tlb" (one footprint per model) into object o. */
+static void tlb_json(const struct scan_cmd_opts *c, const struct layout_hist *h, json_t *o)
+{
+	struct tlb_footprint fp;
+	json_t *a = json_array();
+	int m;
+
+	json_object_set_new(o, "layout", layout_hist_json(h));
+	for (m = 0; m < c->nr_models; m++)
+		if (!tlb_footprint(c->models[m], h, &fp))
+			json_array_append_new(a, tlb_footprint_json(&fp));
+	json_object_set_new(o, "tlb", a);
+}
 
 static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats *st)
 {
@@ -358,6 +491,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	char buf[32];
 
 	scan_stats_add(&s->rollup, &v->st);
+	if (c->o.layout && v->scanned && layout_hist_add(&s->layout, &v->layout))
+		return -EINVAL;
 	if (c->rollup)
 		return 0;
 	if (c->json) {
@@ -378,6 +513,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 				    json_integer((json_int_t)(v->rss_kb > v->anon_kb ?
 							      v->rss_kb - v->anon_kb : 0)));
 		json_object_set_new(j, "stats", labels_json(c, &v->st, false));
+		if (c->o.layout && v->scanned)
+			tlb_json(c, &v->layout, j);
 		json_array_append_new(s->vmas, j);
 		return 0;
 	}
@@ -385,6 +522,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	       v->perms, v->pgoff, v->major, v->minor, v->inode, v->name);
 	if (v->scanned)
 		print_labels(c, &v->st);
+	if (v->scanned && c->o.layout)
+		print_tlb(c, &v->layout);
 	return 0;
 }
 
@@ -422,6 +561,7 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 	rc = collect_pids(c);
 	if (rc)
 		return rc;
+	layout_hist_init(&s.layout, c->o.page_shift, c->o.pmd_order);
 	if (c->json) {
 		s.procs = json_array();
 		s.skipped = json_array();
@@ -473,12 +613,20 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 		json_object_set_new(r, "file_kb",
 				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_FILE)));
 		json_object_set_new(r, "stats", labels_json(c, &s.rollup, true));
+		if (c->o.layout)
+			tlb_json(c, &s.layout, r);
 		json_object_set_new(j, "rollup", r);
 		json_object_set_new(j, "skipped", s.skipped);
 		s.procs = s.skipped = NULL;
 		json_array_append_new(samples, j);
 	} else if (c->rollup) {
 		print_labels(c, &s.rollup);
+	}
+	if (!c->json && c->o.layout) {
+		if (!c->rollup)
+			printf("total:\n");
+		print_tlb(c, &s.layout);
+		print_tlb_summary(c, &s.layout);
 	}
 	rc = MS_EXIT_OK;
 out:
@@ -498,6 +646,36 @@ static void sleep_until(double t)
 	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* The models of --tlb / --tlb-model: this CPU's first. Returns an exit status. */
+static int pick_models(struct scan_cmd_opts *c)
+{
+	const struct tlb_geometry *const *g;
+	const struct tlb_geometry *host;
+	struct topo_info t;
+
+	if (c->list_models) {
+		for (g = tlb_geometries; *g; g++)
+			printf("%-18s %s\n", (*g)->name, (*g)->desc);
+		return CLI_DONE;
+	}
+	if (!c->tlb_host)
+		return MS_EXIT_OK;
+	memset(&t, 0, sizeof(t));
+	topo_describe(&t);
+	host = tlb_geometry_match(t.cpu_vendor, t.cpu_family, t.cpu_model_number);
+	if (!host) {
+		ms_err("scan --tlb: no TLB geometry for this CPU (%s, %s): name one with "
+		       "--tlb-model NAME (--tlb-model list)", t.cpu_vendor, t.cpu_model);
+		return MS_EXIT_ENV;
+	}
+	if (c->nr_models == SCAN_MAX_MODELS)
+		c->nr_models--;
+	memmove(&c->models[1], &c->models[0], (size_t)c->nr_models * sizeof(c->models[0]));
+	c->models[0] = host;
+	c->nr_models++;
+	return MS_EXIT_OK;
 }
 
 static int scan_cmd(int argc, char **argv)
@@ -525,6 +703,13 @@ static int scan_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
+	rc = pick_models(&c);
+	if (rc == CLI_DONE) {
+		rc = MS_EXIT_OK;
+		goto out;
+	}
+	if (rc)
+		goto out;
 	if (c.pids_given && c.cgroup) {
 		ms_err("scan: --pid and --cgroup exclude each other");
 		rc = MS_EXIT_USAGE;

@@ -42,6 +42,15 @@ void layout_hist_init(struct layout_hist *h, unsigned page_shift, int pmd_order)
 int layout_hist_add(struct layout_hist *h, const struct layout_hist *o);
 /* Pages the histogram covers: contig[0] + pmd_maps << pmd_order. */
 unsigned long long layout_hist_pages(const struct layout_hist *h);
+/*
+ * Count into blocks[k] (k = 0..max_k) the blocks of 2^k pages inside one
+ * physically contiguous run: n pages from virtual page 'vpn' at frame 'pfn'
+ * (both advance by one). A block counts when it is naturally aligned in VA
+ * and VA and PA agree modulo its size. O(max_k): the scanner calls it once
+ * per run of contiguous PFNs, not once per page.
+ */
+void layout_count_run(unsigned long long vpn, unsigned long long pfn, unsigned long long n,
+		      int max_k, unsigned long long *blocks);
 
 /*
  * JSON form (a results trial's "layout", a scan's per-VMA "layout"):

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "folio.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +117,11 @@ struct folio_scanner {
 	unsigned long long after_pfn;
 	uint64_t after_fl;
 	bool after_valid;
+
+	/* the contiguity histogram (folio_scanner_layout), NULL when not asked */
+	struct layout_hist *lh;
+	unsigned long long lay_vfn, lay_pfn, lay_n; /* the open run of contiguous PTE pages */
+	unsigned long long lay_pmd_guess;           /* see finish_thp */
 };
 
 static int read_full(int fd, void *buf, size_t len, off_t off, size_t *got)
@@ -262,6 +268,93 @@ static void flush_run(struct folio_scanner *s)
 	account(s, &s->run);
 }
 
+/* ---- the contiguity histogram ---------------------------------------- */
+
+/* Close the open run: its aligned blocks in O(pmd_order), not per page. */
+static void layout_close(struct folio_scanner *s)
+{
+	if (!s->lay_n)
+		return;
+	layout_count_run(s->lay_vfn, s->lay_pfn, s->lay_n, (int)s->pmd_order, s->lh->contig);
+	s->lh->folio[0] += s->lay_n; /* each page is inside its own folio */
+	s->lay_n = 0;
+}
+
+/*
+ * n present pages from 'vfn' at 'pfn' (consecutive in both), flags 'fl' of
+ * the first. A page mapped by a PMD or without a countable struct page (the
+ * zero page, hugetlb, no page) is excluded and ends the run.
+ */
+static void layout_pages(struct folio_scanner *s, unsigned long long vfn, unsigned long long pfn,
+			 unsigned long long n, uint64_t fl, bool pmd)
+{
+	if (!s->lh)
+		return;
+	if (pmd || (fl & (KPF_NOPAGE | KPF_ZERO_PAGE | KPF_HUGE))) {
+		layout_close(s);
+		s->lh->excluded += n;
+		return;
+	}
+	if (s->lay_n && vfn == s->lay_vfn + s->lay_n && pfn == s->lay_pfn + s->lay_n) {
+		s->lay_n += n;
+		return;
+	}
+	layout_close(s);
+	s->lay_vfn = vfn;
+	s->lay_pfn = pfn;
+	s->lay_n = n;
+}
+
+/* A whole PMD-order folio mapped by a PMD. */
+static void layout_pmd(struct folio_scanner *s)
+{
+	if (!s->lh)
+		return;
+	layout_close(s);
+	s->lh->pmd_maps++;
+}
+
+/*
+ * The blocks of a THP piece (one folio, or the part of it mapped here) that
+ * lie inside that folio: folio[k], k >= 1 (folio[0] is counted per page).
+ * Without PAGEMAP_SCAN a PMD mapping cannot be told from PTEs; a complete,
+ * aligned, VA/PA-congruent folio of the PMD order is taken for one (what a
+ * fault or khugepaged makes; only a split PMD leaves it PTE-mapped), and
+ * its blocks, already in the runs, come out at the end of the chunk.
+ */
+static void layout_folio(struct folio_scanner *s, const struct folio_piece *p, int order)
+{
+	unsigned long long blocks[LAYOUT_MAX_K + 1] = { 0 };
+	int k;
+
+	if (!s->lh || p->pmd)
+		return;
+	if (!s->use_scan && order == (int)s->pmd_order &&
+	    !((p->vfn | p->pfn) & ((1ULL << s->pmd_order) - 1))) {
+		s->lay_pmd_guess++;
+		return;
+	}
+	layout_count_run(p->vfn, p->pfn, p->n, (int)s->pmd_order, blocks);
+	for (k = 1; k <= (int)s->pmd_order; k++)
+		s->lh->folio[k] += blocks[k];
+}
+
+/* The end of a chunk: the last run, and the folios taken for PMD mappings. */
+static void layout_finish(struct folio_scanner *s)
+{
+	unsigned long long g = s->lay_pmd_guess;
+	int k;
+
+	if (!s->lh)
+		return;
+	layout_close(s);
+	for (k = 0; k <= (int)s->pmd_order; k++)
+		s->lh->contig[k] -= g << (s->pmd_order - (unsigned)k);
+	s->lh->folio[0] -= g << s->pmd_order;
+	s->lh->pmd_maps += g;
+	s->lay_pmd_guess = 0;
+}
+
 /*
  * End the THP piece. As in thpmaps, it is a complete folio when it began at
  * a head and the page after it is not a tail of the same folio; its order is
@@ -292,6 +385,7 @@ static void finish_thp(struct folio_scanner *s)
 		s->last_order = e.order;
 		e.aligned = !(p->vfn & (p->n - 1));
 	}
+	layout_folio(s, p, e.order);
 	account(s, &e);
 }
 
@@ -437,6 +531,7 @@ static int scan_window(struct folio_scanner *s, unsigned long long vfn, size_t i
 				return err;
 			if (starts_big(s) && (m = probe_big(s, pk, j - k, &end_fl))) {
 				add_page(s, vfn + k, pk, s->kf[0], pmd);
+				layout_pages(s, vfn + k, pk, 1ULL << m, s->kf[0], pmd);
 				s->thp.n = 1ULL << m;
 				/* finish_thp() asks for the flags after the folio */
 				s->after_valid = true;
@@ -457,7 +552,10 @@ static int scan_window(struct folio_scanner *s, unsigned long long vfn, size_t i
 		}
 		for (q = k; q < k + seg; q++) {
 			unsigned long long pq = s->pm[q] & PM_PFN_MASK;
-			add_page(s, vfn + q, pq, s->kf[pq - s->kf_pfn], pmd);
+			uint64_t fl = s->kf[pq - s->kf_pfn];
+
+			add_page(s, vfn + q, pq, fl, pmd);
+			layout_pages(s, vfn + q, pq, 1, fl, pmd);
 		}
 		k += seg;
 	}
@@ -563,15 +661,19 @@ static int scan_pmds(struct folio_scanner *s, unsigned long long vfn, unsigned l
 		if (classify(fl) == FOLIO_THP && (fl & KPF_COMPOUND_HEAD)) {
 			s->thp.n = nr;
 			s->thp.whole = true;
+			layout_pmd(s);
 		} else if (classify(fl) == FOLIO_THP) {
 			/* a PMD maps a whole folio, so this cannot be; be exact anyway */
+			layout_pages(s, vfn, pfn, 1, fl, true);
 			err = scan_ptes(s, vfn + 1, nr - 1, true);
 			if (err)
 				return err;
 			vfn += nr;
 			continue;
-		} else if (s->run_active) {
-			s->run.pages += nr - 1;
+		} else {
+			layout_pages(s, vfn, pfn, nr, fl, true);
+			if (s->run_active)
+				s->run.pages += nr - 1;
 		}
 		vfn += nr;
 	}
@@ -818,6 +920,8 @@ int folio_scanner_chunk(struct folio_scanner *s, unsigned long lo, unsigned long
 	s->run_active = false;
 	s->kf_len = 0;
 	s->after_valid = false;
+	s->lay_n = 0;
+	s->lay_pmd_guess = 0;
 	if (start > lo && start < end) {
 		err = begins_inside(s, vfn, &inside, &prev_pfn, &prev_fl);
 		if (err)
@@ -837,6 +941,7 @@ int folio_scanner_chunk(struct folio_scanner *s, unsigned long lo, unsigned long
 		return err;
 	finish_thp(s);
 	flush_run(s);
+	layout_finish(s);
 	return s->stop;
 }
 
@@ -887,7 +992,21 @@ int folio_scanner_next_mapped(struct folio_scanner *s, unsigned long start, unsi
 	return 0;
 }
 
-int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h)
+int folio_scanner_layout(struct folio_scanner *s, struct layout_hist *lh)
+{
+	if (lh && (lh->page_shift != s->page_shift || lh->pmd_order != (int)s->pmd_order))
+		return -EINVAL;
+	s->lh = lh;
+	return 0;
+}
+
+void folio_scanner_layout_init(const struct folio_scanner *s, struct layout_hist *lh)
+{
+	layout_hist_init(lh, s->page_shift, (int)s->pmd_order);
+}
+
+int folio_scan_range_layout(int pid, unsigned long start, unsigned long end, struct folio_hist *h,
+			    struct layout_hist *lh)
 {
 	struct folio_scanner *s;
 	int err;
@@ -896,9 +1015,18 @@ int folio_scan_range(int pid, unsigned long start, unsigned long end, struct fol
 	err = folio_scanner_open(&s, pid);
 	if (err)
 		return err;
+	if (lh) {
+		folio_scanner_layout_init(s, lh);
+		folio_scanner_layout(s, lh);
+	}
 	err = folio_scanner_range(s, start, end, h, NULL, NULL);
 	folio_scanner_close(s);
 	return err;
+}
+
+int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h)
+{
+	return folio_scan_range_layout(pid, start, end, h, NULL);
 }
 
 double folio_coverage(const struct folio_hist *h, int order, unsigned long long span_pages)

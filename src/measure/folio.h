@@ -154,6 +154,24 @@ int folio_scanner_open_fds(struct folio_scanner **out, int pm_fd, int kpf_fd);
  */
 int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h);
 
+/*
+ * The contiguity histogram (doc/layout.h) of the memory the scanner walks:
+ * while 'lh' is set, every scan adds its layout into *lh (NULL stops).
+ * *lh must have this scanner's page size and PMD order (initialise it with
+ * folio_scanner_layout_init): -EINVAL otherwise. A scan tracks runs of
+ * consecutive PFNs and counts the aligned blocks of each run once, so the
+ * cost is a few compares per page. PMD mappings are what PAGEMAP_SCAN
+ * shows; without it, complete aligned PMD-order folios are taken for them.
+ * Chunks (folio_scanner_chunk) must be cut at multiples of the PMD size
+ * for no block to be cut.
+ */
+struct layout_hist;
+int folio_scanner_layout(struct folio_scanner *s, struct layout_hist *lh);
+void folio_scanner_layout_init(const struct folio_scanner *s, struct layout_hist *lh);
+/* folio_scan_range plus the layout into *lh (initialised here; NULL: none). */
+int folio_scan_range_layout(int pid, unsigned long start, unsigned long end, struct folio_hist *h,
+			    struct layout_hist *lh);
+
 /* What the user can do about a folio_* error. */
 int folio_strerror(int err, char *buf, size_t size);
 

@@ -288,7 +288,8 @@ static void finish_vma(const struct scan_opts *o, struct scan_vma *v, bool smaps
 
 /*
  * The VMAs of one process are cut into chunks of SCAN_CHUNK bytes of address
- * space (PMD-aligned, so a PMD mapping is never cut) that the workers take
+ * space, or of the PMD size where that is larger (PMD-aligned, so neither a
+ * PMD mapping nor a block of the contiguity histogram is cut) that the workers take
  * in turn; folio_scanner_chunk() gives a folio across a chunk edge to the
  * chunk where it begins. Each worker holds one scanner: memory is its
  * buffers, whatever the size of the process.
@@ -303,6 +304,7 @@ struct scan_job {
 	pthread_mutex_t lock;
 	size_t next_vma;        /* cursor: the next chunk to hand out */
 	unsigned long next_addr;
+	unsigned long chunk;    /* SCAN_CHUNK, or the PMD size when larger */
 	int err;
 };
 
@@ -332,7 +334,7 @@ static bool take_chunk(struct scan_job *j, struct folio_scanner *s, size_t *vi,
 			continue;
 		*vi = j->next_vma;
 		*start = j->next_addr;
-		*end = (j->next_addr & ~(SCAN_CHUNK - 1)) + SCAN_CHUNK;
+		*end = (j->next_addr & ~(j->chunk - 1)) + j->chunk;
 		if (*end > v->end || *end <= *start)
 			*end = v->end;
 		j->next_addr = *end;
@@ -351,6 +353,7 @@ static void *worker(void *arg)
 	for (;;) {
 		struct scan_stats st;
 		struct folio_hist h;
+		struct layout_hist lh;
 		struct vma_ctx c = { .o = j->o, .st = &st };
 		unsigned long start, end;
 		size_t vi;
@@ -365,11 +368,17 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&j->lock);
 		memset(&st, 0, sizeof(st));
 		memset(&h, 0, sizeof(h));
-		err = folio_scanner_chunk(s, j->v[vi].start, j->v[vi].end, start, end, &h,
-					  on_extent, &c);
+		layout_hist_init(&lh, j->o->page_shift, j->o->pmd_order);
+		if (j->o->layout)
+			err = folio_scanner_layout(s, &lh);
+		if (!err)
+			err = folio_scanner_chunk(s, j->v[vi].start, j->v[vi].end, start, end, &h,
+						  on_extent, &c);
 		st.swapped = h.swapped;
 		pthread_mutex_lock(&j->lock);
 		scan_stats_add(&j->v[vi].st, &st);
+		if (!err && j->o->layout)
+			err = layout_hist_add(&j->v[vi].layout, &lh);
 		pthread_mutex_unlock(&j->lock);
 	}
 	folio_scanner_close(s);
@@ -394,9 +403,16 @@ static int scan_vmas(int pid, const struct scan_opts *o, struct vma_list *l)
 {
 	struct scan_job j = { .pid = pid, .o = o, .v = l->v, .nr = l->nr,
 			      .lock = PTHREAD_MUTEX_INITIALIZER,
-			      .next_addr = l->nr ? l->v[0].start : 0 };
+			      .next_addr = l->nr ? l->v[0].start : 0,
+			      .chunk = SCAN_CHUNK };
 	pthread_t th[SCAN_MAX_THREADS];
 	int n = nr_workers(o, l), started = 0, i;
+	size_t v;
+
+	if (o->pmd_order + (int)o->page_shift > __builtin_ctzl(SCAN_CHUNK))
+		j.chunk = 1UL << (o->pmd_order + (int)o->page_shift);
+	for (v = 0; v < l->nr; v++)
+		layout_hist_init(&l->v[v].layout, o->page_shift, o->pmd_order);
 
 	for (i = 1; i < n && i < SCAN_MAX_THREADS; i++)
 		if (!pthread_create(&th[started], NULL, worker, &j))

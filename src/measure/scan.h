@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "folio.h"
+#include "layout.h"
 
 #define SCAN_MAX_CONT 10
 #define SCAN_MAX_THREADS 16
@@ -32,6 +33,7 @@ struct scan_opts {
 	int nr_threads;        /* workers per process (0: 2 when there are 2 CPUs) */
 	bool use_smaps;        /* PMD-mapped amounts and percent bases from smaps, as
 				* thpmaps does, even where PAGEMAP_SCAN gives them */
+	bool layout;           /* fill each VMA's contiguity histogram (scan --tlb) */
 };
 
 /* Statistics of one VMA or of a sum, in base pages; [SCAN_ANON] / [SCAN_FILE]. */
@@ -58,6 +60,7 @@ struct scan_vma {
 	unsigned long long rss_kb, anon_kb, anon_huge_kb, shmem_pmd_kb, file_pmd_kb;
 	bool scanned;          /* accessible (and Rss > 0 with smaps): thpmaps skips the others */
 	struct scan_stats st;
+	struct layout_hist layout; /* with scan_opts.layout: the VMA's physical layout */
 };
 
 /* Page size, PMD order; no --cont sizes. */
