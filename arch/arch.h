@@ -122,6 +122,9 @@ const struct arch_formula *arch_common_formulas(void);
 struct arch_tlb {
 	int l1d_4k, l1d_2m, l2_4k, l2_2m; /* entries */
 	const char *source;               /* "CPUID 0x80000005/0x80000006" */
+	/* ways of the same (0: not reported; -1 fully associative) */
+	int l1d_4k_ways, l1d_2m_ways, l2_4k_ways, l2_2m_ways;
+	int l1d_1g, l2_1g;                /* 1G entries (AMD 0x80000019, Intel 0x18) */
 };
 int arch_tlb_geometry(struct arch_tlb *t);
 

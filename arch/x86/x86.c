@@ -332,6 +332,25 @@ int arch_cpu_id(struct arch_cpu *c)
 
 /* Intel SDM Vol. 2A, CPUID leaf 18H "Deterministic Address Translation
  * Parameters": one sub-leaf per translation structure. */
+static void intel_tlb_store(struct arch_tlb *t, unsigned b, unsigned level, int entries, int ways)
+{
+	if (level == 1) {
+		if (b & 1)
+			t->l1d_4k = entries, t->l1d_4k_ways = ways;
+		if (b & 2)
+			t->l1d_2m = entries, t->l1d_2m_ways = ways;
+		if (b & 8)
+			t->l1d_1g = entries;
+	} else {
+		if (b & 1)
+			t->l2_4k = entries, t->l2_4k_ways = ways;
+		if (b & 2)
+			t->l2_2m = entries, t->l2_2m_ways = ways;
+		if (b & 8)
+			t->l2_1g = entries;
+	}
+}
+
 static int intel_tlb(struct arch_tlb *t)
 {
 	unsigned a, b, c, d, max, i;
@@ -340,44 +359,54 @@ static int intel_tlb(struct arch_tlb *t)
 		return -EOPNOTSUPP;
 	__cpuid_count(0x18, 0, max, b, c, d);
 	for (i = 0; i <= max && i < 64; i++) {
-		unsigned type, level, entries;
+		unsigned type, level;
+		int ways;
 
 		__cpuid_count(0x18, i, a, b, c, d);
 		type = d & 0x1f;  /* 1 data, 2 instruction, 3 unified, 4 load-only, 5 store-only */
 		level = (d >> 5) & 0x7;
-		entries = (b >> 16) * c; /* ways * sets */
+		ways = (d & (1u << 8)) ? -1 : (int)(b >> 16); /* EDX[8]: fully associative */
 		if (type == 0 || type == 2 || type == 5)
 			continue;
-		if (level == 1 && (type == 1 || type == 4)) {
-			if (b & 1)
-				t->l1d_4k = (int)entries;
-			if (b & 2)
-				t->l1d_2m = (int)entries;
-		} else if (level == 2 && (type == 1 || type == 3)) {
-			if (b & 1)
-				t->l2_4k = (int)entries;
-			if (b & 2)
-				t->l2_2m = (int)entries;
-		}
+		if ((level == 1 && (type == 1 || type == 4)) || (level == 2 && (type == 1 || type == 3)))
+			intel_tlb_store(t, b, level, (int)((b >> 16) * c), ways); /* ways * sets */
 	}
 	t->source = "CPUID leaf 0x18";
 	return 0;
 }
 
-/* AMD APM Vol. 3, CPUID Fn8000_0005 (L1 TLB) and Fn8000_0006 (L2 TLB). */
+/* AMD APM Vol. 3, CPUID Fn8000_0006: the L2 TLB associativity code. */
+static int amd_l2_ways(unsigned code)
+{
+	static const int ways[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128, -1 };
+
+	return ways[code & 0xf];
+}
+
+/* AMD APM Vol. 3, CPUID Fn8000_0005 (L1 TLB), Fn8000_0006 (L2 TLB) and
+ * Fn8000_0019 (1G TLB). L1 associativity: FFh fully, else the ways. */
 static int amd_tlb(struct arch_tlb *t)
 {
-	unsigned a = 0, b = 0, c = 0, d = 0;
+	unsigned a = 0, b = 0, c = 0, d = 0, max = __get_cpuid_max(0x80000000, NULL);
 
-	if (__get_cpuid_max(0x80000000, NULL) < 0x80000006)
+	if (max < 0x80000006)
 		return -EOPNOTSUPP;
 	__get_cpuid(0x80000005, &a, &b, &c, &d);
 	t->l1d_2m = (int)((a >> 16) & 0xff);
+	t->l1d_2m_ways = (a >> 24) == 0xff ? -1 : (int)(a >> 24);
 	t->l1d_4k = (int)((b >> 16) & 0xff);
+	t->l1d_4k_ways = (b >> 24) == 0xff ? -1 : (int)(b >> 24);
 	__get_cpuid(0x80000006, &a, &b, &c, &d);
 	t->l2_2m = (int)((a >> 16) & 0xfff);
+	t->l2_2m_ways = amd_l2_ways(a >> 28);
 	t->l2_4k = (int)((b >> 16) & 0xfff);
+	t->l2_4k_ways = amd_l2_ways(b >> 28);
 	t->source = "CPUID 0x80000005/0x80000006";
+	if (max >= 0x80000019) {
+		__get_cpuid(0x80000019, &a, &b, &c, &d);
+		t->l1d_1g = (int)((a >> 16) & 0xfff);
+		t->l2_1g = (int)((b >> 16) & 0xfff);
+	}
 	return 0;
 }
 

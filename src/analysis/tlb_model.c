@@ -282,3 +282,35 @@ const struct tlb_geometry *tlb_geometry_find(const char *name)
 			return *g;
 	return NULL;
 }
+
+static json_t *level_geometry_json(const struct tlb_level_geometry *l)
+{
+	json_t *o = json_pack("{s:s, s:o, s:b, s:o, s:o, s:s, s:s}", "level", l->name ? l->name : "?",
+			      "entries", l->entries ? json_integer(l->entries) : json_null(),
+			      "shared", l->shared, "entries_pmd",
+			      !l->shared && l->entries_pmd ? json_integer(l->entries_pmd) : json_null(),
+			      "ways", l->ways ? json_integer(l->ways) : json_null(), "source",
+			      tlb_source_name(l->source), "cite", l->cite ? l->cite : "");
+	return o;
+}
+
+json_t *tlb_geometry_json(const struct tlb_geometry *g)
+{
+	json_t *levels = json_array(), *o;
+	int i;
+
+	for (i = 0; levels && i < g->nr_levels; i++) {
+		if (json_array_append_new(levels, level_geometry_json(&g->level[i]))) {
+			json_decref(levels);
+			return NULL;
+		}
+	}
+	if (!levels)
+		return NULL;
+	o = json_pack("{s:s, s:s, s:s, s:i, s:b, s:o}", "model", g->name ? g->name : "?", "desc",
+		      g->desc ? g->desc : "", "merge", tlb_merge_name(g->merge), "merge_pages",
+		      (int)g->merge_pages, "hpa", g->hpa, "levels", levels);
+	if (o && g->notes)
+		json_object_set_new(o, "notes", json_string(g->notes));
+	return o;
+}

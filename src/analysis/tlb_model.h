@@ -91,6 +91,12 @@ const struct tlb_geometry *tlb_geometry_find(const char *name);
 /* A user's geometry file (--tlb-geometry FILE) into *g; strings are
  * allocated and live until exit. -EINVAL with 'err' naming line and field. */
 int tlb_geometry_load(const char *path, struct tlb_geometry *g, char *err, size_t errsize);
+/* added: the same from text (the fuzz target's entry; 'origin' names it in
+ * messages); and the release of a parsed geometry's strings (never of a
+ * table entry). */
+int tlb_geometry_parse(const char *text, size_t len, const char *origin, struct tlb_geometry *g,
+		       char *err, size_t errsize);
+void tlb_geometry_release(struct tlb_geometry *g);
 const char *tlb_source_name(enum tlb_source s);
 /* added: "none", "coalesce", "contpte" */
 const char *tlb_merge_name(enum tlb_merge m);
@@ -113,5 +119,9 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h, str
  * "miss_ratio" are null where the geometry does not know a figure (never 0).
  * NULL on allocation failure. */
 json_t *tlb_footprint_json(const struct tlb_footprint *fp);
+/* added: a geometry as JSON: { "model", "desc", "merge", "merge_pages", "hpa",
+ * "levels": [ { "level", "entries", "shared", "entries_pmd", "ways",
+ * "source", "cite" } ], "notes"? }; unknown figures null. */
+json_t *tlb_geometry_json(const struct tlb_geometry *g);
 
 #endif

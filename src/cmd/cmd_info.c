@@ -12,14 +12,16 @@
 #include "folio.h"
 #include "results.h"
 #include "thp.h"
+#include "tlb_opt.h"
 #include "topo.h"
 
 #define INFO_SCHEMA "mthpscope.info/1"
 
-enum { OPT_JSON = 'j' };
+enum { OPT_JSON = 'j', OPT_TLB_MODEL = 0x100, OPT_TLB_GEOMETRY };
 
 static const struct cli_opt info_options[] = {
 	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.info/1) instead of text" },
+	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
 	{ NULL },
 };
 
@@ -33,16 +35,73 @@ static const struct cli_cmd info_cli = {
 
 struct info_cmd_opts {
 	bool json;
+	struct tlb_opt tlb;
 };
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
 	struct info_cmd_opts *o = ctx;
 
-	(void)arg;
 	if (key == OPT_JSON)
 		o->json = true;
+	else if (key == OPT_TLB_MODEL)
+		return tlb_opt_model(&o->tlb, "info", arg);
+	else if (key == OPT_TLB_GEOMETRY)
+		return tlb_opt_geometry(&o->tlb, "info", arg);
 	return 0;
+}
+
+/* CPUID's TLB figures as read (0: not reported; ways -1: fully associative). */
+static json_t *tlb_cpuid_json(const struct tlb_host *h)
+{
+	const struct arch_tlb *r = &h->raw;
+
+	if (!h->has_cpuid)
+		return json_pack("{s:b, s:s}", "available", false, "reason",
+				 !strcmp(h->vendor, "arm") ? "arm64 has no CPUID: the table by MIDR"
+							   : "CPUID reports no data TLB");
+	return json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+			 "available", true, "source", r->source, "l1d_4k", r->l1d_4k, "l1d_4k_ways",
+			 r->l1d_4k_ways, "l1d_2m", r->l1d_2m, "l1d_2m_ways", r->l1d_2m_ways, "l2_4k",
+			 r->l2_4k, "l2_4k_ways", r->l2_4k_ways, "l2_2m", r->l2_2m, "l2_2m_ways",
+			 r->l2_2m_ways, "l1d_1g", r->l1d_1g, "l2_1g", r->l2_1g);
+}
+
+/* The model's geometry for this host (or the one asked for), each level
+ * with CPUID's figure beside and the disagreement in words. */
+static json_t *tlb_json(const struct tlb_opt *opt, const struct tlb_host *h,
+			const struct tlb_geometry *g)
+{
+	json_t *o, *geo, *lv;
+	char diff[160];
+	size_t i;
+	int n = 0;
+
+	o = json_pack("{s:{s:s, s:i, s:i}, s:o}", "cpu", "vendor", h->vendor, "family", h->family,
+		      "model", h->model, "cpuid", tlb_cpuid_json(h));
+	json_object_set_new(o, "picked_by", json_string(opt->have_user ? "--tlb-geometry" :
+							 tlb_opt_given(opt) ? "--tlb-model" :
+							 h->table ? "cpu identity" :
+							 g ? "cpuid (no table entry)" : "none"));
+	if (!g) {
+		json_object_set_new(o, "geometry", json_null());
+		json_object_set_new(o, "reason", json_string("no table entry for this CPU and no "
+							     "CPUID figures: give --tlb-model NAME "
+							     "or --tlb-geometry FILE"));
+		return o;
+	}
+	geo = tlb_geometry_json(g);
+	json_array_foreach(json_object_get(geo, "levels"), i, lv) {
+		tlb_host_compare(h, g, (int)i, diff, sizeof(diff));
+		if (h->has_cpuid && g != &h->cpuid && (int)i < h->cpuid.nr_levels)
+			json_object_set_new(lv, "cpuid_entries",
+					    json_integer(h->cpuid.level[i].entries));
+		json_object_set_new(lv, "disagreement", diff[0] ? json_string(diff) : json_null());
+		n += diff[0] != '\0';
+	}
+	json_object_set_new(o, "geometry", geo);
+	json_object_set_new(o, "disagreements", json_integer(n));
+	return o;
 }
 
 static json_t *sw_events_json(void)
@@ -60,8 +119,10 @@ static json_t *sw_events_json(void)
 	return arr;
 }
 
-static json_t *build_info(int *env_err)
+static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 {
+	const struct tlb_geometry *g;
+	struct tlb_host th;
 	struct topo_info t;
 	struct thp_settings s;
 	struct folio_probe fp;
@@ -106,6 +167,14 @@ static json_t *build_info(int *env_err)
 				      sw_events_json()));
 	json_object_set_new(doc, "journal", json_pack("{s:b, s:s}", "present",
 						      thp_journal_exists(), "rundir", thp_rundir()));
+	tlb_host_describe(&th);
+	g = tlb_opt_pick(&o->tlb, "info", &th, tlb_host_geometry(&th));
+	if (!g && o->tlb.cpuid) {
+		json_decref(doc);
+		*env_err = -ENODEV;
+		return NULL;
+	}
+	json_object_set_new(doc, "tlb", tlb_json(&o->tlb, &th, g));
 	return doc;
 }
 
@@ -124,6 +193,63 @@ static void human_bytes(json_int_t b, char *buf, size_t size)
 		snprintf(buf, size, "%lld MiB", (long long)b >> 20);
 	else
 		snprintf(buf, size, "%lld KiB", (long long)b >> 10);
+}
+
+static void print_tlb_level(json_t *lv)
+{
+	json_t *e = json_object_get(lv, "entries"), *c = json_object_get(lv, "cpuid_entries");
+	char fig[64] = "not known", ways[24] = "", cp[32] = "";
+
+	if (json_is_integer(e) && json_is_true(json_object_get(lv, "shared")))
+		snprintf(fig, sizeof(fig), "%lld entries", json_integer_value(e));
+	else if (json_is_integer(e))
+		snprintf(fig, sizeof(fig), "%lld + %lld PMD entries", json_integer_value(e),
+			 json_integer_value(json_object_get(lv, "entries_pmd")));
+	if (json_is_integer(json_object_get(lv, "ways")))
+		snprintf(ways, sizeof(ways), ", %lld-way",
+			 json_integer_value(json_object_get(lv, "ways")));
+	if (json_is_integer(c))
+		snprintf(cp, sizeof(cp), "; cpuid %lld", json_integer_value(c));
+	printf("  %-13s %s%s (%s)%s\n", str(lv, "level"), fig, ways, str(lv, "source"), cp);
+	if (json_is_string(json_object_get(lv, "disagreement")))
+		printf("  %-13s %s\n", "  DISAGREES", str(lv, "disagreement"));
+}
+
+static void print_tlb(json_t *tlb)
+{
+	json_t *cpu = json_object_get(tlb, "cpu"), *g = json_object_get(tlb, "geometry");
+	json_t *cpuid = json_object_get(tlb, "cpuid"), *lv;
+	size_t i;
+
+	printf("\nTLB model (figures from: table, cpuid or user; 'info --tlb-model list' for all)\n");
+	printf("  cpu           %s family %#llx model %#llx\n", str(cpu, "vendor"),
+	       json_integer_value(json_object_get(cpu, "family")),
+	       json_integer_value(json_object_get(cpu, "model")));
+	if (json_is_true(json_object_get(cpuid, "available")))
+		printf("  cpuid         L1D 4K %lld, 2M %lld; L2 4K %lld, 2M %lld; 1G L1D %lld, "
+		       "L2 %lld (%s)\n", json_integer_value(json_object_get(cpuid, "l1d_4k")),
+		       json_integer_value(json_object_get(cpuid, "l1d_2m")),
+		       json_integer_value(json_object_get(cpuid, "l2_4k")),
+		       json_integer_value(json_object_get(cpuid, "l2_2m")),
+		       json_integer_value(json_object_get(cpuid, "l1d_1g")),
+		       json_integer_value(json_object_get(cpuid, "l2_1g")), str(cpuid, "source"));
+	else
+		printf("  cpuid         none (%s)\n", str(cpuid, "reason"));
+	if (!json_is_object(g)) {
+		printf("  model         none: %s\n", str(tlb, "reason"));
+		return;
+	}
+	printf("  model         %s: %s (picked by %s)\n", str(g, "model"), str(g, "desc"),
+	       str(tlb, "picked_by"));
+	printf("  merge         %s", str(g, "merge"));
+	if (strcmp(str(g, "merge"), "none"))
+		printf(" (%lld x 4K pages in one entry)",
+		       json_integer_value(json_object_get(g, "merge_pages")));
+	printf("%s\n", json_is_true(json_object_get(g, "hpa")) ? ", HPA on" : "");
+	json_array_foreach(json_object_get(g, "levels"), i, lv)
+		print_tlb_level(lv);
+	if (json_is_string(json_object_get(g, "notes")))
+		printf("  note          %s\n", str(g, "notes"));
 }
 
 static void print_text(json_t *doc)
@@ -212,25 +338,33 @@ static void print_text(json_t *doc)
 		printf(" %s%s", str(v, "name"),
 		       json_is_true(json_object_get(v, "opens")) ? "" : "(unavailable)");
 	printf("\n");
+	print_tlb(json_object_get(doc, "tlb"));
 }
 
 static int info_cmd(int argc, char **argv)
 {
 	struct info_cmd_opts o = { 0 };
 	json_t *doc;
-	int i, env_err;
+	int i, env_err, rc = MS_EXIT_OK;
 
 	i = cli_parse(&info_cli, argc, argv, on_opt, &o);
 	if (i == CLI_DONE)
-		return MS_EXIT_OK;
+		goto out;
+	rc = MS_EXIT_USAGE;
 	if (i < 0)
-		return MS_EXIT_USAGE;
+		goto out;
 	if (i < argc) {
 		ms_err("info: unexpected argument '%s'", argv[i]);
 		cli_usage(&info_cli, stderr);
-		return MS_EXIT_USAGE;
+		goto out;
 	}
-	doc = build_info(&env_err);
+	rc = MS_EXIT_OK;
+	if (tlb_opt_done(&o.tlb, o.json))
+		goto out;
+	if (!(doc = build_info(&o, &env_err))) {
+		rc = env_err == -ENODEV ? MS_EXIT_ENV : MS_EXIT_FAIL;
+		goto out;
+	}
 	if (o.json) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
@@ -239,8 +373,10 @@ static int info_cmd(int argc, char **argv)
 	}
 	json_decref(doc);
 	if (env_err == -EBADMSG)
-		return MS_EXIT_FAIL;
-	return MS_EXIT_OK;
+		rc = MS_EXIT_FAIL;
+out:
+	tlb_opt_release(&o.tlb);
+	return rc;
 }
 
 const struct ms_command cmd_info = {

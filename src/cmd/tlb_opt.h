@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --tlb-model NAME and --tlb-geometry FILE: one parser and one list for
+ * every command that runs the TLB model (info, analyze, scan). A command
+ * puts TLB_OPT_ROWS(k1, k2) in its option table, calls tlb_opt_model() /
+ * tlb_opt_geometry() from its on_opt for those keys, tlb_opt_done() after
+ * parsing (true: the list was printed, exit 0) and tlb_opt_pick() for the
+ * geometry. Messages go to stderr; on_opt's -1 makes the exit status 2.
+ */
+#ifndef TLB_OPT_H
+#define TLB_OPT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tlb_host.h"
+#include "tlb_model.h"
+
+#define TLB_OPT_MODEL_HELP                                                                 \
+	"the CPU whose TLB the model uses: a name of '--tlb-model list', 'cpuid' (this host's " \
+	"CPUID figures), or 'list' to print every model with its sources"
+#define TLB_OPT_GEOMETRY_HELP                                                              \
+	"a TLB geometry of your own: 'key = value' lines (README, \"TLB model\")"
+#define TLB_OPT_ROWS(model_key, geometry_key)                                              \
+	{ "tlb-model", model_key, "NAME", TLB_OPT_MODEL_HELP },                             \
+	{ "tlb-geometry", geometry_key, "FILE", TLB_OPT_GEOMETRY_HELP }
+
+struct tlb_opt {
+	const char *model;         /* --tlb-model as given (NULL: not given) */
+	bool list;                 /* --tlb-model list */
+	bool cpuid;                /* --tlb-model cpuid */
+	const struct tlb_geometry *table; /* --tlb-model NAME of the table */
+	bool have_user;            /* --tlb-geometry FILE read */
+	struct tlb_geometry user;
+};
+
+/* For on_opt: 0, or -1 after a message ("mthpscope: CMD: ..."). */
+int tlb_opt_model(struct tlb_opt *o, const char *cmd, const char *name);
+int tlb_opt_geometry(struct tlb_opt *o, const char *cmd, const char *path);
+/* After parsing: --tlb-model list prints every model (text, or JSON with
+ * json) to stdout and returns true; false otherwise. */
+bool tlb_opt_done(const struct tlb_opt *o, bool json);
+/* Was a geometry asked for (model or file)? */
+bool tlb_opt_given(const struct tlb_opt *o);
+/*
+ * The geometry: the user's file, the named model, CPUID's figures for
+ * 'cpuid' (host must be described), else 'fallback'. NULL for 'cpuid' on a
+ * host whose CPUID says nothing (a message is printed: exit 3) and when no
+ * fallback is given.
+ */
+const struct tlb_geometry *tlb_opt_pick(const struct tlb_opt *o, const char *cmd,
+					const struct tlb_host *host,
+					const struct tlb_geometry *fallback);
+/* Free what --tlb-geometry read (every exit path of the command, after
+ * parsing, whatever its outcome). */
+void tlb_opt_release(struct tlb_opt *o);
+/* Every table model (text): name, description, merge rule, each level's
+ * figures with their source and citation. */
+void tlb_opt_print_list(FILE *f);
+/* One geometry, indented, in the same form; host non-NULL: CPUID's figure
+ * beside each level, and a disagreement flagged. */
+void tlb_opt_print_geometry(FILE *f, const struct tlb_geometry *g, const struct tlb_host *host);
+
+#endif
