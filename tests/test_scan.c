@@ -59,8 +59,8 @@ static json_t *scan_pids(const char *extra, int pid1, int pid2)
 	return j;
 }
 
-/* The stats object of the VMA of 'pid' starting at 'start' in the first sample. */
-static json_t *vma_stats(json_t *doc, int pid, const void *start)
+/* The VMA of 'pid' starting at 'start' in the first sample. */
+static json_t *vma_obj(json_t *doc, int pid, const void *start)
 {
 	json_t *procs = json_object_get(json_array_get(json_object_get(doc, "samples"), 0),
 					"processes");
@@ -76,11 +76,17 @@ static json_t *vma_stats(json_t *doc, int pid, const void *start)
 		for (k = 0; k < json_array_size(vmas); k++) {
 			json_t *v = json_array_get(vmas, k);
 			if (!strcmp(json_string_value(json_object_get(v, "start")), want))
-				return json_object_get(v, "stats");
+				return v;
 		}
 	}
 	FAIL_AT("no VMA at %s for pid %d", want, pid);
 	_exit(1);
+}
+
+/* The stats object of that VMA. */
+static json_t *vma_stats(json_t *doc, int pid, const void *start)
+{
+	return json_object_get(vma_obj(doc, pid, start), "stats");
 }
 
 static long long kb(json_t *stats, const char *label)
@@ -337,6 +343,71 @@ TEST(huge_zero_page_label)
 	EXPECT_EQ(kb(s, "zero-page"), 4096);
 	EXPECT_EQ(sum_kb(s), 4096);
 	json_decref(doc);
+}
+
+/* The L2 entries_needed of model 'name' in a VMA's (or rollup's) "tlb". */
+static long long l2_entries(json_t *o, const char *name)
+{
+	json_t *tlb = json_object_get(o, "tlb"), *f, *lv;
+	size_t i, k;
+
+	json_array_foreach(tlb, i, f) {
+		if (strcmp(json_string_value(json_object_get(f, "model")), name))
+			continue;
+		json_array_foreach(json_object_get(f, "levels"), k, lv)
+			if (!strcmp(json_string_value(json_object_get(lv, "level")), "L2"))
+				return json_integer_value(json_object_get(lv, "entries_needed"));
+	}
+	FAIL_AT("no L2 footprint of %s", name);
+	return -1;
+}
+
+/*
+ * The acceptance table of the TLB model (issue 19), per VMA from the real
+ * layout: 64 MiB at order 4 needs 16384 L2 entries without merging, 4096
+ * with AMD's 4-PTE coalescing, 1024 with arm64 contpte; 64 MiB PMD-mapped
+ * needs 32 on each. The rollup holds both.
+ */
+TEST(tlb_footprint_per_vma)
+{
+	const char *models[] = { "skylake", "zen4", "neoverse-n2" };
+	const long long want4[] = { 16384, 4096, 1024 };
+	char args[256], *p4, *p9;
+	json_t *doc, *v4, *v9, *rollup;
+	int i, rc;
+
+	tu_require_pfns();
+	p4 = map_or_skip(4, 64 * MB);
+	p9 = map_or_skip(9, 64 * MB);
+	for (i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "--json --pid %d --tlb-model %s", getpid(), models[i]);
+		doc = run_scan(args, &rc);
+		ASSERT_EQ(rc, 0);
+		ASSERT_TRUE(doc != NULL);
+		v4 = vma_obj(doc, getpid(), p4);
+		v9 = vma_obj(doc, getpid(), p9);
+		EXPECT_EQ(json_integer_value(json_object_get(json_object_get(v4, "layout"),
+							     "pmd_maps")), 0);
+		EXPECT_EQ(json_integer_value(json_array_get(
+				  json_object_get(json_object_get(v4, "layout"), "folio"), 4)), 1024);
+		EXPECT_EQ(json_integer_value(json_object_get(json_object_get(v9, "layout"),
+							     "pmd_maps")), 32);
+		rollup = json_object_get(json_array_get(json_object_get(doc, "samples"), 0),
+					 "rollup");
+		EXPECT_EQ(l2_entries(v4, models[i]), want4[i]);
+		EXPECT_EQ(l2_entries(v9, models[i]), 32);
+		/* the process holds more than these two: at least their sum */
+		EXPECT_TRUE(l2_entries(rollup, models[i]) >= want4[i] + 32);
+		json_decref(doc);
+	}
+	/* an unknown model is a usage error; the list is printed */
+	doc = run_scan("--tlb-model nosuch 2>/dev/null", &rc);
+	EXPECT_EQ(rc, 2);
+	json_decref(doc);
+	doc = run_scan("--tlb-model list >/dev/null", &rc);
+	EXPECT_EQ(rc, 0);
+	munmap(p4, 64 * MB);
+	munmap(p9, 64 * MB);
 }
 
 TEST(json_round_trip)

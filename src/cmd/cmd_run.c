@@ -28,6 +28,7 @@
 #include "results.h"
 #include "stats.h"
 #include "thp.h"
+#include "tlb_host.h"
 #include "topo.h"
 
 #define RUN_MAX_SPANS RESULTS_MAX_SPANS
@@ -1274,6 +1275,7 @@ static int run_finish(struct run *r)
 
 static int run_cmd(int argc, char **argv)
 {
+	struct tlb_host tlb_host; /* r.b.tlb points into it */
 	struct run r;
 	const char *reach_src = "";
 	unsigned long long reach = 0;
@@ -1291,8 +1293,8 @@ static int run_cmd(int argc, char **argv)
 		goto out_opts;
 	bench_init(&r.b, &r.s, r.o.seed, on_event, &r);
 	/* the model of every trial's layout: this CPU's (none when unknown) */
-	r.b.tlb = tlb_geometry_match(r.topo.cpu_vendor, r.topo.cpu_family,
-				     r.topo.cpu_model_number);
+	tlb_host_describe(&tlb_host);
+	r.b.tlb = tlb_host_geometry(&tlb_host);
 	if ((rc = run_begin(&r)))
 		goto out;
 	progress_init(&r.pg);

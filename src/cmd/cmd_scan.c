@@ -18,8 +18,9 @@
 #include "folio.h"
 #include "results.h"
 #include "scan.h"
+#include "tlb_host.h"
 #include "tlb_model.h"
-#include "topo.h"
+#include "tlb_opt.h"
 
 #define SCAN_SCHEMA "mthpscope.scan/1"
 
@@ -36,9 +37,10 @@ enum {
 	OPT_THREADS,
 	OPT_TLB,
 	OPT_TLB_MODEL,
+	OPT_TLB_GEOMETRY,
 };
 
-#define SCAN_MAX_MODELS 4
+#define SCAN_MAX_MODELS 2 /* this CPU's, and one what-if */
 
 static const struct cli_opt scan_options[] = {
 	{ "pid", OPT_PID, "PID", "scan this process (repeatable)" },
@@ -57,8 +59,7 @@ static const struct cli_opt scan_options[] = {
 	{ "threads", OPT_THREADS, "N", "workers per process (default: 2 on 2 or more CPUs)" },
 	{ "tlb", OPT_TLB, NULL, "also the TLB entries the memory needs on this CPU (model: "
 				"from the physical layout and the CPU's TLB geometry)" },
-	{ "tlb-model", OPT_TLB_MODEL, "NAME", "the same on another CPU's geometry (implies "
-					      "--tlb; repeatable; 'list' lists them)" },
+	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
 	{ NULL },
 };
 
@@ -81,7 +82,8 @@ static const struct cli_cmd scan_cli = {
 		"model's merge rules (AMD 4-PTE coalescing of any contiguous pages, arm64\n"
 		"contpte inside one folio, PMD entries), its capacity, coverage and the miss\n"
 		"ratio predicted for uniform random access (source model; JSON: \"layout\", the\n"
-		"contiguity histogram, and \"tlb\", one footprint per model).\n"
+		"contiguity histogram, and \"tlb\", one footprint per model). --tlb-model NAME\n"
+		"or --tlb-geometry FILE adds another CPU's footprint (a what-if; alone, only it).\n"
 		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.\n"
 		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
 		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
@@ -98,9 +100,9 @@ struct scan_cmd_opts {
 	bool count_given;
 	struct scan_opts o;
 	bool tlb_host;         /* --tlb: this CPU's model first */
+	struct tlb_opt tlb;    /* --tlb-model / --tlb-geometry: a what-if */
 	const struct tlb_geometry *models[SCAN_MAX_MODELS];
 	int nr_models;
-	bool list_models;
 };
 
 static int add_pid(struct scan_cmd_opts *c, int pid)
@@ -119,29 +121,6 @@ static int add_pid(struct scan_cmd_opts *c, int pid)
 		c->cap_pids = ncap;
 	}
 	c->pids[c->nr_pids++] = pid;
-	return 0;
-}
-
-static int add_model(struct scan_cmd_opts *c, const char *name)
-{
-	const struct tlb_geometry *g;
-
-	c->o.layout = true;
-	if (!strcmp(name, "list")) {
-		c->list_models = true;
-		return 0;
-	}
-	g = tlb_geometry_find(name);
-	if (!g) {
-		ms_err("invalid --tlb-model value '%s': no such CPU model (--tlb-model list "
-		       "lists them)", name);
-		return -1;
-	}
-	if (c->nr_models == SCAN_MAX_MODELS) {
-		ms_err("at most %d --tlb-model names", SCAN_MAX_MODELS);
-		return -1;
-	}
-	c->models[c->nr_models++] = g;
 	return 0;
 }
 
@@ -216,7 +195,11 @@ static int on_opt(int key, const char *arg, void *ctx)
 		c->tlb_host = c->o.layout = true;
 		return 0;
 	case OPT_TLB_MODEL:
-		return add_model(c, arg);
+		c->o.layout = true;
+		return tlb_opt_model(&c->tlb, "scan", arg);
+	case OPT_TLB_GEOMETRY:
+		c->o.layout = true;
+		return tlb_opt_geometry(&c->tlb, "scan", arg);
 	}
 	return -1;
 }
@@ -648,39 +631,39 @@ static void sleep_until(double t)
 		;
 }
 
-/* The models of --tlb / --tlb-model: this CPU's first. Returns an exit status. */
-static int pick_models(struct scan_cmd_opts *c)
+/* The models of --tlb (this CPU's, first) and of --tlb-model / --tlb-geometry.
+ * Returns an exit status. */
+static int pick_models(struct scan_cmd_opts *c, struct tlb_host *host)
 {
-	const struct tlb_geometry *const *g;
-	const struct tlb_geometry *host;
-	struct topo_info t;
+	const struct tlb_geometry *g;
 
-	if (c->list_models) {
-		for (g = tlb_geometries; *g; g++)
-			printf("%-18s %s\n", (*g)->name, (*g)->desc);
-		return CLI_DONE;
-	}
-	if (!c->tlb_host)
+	if (!c->o.layout)
 		return MS_EXIT_OK;
-	memset(&t, 0, sizeof(t));
-	topo_describe(&t);
-	host = tlb_geometry_match(t.cpu_vendor, t.cpu_family, t.cpu_model_number);
-	if (!host) {
-		ms_err("scan --tlb: no TLB geometry for this CPU (%s, %s): name one with "
-		       "--tlb-model NAME (--tlb-model list)", t.cpu_vendor, t.cpu_model);
-		return MS_EXIT_ENV;
+	tlb_host_describe(host);
+	if (c->tlb_host) {
+		g = tlb_host_geometry(host);
+		if (!g) {
+			ms_err("scan --tlb: no TLB geometry for this CPU (%s, family %d, model %d) "
+			       "and CPUID gives none: name one with --tlb-model NAME "
+			       "(--tlb-model list)", host->vendor, host->family, host->model);
+			return MS_EXIT_ENV;
+		}
+		c->models[c->nr_models++] = g;
 	}
-	if (c->nr_models == SCAN_MAX_MODELS)
-		c->nr_models--;
-	memmove(&c->models[1], &c->models[0], (size_t)c->nr_models * sizeof(c->models[0]));
-	c->models[0] = host;
-	c->nr_models++;
+	if (tlb_opt_given(&c->tlb)) {
+		g = tlb_opt_pick(&c->tlb, "scan", host, NULL);
+		if (!g)
+			return MS_EXIT_ENV;
+		if (!c->nr_models || g != c->models[0])
+			c->models[c->nr_models++] = g;
+	}
 	return MS_EXIT_OK;
 }
 
 static int scan_cmd(int argc, char **argv)
 {
 	struct scan_cmd_opts c = { .count = 1 };
+	struct tlb_host host;
 	struct folio_probe p;
 	json_t *doc = NULL, *samples = NULL;
 	double t0;
@@ -703,11 +686,11 @@ static int scan_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
-	rc = pick_models(&c);
-	if (rc == CLI_DONE) {
+	if (tlb_opt_done(&c.tlb, c.json)) {
 		rc = MS_EXIT_OK;
 		goto out;
 	}
+	rc = pick_models(&c, &host);
 	if (rc)
 		goto out;
 	if (c.pids_given && c.cgroup) {
@@ -784,6 +767,7 @@ out:
 	json_decref(samples);
 	json_decref(doc);
 	free(c.pids);
+	tlb_opt_release(&c.tlb);
 	return rc;
 }
 
