@@ -7,7 +7,8 @@
 # same with MTHPSCOPE_NO_PAGEMAP_SCAN=1 (the page-by-page path of kernels
 # before 6.7). With THPMAPS=/path/to/thpmaps (the kernel's tools/mm/thpmaps)
 # and python3-numpy it runs thpmaps on the same process and compares time
-# and totals. Other load on the machine makes the figures noisy.
+# and totals. Then 'scan --tlb-model zen4' (the contiguity histogram and the
+# TLB model) against the plain scan. Other load on the machine makes the figures noisy.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${MTHPSCOPE_BUILD:-$src/build}
@@ -58,6 +59,7 @@ time_runs() {
 	cpu=$(awk '{ print $2 + $3 }' "$tmp/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	rss=$(awk '{ print $4 }' "$tmp/times" | sort -n | tail -1)
 	echo "$best" >"$tmp/$name.best"
+	echo "$cpu" >"$tmp/$name.cpu"
 	awk -v n="$name" -v k="$rss_kb" -v b="$best" -v m="$med" -v c="$cpu" -v r="$rss" 'BEGIN {
 		printf "%-30s wall best %5.0f ms, median %5.0f ms; cpu median %5.0f ms; %5.1f GiB/s (best wall); max RSS %5.1f MiB\n",
 		       n, b * 1e3, m * 1e3, c * 1e3, k / 1048576 / b, r / 1024 }'
@@ -72,6 +74,15 @@ time_runs "mthpscope (no PAGEMAP_SCAN)" env MTHPSCOPE_NO_PAGEMAP_SCAN=1 \
 for f in "mthpscope --threads 1" "mthpscope --smaps" "mthpscope (no PAGEMAP_SCAN)"; do
 	cmp -s "$tmp/mthpscope scan.txt" "$tmp/$f.txt" || echo "WARNING: '$f' disagrees"
 done
+# the TLB model's cost: the contiguity histogram of every page, then the
+# footprint (a table model, so that any host runs it)
+time_runs "mthpscope scan --tlb" "$bin" scan --pid "$target" --rollup --cont 64K --tlb-model zen4
+grep -v '^tlb-\|^# tlb' "$tmp/mthpscope scan --tlb.txt" | cmp -s - "$tmp/mthpscope scan.txt" ||
+	echo "WARNING: 'scan --tlb' labels disagree"
+awk -v a="$(cat "$tmp/mthpscope scan --tlb.best")" -v b="$(cat "$tmp/mthpscope scan.best")" \
+    -v c="$(cat "$tmp/mthpscope scan --tlb.cpu")" -v d="$(cat "$tmp/mthpscope scan.cpu")" \
+	'BEGIN { printf "scan --tlb / scan: %.2fx best wall, %.2fx median cpu\n", a / b, (d > 0 ? c / d : 0) }'
+grep '^tlb-\|^# tlb' "$tmp/mthpscope scan --tlb.txt" | sed 's/^/  /'
 
 if [ -n "${THPMAPS:-}" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 	time_runs thpmaps /usr/bin/python3 "$THPMAPS" --pid "$target" --rollup --cont 64K
