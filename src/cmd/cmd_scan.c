@@ -400,13 +400,16 @@ static void print_tlb(const struct scan_cmd_opts *c, const struct layout_hist *h
 	}
 }
 
-/* The sentence of the total: entries of the last level on each model. */
-static void print_tlb_summary(const struct scan_cmd_opts *c, const struct layout_hist *h)
+/* The total's labels and its sentence: entries of the last level on each model. */
+static void print_tlb_total(const struct scan_cmd_opts *c, const struct layout_hist *h)
 {
 	struct tlb_footprint fp;
 	char buf[32];
 	int m;
 
+	if (!c->rollup)
+		printf("total:\n");
+	print_tlb(c, h);
 	printf("# tlb (model): these mappings need");
 	for (m = 0; m < c->nr_models; m++) {
 		const struct tlb_level_footprint *l;
@@ -606,12 +609,8 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 	} else if (c->rollup) {
 		print_labels(c, &s.rollup);
 	}
-	if (!c->json && c->o.layout) {
-		if (!c->rollup)
-			printf("total:\n");
-		print_tlb(c, &s.layout);
-		print_tlb_summary(c, &s.layout);
-	}
+	if (!c->json && c->o.layout)
+		print_tlb_total(c, &s.layout);
 	rc = MS_EXIT_OK;
 out:
 	json_decref(s.procs);
@@ -630,6 +629,22 @@ static void sleep_until(double t)
 	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* The JSON document around 'samples' (a new reference is taken). */
+static json_t *scan_doc(const struct scan_cmd_opts *c, json_t *samples)
+{
+	json_t *cont = json_array();
+	int i;
+
+	for (i = 0; i < c->o.nr_cont; i++)
+		json_array_append_new(cont, json_integer(1LL << (c->o.cont_order[i] +
+								 (int)c->o.page_shift - 10)));
+	return json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA,
+			 "tool", results_tool_json(), "page_size", 1 << c->o.page_shift,
+			 "pmd_kb", (json_int_t)(1LL << (c->o.pmd_order + (int)c->o.page_shift - 10)),
+			 "cont_kb", cont, "interval_ms", (json_int_t)c->interval_ms,
+			 "samples", json_incref(samples));
 }
 
 /* The models of --tlb (this CPU's, first) and of --tlb-model / --tlb-geometry.
@@ -670,14 +685,12 @@ static int scan_cmd(int argc, char **argv)
 	double t0;
 	char msg[256];
 	long k;
-	int rc, i;
+	int rc;
 
 	scan_opts_init(&c.o);
 	rc = cli_parse(&scan_cli, argc, argv, on_opt, &c);
-	if (rc == CLI_DONE) {
-		rc = MS_EXIT_OK;
+	if (rc == CLI_DONE)
 		goto out;
-	}
 	if (rc < 0) {
 		rc = MS_EXIT_USAGE;
 		goto out;
@@ -687,11 +700,7 @@ static int scan_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
-	if (tlb_opt_done(&c.tlb, c.json)) {
-		rc = MS_EXIT_OK;
-		goto out;
-	}
-	rc = pick_models(&c, &host);
+	rc = tlb_opt_done(&c.tlb, c.json) ? CLI_DONE : pick_models(&c, &host);
 	if (rc)
 		goto out;
 	if (c.pids_given && c.cgroup) {
@@ -724,18 +733,8 @@ static int scan_cmd(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (c.json) {
-		json_t *cont = json_array();
-
-		for (i = 0; i < c.o.nr_cont; i++)
-			json_array_append_new(cont, json_integer(1LL << (c.o.cont_order[i] +
-									 (int)c.o.page_shift - 10)));
 		samples = json_array();
-		doc = json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA,
-				"tool", results_tool_json(), "page_size", 1 << c.o.page_shift,
-				"pmd_kb", (json_int_t)(1LL << (c.o.pmd_order +
-							       (int)c.o.page_shift - 10)),
-				"cont_kb", cont, "interval_ms", (json_int_t)c.interval_ms,
-				"samples", json_incref(samples));
+		doc = scan_doc(&c, samples);
 	}
 	t0 = now_s();
 	for (k = 0; !c.count || k < c.count; k++) {
@@ -769,7 +768,7 @@ out:
 	json_decref(doc);
 	free(c.pids);
 	tlb_opt_release(&c.tlb);
-	return rc;
+	return rc == CLI_DONE ? MS_EXIT_OK : rc;
 }
 
 const struct ms_command cmd_scan = {

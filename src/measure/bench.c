@@ -859,6 +859,13 @@ static int add_vma(const struct scan_vma *v, void *ctx)
 	return 0;
 }
 
+static void watch_init(struct watch *w)
+{
+	scan_opts_init(&w->so);
+	w->so.nr_threads = 1; /* one worker: the workload keeps the other CPU */
+	w->so.layout = true;
+}
+
 static void watch_reset(struct watch *w)
 {
 	memset(&w->cur, 0, sizeof(w->cur));
@@ -908,7 +915,8 @@ static void on_exit_stop(void *ctx, pid_t pid)
 
 /* The kept sample as a histogram of anonymous memory by folio order, and
  * the share at 'order' or larger. */
-static void watch_hist(const struct watch *w, int order, struct results_trial *t)
+static void watch_hist(const struct bench *b, const struct watch *w, int order,
+		       struct results_trial *t)
 {
 	const struct scan_stats *st = &w->best;
 	struct folio_hist h;
@@ -932,6 +940,7 @@ static void watch_hist(const struct watch *w, int order, struct results_trial *t
 	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
 	t->layout = w->best_layout;
 	t->has_layout = true;
+	model_metrics(b, t);
 }
 
 /* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
@@ -1184,10 +1193,7 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	wt = calloc(1, sizeof(*wt));
 	if (!wt)
 		return -ENOMEM;
-	scan_opts_init(&wt->so);
-	/* one worker: the workload keeps the other CPU */
-	wt->so.nr_threads = 1;
-	wt->so.layout = true;
+	watch_init(wt);
 	cw.ctx = wt;
 	if ((err = command_set_order(b, order)))
 		goto out;
@@ -1206,10 +1212,8 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
 					 NULL, -1);
 	}
-	if (wt->samples) {
-		watch_hist(wt, order, t);
-		model_metrics(b, t);
-	}
+	if (wt->samples)
+		watch_hist(b, wt, order, t);
 	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL,
 			co.stderr_path);
 	command_metrics(b, w, t, &cr, co.stdout_path);
