@@ -8,10 +8,12 @@ geometry: the table's capacities and CPUID's), per order:
   - the entries one MiB of the span needs (model, from the real layouts),
   - the span where that footprint passes each level's capacity (table, and
     CPUID's where it differs): capacity / entries per MiB,
-  - the measured median time per access at each span and where it steps up
-    most (the largest ratio between neighbouring spans).
+  - the measured median time per access at each span and where it first
+    steps up (the first pair of neighbouring spans whose medians differ by
+    STEP or more, default 2x: the span doubles, a level that stops holding
+    the footprint costs a walk per access).
 
-    scripts/tlb-validation.py results.json info.json [--markdown]
+    scripts/tlb-validation.py results.json info.json [STEP]
 """
 import json
 import statistics
@@ -75,7 +77,8 @@ def main(argv):
     head = ["order", "L2 entries per MiB (model)"]
     for label, c1, c2 in caps:
         head += ["passes L1 %s (%s)" % (c1, label), "passes L2 %s (%s)" % (c2, label)]
-    head += ["measured step (ns/access ratio)"]
+    step = float(argv[3]) if len(argv) > 3 else 2.0
+    head += ["first step >= %gx (ns/access)" % step]
     head += ["%s" % fmt_span(mib(s)) for s in spans]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -96,11 +99,12 @@ def main(argv):
         med = {s: statistics.median(cells[s][0]) for s in cells if cells[s][0]}
         ss = sorted(med)
         steps = [(med[b] / med[a], a, b) for a, b in zip(ss, ss[1:]) if med[a] > 0]
-        if steps:
-            r, a, b = max(steps)
+        first = [x for x in steps if x[0] >= step]
+        if first:
+            r, a, b = first[0]
             row.append("%s -> %s (x%.2f)" % (fmt_span(mib(a)), fmt_span(mib(b)), r))
         else:
-            row.append("-")
+            row.append("none")
         row += ["%.1f" % med[s] if s in med else "-" for s in spans]
         print("| " + " | ".join(row) + " |")
     return 0
