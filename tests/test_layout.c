@@ -13,6 +13,7 @@
 #include "folio_util.h"
 #include "collapse.h" /* MADV_COLLAPSE */
 #include "layout.h"
+#include "scan.h"
 
 #define MIB (1UL << 20)
 
@@ -311,6 +312,57 @@ TEST(order0_faulted_matches_pagemap)
 	EXPECT_EQ(lh.contig[0], size / 4096);
 	EXPECT_EQ(lh.contig[2], blocks_of_4(p, size));
 	EXPECT_EQ(lh.folio[2], 0);
+	munmap(p, size);
+}
+
+struct find_vma {
+	unsigned long start;
+	struct layout_hist lh;
+	int found;
+};
+
+static int on_vma(const struct scan_vma *v, void *ctx)
+{
+	struct find_vma *f = ctx;
+
+	if (v->start == f->start) {
+		f->lh = v->layout;
+		f->found++;
+	}
+	return 0;
+}
+
+/*
+ * scan's workers cut a VMA into 32 MiB chunks: the VMA's histogram, added up
+ * from its chunks by two workers, is the one of a single scan of the range
+ * (no block is cut: chunks are PMD-aligned).
+ */
+TEST(chunks_add_up)
+{
+	size_t size = 96 * MIB;
+	struct find_vma f = { 0 };
+	struct layout_hist lh;
+	struct scan_opts o;
+	struct folio_hist h;
+	char *p;
+
+	tu_require_pfns();
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		SKIP("the sizes here are for 4K pages");
+	p = tu_map_order(4, size, NULL);
+	/* a third of it order 0, so runs of contiguous order-0 pages cross edges */
+	ASSERT_EQ(madvise(p + 40 * MIB, 16 * MIB, MADV_DONTNEED), 0);
+	for (size_t off = 40 * MIB; off < 56 * MIB; off += 4096)
+		p[off] = 1;
+	scan_layout(p, size, &h, &lh);
+	scan_opts_init(&o);
+	o.layout = true;
+	o.nr_threads = 2;
+	f.start = (unsigned long)p;
+	ASSERT_EQ(scan_process(0, &o, on_vma, &f), 0);
+	ASSERT_EQ(f.found, 1);
+	EXPECT_TRUE(!memcmp(&f.lh, &lh, sizeof(lh)));
+	EXPECT_EQ(f.lh.contig[0], size / 4096);
 	munmap(p, size);
 }
 
