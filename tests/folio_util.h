@@ -92,8 +92,30 @@ static inline void tu_require_pfns(void)
 {
 	struct folio_probe p;
 
+	struct thp_settings s;
+
 	if (folio_probe(&p) || !p.pfns_visible || !p.kpageflags_readable)
 		SKIP("%s", p.reason[0] ? p.reason : "folio probe failed");
+	/* the sizes, orders and labels of these tests are 4 KiB pages' */
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		SKIP("these tests assume 4 KiB pages; this kernel's are %ld bytes",
+		     sysconf(_SC_PAGESIZE));
+	if (!thp_read(&s) && s.pmd_order && s.pmd_order != 9)
+		SKIP("these tests assume a PMD of order 9; this kernel's is order %d", s.pmd_order);
+}
+
+/*
+ * The deferred split may split a partly unmapped large folio at any time
+ * (the shrinker under memory pressure): 'partial' pages of it are then
+ * order-0 folios instead. True when that happened; the test asserts either.
+ */
+static inline bool tu_was_split(const struct folio_hist *h, unsigned long long partial)
+{
+	if (h->partial == 0 && h->pages[0] == partial) {
+		TEST_NOTE("the kernel split the partly unmapped folio (deferred split ran)");
+		return true;
+	}
+	return false;
 }
 
 /*
