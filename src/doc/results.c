@@ -777,6 +777,26 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 	return 0;
 }
 
+/* "layout" (strict: doc/layout.c names the bad field) and the model name
+ * of "tlb" (a string when present). */
+static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	json_t *l = json_object_get(v, "layout"), *tlb = json_object_get(v, "tlb");
+	char err[256], path[80];
+
+	if (l) {
+		if (layout_hist_from_json(l, &t->layout, err, sizeof(err)))
+			return rd_fail(rd, -EBADMSG, "%s.layout: %s", tpath, err);
+		t->has_layout = true;
+	}
+	if (tlb && !json_is_object(tlb))
+		return rd_fail(rd, -EBADMSG, "%s.tlb: expected an object, found %s", tpath,
+			       type_name(tlb));
+	snprintf(path, sizeof(path), "%s.tlb", tpath);
+	return tlb ? rd_string(rd, tlb, path, "model", false, true, t->tlb_model,
+			       sizeof(t->tlb_model)) : 0;
+}
+
 static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		    struct results_trial *t)
 {
@@ -843,7 +863,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		return err;
 	if (folios && (err = rd_folios(rd, path, folios, t)))
 		return err;
-	if ((err = rd_rounds(rd, path, v, t)))
+	if ((err = rd_rounds(rd, path, v, t)) || (err = rd_layout(rd, path, v, t)))
 		return err;
 	if ((err = rd_object(rd, v, path, "metrics", true, &metrics)))
 		return err;
