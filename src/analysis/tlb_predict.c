@@ -102,7 +102,7 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 	}
 	c->scatter = last && scattered(g, last, order);
 	c->n = n;
-	c->gain = NAN;
+	c->gain = c->measured_gain = NAN;
 	for (lv = 0; lv < g->nr_levels; lv++) {
 		c->entries[lv] = n ? (unsigned long long)llround(median(ent[lv], n)) : 0;
 		c->miss[lv] = n ? median(mr[lv], n) : NAN;
@@ -215,6 +215,9 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		}
 		span_knee(a, p, si);
 	}
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].present)
+			p->spans[p->verdict_span].by_order[k].measured_gain = a->orders[k].gain.value;
 	p->available = true;
 }
 
@@ -232,9 +235,9 @@ static json_t *cell_json(const struct tlb_prediction *p, const struct tlb_predic
 		json_array_append_new(e, json_integer((json_int_t)c->entries[lv]));
 		json_array_append_new(m, num(c->miss[lv]));
 	}
-	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:b}", "order", k, "trials", (json_int_t)c->n,
-			 "entries_needed", e, "miss_ratio", m, "predicted_gain", num(c->gain),
-			 "scatter", c->scatter);
+	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:o, s:b}", "order", k, "trials",
+			 (json_int_t)c->n, "entries_needed", e, "miss_ratio", m, "predicted_gain",
+			 num(c->gain), "measured_gain", num(c->measured_gain), "scatter", c->scatter);
 }
 
 static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s)

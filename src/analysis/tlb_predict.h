@@ -23,6 +23,7 @@ struct tlb_predict_cell {
 	unsigned long long entries[TLB_MAX_LEVELS]; /* median over the trials */
 	double miss[TLB_MAX_LEVELS];                /* median; NaN: capacity not known */
 	double gain;          /* 1 - miss_last(k) / miss_last(0); NaN when not computable */
+	double measured_gain; /* the analysis' gain at the verdict span; NaN elsewhere */
 	bool scatter;         /* fewer merged blocks than folios of this order would give */
 };
 

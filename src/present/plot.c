@@ -650,7 +650,7 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 	char title[160], sub[512], sz[16];
 	struct fig g;
 	FILE *d, *s;
-	int k, lv, rc, x = 0;
+	int k, lv, rc, x = 0, same = 1;
 
 	fig_init(&g, dir, "tlb-entries", fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
@@ -660,8 +660,10 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
-		for (lv = 0; lv < p->g->nr_levels; lv++)
+		for (lv = 0; lv < p->g->nr_levels; lv++) {
 			fprintf(d, " %llu", sp->by_order[k].entries[lv] ? sp->by_order[k].entries[lv] : 1);
+			same &= sp->by_order[k].entries[lv] == sp->by_order[k].entries[0];
+		}
 		fputc('\n', d);
 	}
 	if ((rc = close_checked(d)))
@@ -672,7 +674,7 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 	s = fig_script(&g, title, sub, "TLB entries needed (model, log scale)");
 	if (!s)
 		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "nlevels = %d\n", p->g->nr_levels);
+	fprintf(s, "nlevels = %d\nsame = %d\n", p->g->nr_levels, same);
 	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
 		fprintf(s, "lvname%d = ", lv + 1);
 		gp_string(s, lv < p->g->nr_levels ? p->g->level[lv].name : "");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -30,19 +31,20 @@ static void pct(double v, char *buf, size_t size)
 static void order_rows(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
 	const struct tlb_predict_span *s = &p->spans[p->verdict_span];
-	char size[16], m[16], g[16];
+	char size[16], m[16], g[16], mg[16];
 	int k, lv;
 
 	fprintf(f, md ? "| order | size |" : "  %5s %6s", "order", "size");
 	for (lv = 0; lv < p->g->nr_levels; lv++)
 		fprintf(f, md ? " %s entries | %s miss |" : " %10s %8s", p->g->level[lv].name,
 			"miss");
-	fprintf(f, md ? " walks saved |\n" : " %12s\n", "walks saved");
+	fprintf(f, md ? " walks saved (model) | measured gain |\n" : " %12s %14s\n", "walks saved",
+		"measured gain");
 	if (md) {
 		fprintf(f, "|---|---|");
 		for (lv = 0; lv < p->g->nr_levels; lv++)
 			fprintf(f, "---|---|");
-		fprintf(f, "---|\n");
+		fprintf(f, "---|---|\n");
 	}
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		const struct tlb_predict_cell *c = &s->by_order[k];
@@ -56,9 +58,31 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 			fprintf(f, md ? " %llu | %s |" : " %10llu %8s", c->entries[lv], m);
 		}
 		pct(c->gain, g, sizeof(g));
-		fprintf(f, md ? " %s%s |\n" : " %12s%s\n", k ? g : "baseline",
-			c->scatter ? " (scattered)" : "");
+		pct(c->measured_gain, mg, sizeof(mg));
+		fprintf(f, md ? " %s | %s%s |\n" : " %12s %14s%s\n", k ? g : "baseline",
+			k ? mg : "baseline", c->scatter ? " (scattered)" : "");
 	}
+}
+
+/* Words of 'text' after 'lead', wrapped before column 90, indented 4. */
+static void wrap(FILE *f, const char *lead, const char *text)
+{
+	const char *w = text;
+	int col = fprintf(f, "%s", lead);
+
+	while (*w) {
+		int len = (int)strcspn(w, " ");
+
+		if (col + 1 + len > 88) {
+			fputs("\n   ", f);
+			col = 3;
+		}
+		col += fprintf(f, " %.*s", len, w);
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', f);
 }
 
 static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
@@ -91,9 +115,10 @@ static void knees(const struct tlb_prediction *p, FILE *f, bool md)
 		span_name(s->span, sp, sizeof(sp));
 		knee_words(s, w, sizeof(w));
 		fprintf(f, md ? "- %s: %s\n" : "    %-9s %s\n", sp, w);
-		if (s->cause[0])
-			fprintf(f, md ? "  - likely cause: %s\n" : "    %-9s likely cause: %s\n",
-				md ? s->cause : "", md ? "" : s->cause);
+		if (s->cause[0] && md)
+			fprintf(f, "  - likely cause: %s\n", s->cause);
+		else if (s->cause[0])
+			wrap(f, "              likely cause:", s->cause);
 	}
 }
 
@@ -116,7 +141,10 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 			fprintf(f, " %s not known", p->g->level[lv].name);
 	}
 	fprintf(f, " entries; merge %s.\n", tlb_merge_name(p->g->merge));
-	fprintf(f, md ? "Assumes %s.\n\n" : "  assumes %s\n", tlb_model_assumptions());
+	if (md)
+		fprintf(f, "Assumes %s.\n\n", tlb_model_assumptions());
+	else
+		wrap(f, "  assumes", tlb_model_assumptions());
 	span_name(p->spans[p->verdict_span].span, sp, sizeof(sp));
 	fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
 		      : "  entries needed and predicted miss ratio at %s:\n", sp);

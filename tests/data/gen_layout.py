@@ -43,7 +43,7 @@ def add(src, dst, model, scatter=None):
 
 def main(d):
     add(os.path.join(d, "sweep_knee2.json"), os.path.join(d, "layout_sweep.json"), "zen4")
-    add(os.path.join(d, "knee4.json"), os.path.join(d, "layout_knee4.json"), "neoverse-n2",
+    add(os.path.join(d, "knee4.json"), os.path.join(d, "layout_knee4.json"), "neoverse-n1",
         scatter=(4, 256 << 20))
 
 if __name__ == "__main__":
