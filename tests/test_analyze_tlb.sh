@@ -83,6 +83,23 @@ PY
 "$bin" analyze "$tmp/badl.json" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc = 1 ] && grep -q 'trials\[3\].layout' "$tmp/e" || err "bad layout: exit $rc, $(head -1 "$tmp/e")"
 
+# the model metrics of run's trials (source model) compare like any other:
+# four times the entries is a significant +300 %, worse (lower is better)
+python3 - "$data/layout_knee4.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for scale, name in ((1, "a"), (4, "b")):
+    for t in d["trials"]:
+        t["metrics"]["tlb_entries_l2"] = {"value": (1024.0 if t["order"] >= 4 else 16384.0) * scale,
+                                          "source": "model"}
+    json.dump(d, open(sys.argv[2] + "/" + name + ".json", "w"))
+PY
+"$bin" compare --format json "$tmp/a.json" "$tmp/b.json" >"$tmp/c.json" || err "compare: exit $?"
+[ "$(jv "$tmp/c.json" "[(r['delta_pct'], r['better'], r['verdict']) for r in d['rows'] if r['metric'] == 'tlb_entries_l2' and r['order'] == 4 and r['pattern'] == 'chase-tlb']")" = \
+  "[(300.0, 'lower', 'worse')]" ] || err "compare of tlb_entries_l2"
+"$bin" analyze --format json "$tmp/a.json" >"$tmp/an.json" || err "analyze with model metrics: exit $?"
+[ "$(jv "$tmp/an.json" "d['primary_metric']")" != tlb_entries_l2 ] || err "a model metric became primary"
+
 # info: each figure with its source; a user's geometry is 'user'
 "$bin" info --json --tlb-geometry "$tmp/g.tlb" >"$tmp/i.json" || err "info: exit $?"
 [ "$(jv "$tmp/i.json" "[l['source'] for l in d['tlb']['geometry']['levels']]")" = "['user', 'user']" ] || err "info user source"
