@@ -13,7 +13,7 @@ scripts/setup.sh --tests
 # qemu-user, so the kernel-counter tests SKIP. qemu-user 7.2 hangs in the
 # child of fork() for dynamically linked guests on this kernel, hence
 # HARNESS_NOFORK (each test runs in the harness's own process).
-arm64_tests='^test_(arch|counters|sampling|thp_parse)$'
+arm64_tests='^test_(arch|counters|sampling|thp_parse|tlb_model)$'
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
 	arm=${MTHPSCOPE_TEST_BUILD_ARM64:-build-arm64}
 	cmake --no-warn-unused-cli -S . -B "$arm" -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-aarch64.cmake \

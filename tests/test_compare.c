@@ -310,6 +310,47 @@ TEST(directions_and_degenerate_samples)
 	compare_report_free(&r);
 }
 
+/* The translation model's metrics (source "model") compare like any other:
+ * lower is better, so a kernel whose layout needs more entries is worse. */
+TEST(model_metrics_compare)
+{
+	static const double e1k[] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024 };
+	static const double e4k[] = { 4096, 4096, 4096, 4096, 4096, 4097, 4096, 4096, 4096, 4096 };
+	static const double m0[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const double m25[] = { .25, .25, .25, .25, .25, .25, .25, .25, .25, .25 };
+	const struct compare_series sa[] = {
+		{ "p", 4, 1 << 26, "tlb_entries_l2", e1k, 10 },
+		{ "p", 4, 1 << 26, "tlb_miss_ratio_model", m25, 10 },
+	};
+	const struct compare_series sb[] = {
+		{ "p", 4, 1 << 26, "tlb_entries_l2", e4k, 10 },
+		{ "p", 4, 1 << 26, "tlb_miss_ratio_model", m0, 10 },
+	};
+	struct compare_input in[2] = { input("a", sa, 2), input("b", sb, 2) };
+	struct compare_report r;
+	size_t i;
+
+	EXPECT_EQ(compare_metric_dir("tlb_entries_l1"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("tlb_entries_l2"), COMPARE_DIR_LOWER);
+	EXPECT_EQ(compare_metric_dir("tlb_miss_ratio_model"), COMPARE_DIR_LOWER);
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	ASSERT_EQ(r.nr_rows, 2);
+	for (i = 0; i < r.nr_rows; i++) {
+		const struct compare_row *w = &r.rows[i];
+
+		EXPECT_EQ(w->dir, COMPARE_DIR_LOWER);
+		EXPECT_TRUE(w->significant);
+		if (!strcmp(w->metric, "tlb_entries_l2")) {
+			EXPECT_EQ(w->verdict, COMPARE_WORSE);
+			EXPECT_NEAR(w->delta_pct, 300.0, 1e-9);
+		} else {
+			EXPECT_STREQ(w->metric, "tlb_miss_ratio_model");
+			EXPECT_EQ(w->verdict, COMPARE_BETTER);
+		}
+	}
+	compare_report_free(&r);
+}
+
 /* Five repetitions over nine orders: Holm can never reach 0.05, and the
  * report says so instead of silently calling every row "same". */
 TEST(too_few_reps_warns)

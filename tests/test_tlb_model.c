@@ -7,6 +7,7 @@
  * geometry table's invariants (every figure cited, names unique).
  */
 #include "harness.h"
+#include "tlb_host.h"
 #include "tlb_model.h"
 
 #define MIB (1ull << 20)
@@ -282,6 +283,100 @@ TEST(match_by_cpu_id)
 	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x17, 0x01) == NULL); /* Zen 1 */
 	EXPECT_TRUE(tlb_geometry_match("HygonGenuine", 0x18, 0) == NULL);
 	EXPECT_TRUE(tlb_geometry_match(NULL, 0, 0) == NULL);
+}
+
+/* --tlb-geometry FILE: a full file, defaults, and each refusal naming its
+ * line and key. */
+TEST(geometry_file)
+{
+	static const char ok[] = "# a VM\n name = zen5-vm \ndesc = Zen 5, as the VM says\n"
+				 "merge = coalesce\n\nlevel1.entries = 96\nlevel2.entries = 128  # CPUID\n"
+				 "level2.ways = 8\nlevel1.entries_pmd = 32\n";
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "merge = none\nlevel1.entries = 1\n", "t: 'name' is missing" },
+		{ "name = a\nlevel1.entries = 1\n", "t: 'merge' is missing" },
+		{ "name = a\nmerge = none\nlevel1.entries = 0\n", "t: line 3: 'level1.entries' wants a number in 1..1000000, not '0'" },
+		{ "name = a\nmerge = none\nlevel1.entries = 12x\n", "t: line 3: 'level1.entries' wants a number" },
+		{ "name = a\nmerge = none\nlevel1.entries = -1\n", "t: line 3: 'level1.entries' wants a number, not '-1'" },
+		{ "name = a\nname = b\n", "t: line 2: 'name' given twice" },
+		{ "name = a\nmerge = maybe\n", "t: line 2: 'merge' wants none, coalesce or contpte, not 'maybe'" },
+		{ "name = a\nmerge = none\nlevel4.entries = 5\n", "t: line 3: unknown key 'level4.entries'" },
+		{ "name = a\nmerge = none\nlevel1.size = 5\n", "t: line 3: unknown key 'level1.size'" },
+		{ "name = a\nmerge = none\nlevel2.entries = 5\n", "t: level2 is given but level1 is not" },
+		{ "name = a\nmerge = none\nlevel1.ways = 5\n", "t: 'level1.entries' is missing" },
+		{ "name = a\nmerge = none\n", "t: no level" },
+		{ "name = a\nmerge = coalesce\nmerge_pages = 3\nlevel1.entries = 5\n", "power of two" },
+		{ "name = a\nmerge = coalesce\nhpa = yes\nlevel1.entries = 5\n", "'hpa' is an arm64 feature" },
+		{ "name = a\nmerge = none\nlevel1.entries = 5\nhpa = maybe\n", "t: line 4: 'hpa' wants yes or no" },
+		{ "name = a b\n", "t: line 1: 'name': character ' '" },
+		{ "just words\n", "t: line 1: not 'key = value'" },
+		{ " = 5\n", "t: line 1: no key before '='" },
+		{ "name =\n", "t: line 1: 'name' has no value" },
+		{ "name = a\n\x01\n", "not a text file" },
+	};
+	struct tlb_geometry g;
+	char err[256];
+	size_t i;
+
+	ASSERT_EQ(tlb_geometry_parse(ok, sizeof(ok) - 1, "t", &g, err, sizeof(err)), 0);
+	EXPECT_STREQ(g.name, "zen5-vm");
+	EXPECT_STREQ(g.desc, "Zen 5, as the VM says");
+	EXPECT_EQ((int)g.merge, (int)TLB_MERGE_COALESCE);
+	EXPECT_EQ(g.merge_pages, 4u);
+	EXPECT_EQ(g.nr_levels, 2);
+	EXPECT_STREQ(g.level[0].name, "L1D");
+	EXPECT_STREQ(g.level[1].name, "L2");
+	EXPECT_EQ(g.level[0].entries, 96u);
+	EXPECT_TRUE(!g.level[0].shared && g.level[0].entries_pmd == 32);
+	EXPECT_TRUE(g.level[1].shared && g.level[1].ways == 8);
+	EXPECT_EQ((int)g.level[1].source, (int)TLB_SRC_USER);
+	EXPECT_TRUE(strstr(g.level[1].cite, "user geometry file t") != NULL);
+	tlb_geometry_release(&g);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(tlb_geometry_parse(bad[i].text, strlen(bad[i].text), "t", &g, err,
+					     sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].msg))
+			FAIL_AT("case %zu: '%s' lacks '%s'", i, err, bad[i].msg);
+	}
+	EXPECT_EQ(tlb_geometry_load("/nonexistent/x.tlb", &g, err, sizeof(err)), -ENOENT);
+	EXPECT_EQ(tlb_geometry_load("/", &g, err, sizeof(err)), -EISDIR);
+}
+
+/* This host: the table entry by CPU identity and CPUID's figures beside. */
+TEST(host_geometry)
+{
+	struct tlb_host h;
+	char diff[160];
+
+	tlb_host_describe(&h);
+	if (!h.vendor[0])
+		SKIP("this CPU cannot be identified here (no CPUID, no readable MIDR: qemu-user?)");
+	if (!h.table && !h.has_cpuid)
+		SKIP("this CPU (%s %#x/%#x) has no table entry and no CPUID TLB figures", h.vendor,
+		     (unsigned)h.family, (unsigned)h.model);
+	ASSERT_TRUE(tlb_host_geometry(&h) != NULL);
+	if (h.table)
+		EXPECT_TRUE(tlb_host_geometry(&h) == h.table);
+	if (!h.has_cpuid) {
+		printf("  %s: table %s, no CPUID figures\n", h.vendor, h.table->name);
+		return;
+	}
+	EXPECT_EQ((int)h.cpuid.level[0].source, (int)TLB_SRC_CPUID);
+	EXPECT_EQ(h.cpuid.level[0].entries, (unsigned)h.raw.l1d_4k);
+	printf("  %s family %#x model %#x: table %s, CPUID L1D %d L2 %d, %d disagreement(s)\n",
+	       h.vendor, h.family, h.model, h.table ? h.table->name : "none", h.raw.l1d_4k,
+	       h.raw.l2_4k, h.nr_disagree);
+	/* a geometry that differs from CPUID everywhere is flagged at every level */
+	{
+		struct tlb_geometry g = *tlb_host_geometry(&h);
+
+		g.level[0].entries = (unsigned)h.raw.l1d_4k + 1;
+		tlb_host_compare(&h, &g, 0, diff, sizeof(diff));
+		EXPECT_TRUE(strstr(diff, "this host's CPUID") != NULL);
+	}
 }
 
 HARNESS_MAIN

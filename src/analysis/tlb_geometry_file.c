@@ -300,9 +300,12 @@ int tlb_geometry_parse(const char *text, size_t len, const char *origin, struct 
 	memset(g, 0, sizeof(*g));
 	for (lv = 0; lv < TLB_MAX_LEVELS; lv++)
 		g->level[lv].shared = true;
-	for (i = 0; i < len; i++)
-		if (!text[i] || (text[i] & 0x80))
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c >= 0x80 || (c < 0x20 && c != '\n' && c != '\t' && c != '\r'))
 			return perr(&p, "not a text file of ASCII lines (byte %zu)", i);
+	}
 	if (!(buf = strndup(text, len)))
 		return -ENOMEM;
 	/* strtok_r would merge empty lines and lose the line count */

@@ -9,8 +9,9 @@
 #include "commands.h"
 #include "report.h"
 #include "results.h"
+#include "tlb_opt.h"
 
-enum { OPT_FORMAT = 'f', OPT_UNPAIRED = 0x100 };
+enum { OPT_FORMAT = 'f', OPT_UNPAIRED = 0x100, OPT_TLB_MODEL, OPT_TLB_GEOMETRY };
 
 static const struct cli_opt analyze_options[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
@@ -18,6 +19,7 @@ static const struct cli_opt analyze_options[] = {
 	ANALYZE_VERDICT_OPTIONS,
 	{ "unpaired", OPT_UNPAIRED, NULL, "ignore per-round times (interleaved schedule): "
 	  "compare trial medians with Mann-Whitney, as for older files" },
+	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
 	{ NULL },
 };
 
@@ -39,13 +41,20 @@ static const struct cli_cmd analyze_cli = {
 		   "counters are left out and listed. Verdict: mthp (min_order = smallest order\n"
 		   "with a significant gain of at least the threshold), pmd-only, no-gain (every\n"
 		   "CI rules a material gain out) or inconclusive (with what to do).\n"
-		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error.",
+		   "Where the trials carry a layout histogram, the TLB model's prediction\n"
+		   "follows (source model): entries needed and miss ratio per level and order,\n"
+		   "walks saved, and the predicted knee per span beside the measured one, with\n"
+		   "the likely cause where they disagree; --tlb-model/--tlb-geometry recompute\n"
+		   "it for another CPU from the file alone.\n"
+		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
+		   "model asked for that the file cannot give (no layout histogram).",
 	.opts = analyze_options,
 };
 
 struct analyze_cmd_opts {
 	enum report_format format;
 	struct analyze_opts ao;
+	struct tlb_opt tlb;
 };
 
 int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao)
@@ -75,10 +84,41 @@ static int on_opt(int key, const char *arg, void *ctx)
 		}
 	} else if (key == OPT_UNPAIRED) {
 		o->ao.unpaired = true;
+	} else if (key == OPT_TLB_MODEL) {
+		return tlb_opt_model(&o->tlb, "analyze", arg);
+	} else if (key == OPT_TLB_GEOMETRY) {
+		return tlb_opt_geometry(&o->tlb, "analyze", arg);
 	} else {
 		return analyze_verdict_opt(key, arg, &o->ao);
 	}
 	return 0;
+}
+
+/* The analysis, with the TLB model where the trials carry layouts or a
+ * model was asked for (a file without layouts and no option prints what it
+ * always printed). Exit 3 when a model was asked for and cannot be had. */
+static int analyze_print(const struct analysis *a, const struct analyze_cmd_opts *o,
+			 const char *file)
+{
+	static struct tlb_prediction p;
+	const struct tlb_geometry *g = NULL;
+	bool asked = tlb_opt_given(&o->tlb);
+	struct tlb_host host = { 0 };
+
+	if (!asked && !tlb_predict_has_layouts(a))
+		return report_write(a, o->format, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK;
+	if (o->tlb.cpuid)
+		tlb_host_describe(&host);
+	if (asked && !(g = tlb_opt_pick(&o->tlb, "analyze", &host, NULL)))
+		return MS_EXIT_ENV;
+	tlb_predict(a, g, &p);
+	if (report_write_tlb(a, &p, o->format, stdout))
+		return MS_EXIT_FAIL;
+	if (asked && !p.available) {
+		ms_err("analyze: %s: TLB model unavailable: %s", file, p.reason);
+		return MS_EXIT_ENV;
+	}
+	return MS_EXIT_OK;
 }
 
 static int analyze_cmd(int argc, char **argv)
@@ -88,31 +128,37 @@ static int analyze_cmd(int argc, char **argv)
 	struct analysis *a = NULL;
 	const char *file = NULL;
 	char err[1024];
-	int i, rc;
+	int i, rc = MS_EXIT_OK;
 
 	i = cli_parse_mixed(&analyze_cli, argc, argv, on_opt, &o, &file, 1);
 	if (i == CLI_DONE)
-		return MS_EXIT_OK;
+		goto out;
+	rc = MS_EXIT_USAGE;
 	if (i < 0)
-		return MS_EXIT_USAGE;
+		goto out;
+	if (tlb_opt_done(&o.tlb, o.format == REPORT_JSON)) {
+		rc = MS_EXIT_OK;
+		goto out;
+	}
 	if (i != 1) {
 		ms_err("analyze: expected a results FILE");
-		return MS_EXIT_USAGE;
+		goto out;
 	}
+	rc = MS_EXIT_FAIL;
 	if (results_load(file, &r, err, sizeof(err))) {
 		ms_err("analyze: %s", err);
-		return MS_EXIT_FAIL;
+		goto out;
 	}
-	rc = analyze_run(r, &o.ao, &a, err, sizeof(err));
-	if (rc) {
+	if (analyze_run(r, &o.ao, &a, err, sizeof(err))) {
 		ms_err("analyze: %s: %s", file, err);
-		results_free(r);
-		return MS_EXIT_FAIL;
+		goto out;
 	}
-	rc = report_write(a, o.format, stdout);
+	rc = analyze_print(a, &o, file);
+out:
 	analyze_free(a);
 	results_free(r);
-	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+	tlb_opt_release(&o.tlb);
+	return rc;
 }
 
 const struct ms_command cmd_analyze = {

@@ -141,6 +141,13 @@ static int plot_cmd(int argc, char **argv)
 		return MS_EXIT_FAIL;
 	}
 	rc = plot_analysis(a, o.dir, o.format, &files, err, sizeof(err));
+	if (!rc && tlb_predict_has_layouts(a)) {
+		/* the model the trials name, over their layouts (source model) */
+		static struct tlb_prediction p;
+
+		tlb_predict(a, NULL, &p);
+		rc = plot_tlb(a, &p, o.dir, o.format, &files, err, sizeof(err));
+	}
 	if (rc)
 		ms_err("plot: %s", err);
 	for (i = 0; i < files.nr; i++)

@@ -49,6 +49,11 @@ const struct metric_def metric_table[] = {
 	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 1, "pmu" },
 	{ "walks_per_cpu_s",     "walks per CPU second",     false, NONE,  0, 2, "pmu" },
 	{ "walks_per_kaccess",   NULL,  false, NONE,  0, 0, "pmu" },
+	/* the translation model (src/analysis/tlb_model.h) on the trial's
+	 * layout: predictions, never evidence, so never primary */
+	{ "tlb_entries_l1",      "L1 TLB entries needed (model)", false, LOWER, 0, 0, "model" },
+	{ "tlb_entries_l2",      "L2 TLB entries needed (model)", false, LOWER, 0, 0, "model" },
+	{ "tlb_miss_ratio_model", "TLB miss ratio (model)",  false, LOWER, 0, 0, "model" },
 	{ NULL },
 };
 

@@ -792,6 +792,26 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 	return 0;
 }
 
+/* "layout" (strict: doc/layout.c names the bad field) and the model name
+ * of "tlb" (a string when present). */
+static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
+{
+	json_t *l = json_object_get(v, "layout"), *tlb = json_object_get(v, "tlb");
+	char err[256], path[80];
+
+	if (l) {
+		if (layout_hist_from_json(l, &t->layout, err, sizeof(err)))
+			return rd_fail(rd, -EBADMSG, "%s.layout: %s", tpath, err);
+		t->has_layout = true;
+	}
+	if (tlb && !json_is_object(tlb))
+		return rd_fail(rd, -EBADMSG, "%s.tlb: expected an object, found %s", tpath,
+			       type_name(tlb));
+	snprintf(path, sizeof(path), "%s.tlb", tpath);
+	return tlb ? rd_string(rd, tlb, path, "model", false, true, t->tlb_model,
+			       sizeof(t->tlb_model)) : 0;
+}
+
 static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		    struct results_trial *t)
 {

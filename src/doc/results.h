@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "layout.h"
 #include "thp.h"
 #include "topo.h"
 
@@ -141,6 +142,12 @@ struct results_trial {
 	 * round, so the rounds pair across orders. NULL / 0 when absent. */
 	double *rounds;
 	size_t nr_rounds;
+	/* "layout": the buffer's contiguity histogram (doc/layout.h), and the
+	 * name in "tlb": { "model": ... } of the TLB model run used; absent in
+	 * files from before the histogram (has_layout false, tlb_model ""). */
+	bool has_layout;
+	struct layout_hist layout;
+	char tlb_model[32];
 };
 
 struct results_size {

@@ -639,6 +639,122 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	return plot_faults(a, dir, fmt, out, err, errsize);
 }
 
+/* ---- the TLB model (src/analysis/tlb_predict.h) ------------------------- */
+
+/* Entries needed per order at the verdict span, each level's capacity. */
+static int plot_tlb_entries(const struct analysis *a, const struct tlb_prediction *p,
+			    const char *dir, enum plot_format fmt, struct plot_files *out,
+			    char *err, size_t errsize)
+{
+	const struct tlb_predict_span *sp = &p->spans[p->verdict_span];
+	char title[160], sub[512], sz[16];
+	struct fig g;
+	FILE *d, *s;
+	int k, lv, rc, x = 0, same = 1;
+
+	fig_init(&g, dir, "tlb-entries", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		if (!sp->by_order[k].n)
+			continue;
+		analyze_order_size(a, k, sz, sizeof(sz));
+		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
+		for (lv = 0; lv < p->g->nr_levels; lv++) {
+			fprintf(d, " %llu", sp->by_order[k].entries[lv] ? sp->by_order[k].entries[lv] : 1);
+			same &= sp->by_order[k].entries[lv] == sp->by_order[k].entries[0];
+		}
+		fputc('\n', d);
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	snprintf(title, sizeof(title), "TLB model (%s): entries needed per folio order at %llu MiB",
+		 p->g->name, (unsigned long long)(sp->span >> 20));
+	subtitle_of(a, sub, sizeof(sub));
+	s = fig_script(&g, title, sub, "TLB entries needed (model, log scale)");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "nlevels = %d\nsame = %d\n", p->g->nr_levels, same);
+	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
+		fprintf(s, "lvname%d = ", lv + 1);
+		gp_string(s, lv < p->g->nr_levels ? p->g->level[lv].name : "");
+		fprintf(s, "\ncap%d = %llu\n", lv + 1, lv < p->g->nr_levels ? p->capacity[lv] : 0ull);
+	}
+	return fig_finish(&g, s, "tlb_entries.gp", out, err, errsize);
+}
+
+/* The measured staircase with the model's last-level miss ratio over it. */
+static int plot_tlb_staircase(const struct analysis *a, const struct tlb_prediction *p,
+			      const char *dir, enum plot_format fmt, struct plot_files *out,
+			      char *err, size_t errsize)
+{
+	char title[160], sub[512], ylabel[96], y2[96], sz[16];
+	int k, i, pass, rc, blocks = 0, last = p->g->nr_levels - 1;
+	struct fig g;
+	FILE *d, *s;
+
+	fig_init(&g, dir, "tlb-staircase", fmt);
+	if ((rc = open_dat(&g, &d, err, errsize)))
+		return rc;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			bool any = false;
+
+			for (i = 0; i < a->nr_spans; i++)
+				any |= a->spans[i].by_order[k].n > 0 && p->spans[i].by_order[k].n > 0;
+			if (!any)
+				continue;
+			analyze_order_size(a, k, sz, sizeof(sz));
+			fprintf(d, "%s\"order %d (%s)%s\"\n", pass || blocks ? "\n\n" : "", k, sz,
+				pass ? ", model" : "");
+			for (i = 0; i < a->nr_spans; i++) {
+				const struct analyze_stat *st = &a->spans[i].by_order[k];
+
+				if (!st->n || !p->spans[i].by_order[k].n)
+					continue;
+				fprintf(d, "%.9g", (double)a->spans[i].span / (1024.0 * 1024.0));
+				if (pass) {
+					num(d, p->spans[i].by_order[k].miss[last]);
+				} else {
+					num(d, st->median);
+					num(d, st->lo);
+					num(d, st->hi);
+				}
+				fputc('\n', d);
+			}
+			blocks += !pass;
+		}
+	}
+	if ((rc = close_checked(d)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	snprintf(title, sizeof(title), "Measured staircase and the TLB model (%s)", p->g->name);
+	subtitle_of(a, sub, sizeof(sub));
+	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI), solid", a->metric_unit);
+	snprintf(y2, sizeof(y2), "%s miss ratio (model), dashed", p->g->level[last].name);
+	s = fig_script(&g, title, sub, ylabel);
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "nblocks = %d\ny2label_text = ", blocks);
+	gp_string(s, y2);
+	fputc('\n', s);
+	return fig_finish(&g, s, "tlb_staircase.gp", out, err, errsize);
+}
+
+int plot_tlb(const struct analysis *a, const struct tlb_prediction *p, const char *dir,
+	     enum plot_format fmt, struct plot_files *out, char *err, size_t errsize)
+{
+	int rc;
+
+	if (!p->available)
+		return 0;
+	if ((rc = make_dir(dir, err, errsize)) ||
+	    (rc = plot_tlb_entries(a, p, dir, fmt, out, err, errsize)))
+		return rc;
+	if (a->nr_spans > 1)
+		return plot_tlb_staircase(a, p, dir, fmt, out, err, errsize);
+	return 0;
+}
+
 int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
 	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
 	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)

@@ -20,6 +20,7 @@
 #include "analyze.h"
 #include "collapse_doc.h"
 #include "compare.h"
+#include "tlb_predict.h"
 
 enum plot_format {
 	PLOT_PNG,
@@ -48,6 +49,15 @@ int plot_parse_format(const char *s, enum plot_format *f);
  */
 int plot_analysis(const struct analysis *a, const char *dir, enum plot_format f,
 		  struct plot_files *out, char *err, size_t errsize);
+
+/*
+ * The TLB model's figures (nothing when p is not available): entries
+ * needed per order against each level's capacity ("tlb-entries"), and with
+ * several spans the measured staircase with the model's last-level miss
+ * ratio over it ("tlb-staircase"). Errors as plot_analysis.
+ */
+int plot_tlb(const struct analysis *a, const struct tlb_prediction *p, const char *dir,
+	     enum plot_format f, struct plot_files *out, char *err, size_t errsize);
 
 /* One order of an A/B figure: medians with their CIs (NaN = absent). */
 struct plot_ab_row {

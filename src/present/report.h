@@ -13,6 +13,7 @@
 
 #include "analyze.h"
 #include "compare.h"
+#include "tlb_predict.h"
 
 enum report_format {
 	REPORT_TEXT,
@@ -26,6 +27,11 @@ int report_parse_format(const char *s, enum report_format *f);
 json_t *report_analysis_json(const struct analysis *a);
 /* 0, or -EIO when the stream fails. */
 int report_write(const struct analysis *a, enum report_format f, FILE *out);
+
+/* The same with the TLB model's section (text, markdown) or "tlb_model"
+ * object (JSON); p NULL: exactly report_write. 0 or -EIO. */
+int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
+		     enum report_format f, FILE *out);
 
 /* compare: the mthpscope.compare/1 document (new reference), and the report
  * in one format (text, markdown, json, lkml). 0 or -EIO. */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The translation model beside an analysis (src/analysis/tlb_predict.h). */
+#include "tlb_predict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CELL_MAX 256 /* trials per (span, order) the medians look at */
+
+static bool trial_excluded(const struct analysis *a, size_t idx)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_excluded; i++)
+		if (a->excluded[i].trial == idx)
+			return true;
+	return false;
+}
+
+static bool trial_used(const struct analysis *a, size_t idx)
+{
+	const struct results_trial *t = &a->res->trials[idx];
+
+	return !t->sparse && !strcmp(t->pattern, a->pattern) && t->order < ANALYZE_NR_ORDERS &&
+	       !trial_excluded(a, idx);
+}
+
+bool tlb_predict_has_layouts(const struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->res->nr_trials; i++)
+		if (a->res->trials[i].has_layout && trial_used(a, i))
+			return true;
+	return false;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The median of v[0..n) (NaNs sort nowhere useful: any NaN gives NaN). */
+static double median(double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Did folios of 'order' come out physically scattered for g's merge rule:
+ * the merged blocks the layout has fall short of what its PTE-mapped pages
+ * in aligned, contiguous folios of that order would give (by a tenth)?
+ */
+static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h, int order)
+{
+	unsigned long long want, have;
+	int m;
+
+	if (g->merge == TLB_MERGE_NONE || order >= h->pmd_order)
+		return false;
+	m = g->merge == TLB_MERGE_CONTPTE && h->page_shift != 12 ? tlb_contpte_order(h->page_shift)
+								 : (int)log2((double)g->merge_pages);
+	if (m < 1 || order < m || m > h->pmd_order)
+		return false;
+	want = h->contig[0] >> m;
+	have = g->merge == TLB_MERGE_COALESCE ? h->contig[m] : h->folio[m];
+	return want && have * 10 < want * 9;
+}
+
+/* The footprints of the trials at (span, order), their medians per level. */
+static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
+		     int order, struct tlb_predict_cell *c)
+{
+	static double ent[TLB_MAX_LEVELS][CELL_MAX], mr[TLB_MAX_LEVELS][CELL_MAX];
+	const struct layout_hist *last = NULL;
+	struct tlb_footprint fp;
+	size_t i, n = 0;
+	int lv, err;
+
+	for (i = 0; i < a->res->nr_trials && n < CELL_MAX; i++) {
+		const struct results_trial *t = &a->res->trials[i];
+
+		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
+			continue;
+		if ((err = tlb_footprint(g, &t->layout, &fp)))
+			return err;
+		for (lv = 0; lv < g->nr_levels; lv++) {
+			ent[lv][n] = (double)fp.level[lv].entries_needed;
+			mr[lv][n] = fp.level[lv].miss_ratio;
+		}
+		last = &t->layout;
+		n++;
+	}
+	c->scatter = last && scattered(g, last, order);
+	c->n = n;
+	c->gain = c->measured_gain = NAN;
+	for (lv = 0; lv < g->nr_levels; lv++) {
+		c->entries[lv] = n ? (unsigned long long)llround(median(ent[lv], n)) : 0;
+		c->miss[lv] = n ? median(mr[lv], n) : NAN;
+	}
+	return 0;
+}
+
+/* The likely cause of a disagreement, in words. */
+static void cause(const struct analysis *a, const struct tlb_prediction *p,
+		  struct tlb_predict_span *s)
+{
+	int k = s->measured_knee >= 0 ? s->measured_knee : s->knee;
+	bool model_more = s->knee >= 0 && (s->measured_knee < 0 || s->knee < s->measured_knee);
+
+	if (k >= 0 && s->by_order[k].scatter)
+		snprintf(s->cause, sizeof(s->cause), "physical scatter: the order-%d folios are not "
+			 "contiguous and aligned enough for %s to merge them (fewer merged blocks "
+			 "than the order gives)", k, tlb_merge_name(p->g->merge));
+	else if (model_more && a->res->virtualized)
+		snprintf(s->cause, sizeof(s->cause), "host backing in a VM: the guest's contiguous "
+			 "pages may sit on smaller or scattered host pages, and the nested walk "
+			 "pays for those whatever the guest's folio order");
+	else if (model_more)
+		snprintf(s->cause, sizeof(s->cause), "a geometry wrong for this CPU: its TLB reaches "
+			 "further than %s's capacity, or merges less", p->g->name);
+	else
+		snprintf(s->cause, sizeof(s->cause), "a geometry wrong for this CPU: the measured "
+			 "gain needs more capacity or merging than %s has (or the gain is not "
+			 "translation: faults, caches)", p->g->name);
+}
+
+/* Predicted gains and knee at one span, set against the measured knee. */
+static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si)
+{
+	struct tlb_predict_span *s = &p->spans[si];
+	const struct analyze_span *as = &a->spans[si];
+	int last = p->g->nr_levels - 1, k;
+	double m0 = s->by_order[0].miss[last];
+
+	s->knee = -1;
+	s->fits = s->by_order[0].n && m0 == 0.0;
+	for (k = 1; k <= a->pmd_order && k < ANALYZE_NR_ORDERS; k++) {
+		struct tlb_predict_cell *c = &s->by_order[k];
+
+		if (!c->n || !s->by_order[0].n || isnan(m0) || isnan(c->miss[last]))
+			continue;
+		c->gain = m0 > 0 ? 1.0 - c->miss[last] / m0 : 0.0;
+		if (s->knee < 0 && c->gain >= a->threshold)
+			s->knee = k;
+	}
+	s->measured_known = as->analysed && as->verdict != AN_INCONCLUSIVE;
+	s->measured_knee = as->analysed ? as->min_order : -1;
+	s->agree = !s->measured_known || s->knee == s->measured_knee;
+	if (!s->agree) {
+		cause(a, p, s);
+		p->nr_disagree++;
+	}
+}
+
+/* The geometry: given, else the one the trials name. */
+static const struct tlb_geometry *pick(const struct analysis *a, const struct tlb_geometry *g,
+				       struct tlb_prediction *p)
+{
+	const char *name = NULL;
+	size_t i;
+
+	if (g)
+		return g;
+	for (i = 0; i < a->res->nr_trials && !name; i++)
+		if (a->res->trials[i].tlb_model[0])
+			name = a->res->trials[i].tlb_model;
+	if (!name) {
+		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model: give "
+			 "--tlb-model NAME or --tlb-geometry FILE");
+		return NULL;
+	}
+	if (!(g = tlb_geometry_find(name)))
+		snprintf(p->reason, sizeof(p->reason), "the trials' TLB model '%s' is not in this "
+			 "version's table: give --tlb-model NAME or --tlb-geometry FILE", name);
+	return g;
+}
+
+void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct tlb_prediction *p)
+{
+	int si, k, lv;
+
+	memset(p, 0, sizeof(*p));
+	if (!tlb_predict_has_layouts(a)) {
+		snprintf(p->reason, sizeof(p->reason), "the trials carry no layout histogram (a "
+			 "results file from before it, or PFNs hidden without root): unavailable, "
+			 "not zero");
+		return;
+	}
+	if (!(p->g = pick(a, g, p)))
+		return;
+	for (lv = 0; lv < p->g->nr_levels; lv++)
+		p->capacity[lv] = p->g->level[lv].entries;
+	p->nr_spans = a->nr_spans;
+	for (si = 0; si < a->nr_spans; si++) {
+		p->spans[si].span = a->spans[si].span;
+		if (a->spans[si].span == a->span)
+			p->verdict_span = si;
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k])) {
+				snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's "
+					 "rule (page size %u KiB)", p->g->name,
+					 1u << (a->res->trials[0].layout.page_shift - 10));
+				return;
+			}
+		}
+		span_knee(a, p, si);
+	}
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (a->orders[k].present)
+			p->spans[p->verdict_span].by_order[k].measured_gain = a->orders[k].gain.value;
+	p->available = true;
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *cell_json(const struct tlb_prediction *p, const struct tlb_predict_cell *c, int k)
+{
+	json_t *e = json_array(), *m = json_array();
+	int lv;
+
+	for (lv = 0; lv < p->g->nr_levels; lv++) {
+		json_array_append_new(e, json_integer((json_int_t)c->entries[lv]));
+		json_array_append_new(m, num(c->miss[lv]));
+	}
+	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:o, s:b}", "order", k, "trials",
+			 (json_int_t)c->n, "entries_needed", e, "miss_ratio", m, "predicted_gain",
+			 num(c->gain), "measured_gain", num(c->measured_gain), "scatter", c->scatter);
+}
+
+static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s)
+{
+	json_t *orders = json_array();
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		if (s->by_order[k].n)
+			json_array_append_new(orders, cell_json(p, &s->by_order[k], k));
+	return json_pack("{s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "span", (json_int_t)s->span,
+			 "orders", orders, "predicted_knee",
+			 s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
+			 s->fits, "measured_knee",
+			 s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
+			 "agree", s->measured_known ? json_boolean(s->agree) : json_null(),
+			 "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
+}
+
+json_t *tlb_prediction_json(const struct tlb_prediction *p)
+{
+	json_t *o, *levels, *spans;
+	int i;
+
+	if (!p->available)
+		return json_pack("{s:b, s:s}", "available", false, "reason", p->reason);
+	levels = json_array();
+	for (i = 0; i < p->g->nr_levels; i++)
+		json_array_append_new(levels, json_pack("{s:s, s:o}", "level", p->g->level[i].name,
+							"capacity", p->capacity[i] ?
+							json_integer((json_int_t)p->capacity[i]) :
+							json_null()));
+	spans = json_array();
+	for (i = 0; i < p->nr_spans; i++)
+		json_array_append_new(spans, span_json(p, &p->spans[i]));
+	o = json_pack("{s:b, s:s, s:s, s:s, s:s, s:o, s:I, s:i, s:o}", "available", true, "model",
+		      p->g->name, "geometry_source", tlb_source_name(p->g->level[0].source),
+		      "source", "model", "assumptions", tlb_model_assumptions(), "levels", levels,
+		      "verdict_span", (json_int_t)p->spans[p->verdict_span].span, "disagreements",
+		      p->nr_disagree, "spans", spans);
+	return o;
+}

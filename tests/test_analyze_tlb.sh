@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The TLB model in analyze and info, end to end: the prediction beside the
+# measurement on the synthetic layout fixtures (tests/data/gen_layout.py),
+# what-ifs for other CPUs, an old file without layouts (unchanged output;
+# with --tlb-model the model is unavailable, exit 3), bad --tlb-model and
+# --tlb-geometry (exit 2, naming line and key), a bad layout (exit 1).
+set -u
+bin=${MTHPSCOPE_BIN:?} data=${MTHPSCOPE_SRC:?}/tests/data
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+jv() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# the sweep on a zen4 VM: knee order 2 at 16 and 32 MiB (agree), 128 MiB
+# predicted order 2 but measured PMD only: host backing in a VM
+"$bin" analyze --format json "$data/layout_sweep.json" >"$tmp/s.json" || err "layout_sweep: exit $?"
+[ "$(jv "$tmp/s.json" "d['tlb_model']['model'], d['tlb_model']['source'], d['tlb_model']['available']")" = \
+  "('zen4', 'model', True)" ] || err "layout_sweep: model $(jv "$tmp/s.json" "d['tlb_model'].get('model')")"
+[ "$(jv "$tmp/s.json" "[(s['predicted_knee'], s['measured_knee'], s['agree']) for s in d['tlb_model']['spans']]")" = \
+  "[(2, 2, True), (2, 2, True), (2, 9, False)]" ] || err "layout_sweep knees: $(jv "$tmp/s.json" "[(s['predicted_knee'], s['measured_knee']) for s in d['tlb_model']['spans']]")"
+jv "$tmp/s.json" "d['tlb_model']['spans'][2]['likely_cause']" | grep -q "^host backing in a VM" ||
+	err "layout_sweep: cause $(jv "$tmp/s.json" "d['tlb_model']['spans'][2]['likely_cause']")"
+# 128 MiB at order 2 on zen4: 8192 entries (32768 pages / 4), miss 1 - 3072/8192
+[ "$(jv "$tmp/s.json" "[(o['entries_needed'], o['miss_ratio']) for o in d['tlb_model']['spans'][2]['orders'] if o['order'] == 2][0]")" = \
+  "([8192, 8192], [0.9912109375, 0.625])" ] || err "layout_sweep: order 2 at 128 MiB"
+# the analysis' own keys are those of the same file without layouts
+jv "$tmp/s.json" "sorted(k for k in d if k != 'tlb_model')" >"$tmp/k1"
+"$bin" analyze --format json "$data/sweep_knee2.json" >"$tmp/o.json"
+jv "$tmp/o.json" "sorted(d)" >"$tmp/k2"
+cmp -s "$tmp/k1" "$tmp/k2" || err "analysis keys changed: $(diff "$tmp/k1" "$tmp/k2")"
+"$bin" analyze "$data/layout_sweep.json" >"$tmp/s.txt"
+grep -q "^TLB model (source: model)" "$tmp/s.txt" && grep -q "128 MiB   predicted order 2, measured order 9: DISAGREE" "$tmp/s.txt" ||
+	err "text: $(sed -n '/TLB model/,$p' "$tmp/s.txt" | head -5)"
+"$bin" analyze --format markdown "$data/layout_sweep.json" | grep -q "^### TLB model" || err "markdown: no TLB model"
+
+# what-ifs from the file alone: Intel merges nothing (order 2 needs as many
+# entries as order 0), arm64 contpte needs order 4
+"$bin" analyze --format json --tlb-model skylake "$data/layout_sweep.json" >"$tmp/w.json" || err "skylake: exit $?"
+[ "$(jv "$tmp/w.json" "d['tlb_model']['spans'][0]['predicted_knee']")" = 9 ] || err "skylake knee"
+"$bin" analyze --format json --tlb-model neoverse-n2 "$data/layout_sweep.json" >"$tmp/w.json"
+[ "$(jv "$tmp/w.json" "d['tlb_model']['spans'][0]['predicted_knee']")" = 4 ] || err "neoverse-n2 knee"
+printf 'name = vm-cpuid\nmerge = coalesce\nlevel1.entries = 96\nlevel2.entries = 128\n' >"$tmp/g.tlb"
+"$bin" analyze --format json --tlb-geometry "$tmp/g.tlb" "$data/layout_sweep.json" >"$tmp/w.json" || err "geometry: exit $?"
+[ "$(jv "$tmp/w.json" "d['tlb_model']['model'], d['tlb_model']['geometry_source']")" = "('vm-cpuid', 'user')" ] ||
+	err "user geometry: $(jv "$tmp/w.json" "d['tlb_model']")"
+
+# physical scatter: order 4 at half coverage on neoverse-n2
+"$bin" analyze "$data/layout_knee4.json" | grep -q "likely cause: physical scatter: the order-4 folios" ||
+	err "layout_knee4: no scatter"
+
+# an old file: the same output as ever without options; with one, unavailable + exit 3
+"$bin" analyze "$data/knee2.json" | grep -q "TLB model" && err "old file: a TLB section appeared"
+"$bin" analyze --format json --tlb-model zen4 "$data/knee2.json" >"$tmp/u.json" 2>"$tmp/u.err"; rc=$?
+[ $rc = 3 ] || err "old file with --tlb-model: exit $rc"
+[ "$(jv "$tmp/u.json" "d['tlb_model']['available']")" = False ] || err "old file: not unavailable"
+grep -q "TLB model unavailable: the trials carry no layout" "$tmp/u.err" || err "old file: $(cat "$tmp/u.err")"
+
+# bad options: exit 2 with the reason
+"$bin" analyze --tlb-model nosuch "$data/layout_sweep.json" >"$tmp/out" 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "unknown --tlb-model 'nosuch'.*--tlb-model list" "$tmp/e" && [ ! -s "$tmp/out" ] ||
+	err "unknown model: exit $rc, $(head -1 "$tmp/e")"
+printf 'name = x\nmerge = coalesce\nlevel1.entries = many\n' >"$tmp/bad.tlb"
+"$bin" analyze --tlb-geometry "$tmp/bad.tlb" "$data/layout_sweep.json" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "bad.tlb: line 3: 'level1.entries' wants a number" "$tmp/e" || err "bad geometry: exit $rc, $(head -1 "$tmp/e")"
+"$bin" analyze --tlb-geometry "$tmp/none.tlb" "$data/layout_sweep.json" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "none.tlb: No such file" "$tmp/e" || err "missing geometry: exit $rc"
+"$bin" analyze --tlb-model zen4 --tlb-geometry "$tmp/g.tlb" "$data/layout_sweep.json" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] || err "both options: exit $rc"
+"$bin" analyze --tlb-model list >"$tmp/l" || err "list: exit $?"
+for m in zen2 zen3 zen4 zen5 skylake golden-cove sapphire-rapids granite-rapids neoverse-n1 \
+	 neoverse-n2 neoverse-v1 neoverse-v2 cortex-a76; do
+	grep -q "^  $m " "$tmp/l" || err "list lacks $m"
+done
+
+# a malformed layout in a trial: the reader names the field, exit 1
+python3 - "$data/layout_sweep.json" "$tmp/badl.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["trials"][3]["layout"]["contig"] = "x"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" analyze "$tmp/badl.json" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 1 ] && grep -q 'trials\[3\].layout' "$tmp/e" || err "bad layout: exit $rc, $(head -1 "$tmp/e")"
+
+# the model metrics of run's trials (source model) compare like any other:
+# four times the entries is a significant +300 %, worse (lower is better)
+python3 - "$data/layout_knee4.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for scale, name in ((1, "a"), (4, "b")):
+    for t in d["trials"]:
+        t["metrics"]["tlb_entries_l2"] = {"value": (1024.0 if t["order"] >= 4 else 16384.0) * scale,
+                                          "source": "model"}
+    json.dump(d, open(sys.argv[2] + "/" + name + ".json", "w"))
+PY
+"$bin" compare --format json "$tmp/a.json" "$tmp/b.json" >"$tmp/c.json" || err "compare: exit $?"
+[ "$(jv "$tmp/c.json" "[(r['delta_pct'], r['better'], r['verdict']) for r in d['rows'] if r['metric'] == 'tlb_entries_l2' and r['order'] == 4 and r['pattern'] == 'chase-tlb']")" = \
+  "[(300.0, 'lower', 'worse')]" ] || err "compare of tlb_entries_l2"
+"$bin" analyze --format json "$tmp/a.json" >"$tmp/an.json" || err "analyze with model metrics: exit $?"
+[ "$(jv "$tmp/an.json" "d['primary_metric']")" != tlb_entries_l2 ] || err "a model metric became primary"
+
+# info: each figure with its source; a user's geometry is 'user'
+"$bin" info --json --tlb-geometry "$tmp/g.tlb" >"$tmp/i.json" || err "info: exit $?"
+[ "$(jv "$tmp/i.json" "[l['source'] for l in d['tlb']['geometry']['levels']]")" = "['user', 'user']" ] || err "info user source"
+"$bin" info --json --tlb-model zen4 >"$tmp/i.json"
+[ "$(jv "$tmp/i.json" "[(l['entries'], l['source']) for l in d['tlb']['geometry']['levels']]")" = "[(72, 'table'), (3072, 'table')]" ] || err "info zen4"
+"$bin" info --tlb-model nosuch >/dev/null 2>&1; [ $? = 2 ] || err "info unknown model: not exit 2"
+exit $fail
