@@ -31,10 +31,6 @@ const struct metric_def metric_table[] = {
 	{ "anon_fault_alloc",    "mTHP fault allocations",   false, NONE,  0, 0, "kernel" },
 	{ "anon_fault_fallback", "mTHP fault fallbacks",     false, LOWER, 0, 0, "kernel" },
 	{ "rss_bytes",           "RSS bytes",                false, LOWER, 0, 0, "kernel" },
-	/* the TLB model of the trial's layout (src/analysis/tlb_model.h) */
-	{ "tlb_entries_l1",      "L1 dTLB entries needed (model)", false, LOWER, 0, 0, "model" },
-	{ "tlb_entries_l2",      "L2 TLB entries needed (model)", false, LOWER, 0, 0, "model" },
-	{ "tlb_miss_ratio_model", "L2 TLB miss ratio (model)", false, LOWER, 0, 0, "model" },
 	/* listed after the ones above, by name, as compare always did */
 	{ "context_switches",    "context switches",         false, NONE,  0, 0, "sw" },
 	{ "dtlb_accesses",       NULL,     false,  NONE,  0, 0, "pmu" },

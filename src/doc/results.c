@@ -744,21 +744,6 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 	return 0;
 }
 
-/* "layout": the contiguity histogram (layout.h), when present. */
-static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
-{
-	json_t *o = json_object_get(v, "layout");
-	char msg[256];
-
-	if (!o)
-		return 0;
-	if (layout_hist_from_json(o, &t->layout, msg, sizeof(msg)))
-		return rd_fail(rd, -EBADMSG, "%s.layout%s%s", tpath,
-			       json_is_object(o) ? "." : ": ", msg);
-	t->has_layout = true;
-	return 0;
-}
-
 /* "rounds": a non-empty array of finite times >= 0 (one per round). */
 static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
 {
@@ -800,8 +785,10 @@ static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct r
 	char err[256], path[80];
 
 	if (l) {
+		/* err names the field from the layout down: join the paths */
 		if (layout_hist_from_json(l, &t->layout, err, sizeof(err)))
-			return rd_fail(rd, -EBADMSG, "%s.layout: %s", tpath, err);
+			return rd_fail(rd, -EBADMSG, "%s.layout%s%s", tpath,
+				       json_is_object(l) ? "." : ": ", err);
 		t->has_layout = true;
 	}
 	if (tlb && !json_is_object(tlb))
@@ -1806,6 +1793,8 @@ json_t *results_trial_json(const struct results_trial *t)
 			return NULL;
 		}
 		json_object_set_new(j, "layout", l);
+		if (t->tlb_model[0])
+			json_object_set_new(j, "tlb", json_pack("{s:s}", "model", t->tlb_model));
 	}
 	metrics = json_object();
 	for (i = 0; i < t->nr_metrics; i++)

@@ -128,11 +128,6 @@ struct results_trial {
 	uint64_t hist[FOLIO_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
 	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
 	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
-	/* "layout": the buffer's (command: the kept scan's) contiguity
-	 * histogram. Absent in files written before it: the TLB model then has
-	 * nothing to compute from (unavailable, not zero). */
-	bool has_layout;
-	struct layout_hist layout;
 	bool multiplexed;      /* any counter ran less than the whole time */
 	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
 	struct results_metric *metrics;
@@ -142,9 +137,11 @@ struct results_trial {
 	 * round, so the rounds pair across orders. NULL / 0 when absent. */
 	double *rounds;
 	size_t nr_rounds;
-	/* "layout": the buffer's contiguity histogram (doc/layout.h), and the
-	 * name in "tlb": { "model": ... } of the TLB model run used; absent in
-	 * files from before the histogram (has_layout false, tlb_model ""). */
+	/* "layout": the buffer's (command: the kept scan's) contiguity
+	 * histogram (doc/layout.h), and the name in "tlb": { "model": ... } of
+	 * the TLB model run used for the tlb_* metrics; absent in files from
+	 * before the histogram (has_layout false, tlb_model ""): the model is
+	 * then unavailable, not zero. */
 	bool has_layout;
 	struct layout_hist layout;
 	char tlb_model[32];

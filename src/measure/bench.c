@@ -447,6 +447,7 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 		return;
 	snprintf(formula, sizeof(formula), "model %s (%s geometry)", fp.model,
 		 tlb_source_name(fp.source));
+	snprintf(t->tlb_model, sizeof(t->tlb_model), "%s", fp.model);
 	for (i = 0; i < fp.nr_levels && i < (int)MS_ARRAY_SIZE(names); i++)
 		if ((m = results_trial_set_metric(t, names[i], (double)fp.level[i].entries_needed,
 						  "model", NULL, -1)))
