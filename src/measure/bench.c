@@ -431,9 +431,10 @@ out:
 
 /*
  * The TLB model's metrics of the trial's layout (source "model", never a
- * count): entries the first and second level need, and the second level's
+ * count): entries the first and second level need, and the last level's
  * predicted miss ratio for uniform random access. Nothing without a layout
- * or a geometry for this CPU; a capacity not known gives no miss ratio.
+ * or a geometry for this CPU; a capacity not known gives no miss ratio
+ * (results_trial_set_metric refuses the NaN: absent, not zero).
  */
 static void model_metrics(const struct bench *b, struct results_trial *t)
 {
@@ -443,7 +444,9 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 	char formula[96];
 	int i;
 
-	if (!b->tlb || !t->has_layout || tlb_footprint(b->tlb, &t->layout, &fp))
+	/* nothing seen mapped is nothing to predict, not zero entries */
+	if (!b->tlb || !t->has_layout || !layout_hist_pages(&t->layout) ||
+	    tlb_footprint(b->tlb, &t->layout, &fp))
 		return;
 	snprintf(formula, sizeof(formula), "model %s (%s geometry)", fp.model,
 		 tlb_source_name(fp.source));
@@ -939,9 +942,12 @@ static void watch_hist(const struct bench *b, const struct watch *w, int order,
 	results_trial_set_hist(t, &h, total ? (double)at / (double)total : NAN);
 	t->anon_bytes = total << w->so.page_shift;
 	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
-	t->layout = w->best_layout;
-	t->has_layout = true;
-	model_metrics(b, t);
+	/* a scan that failed saw part of the memory: no layout, not a wrong one */
+	if (!w->scan_err) {
+		t->layout = w->best_layout;
+		t->has_layout = true;
+		model_metrics(b, t);
+	}
 }
 
 /* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
