@@ -110,20 +110,6 @@ static bool pmu_covers_cpu(const char *pmu, int cpu)
 	return ok;
 }
 
-int arch_arm64_contpte_order(long page_size)
-{
-	switch (page_size) {
-	case 4096:
-		return 4;
-	case 16384:
-		return 7;
-	case 65536:
-		return 5;
-	default:
-		return -1;
-	}
-}
-
 int arch_event_counted(const struct arch_desc *d, const char *event)
 {
 	return d && d->counted ? d->counted(event) : 1;

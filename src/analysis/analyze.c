@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "analyze.h"
-#include "arch.h"
+#include "folio_types.h"
 #include "mthpscope.h"
 #include "metrics.h"
 #include "stats.h"

@@ -10,8 +10,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "thp.h"
-#include "topo.h"
+#include "host.h"
+#include "thp_settings.h"
 
 #define RESULTS_SCHEMA "mthpscope.results/1"
 
@@ -36,13 +36,9 @@ struct results_host {
 	struct results_pmu pmu;
 };
 
-/* Fill h from the topology and the THP settings, probing the PMU here. */
-void results_host_describe(struct results_host *h, const struct topo_info *t,
-			   const struct thp_settings *s);
+/* results_host_describe (it probes the PMU): src/measure/topo.h. */
 /* The "host" object of h; NULL on no memory. */
 json_t *results_host_to_json(const struct results_host *h);
-/* describe + to_json: the "host" object of this machine now. */
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
 /* The reader of a "host" object at JSON path 'path' (e.g. "$.host") into h
  * (zeroed first). Every field is optional (documents of older versions carry
  * fewer); a field present must have the writer's type and fit the model.
@@ -67,7 +63,7 @@ int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s
 #include <stddef.h>
 #include <stdint.h>
 
-#include "folio.h" /* FOLIO_MAX_ORDER */
+#include "folio_types.h" /* FOLIO_MAX_ORDER, struct folio_hist */
 
 #define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */
 #define RESULTS_MIN_COVERAGE 0.95       /* below this a trial did not measure its order */
