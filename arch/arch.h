@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a CPU family offers for address-translation measurement, as data
- * (STYLE.md habits 1 and 8, after libpfm4's pmu descriptors and LIKWID's
- * TLB_DATA groups): the semantic metrics of DESIGN.md mapped to event
+ * (after libpfm4's pmu descriptors and LIKWID's TLB_DATA groups): the
+ * semantic metrics of src/doc/metrics.c mapped to event
  * strings, derived metrics as formulas, and hints (TLB coalescing, TLB sizes).
  *
  * Exactly one of arch/x86/ and arch/arm64/ is compiled; it defines
@@ -20,7 +20,7 @@
 
 /* One semantic metric on one family. */
 struct arch_event {
-	const char *metric; /* "walks", "walk_cycles", ... (DESIGN.md metric names) */
+	const char *metric; /* "walks", "walk_cycles", ... (src/doc/metrics.c names) */
 	const char *event;  /* libpfm4 string, raw "rNNNN", or "cpu_core/rNNNN/" (hybrid) */
 	const char *pmu;    /* hybrid: the sysfs PMU that counts it ("cpu_core"); else NULL */
 };

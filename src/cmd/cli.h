@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option tables: one table per command, parsed with getopt_long, --help
- * generated from the same table (STYLE.md habit 6). */
+ * generated from the same table (doc/ARCHITECTURE.md, "Add a command"). */
 #ifndef CLI_H
 #define CLI_H
 

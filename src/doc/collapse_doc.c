@@ -442,13 +442,100 @@ static int read_measure(json_t *m, const char *path, const char *state,
 }
 
 /* The run's summary: absent in hand-made documents, each field optional. */
-static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
-			    char *err, size_t errsize)
+/* $.runs[i].collapse_counters */
+static int read_run_counters(json_t *run, const char *path, struct collapse_doc_run *dr,
+			     char *err, size_t errsize)
 {
 	json_t *v, *c;
 	char p[160];
 	long long x;
 	size_t i;
+	int rc;
+
+	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	v = json_object_get(run, "collapse_counters");
+	if (json_array_size(v) &&
+	    !(dr->counters = calloc(json_array_size(v), sizeof(*dr->counters))))
+		return ms_fail(err, errsize, -ENOMEM, "%s.collapse_counters: out of memory", path);
+	json_array_foreach(v, i, c) {
+		struct collapse_doc_counter *k = &dr->counters[i];
+
+		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
+		if (!json_is_object(c))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
+				    jtype(c));
+		x = 0;
+		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
+		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
+				   errsize)))
+			return rc;
+		k->order = (int)x;
+		dr->nr_counters = i + 1;
+	}
+	return 0;
+}
+
+/* $.runs[i].creep (v, may be NULL) */
+static int read_run_creep(json_t *v, const char *path, struct collapse_doc_run *dr, char *err,
+			  size_t errsize)
+{
+	char p[160];
+	long long x;
+	int rc;
+
+	if (v) {
+		snprintf(p, sizeof(p), "%s.creep", path);
+		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
+			return rc;
+		if (dr->creep) {
+			x = 0;
+			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_from = (int)x;
+			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_to = (int)x;
+			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+					   errsize)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* $.runs[i].measure (v, may be NULL) */
+static int read_run_measure(json_t *v, const char *path, struct collapse_doc_run *dr, char *err,
+			    size_t errsize)
+{
+	char p[160];
+	int rc;
+
+	if (v) {
+		dr->has_measure = true;
+		snprintf(p, sizeof(p), "%s.measure", path);
+		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.before", path);
+		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
+				       errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.after", path);
+		if ((rc = read_measure(json_object_get(v, "after"), p, W_AFTER, &dr->after, err,
+				       errsize)))
+			return rc;
+	}
+	return 0;
+}
+
+static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
+			    char *err, size_t errsize)
+{
+	json_t *v, *c;
+	char p[160];
 	int rc;
 
 	if ((rc = want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
@@ -483,28 +570,8 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 		    (rc = want_word(v, p, "source", W_KERNEL, err, errsize)))
 			return rc;
 	}
-	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+	if ((rc = read_run_counters(run, path, dr, err, errsize)))
 		return rc;
-	v = json_object_get(run, "collapse_counters");
-	if (json_array_size(v) &&
-	    !(dr->counters = calloc(json_array_size(v), sizeof(*dr->counters))))
-		return ms_fail(err, errsize, -ENOMEM, "%s.collapse_counters: out of memory", path);
-	json_array_foreach(v, i, c) {
-		struct collapse_doc_counter *k = &dr->counters[i];
-
-		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
-		if (!json_is_object(c))
-			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				    jtype(c));
-		x = 0;
-		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
-		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
-		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
-				   errsize)))
-			return rc;
-		k->order = (int)x;
-		dr->nr_counters = i + 1;
-	}
 	if ((rc = want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "madvise"))) {
@@ -524,45 +591,16 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 	    (rc = read_orders(run, path, "orders_final", &dr->orders_final, err, errsize)) ||
 	    (rc = want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
 		return rc;
-	if ((v = json_object_get(run, "creep"))) {
-		snprintf(p, sizeof(p), "%s.creep", path);
-		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
-			return rc;
-		if (dr->creep) {
-			x = 0;
-			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_from = (int)x;
-			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_to = (int)x;
-			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
-					   errsize)))
-				return rc;
-		}
-	}
+	if ((rc = read_run_creep(json_object_get(run, "creep"), path, dr, err, errsize)))
+		return rc;
 	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
 	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
 			   err, errsize)) ||
 	    (rc = want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
 		return rc;
-	if ((v = json_object_get(run, "measure"))) {
-		dr->has_measure = true;
-		snprintf(p, sizeof(p), "%s.measure", path);
-		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
-			return rc;
-		snprintf(p, sizeof(p), "%s.measure.before", path);
-		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
-				       errsize)))
-			return rc;
-		snprintf(p, sizeof(p), "%s.measure.after", path);
-		if ((rc = read_measure(json_object_get(v, "after"), p, W_AFTER, &dr->after, err,
-				       errsize)))
-			return rc;
-	}
+	if ((rc = read_run_measure(json_object_get(run, "measure"), path, dr, err, errsize)))
+		return rc;
 	return 0;
 }
 

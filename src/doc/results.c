@@ -736,12 +736,38 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 	return 0;
 }
 
+/* "sparse": {"k", "touched_pages"} of a bloat trial (or pattern "sparse"). */
+static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct results_trial *t)
+{
+	json_int_t x;
+	json_t *sparse;
+	int err;
+
+	sparse = json_object_get(v, "sparse");
+	if (sparse && !json_is_object(sparse))
+		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
+			       type_name(sparse));
+	t->sparse = sparse || !strcmp(t->pattern, "sparse");
+	if (sparse) {
+		char sp[96];
+
+		snprintf(sp, sizeof(sp), "%s.sparse", path);
+		x = 0;
+		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
+			return err;
+		t->sparse_k = (long)x;
+		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
+			return err;
+	}
+	return 0;
+}
+
 static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		    struct results_trial *t)
 {
 	char path[64];
 	const char *key;
-	json_t *metrics, *folios, *m, *sparse;
+	json_t *metrics, *folios, *m;
 	json_int_t x = 0;
 	bool mux = false;
 	size_t n;
@@ -779,22 +805,8 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	if ((err = rd_int(rd, v, path, "accesses", false, 0, INT64_MAX, &x)))
 		return err;
 	t->accesses = (uint64_t)x;
-	sparse = json_object_get(v, "sparse");
-	if (sparse && !json_is_object(sparse))
-		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
-			       type_name(sparse));
-	t->sparse = sparse || !strcmp(t->pattern, "sparse");
-	if (sparse) {
-		char sp[96];
-
-		snprintf(sp, sizeof(sp), "%s.sparse", path);
-		x = 0;
-		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
-			return err;
-		t->sparse_k = (long)x;
-		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
-			return err;
-	}
+	if ((err = rd_sparse(rd, path, v, t)))
+		return err;
 	t->has_multiplexed = json_object_get(v, "multiplexed") != NULL;
 	if ((err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
 		return err;
@@ -1265,6 +1277,22 @@ static size_t find_trials(const char *b, size_t len)
  * malformed JSON returns 1: the whole-document path reports it with its
  * line and column.
  */
+/* Room for one more trial in r->trials (cap of them allocated), zeroed. */
+static int next_trial(struct rd *rd, struct results *r, size_t *cap)
+{
+	if (r->nr_trials == *cap) {
+		struct results_trial *nt;
+
+		*cap = *cap ? 2 * *cap : 1024;
+		nt = realloc(r->trials, *cap * sizeof(*nt));
+		if (!nt)
+			return rd_fail(rd, -ENOMEM, "out of memory");
+		r->trials = nt;
+	}
+	memset(&r->trials[r->nr_trials], 0, sizeof(r->trials[0]));
+	return 0;
+}
+
 static int load_streaming(struct rd *rd, const char *buf, size_t len, struct results *r)
 {
 	size_t open = find_trials(buf, len), i, cap = 0, hlen;
@@ -1284,19 +1312,10 @@ static int load_streaming(struct rd *rd, const char *buf, size_t len, struct res
 			rc = 1;
 			goto out;
 		}
-		if (r->nr_trials == cap) {
-			struct results_trial *nt;
-
-			cap = cap ? 2 * cap : 1024;
-			nt = realloc(r->trials, cap * sizeof(*nt));
-			if (!nt) {
-				json_decref(t);
-				rc = rd_fail(rd, -ENOMEM, "out of memory");
-				goto out;
-			}
-			r->trials = nt;
+		if ((rc = next_trial(rd, r, &cap))) {
+			json_decref(t);
+			goto out;
 		}
-		memset(&r->trials[r->nr_trials], 0, sizeof(r->trials[0]));
 		r->nr_trials++;
 		/* checked after the head below: keep the first error for then */
 		rc = rd_trial(rd, r->nr_trials - 1, t, FOLIO_MAX_ORDER, &r->trials[r->nr_trials - 1]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The result model and its JSON (DESIGN.md, "Results file"). The builders
+ * The result model and its JSON (doc/ARCHITECTURE.md, "Documents"). The builders
  * here describe the host and the THP settings once, for every document that
  * carries them (info, results, collapse).
  */
@@ -58,7 +58,7 @@ int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s
  * results_load() parses and checks a whole document before anything uses
  * it: every error names the problem and, for a field, its JSON path
  * ("trials[3].metrics.walks.value"). The model keeps what analysis needs;
- * unknown keys are ignored (more may be added, DESIGN.md).
+ * unknown keys are ignored (more may be added, doc/ARCHITECTURE.md).
  */
 #include <stddef.h>
 #include <stdint.h>

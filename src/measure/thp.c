@@ -167,6 +167,74 @@ static void read_stats(const char *dir, struct thp_size *z, bool *collapse)
 	closedir(d);
 }
 
+/* The khugepaged knobs (-1 where absent) and its two event counters. */
+static int read_khugepaged(const char *root, struct thp_settings *s)
+{
+	char path[600];
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(khugepaged_knobs) / sizeof(khugepaged_knobs[0]); i++) {
+		long *dst[] = { &s->khugepaged.defrag, &s->khugepaged.max_ptes_none,
+				&s->khugepaged.max_ptes_swap, &s->khugepaged.max_ptes_shared,
+				&s->khugepaged.pages_to_scan, &s->khugepaged.scan_sleep_millisecs,
+				&s->khugepaged.alloc_sleep_millisecs };
+		snprintf(path, sizeof(path), "%s/khugepaged/%s", root, khugepaged_knobs[i]);
+		*dst[i] = -1;
+		err = read_long_at(path, dst[i]);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	snprintf(path, sizeof(path), "%s/khugepaged/pages_collapsed", root);
+	if (read_long_at(path, &s->khugepaged.pages_collapsed))
+		s->khugepaged.pages_collapsed = -1;
+	snprintf(path, sizeof(path), "%s/khugepaged/full_scans", root);
+	if (read_long_at(path, &s->khugepaged.full_scans))
+		s->khugepaged.full_scans = -1;
+	return 0;
+}
+
+/* A hugepages-<N>kB directory ('name' under root) into s->sizes; other names
+ * and sizes beyond THP_MAX_SIZES are skipped. 0 or -errno. */
+static int read_size(const char *root, const char *name, struct thp_settings *s)
+{
+	unsigned long kb;
+	char tail[8], path[600], dir[600];
+	struct thp_size *z;
+	bool collapse = false;
+	int err;
+
+	if (sscanf(name, "hugepages-%lukB%7s", &kb, tail) != 1 || s->nr_sizes >= THP_MAX_SIZES)
+		return 0;
+	z = &s->sizes[s->nr_sizes];
+	memset(z, 0, sizeof(*z));
+	z->kb = kb;
+	z->order = log2_exact(kb * 1024 / (unsigned long)s->page_size);
+	if (z->order < 0)
+		return 0;
+	z->enabled = z->shmem_enabled = THP_W_NONE;
+	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	snprintf(path, sizeof(path), "%s/enabled", dir);
+	err = read_choice_at(path, &z->enabled, &z->enabled_offered);
+	if (!err)
+		z->anon = true;
+	else if (err != -ENOENT)
+		return err;
+	snprintf(path, sizeof(path), "%s/shmem_enabled", dir);
+	err = read_choice_at(path, &z->shmem_enabled, NULL);
+	if (!err)
+		z->shmem = true;
+	else if (err != -ENOENT)
+		return err;
+	read_stats(dir, z, &collapse);
+	if (collapse && z->order < s->pmd_order)
+		s->mthp_collapse = true;
+	if (z->anon && (z->enabled_offered & (1u << THP_W_DEFER)))
+		s->size_defer = true;
+	s->nr_sizes++;
+	return 0;
+}
+
 int thp_read(struct thp_settings *s)
 {
 	const char *root = thp_root();
@@ -175,7 +243,6 @@ int thp_read(struct thp_settings *s)
 	DIR *d;
 	long v;
 	int err;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->page_size = sysconf(_SC_PAGESIZE);
@@ -198,69 +265,18 @@ int thp_read(struct thp_settings *s)
 		s->pmd_size = (unsigned long)s->page_size * (s->page_size / 8);
 	s->pmd_order = log2_exact(s->pmd_size / (unsigned long)s->page_size);
 
-	for (i = 0; i < sizeof(khugepaged_knobs) / sizeof(khugepaged_knobs[0]); i++) {
-		long *dst[] = { &s->khugepaged.defrag, &s->khugepaged.max_ptes_none,
-				&s->khugepaged.max_ptes_swap, &s->khugepaged.max_ptes_shared,
-				&s->khugepaged.pages_to_scan, &s->khugepaged.scan_sleep_millisecs,
-				&s->khugepaged.alloc_sleep_millisecs };
-		snprintf(path, sizeof(path), "%s/khugepaged/%s", root, khugepaged_knobs[i]);
-		*dst[i] = -1;
-		err = read_long_at(path, dst[i]);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	snprintf(path, sizeof(path), "%s/khugepaged/pages_collapsed", root);
-	if (read_long_at(path, &s->khugepaged.pages_collapsed))
-		s->khugepaged.pages_collapsed = -1;
-	snprintf(path, sizeof(path), "%s/khugepaged/full_scans", root);
-	if (read_long_at(path, &s->khugepaged.full_scans))
-		s->khugepaged.full_scans = -1;
+	if ((err = read_khugepaged(root, s)))
+		return err;
 
 	/* Kernels before 6.8 have no hugepages-*kB: nr_sizes stays 0. */
 	d = opendir(root);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		unsigned long kb;
-		char tail[8];
-		struct thp_size *z;
-		bool collapse = false;
-		char dir[600];
-
-		if (sscanf(de->d_name, "hugepages-%lukB%7s", &kb, tail) != 1)
-			continue;
-		if (s->nr_sizes >= THP_MAX_SIZES)
-			break;
-		z = &s->sizes[s->nr_sizes];
-		memset(z, 0, sizeof(*z));
-		z->kb = kb;
-		z->order = log2_exact(kb * 1024 / (unsigned long)s->page_size);
-		if (z->order < 0)
-			continue;
-		z->enabled = z->shmem_enabled = THP_W_NONE;
-		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
-		snprintf(path, sizeof(path), "%s/enabled", dir);
-		err = read_choice_at(path, &z->enabled, &z->enabled_offered);
-		if (!err)
-			z->anon = true;
-		else if (err != -ENOENT) {
+		if ((err = read_size(root, de->d_name, s))) {
 			closedir(d);
 			return err;
 		}
-		snprintf(path, sizeof(path), "%s/shmem_enabled", dir);
-		err = read_choice_at(path, &z->shmem_enabled, NULL);
-		if (!err)
-			z->shmem = true;
-		else if (err != -ENOENT) {
-			closedir(d);
-			return err;
-		}
-		read_stats(dir, z, &collapse);
-		if (collapse && z->order < s->pmd_order)
-			s->mthp_collapse = true;
-		if (z->anon && (z->enabled_offered & (1u << THP_W_DEFER)))
-			s->size_defer = true;
-		s->nr_sizes++;
 	}
 	closedir(d);
 	qsort(s->sizes, (size_t)s->nr_sizes, sizeof(s->sizes[0]), cmp_size);
@@ -770,13 +786,42 @@ int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime)
 	return 0;
 }
 
+/* Write back each journalled knob whose value differs: r->changed lists
+ * them, r->failed those that could not be written. */
+static void apply_knobs(const json_t *knobs, struct thp_recovery *r)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(knobs); i++) {
+		const char *p, *v;
+		char cur[64];
+		int werr;
+
+		json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v);
+		current_value(p, cur, sizeof(cur));
+		if (!strcmp(cur, v))
+			continue;
+		if ((werr = write_knob_verified(p, v))) {
+			add_failure(r, p, v, werr);
+			continue;
+		}
+		if (r->nr_changed < (int)(sizeof(r->changed) / sizeof(r->changed[0]))) {
+			const char *rel = p;
+			size_t n = strlen(thp_root());
+			if (!strncmp(p, thp_root(), n) && p[n] == '/')
+				rel = p + n + 1;
+			snprintf(r->changed[r->nr_changed++], sizeof(r->changed[0]), "%s: %s -> %s",
+				 rel, cur, v);
+		}
+	}
+}
+
 int thp_recover(struct thp_recovery *r)
 {
 	char path[4096];
 	json_error_t jerr;
-	json_t *doc = NULL, *knobs;
+	json_t *doc = NULL;
 	unsigned long long st = 0;
-	size_t i;
 	int err = 0, pid = 0;
 	bool own_lock = false;
 
@@ -816,34 +861,12 @@ int thp_recover(struct thp_recovery *r)
 	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if ((err = thp_journal_check(doc, &pid, &st)))
 		goto out;
-	knobs = json_object_get(doc, "knobs");
 	r->pid = pid;
 	if (pid != getpid() && pid_alive(pid, st)) {
 		err = -EBUSY;
 		goto out;
 	}
-	for (i = 0; i < json_array_size(knobs); i++) {
-		const char *p, *v;
-		char cur[64];
-		int werr;
-
-		json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v);
-		current_value(p, cur, sizeof(cur));
-		if (!strcmp(cur, v))
-			continue;
-		if ((werr = write_knob_verified(p, v))) {
-			add_failure(r, p, v, werr);
-			continue;
-		}
-		if (r->nr_changed < (int)(sizeof(r->changed) / sizeof(r->changed[0]))) {
-			const char *rel = p;
-			size_t n = strlen(thp_root());
-			if (!strncmp(p, thp_root(), n) && p[n] == '/')
-				rel = p + n + 1;
-			snprintf(r->changed[r->nr_changed++], sizeof(r->changed[0]), "%s: %s -> %s",
-				 rel, cur, v);
-		}
-	}
+	apply_knobs(json_object_get(doc, "knobs"), r);
 	if (r->nr_failed) {
 		/* the journal is the only record of those settings: keep it */
 		err = -EIO;
