@@ -115,9 +115,4 @@ static int analyze_cmd(int argc, char **argv)
 	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
 }
 
-const struct ms_command cmd_analyze = {
-	.name = "analyze",
-	.summary = "per-order gains, CIs and the recommended minimum order",
-	.run = analyze_cmd,
-	.cli = &analyze_cli,
-};
+MS_COMMAND(analyze, "per-order gains, CIs and the recommended minimum order");

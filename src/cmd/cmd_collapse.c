@@ -514,16 +514,8 @@ static int collapse_cmd(int argc, char **argv)
 	o.orders_all = true;
 	o.mpn[0] = (int)(sysconf(_SC_PAGESIZE) / 8 - 1); /* the kernel default, HPAGE_PMD_NR - 1 */
 	o.nr_mpn = 1;
-	i = cli_parse(&collapse_cli, argc, argv, on_opt, &o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("collapse: unexpected argument '%s'", argv[i]);
-		cli_usage(&collapse_cli, stderr);
-		return MS_EXIT_USAGE;
-	}
+	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, on_opt, &o)) >= 0)
+		return i;
 	if ((rc = collapse_check(&o, &env)) >= 0)
 		return rc;
 	rc = MS_EXIT_OK;
@@ -544,9 +536,4 @@ out:
 	return rc;
 }
 
-const struct ms_command cmd_collapse = {
-	.name = "collapse",
-	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
-	.run = collapse_cmd,
-	.cli = &collapse_cli,
-};
+MS_COMMAND(collapse, "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth");

@@ -311,9 +311,4 @@ out:
 	return rc;
 }
 
-const struct ms_command cmd_compare = {
-	.name = "compare",
-	.summary = "A/B comparison of results files (kernels or settings), order by order",
-	.run = compare_cmd,
-	.cli = &compare_cli,
-};
+MS_COMMAND(compare, "A/B comparison of results files (kernels or settings), order by order");

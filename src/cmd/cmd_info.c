@@ -116,16 +116,8 @@ static int info_cmd(int argc, char **argv)
 	json_t *doc;
 	int i, env_err;
 
-	i = cli_parse(&info_cli, argc, argv, on_opt, &o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("info: unexpected argument '%s'", argv[i]);
-		cli_usage(&info_cli, stderr);
-		return MS_EXIT_USAGE;
-	}
+	if ((i = cli_parse_no_args(&info_cli, argc, argv, on_opt, &o)) >= 0)
+		return i;
 	doc = build_info(&env_err);
 	if (o.json) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
@@ -139,9 +131,4 @@ static int info_cmd(int argc, char **argv)
 	return MS_EXIT_OK;
 }
 
-const struct ms_command cmd_info = {
-	.name = "info",
-	.summary = "what this machine can measure (CPU, mTHP sizes, khugepaged, PMU)",
-	.run = info_cmd,
-	.cli = &info_cli,
-};
+MS_COMMAND(info, "what this machine can measure (CPU, mTHP sizes, khugepaged, PMU)");

@@ -616,9 +616,4 @@ out_opts:
 	return rc;
 }
 
-const struct ms_command cmd_run = {
-	.name = "run",
-	.summary = "micro-benchmarks, or a command, at each folio order (verified by pagemap)",
-	.run = run_cmd,
-	.cli = &run_cli,
-};
+MS_COMMAND(run, "micro-benchmarks, or a command, at each folio order (verified by pagemap)");

@@ -613,9 +613,4 @@ out:
 	return rc;
 }
 
-const struct ms_command cmd_scan = {
-	.name = "scan",
-	.summary = "which folio orders back processes' memory (thpmaps labels)",
-	.run = scan_cmd,
-	.cli = &scan_cli,
-};
+MS_COMMAND(scan, "which folio orders back processes' memory (thpmaps labels)");
