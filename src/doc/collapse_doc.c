@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "collapse_doc.h"
+#include "json_read.h"
 #include "mthpscope.h"
 #include "results.h"
 
@@ -201,74 +202,32 @@ out:
 
 /* ---- the reader ---------------------------------------------------------- */
 
+/* The collapse document's readers: the kit of json_read.h in its terse
+ * wording, messages without a file name. */
+#define RD(err, errsize) (struct rd){ .err = (err), .errsize = (errsize), .terse = true }
+
 static const char *jtype(const json_t *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-/* o.key into *v: NULL when absent and optional, an error when required. */
-static int field(json_t *o, const char *path, const char *key, bool required, json_t **v,
-		 char *err, size_t errsize)
-{
-	*v = json_object_get(o, key);
-	if (!*v && required)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	return 0;
+	return json_is_real(v) ? "a number" : rd_type_name(v);
 }
 
 /* One typed field: present with the type, or absent when optional. */
 static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
 		char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-	static const char *const names[] = {
-		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
-		[JSON_REAL] = "a number",
-	};
-
-	if (rc || !v)
-		return rc;
-	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
-		if (type == JSON_INTEGER && json_integer_value(v) < 0)
-			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-				    (long long)json_integer_value(v));
-		return 0;
-	}
-	return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
-		    names[type], jtype(v));
+	return rd_typed(&RD(err, errsize), o, path, key, type, required);
 }
 
 /* Integers of the model: want() plus a range. */
 static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
 		    long long max, long long *out, char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
+	json_int_t x;
+	int rc = rd_int(&RD(err, errsize), o, path, key, required, min, max, &x);
 
-	if (rc || !v)
-		return rc;
-	if (!json_is_integer(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected an integer, found %s", path,
-			    key, jtype(v));
-	if (json_integer_value(v) < min && min == 0)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-			    (long long)json_integer_value(v));
-	if (json_integer_value(v) < min || json_integer_value(v) > max)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]",
-			    path, key, (long long)json_integer_value(v), min, max);
-	*out = json_integer_value(v);
-	return 0;
+	if (!rc && json_object_get(o, key))
+		*out = x;
+	return rc;
 }
 
 static int want_num(json_t *o, const char *path, const char *key, bool required, double *out,
@@ -284,32 +243,14 @@ static int want_num(json_t *o, const char *path, const char *key, bool required,
 static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
 		     char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-
-	if (rc || !v)
-		return rc;
-	if (!json_is_boolean(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected true or false, found %s",
-			    path, key, jtype(v));
-	*out = json_is_true(v);
-	return 0;
+	return rd_bool(&RD(err, errsize), o, path, key, required, out);
 }
 
 /* A string of the model: it must fit, the writer would write it back cut. */
 static int want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
 		    size_t size, char *err, size_t errsize)
 {
-	int rc = want(o, path, key, JSON_STRING, required, err, errsize);
-	json_t *v = json_object_get(o, key);
-
-	if (rc || !v)
-		return rc;
-	if (json_string_length(v) >= size)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: longer than %zu characters", path,
-			    key, size - 1);
-	snprintf(dst, size, "%s", json_string_value(v));
-	return 0;
+	return rd_string(&RD(err, errsize), o, path, key, required, true, dst, size);
 }
 
 /* A fixed word of the document (e.g. "source": "timing"), when present. */
