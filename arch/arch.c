@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What every arch directory shares: look-up, detection, specs, formulas. */
 #include "arch.h"
-#include "tlb_model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -109,21 +108,6 @@ static bool pmu_covers_cpu(const char *pmu, int cpu)
 		ok = cpulist_has(buf, cpu);
 	fclose(f);
 	return ok;
-}
-
-int arch_arm64_contpte_order(long page_size)
-{
-	/* one table of the kernel's CONT_PTE_SHIFT: the TLB model's */
-	switch (page_size) {
-	case 4096:
-		return tlb_contpte_order(12);
-	case 16384:
-		return tlb_contpte_order(14);
-	case 65536:
-		return tlb_contpte_order(16);
-	default:
-		return -1;
-	}
 }
 
 int arch_event_counted(const struct arch_desc *d, const char *event)

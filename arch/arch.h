@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a CPU family offers for address-translation measurement, as data
- * (STYLE.md habits 1 and 8, after libpfm4's pmu descriptors and LIKWID's
- * TLB_DATA groups): the semantic metrics of DESIGN.md mapped to event
+ * (after libpfm4's pmu descriptors and LIKWID's TLB_DATA groups): the
+ * semantic metrics of src/doc/metrics.c mapped to event
  * strings, derived metrics as formulas, and hints (TLB coalescing, TLB sizes).
  *
  * Exactly one of arch/x86/ and arch/arm64/ is compiled; it defines
@@ -16,10 +16,11 @@
 #include <stddef.h>
 
 #include "counters.h"
+#include "folio_types.h"
 
 /* One semantic metric on one family. */
 struct arch_event {
-	const char *metric; /* "walks", "walk_cycles", ... (DESIGN.md metric names) */
+	const char *metric; /* "walks", "walk_cycles", ... (src/doc/metrics.c names) */
 	const char *event;  /* libpfm4 string, raw "rNNNN", or "cpu_core/rNNNN/" (hybrid) */
 	const char *pmu;    /* hybrid: the sysfs PMU that counts it ("cpu_core"); else NULL */
 };
@@ -61,12 +62,7 @@ struct arch_desc {
 	int (*counted)(const char *event);
 };
 
-/* The arm64 contiguous-PTE block as a folio order for a base page size:
- * CONT_PTE_SHIFT of Linux arch/arm64/include/asm/pgtable-hwdef.h (Arm ARM
- * DDI 0487 D8.6.1, Contiguous bit): 16 x 4K = 64K (order 4), 128 x 16K = 2M
- * (order 7), 32 x 64K = 2M (order 5). -1 for other page sizes. Compiled on
- * every architecture: results files from arm64 are analysed anywhere. */
-int arch_arm64_contpte_order(long page_size);
+/* arch_arm64_contpte_order: in folio_types.h (plain facts analysis uses). */
 
 /* d->counted(event), or 1 when d has no such hook. */
 int arch_event_counted(const struct arch_desc *d, const char *event);

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "analyze.h"
-#include "arch.h"
+#include "folio_types.h"
 #include "mthpscope.h"
 #include "metrics.h"
 #include "stats.h"
@@ -649,17 +649,55 @@ static double counted_trimmed_mean(const struct blk *s, size_t n, const uint32_t
 	return wsum > 0 ? sum / wsum : NAN;
 }
 
+/* The paired bootstrap's replicates into c->boot: reps drawn with
+ * replacement, then rounds within each drawn rep; a drawn round brings every
+ * order's log ratio with it, so one count per block serves all orders. */
+static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct blk *const *sorted,
+			     const size_t *nsorted, uint32_t *cnt, size_t blocks)
+{
+	size_t cap = p->nreps * p->maxr, j, r, drawn;
+	struct stats_rng rng;
+	unsigned it;
+	double med;
+	int k;
+
+	stats_rng_seed(&rng, seed_for(c, 0, 60));
+	for (it = 0; it < c->iters; it++) {
+		memset(cnt, 0, (cap ? cap : 1) * sizeof(*cnt));
+		drawn = 0;
+		for (j = 0; j < p->nreps; j++) {
+			size_t rep = (size_t)(stats_rng_uniform(&rng) * (double)p->nreps);
+
+			for (r = 0; r < p->r0[rep]; r++) {
+				size_t round = (size_t)(stats_rng_uniform(&rng) * (double)p->r0[rep]);
+
+				cnt[rep * p->maxr + round]++;
+				drawn++;
+			}
+		}
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)k];
+
+			*row = NAN;
+			if (nsorted[k] &&
+			    isfinite(med = counted_trimmed_mean(sorted[k], nsorted[k], cnt,
+								nsorted[k] == blocks ? drawn
+										     : SIZE_MAX,
+								ANALYZE_TRIM)))
+				*row = 1.0 - exp(med);
+		}
+	}
+}
+
 static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 {
 	struct analysis *a = c->a;
 	struct pairs p;
-	struct stats_rng rng;
 	struct blk *sorted[ANALYZE_NR_ORDERS] = { 0 };
 	size_t nsorted[ANALYZE_NR_ORDERS] = { 0 };
 	uint32_t *cnt = NULL;
 	double *tmp = NULL, med;
-	size_t cap, i, j, r, n, blocks = 0, drawn;
-	unsigned it;
+	size_t cap, i, j, n, blocks = 0;
 	int k, err;
 
 	if ((err = pairs_build(c, &p)))
@@ -702,35 +740,7 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 		if (isfinite(med = counted_trimmed_mean(sorted[k], n, cnt, n, ANALYZE_TRIM)))
 			o->gain.value = 1.0 - exp(med);
 	}
-	/* the bootstrap: reps drawn with replacement, then rounds within each
-	 * drawn rep; a drawn round brings every order's log ratio with it, so
-	 * one count per block serves all orders */
-	stats_rng_seed(&rng, seed_for(c, 0, 60));
-	for (it = 0; it < c->iters; it++) {
-		memset(cnt, 0, (cap ? cap : 1) * sizeof(*cnt));
-		drawn = 0;
-		for (j = 0; j < p.nreps; j++) {
-			size_t rep = (size_t)(stats_rng_uniform(&rng) * (double)p.nreps);
-
-			for (r = 0; r < p.r0[rep]; r++) {
-				size_t round = (size_t)(stats_rng_uniform(&rng) * (double)p.r0[rep]);
-
-				cnt[rep * p.maxr + round]++;
-				drawn++;
-			}
-		}
-		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)k];
-
-			*row = NAN;
-			if (nsorted[k] &&
-			    isfinite(med = counted_trimmed_mean(sorted[k], nsorted[k], cnt,
-								nsorted[k] == blocks ? drawn
-										     : SIZE_MAX,
-								ANALYZE_TRIM)))
-				*row = 1.0 - exp(med);
-		}
-	}
+	paired_bootstrap(c, &p, sorted, nsorted, cnt, blocks);
 	/* one pair resamples to itself: no interval (as change_of with one trial) */
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
 		if (a->orders[k].n_pairs >= 2)
@@ -915,6 +925,51 @@ static void classify(struct analysis *a)
  * gain out. A raw gain whose own CI excludes the fit is a violation beyond
  * noise: placement or measurement, not a real dip.
  */
+/* The warning for raw gains outside the monotone fit's reach: nv orders
+ * (listed), 'worst' the farthest from its fit. */
+static void monotone_warning(struct analysis *a, int nv, int worst, const char *list)
+{
+	const struct analyze_order *o = &a->orders[worst];
+	char v[16], lo[16], hi[16], f[16];
+
+	snprintf(v, sizeof(v), "%.1f %%", 100.0 * o->gain.value);
+	snprintf(lo, sizeof(lo), "%.1f", 100.0 * o->gain.lo);
+	snprintf(hi, sizeof(hi), "%.1f %%", 100.0 * o->gain.hi);
+	snprintf(f, sizeof(f), "%.1f %%", 100.0 * o->fitted.value);
+	snprintf(a->monotone_warning, sizeof(a->monotone_warning),
+		 "The raw gains violate monotonicity beyond noise at order%s %s (e.g. order "
+		 "%d saves %s [95 %% CI %s, %s] where the monotone fit gives %s). A larger "
+		 "folio never needs more TLB entries than a smaller one, so this points to "
+		 "a placement or measurement problem (folios of that order physically "
+		 "scattered or mapped differently, a disturbed part of the run), not a real "
+		 "dip; the verdict uses the fit. Re-run to check.", nv > 1 ? "s" : "", list,
+		 worst, v, lo, hi, f);
+}
+
+/* The isotonic fit of each joint bootstrap replicate of orders ks[0..m)
+ * into rows (m values a row); replicates with a missing value are left out.
+ * Returns the rows kept. */
+static size_t fit_replicates(const struct ctx *c, const int *ks, int m, const double *w,
+			     double *rows)
+{
+	size_t kept = 0;
+	unsigned it;
+	int i;
+
+	for (it = 0; it < c->iters; it++) {
+		double *row = &rows[kept * (size_t)m];
+		bool ok = true;
+
+		for (i = 0; i < m && ok; i++) {
+			row[i] = c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)ks[i]];
+			ok = isfinite(row[i]);
+		}
+		if (ok && !stats_isotonic_fit(row, w, (size_t)m, row))
+			kept++;
+	}
+	return kept;
+}
+
 static int monotone_fit(struct ctx *c)
 {
 	struct analysis *a = c->a;
@@ -923,9 +978,8 @@ static int monotone_fit(struct ctx *c)
 	double *rows = NULL, *tmp = NULL;
 	bool weighted = true, sig_below = false;
 	size_t kept = 0;
-	unsigned it;
 	int k, err = 0, worst = -1;
-	char list[96] = "", v[16], lo[16], hi[16], f[16];
+	char list[96] = "";
 
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
 		a->orders[k].raw_status = a->orders[k].status;
@@ -954,17 +1008,7 @@ static int monotone_fit(struct ctx *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	for (it = 0; it < c->iters; it++) {
-		double *row = &rows[kept * (size_t)m];
-		bool ok = true;
-
-		for (i = 0; i < m && ok; i++) {
-			row[i] = c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)ks[i]];
-			ok = isfinite(row[i]);
-		}
-		if (ok && !stats_isotonic_fit(row, weighted ? w : NULL, (size_t)m, row))
-			kept++;
-	}
+	kept = fit_replicates(c, ks, m, weighted ? w : NULL, rows);
 	for (i = 0; i < m; i++) {
 		struct analyze_order *o = &a->orders[ks[i]];
 		struct ctx cc = *c;
@@ -993,22 +1037,8 @@ static int monotone_fit(struct ctx *c)
 		else
 			o->status = AN_ST_UNCLEAR;
 	}
-	if (nv) {
-		const struct analyze_order *o = &a->orders[worst];
-
-		snprintf(v, sizeof(v), "%.1f %%", 100.0 * o->gain.value);
-		snprintf(lo, sizeof(lo), "%.1f", 100.0 * o->gain.lo);
-		snprintf(hi, sizeof(hi), "%.1f %%", 100.0 * o->gain.hi);
-		snprintf(f, sizeof(f), "%.1f %%", 100.0 * o->fitted.value);
-		snprintf(a->monotone_warning, sizeof(a->monotone_warning),
-			 "The raw gains violate monotonicity beyond noise at order%s %s (e.g. order "
-			 "%d saves %s [95 %% CI %s, %s] where the monotone fit gives %s). A larger "
-			 "folio never needs more TLB entries than a smaller one, so this points to "
-			 "a placement or measurement problem (folios of that order physically "
-			 "scattered or mapped differently, a disturbed part of the run), not a real "
-			 "dip; the verdict uses the fit. Re-run to check.", nv > 1 ? "s" : "", list,
-			 worst, v, lo, hi, f);
-	}
+	if (nv)
+		monotone_warning(a, nv, worst, list);
 out:
 	free(rows);
 	free(tmp);
@@ -1289,10 +1319,71 @@ static void reps_advice(struct analysis *a, size_t n, int m)
 			 "on an idle machine (pinned CPU, no other load).", n);
 }
 
+/* The verdict when order first_gain gains and nothing below it is unclear. */
+static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
+{
+	const struct analyze_order *o = a->orders;
+	char *r = a->reason, sz[16];
+	size_t rs = sizeof(a->reason);
+	int k;
+
+	a->min_order = first_gain;
+	a->verdict = first_gain < a->pmd_order ? AN_MTHP : AN_PMD_ONLY;
+	analyze_order_size(a, first_gain, sz, sizeof(sz));
+	if (a->verdict == AN_MTHP)
+		append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
+		       "significant and material (at least %s): ", first_gain, sz, thr);
+	else
+		append(r, rs, "Only the PMD order (%s) gains materially (at least %s): ",
+		       sz, thr);
+	describe_gain(a, r, rs, first_gain);
+	append(r, rs, ".");
+	for (k = 1; k < first_gain && !o[k].primary.n; k++)
+		;
+	if (k < first_gain)
+		append(r, rs, " Every measured order below it stays under %s (its CI "
+		       "rules a material gain out).", thr);
+	if (a->verdict == AN_MTHP && !isnan(o[first_gain].share.value))
+		append(r, rs, " It reaches %.0f %% of the PMD order's gain.",
+		       100.0 * o[first_gain].share.value);
+	if (a->verdict == AN_MTHP)
+		snprintf(a->advice, sizeof(a->advice), "Enable hugepages-%llukB and the "
+			 "larger sizes (always or madvise); for khugepaged (kernels with mTHP "
+			 "collapse), a minimum collapse order of %d.",
+			 (unsigned long long)(a->res->page_size << first_gain) >> 10,
+			 first_gain);
+	else
+		snprintf(a->advice, sizeof(a->advice), "Keep the mTHP sizes below PMD off "
+			 "for this access pattern; PMD THP alone gives the gain.");
+}
+
+/* The verdict when every measured order's CI rules a material gain out. */
+static void recommend_no_gain(struct analysis *a, const char *thr)
+{
+	const struct analyze_order *o = a->orders;
+	char *r = a->reason;
+	size_t rs = sizeof(a->reason);
+	int k;
+
+	a->verdict = AN_NO_GAIN;
+	append(r, rs, "No order gains materially: for every measured order the 95 %% CI "
+	       "of the saving in %s stays below %s", a->metric_unit, thr);
+	for (k = ANALYZE_NR_ORDERS - 1; k > 0; k--)
+		if (o[k].primary.n) {
+			append(r, rs, " (the largest, ");
+			describe_gain(a, r, rs, k);
+			append(r, rs, ")");
+			break;
+		}
+	append(r, rs, ".");
+	snprintf(a->advice, sizeof(a->advice), "Larger folios buy nothing in translation "
+		 "for this pattern and span; a larger span (beyond the TLB reach) may.");
+}
+
 static void recommend(struct analysis *a)
 {
 	const struct analyze_order *o = a->orders;
-	char *r = a->reason, thr[16], sz[16];
+	char *r = a->reason, thr[16];
 	size_t rs = sizeof(a->reason);
 	int k, first_gain = -1, lowest_unclear = -1, nr_other = 0;
 	size_t min_n = SIZE_MAX;
@@ -1318,48 +1409,9 @@ static void recommend(struct analysis *a)
 		first_gain = a->pmd_order;
 
 	if (first_gain >= 0 && (lowest_unclear < 0 || lowest_unclear > first_gain)) {
-		a->min_order = first_gain;
-		a->verdict = first_gain < a->pmd_order ? AN_MTHP : AN_PMD_ONLY;
-		analyze_order_size(a, first_gain, sz, sizeof(sz));
-		if (a->verdict == AN_MTHP)
-			append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
-			       "significant and material (at least %s): ", first_gain, sz, thr);
-		else
-			append(r, rs, "Only the PMD order (%s) gains materially (at least %s): ",
-			       sz, thr);
-		describe_gain(a, r, rs, first_gain);
-		append(r, rs, ".");
-		for (k = 1; k < first_gain && !o[k].primary.n; k++)
-			;
-		if (k < first_gain)
-			append(r, rs, " Every measured order below it stays under %s (its CI "
-			       "rules a material gain out).", thr);
-		if (a->verdict == AN_MTHP && !isnan(o[first_gain].share.value))
-			append(r, rs, " It reaches %.0f %% of the PMD order's gain.",
-			       100.0 * o[first_gain].share.value);
-		if (a->verdict == AN_MTHP)
-			snprintf(a->advice, sizeof(a->advice), "Enable hugepages-%llukB and the "
-				 "larger sizes (always or madvise); for khugepaged (kernels with mTHP "
-				 "collapse), a minimum collapse order of %d.",
-				 (unsigned long long)(a->res->page_size << first_gain) >> 10,
-				 first_gain);
-		else
-			snprintf(a->advice, sizeof(a->advice), "Keep the mTHP sizes below PMD off "
-				 "for this access pattern; PMD THP alone gives the gain.");
+		recommend_gain(a, first_gain, thr);
 	} else if (first_gain < 0 && lowest_unclear < 0) {
-		a->verdict = AN_NO_GAIN;
-		append(r, rs, "No order gains materially: for every measured order the 95 %% CI "
-		       "of the saving in %s stays below %s", a->metric_unit, thr);
-		for (k = ANALYZE_NR_ORDERS - 1; k > 0; k--)
-			if (o[k].primary.n) {
-				append(r, rs, " (the largest, ");
-				describe_gain(a, r, rs, k);
-				append(r, rs, ")");
-				break;
-			}
-		append(r, rs, ".");
-		snprintf(a->advice, sizeof(a->advice), "Larger folios buy nothing in translation "
-			 "for this pattern and span; a larger span (beyond the TLB reach) may.");
+		recommend_no_gain(a, thr);
 	} else {
 		a->verdict = AN_INCONCLUSIVE;
 		a->candidate_order = first_gain;

@@ -750,7 +750,7 @@ int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 			found |= input_has_metric(&inputs[j], o.metrics[i]);
 		if (!found) {
 			snprintf(r->error, sizeof(r->error),
-				 "metric '%s' is in none of the files (names as in DESIGN.md: "
+				 "metric '%s' is in none of the files (names as in doc/ARCHITECTURE.md: "
 				 "ns_per_access, walks, dtlb_misses, page_faults, ...)",
 				 o.metrics[i]);
 			return -EINVAL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A/B comparison of results files (DESIGN.md, "compare"). The first input is
+ * A/B comparison of results files (doc/ARCHITECTURE.md, "Documents"). The first input is
  * the baseline; every other input is compared with it, order by order and
  * metric by metric: medians, the change in percent, a bootstrap CI of the
  * change, a Mann-Whitney p-value and significance after Holm correction over

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Exit statuses (DESIGN.md, Contracts). Only main() and cmd_*.c exit. */
+/* Exit statuses (doc/ARCHITECTURE.md, "Contracts"). Only main() and cmd_*.c exit. */
 enum ms_exit {
 	MS_EXIT_OK = 0,
 	MS_EXIT_FAIL = 1,  /* runtime failure */

@@ -311,3 +311,20 @@ int cli_stdout_finish(int rc)
 		ms_err("writing to standard output failed: %s", strerror(-err));
 	return rc == MS_EXIT_OK ? MS_EXIT_FAIL : rc;
 }
+
+int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv,
+		      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx)
+{
+	int i = cli_parse(cmd, argc, argv, on_opt, ctx);
+
+	if (i == CLI_DONE)
+		return MS_EXIT_OK;
+	if (i < 0)
+		return MS_EXIT_USAGE;
+	if (i < argc) {
+		ms_err("%s: unexpected argument '%s'", cmd->name, argv[i]);
+		cli_usage(cmd, stderr);
+		return MS_EXIT_USAGE;
+	}
+	return -1;
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option tables: one table per command, parsed with getopt_long, --help
- * generated from the same table (STYLE.md habit 6). */
+ * generated from the same table (doc/ARCHITECTURE.md, "Add a command"). */
 #ifndef CLI_H
 #define CLI_H
 
@@ -34,6 +34,11 @@ enum { CLI_DONE = -1, CLI_USAGE = -2 };
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx);
 void cli_usage(const struct cli_cmd *cmd, FILE *f);
+/* cli_parse for a command without positional arguments: an exit status
+ * (0 after --help, 2 after a usage message, also for an argument), or -1
+ * to go on. */
+int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv,
+		      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx);
 /* Like cli_parse, but options may follow positionals ("analyze FILE
  * --format json"): up to max_pos positionals go to pos[]. Returns their
  * number, or CLI_DONE / CLI_USAGE (message printed, also for too many). */

@@ -161,9 +161,4 @@ out:
 	return rc;
 }
 
-const struct ms_command cmd_analyze = {
-	.name = "analyze",
-	.summary = "per-order gains, CIs and the recommended minimum order",
-	.run = analyze_cmd,
-	.cli = &analyze_cli,
-};
+MS_COMMAND(analyze, "per-order gains, CIs and the recommended minimum order");

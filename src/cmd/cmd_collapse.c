@@ -393,14 +393,116 @@ out:
 	return err ? exit_for(err) : MS_EXIT_OK;
 }
 
+/* The options against the machine, before the first write: an exit
+ * status, or -1 to go on. */
+static int collapse_check(struct collapse_cmd_opts *o, struct collapse_env *env)
+{
+	char why[512];
+	int i, err;
+
+	if (o->span > SIZE_MAX / 2) {
+		ms_err("collapse: --span is too large");
+		return MS_EXIT_USAGE;
+	}
+	o->cfg.span = (size_t)o->span;
+	o->cfg.max_ptes_none = o->mpn[0];
+	if (o->orders_all) {
+		struct thp_settings s;
+
+		if ((err = thp_read(&s))) {
+			thp_strerror(err, why, sizeof(why));
+			ms_err("collapse: %s", why);
+			return MS_EXIT_ENV;
+		}
+		o->cfg.orders = thp_anon_orders(&s);
+		if (!o->cfg.orders) {
+			ms_err("collapse: this kernel has no anon THP sizes");
+			return MS_EXIT_ENV;
+		}
+	}
+	/* Every value checked before the first write. */
+	for (i = 0; i < o->nr_mpn; i++) {
+		o->cfg.max_ptes_none = o->mpn[i];
+		err = collapse_prepare(&o->cfg, env, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: %s", why);
+			/* prepare checks the options: EINVAL is a bad value given */
+			return err == -EINVAL ? MS_EXIT_USAGE : exit_for(err);
+		}
+	}
+	if (o->measure && o->cfg.span * 2 > env->mem_available) {
+		ms_err("collapse: --measure needs a second span of the same size: %zu MiB do not "
+		       "fit in the %llu MiB available",
+		       o->cfg.span * 2 >> 20, env->mem_available >> 20);
+		return MS_EXIT_ENV;
+	}
+	if (geteuid() != 0) {
+		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
+		return MS_EXIT_ENV;
+	}
+	if (o->output && (err = atomic_check_output(o->output, false))) {
+		ms_err("collapse: cannot write '%s': %s", o->output, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	if (o->plot && (err = atomic_check_output(o->plot, true))) {
+		ms_err("collapse: cannot write figures into '%s': %s", o->plot, strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	if (o->cfg.mode == COLLAPSE_KHUGEPAGED && !o->cfg.pages_to_scan) {
+		o->cfg.pages_to_scan = (long)(o->cfg.span / (size_t)env->page_size) * 2;
+		if (o->cfg.pages_to_scan < 4096)
+			o->cfg.pages_to_scan = 4096;
+	}
+	if (o->cfg.mode == COLLAPSE_KHUGEPAGED && !(o->cfg.orders & (1UL << env->pmd_order)) &&
+	    !env->thp.mthp_collapse)
+		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
+			"collapse counters: mainline khugepaged does not scan this span; waiting "
+			"the whole timeout anyway");
+	return -1;
+}
+
+/* The document on stdout (--json), into -o FILE, and its figures (--plot):
+ * an exit status. *doc is the caller's to free. */
+static int collapse_output(const struct collapse_cmd_opts *o, const struct collapse_doc *cd,
+			   json_t **doc)
+{
+	char why[512];
+	int i, err, rc = MS_EXIT_OK;
+
+	if ((err = collapse_doc_json(cd, doc))) {
+		ms_err("collapse: %s", strerror(-err));
+		return MS_EXIT_FAIL;
+	}
+	if (o->json) {
+		json_dumpf(*doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+	}
+	if (o->output && (err = atomic_write_json(o->output, *doc, JSON_INDENT(2)))) {
+		ms_err("collapse: writing %s failed: %s", o->output, strerror(-err));
+		return MS_EXIT_FAIL;
+	}
+	if (o->plot) {
+		struct plot_files files = { .nr = 0 };
+
+		/* the model the document was written from: plot draws what it says */
+		err = plot_collapse(cd, o->plot, PLOT_PNG, &files, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: %s", why);
+			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
+		}
+		for (i = 0; i < files.nr; i++)
+			ms_note("collapse: wrote %s/%s", o->plot, files.name[i]);
+	}
+	return rc;
+}
+
 static int collapse_cmd(int argc, char **argv)
 {
 	struct collapse_cmd_opts o = { 0 };
 	struct collapse_env env;
 	struct collapse_doc cd = { 0 };
 	json_t *doc = NULL;
-	char why[512];
-	int i, err, rc = MS_EXIT_OK;
+	int i, rc;
 
 	o.cfg.mode = COLLAPSE_KHUGEPAGED;
 	o.cfg.fill = 0.5;
@@ -412,74 +514,11 @@ static int collapse_cmd(int argc, char **argv)
 	o.orders_all = true;
 	o.mpn[0] = (int)(sysconf(_SC_PAGESIZE) / 8 - 1); /* the kernel default, HPAGE_PMD_NR - 1 */
 	o.nr_mpn = 1;
-	i = cli_parse(&collapse_cli, argc, argv, on_opt, &o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("collapse: unexpected argument '%s'", argv[i]);
-		cli_usage(&collapse_cli, stderr);
-		return MS_EXIT_USAGE;
-	}
-	if (o.span > SIZE_MAX / 2) {
-		ms_err("collapse: --span is too large");
-		return MS_EXIT_USAGE;
-	}
-	o.cfg.span = (size_t)o.span;
-	o.cfg.max_ptes_none = o.mpn[0];
-	if (o.orders_all) {
-		struct thp_settings s;
-
-		if ((err = thp_read(&s))) {
-			thp_strerror(err, why, sizeof(why));
-			ms_err("collapse: %s", why);
-			return MS_EXIT_ENV;
-		}
-		o.cfg.orders = thp_anon_orders(&s);
-		if (!o.cfg.orders) {
-			ms_err("collapse: this kernel has no anon THP sizes");
-			return MS_EXIT_ENV;
-		}
-	}
-	/* Every value checked before the first write. */
-	for (i = 0; i < o.nr_mpn; i++) {
-		o.cfg.max_ptes_none = o.mpn[i];
-		err = collapse_prepare(&o.cfg, &env, why, sizeof(why));
-		if (err) {
-			ms_err("collapse: %s", why);
-			/* prepare checks the options: EINVAL is a bad value given */
-			return err == -EINVAL ? MS_EXIT_USAGE : exit_for(err);
-		}
-	}
-	if (o.measure && o.cfg.span * 2 > env.mem_available) {
-		ms_err("collapse: --measure needs a second span of the same size: %zu MiB do not "
-		       "fit in the %llu MiB available",
-		       o.cfg.span * 2 >> 20, env.mem_available >> 20);
-		return MS_EXIT_ENV;
-	}
-	if (geteuid() != 0) {
-		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
-		return MS_EXIT_ENV;
-	}
-	if (o.output && (err = atomic_check_output(o.output, false))) {
-		ms_err("collapse: cannot write '%s': %s", o.output, strerror(-err));
-		return MS_EXIT_ENV;
-	}
-	if (o.plot && (err = atomic_check_output(o.plot, true))) {
-		ms_err("collapse: cannot write figures into '%s': %s", o.plot, strerror(-err));
-		return MS_EXIT_ENV;
-	}
-	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !o.cfg.pages_to_scan) {
-		o.cfg.pages_to_scan = (long)(o.cfg.span / (size_t)env.page_size) * 2;
-		if (o.cfg.pages_to_scan < 4096)
-			o.cfg.pages_to_scan = 4096;
-	}
-	if (o.cfg.mode == COLLAPSE_KHUGEPAGED && !(o.cfg.orders & (1UL << env.pmd_order)) &&
-	    !env.thp.mthp_collapse)
-		ms_note("collapse: the PMD size is not a target and this kernel has no per-size "
-			"collapse counters: mainline khugepaged does not scan this span; waiting "
-			"the whole timeout anyway");
+	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, on_opt, &o)) >= 0)
+		return i;
+	if ((rc = collapse_check(&o, &env)) >= 0)
+		return rc;
+	rc = MS_EXIT_OK;
 	collapse_doc_init(&cd, &env);
 	collapse_doc_set_config(&cd, &o.cfg, &env, o.mpn, (size_t)o.nr_mpn, o.measure);
 	if (!o.json)
@@ -490,41 +529,11 @@ static int collapse_cmd(int argc, char **argv)
 		if (rc != MS_EXIT_OK)
 			goto out;
 	}
-	if ((err = collapse_doc_json(&cd, &doc))) {
-		ms_err("collapse: %s", strerror(-err));
-		rc = MS_EXIT_FAIL;
-		goto out;
-	}
-	if (o.json) {
-		json_dumpf(doc, stdout, JSON_INDENT(2));
-		putchar('\n');
-	}
-	if (o.output && (err = atomic_write_json(o.output, doc, JSON_INDENT(2)))) {
-		ms_err("collapse: writing %s failed: %s", o.output, strerror(-err));
-		rc = MS_EXIT_FAIL;
-		goto out;
-	}
-	if (o.plot) {
-		struct plot_files files = { .nr = 0 };
-
-		/* the model the document was written from: plot draws what it says */
-		err = plot_collapse(&cd, o.plot, PLOT_PNG, &files, why, sizeof(why));
-		if (err) {
-			ms_err("collapse: %s", why);
-			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
-		}
-		for (i = 0; i < files.nr; i++)
-			ms_note("collapse: wrote %s/%s", o.plot, files.name[i]);
-	}
+	rc = collapse_output(&o, &cd, &doc);
 out:
 	collapse_doc_free(&cd);
 	json_decref(doc);
 	return rc;
 }
 
-const struct ms_command cmd_collapse = {
-	.name = "collapse",
-	.summary = "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth",
-	.run = collapse_cmd,
-	.cli = &collapse_cli,
-};
+MS_COMMAND(collapse, "khugepaged / MADV_COLLAPSE: orders over time, creep, RSS growth");

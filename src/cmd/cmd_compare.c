@@ -165,6 +165,69 @@ static void show_rows(size_t done, size_t total, void *ctx)
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
 }
 
+/* Load each file into res[i] and its compare input; 0, or -1 after the
+ * message. */
+static int load_inputs(const char *const *paths, int nfiles, struct results **res,
+		       struct compare_input *inputs, char **labels)
+{
+	char msg[512];
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		const char *path = paths[i];
+
+		if (results_load(path, &res[i], msg, sizeof(msg))) {
+			ms_err("compare: %s", msg);
+			return -1;
+		}
+		if (!labels[i] || compare_input_from_results(res[i], labels[i], &inputs[i])) {
+			ms_err("compare: out of memory");
+			return -1;
+		}
+		if (inputs[i].nr_dropped)
+			ms_warn("%s: %zu trial%s left out: their folios were not of the order "
+				"they were meant to measure (coverage below %.0f%%)",
+				path, inputs[i].nr_dropped, inputs[i].nr_dropped == 1 ? "" : "s",
+				RESULTS_MIN_COVERAGE * 100);
+	}
+	return 0;
+}
+
+/* The report, the figures and the --fail-above check: an exit status. */
+static int compare_output(const struct compare_report *report, const struct compare_cmd_opts *o)
+{
+	char msg[512];
+	size_t nreg;
+	int err;
+
+	if (report_compare_write(report, o->format, stdout)) {
+		ms_err("compare: writing the report failed");
+		return MS_EXIT_FAIL;
+	}
+	if (o->plot_dir) {
+		size_t nfig = 0;
+
+		fflush(stdout);
+		err = plot_compare(report, o->plot_dir, o->plot_format, &nfig, msg, sizeof(msg));
+		if (err) {
+			ms_err("compare: plot: %s", msg);
+			return err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
+		}
+		ms_note("%zu A/B figure%s written to %s", nfig, nfig == 1 ? "" : "s", o->plot_dir);
+	}
+	if (o->fail_pct >= 0) {
+		nreg = compare_count_regressions(report, o->fail_pct);
+		if (nreg) {
+			fflush(stdout);
+			print_regressions(report, o->fail_pct);
+			ms_err("compare: %zu significant regression%s larger than %g%%", nreg,
+			       nreg == 1 ? "" : "s", o->fail_pct);
+			return MS_EXIT_FAIL;
+		}
+	}
+	return MS_EXIT_OK;
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
@@ -174,9 +237,9 @@ static int compare_cmd(int argc, char **argv)
 	struct progress prog;
 	struct compare_input *inputs = NULL;
 	struct results **res = NULL;
-	char **labels = NULL, **v, msg[512];
-	int i, first, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
-	size_t k, nreg;
+	char **labels = NULL, **v;
+	int i, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
+	size_t k;
 
 	/* options may come before, between and after the file names; one
 	 * parser for all of them, so a missing value is a usage error */
@@ -186,15 +249,10 @@ static int compare_cmd(int argc, char **argv)
 		return MS_EXIT_FAIL;
 	}
 	vc = cli_parse_mixed(&compare_cli, argc, argv, on_opt, &o, (const char **)v, argc);
-	if (vc == CLI_DONE) {
-		rc = MS_EXIT_OK;
-		goto out;
-	}
 	if (vc < 0) {
-		rc = MS_EXIT_USAGE;
+		rc = vc == CLI_DONE ? MS_EXIT_OK : MS_EXIT_USAGE;
 		goto out;
 	}
-	first = 0;
 	nfiles = vc;
 	if (nfiles < 2) {
 		ms_err("compare: needs two results files or more (the first is the baseline)");
@@ -215,25 +273,9 @@ static int compare_cmd(int argc, char **argv)
 		ms_err("compare: out of memory");
 		goto out;
 	}
-	make_labels(v + first, nfiles, labels);
-	for (i = 0; i < nfiles; i++) {
-		const char *path = v[first + i];
-
-		err = results_load(path, &res[i], msg, sizeof(msg));
-		if (err) {
-			ms_err("compare: %s", msg);
-			goto out;
-		}
-		if (!labels[i] || compare_input_from_results(res[i], labels[i], &inputs[i])) {
-			ms_err("compare: out of memory");
-			goto out;
-		}
-		if (inputs[i].nr_dropped)
-			ms_warn("%s: %zu trial%s left out: their folios were not of the order "
-				"they were meant to measure (coverage below %.0f%%)",
-				path, inputs[i].nr_dropped, inputs[i].nr_dropped == 1 ? "" : "s",
-				RESULTS_MIN_COVERAGE * 100);
-	}
+	make_labels(v, nfiles, labels);
+	if (load_inputs((const char *const *)v, nfiles, res, inputs, labels))
+		goto out;
 	copts.metrics = o.metrics;
 	copts.nr_metrics = o.nr_metrics;
 	copts.alpha = o.alpha;
@@ -249,33 +291,7 @@ static int compare_cmd(int argc, char **argv)
 		rc = err == -EINVAL && o.nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
 		goto out;
 	}
-	if (report_compare_write(&report, o.format, stdout)) {
-		ms_err("compare: writing the report failed");
-		goto out;
-	}
-	if (o.plot_dir) {
-		size_t nfig = 0;
-
-		fflush(stdout);
-		err = plot_compare(&report, o.plot_dir, o.plot_format, &nfig, msg, sizeof(msg));
-		if (err) {
-			ms_err("compare: plot: %s", msg);
-			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
-			goto out;
-		}
-		ms_note("%zu A/B figure%s written to %s", nfig, nfig == 1 ? "" : "s", o.plot_dir);
-	}
-	rc = MS_EXIT_OK;
-	if (o.fail_pct >= 0) {
-		nreg = compare_count_regressions(&report, o.fail_pct);
-		if (nreg) {
-			fflush(stdout);
-			print_regressions(&report, o.fail_pct);
-			ms_err("compare: %zu significant regression%s larger than %g%%", nreg,
-			       nreg == 1 ? "" : "s", o.fail_pct);
-			rc = MS_EXIT_FAIL;
-		}
-	}
+	rc = compare_output(&report, &o);
 out:
 	compare_report_free(&report);
 	for (i = 0; i < nfiles; i++) {
@@ -295,9 +311,4 @@ out:
 	return rc;
 }
 
-const struct ms_command cmd_compare = {
-	.name = "compare",
-	.summary = "A/B comparison of results files (kernels or settings), order by order",
-	.run = compare_cmd,
-	.cli = &compare_cli,
-};
+MS_COMMAND(compare, "A/B comparison of results files (kernels or settings), order by order");

@@ -177,16 +177,8 @@ static int events_cmd(int argc, char **argv)
 	json_t *doc;
 	int i, err, nr_bad;
 
-	i = cli_parse(&events_cli, argc, argv, on_opt, &o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("events: unexpected argument '%s'", argv[i]);
-		cli_usage(&events_cli, stderr);
-		return MS_EXIT_USAGE;
-	}
+	if ((i = cli_parse_no_args(&events_cli, argc, argv, on_opt, &o)) >= 0)
+		return i;
 	if (o.pmu && !strcmp(o.pmu, "list")) {
 		list_names(stdout);
 		return MS_EXIT_OK;
@@ -232,9 +224,4 @@ static int events_cmd(int argc, char **argv)
 	return MS_EXIT_OK;
 }
 
-const struct ms_command cmd_events = {
-	.name = "events",
-	.summary = "the TLB event set of this CPU family, with encodings",
-	.run = events_cmd,
-	.cli = &events_cli,
-};
+MS_COMMAND(events, "the TLB event set of this CPU family, with encodings");

@@ -159,9 +159,4 @@ static int plot_cmd(int argc, char **argv)
 	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
 }
 
-const struct ms_command cmd_plot = {
-	.name = "plot",
-	.summary = "figures of a results file (gnuplot): bars with CIs, staircase, costs",
-	.run = plot_cmd,
-	.cli = &plot_cli,
-};
+MS_COMMAND(plot, "figures of a results file (gnuplot): bars with CIs, staircase, costs");

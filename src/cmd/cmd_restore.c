@@ -95,9 +95,4 @@ static int restore_cmd(int argc, char **argv)
 	return MS_EXIT_OK;
 }
 
-const struct ms_command cmd_restore = {
-	.name = "restore",
-	.summary = "put back THP settings left changed by a killed run",
-	.run = restore_cmd,
-	.cli = &restore_cli,
-};
+MS_COMMAND(restore, "put back THP settings left changed by a killed run");

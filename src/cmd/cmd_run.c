@@ -173,12 +173,33 @@ static int on_cmd_opt(int key, const char *arg, struct run *r)
 	return 0;
 }
 
+/* --sweep MIN:MAX */
+static int parse_sweep(const char *arg, struct session_opts *o)
+{
+	const char *colon = strchr(arg, ':');
+	char lo[64];
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
+		ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
+		return -1;
+	}
+	memcpy(lo, arg, (size_t)(colon - arg));
+	lo[colon - arg] = '\0';
+	if (cli_parse_size("sweep", lo, &o->sweep_min) ||
+	    cli_parse_size("sweep", colon + 1, &o->sweep_max))
+		return -1;
+	if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
+		ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int on_opt(int key, const char *arg, void *ctx)
 {
 	struct run *r = ctx;
 	struct session_opts *o = &r->s.o;
 	long v;
-	char *colon;
 
 	switch (key) {
 	case OPT_ORDERS:
@@ -189,24 +210,8 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return 0;
 	case OPT_SPAN:
 		return cli_parse_size_min("span", arg, 1, &o->span);
-	case OPT_SWEEP: {
-		char lo[64];
-		colon = strchr(arg, ':');
-		if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
-			ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
-			return -1;
-		}
-		memcpy(lo, arg, (size_t)(colon - arg));
-		lo[colon - arg] = '\0';
-		if (cli_parse_size("sweep", lo, &o->sweep_min) ||
-		    cli_parse_size("sweep", colon + 1, &o->sweep_max))
-			return -1;
-		if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
-			ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
-			return -1;
-		}
-		return 0;
-	}
+	case OPT_SWEEP:
+		return parse_sweep(arg, o);
 	case OPT_REPS:
 		o->have_reps = true;
 		return cli_parse_long("reps", arg, 1, 1000, &o->reps);
@@ -616,9 +621,4 @@ out_opts:
 	return rc;
 }
 
-const struct ms_command cmd_run = {
-	.name = "run",
-	.summary = "micro-benchmarks, or a command, at each folio order (verified by pagemap)",
-	.run = run_cmd,
-	.cli = &run_cli,
-};
+MS_COMMAND(run, "micro-benchmarks, or a command, at each folio order (verified by pagemap)");

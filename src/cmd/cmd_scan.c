@@ -631,8 +631,30 @@ static void sleep_until(double t)
 		;
 }
 
-/* The JSON document around 'samples' (a new reference is taken). */
-static json_t *scan_doc(const struct scan_cmd_opts *c, json_t *samples)
+/* Options that exclude or need each other: an exit status or 0. */
+static int check_opts(struct scan_cmd_opts *c)
+{
+	if (c->pids_given && c->cgroup) {
+		ms_err("scan: --pid and --cgroup exclude each other");
+		return MS_EXIT_USAGE;
+	}
+	if (c->count_given && c->count > 1 && !c->interval_ms) {
+		ms_err("scan: --count needs --interval");
+		return MS_EXIT_USAGE;
+	}
+	if (c->interval_ms && !c->count_given) {
+		if (c->json) {
+			ms_err("scan: --json with --interval needs --count (one document at the end)");
+			return MS_EXIT_USAGE;
+		}
+		c->count = 0; /* until interrupted */
+	}
+	return 0;
+}
+
+/* The mthpscope.scan/1 document's head, its samples array in *samples (a
+ * second reference, for take_sample to fill). */
+static json_t *scan_doc_new(const struct scan_cmd_opts *c, json_t **samples)
 {
 	json_t *cont = json_array();
 	int i;
@@ -640,11 +662,12 @@ static json_t *scan_doc(const struct scan_cmd_opts *c, json_t *samples)
 	for (i = 0; i < c->o.nr_cont; i++)
 		json_array_append_new(cont, json_integer(1LL << (c->o.cont_order[i] +
 								 (int)c->o.page_shift - 10)));
-	return json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA,
-			 "tool", results_tool_json(), "page_size", 1 << c->o.page_shift,
-			 "pmd_kb", (json_int_t)(1LL << (c->o.pmd_order + (int)c->o.page_shift - 10)),
-			 "cont_kb", cont, "interval_ms", (json_int_t)c->interval_ms,
-			 "samples", json_incref(samples));
+	*samples = json_array();
+	return json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA, "tool",
+			 results_tool_json(), "page_size", 1 << c->o.page_shift, "pmd_kb",
+			 (json_int_t)(1LL << (c->o.pmd_order + (int)c->o.page_shift - 10)),
+			 "cont_kb", cont, "interval_ms", (json_int_t)c->interval_ms, "samples",
+			 json_incref(*samples));
 }
 
 /* The models of --tlb (this CPU's, first) and of --tlb-model / --tlb-geometry.
@@ -703,24 +726,8 @@ static int scan_cmd(int argc, char **argv)
 	rc = tlb_opt_done(&c.tlb, c.json) ? CLI_DONE : pick_models(&c, &host);
 	if (rc)
 		goto out;
-	if (c.pids_given && c.cgroup) {
-		ms_err("scan: --pid and --cgroup exclude each other");
-		rc = MS_EXIT_USAGE;
+	if ((rc = check_opts(&c)))
 		goto out;
-	}
-	if (c.count_given && c.count > 1 && !c.interval_ms) {
-		ms_err("scan: --count needs --interval");
-		rc = MS_EXIT_USAGE;
-		goto out;
-	}
-	if (c.interval_ms && !c.count_given) {
-		if (c.json) {
-			ms_err("scan: --json with --interval needs --count (one document at the end)");
-			rc = MS_EXIT_USAGE;
-			goto out;
-		}
-		c.count = 0; /* until interrupted */
-	}
 	if (folio_probe(&p) || !p.pfns_visible || !p.kpageflags_readable) {
 		ms_err("scan: %s", p.reason[0] ? p.reason : "pagemap cannot be read");
 		folio_strerror(-EPERM, msg, sizeof(msg));
@@ -732,10 +739,8 @@ static int scan_cmd(int argc, char **argv)
 	rc = check_targets(&c);
 	if (rc)
 		goto out;
-	if (c.json) {
-		samples = json_array();
-		doc = scan_doc(&c, samples);
-	}
+	if (c.json)
+		doc = scan_doc_new(&c, &samples);
 	t0 = now_s();
 	for (k = 0; !c.count || k < c.count; k++) {
 		if (k) {
@@ -771,9 +776,4 @@ out:
 	return rc == CLI_DONE ? MS_EXIT_OK : rc;
 }
 
-const struct ms_command cmd_scan = {
-	.name = "scan",
-	.summary = "which folio orders back processes' memory (thpmaps labels)",
-	.run = scan_cmd,
-	.cli = &scan_cli,
-};
+MS_COMMAND(scan, "which folio orders back processes' memory (thpmaps labels)");

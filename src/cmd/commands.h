@@ -5,6 +5,12 @@
 
 #include "mthpscope.h"
 
+/* The command 'name': entry point name_cmd, option table name_cli, one line
+ * for its summary in the command list. */
+#define MS_COMMAND(cmd, sum)                                                       \
+	const struct ms_command cmd_##cmd = { .name = #cmd, .summary = (sum),       \
+					      .run = cmd##_cmd, .cli = &cmd##_cli }
+
 extern const struct ms_command cmd_info;
 extern const struct ms_command cmd_restore;
 extern const struct ms_command cmd_run;

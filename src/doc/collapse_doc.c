@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The collapse document (mthpscope.collapse/1): the typed model filled by
- * 'mthpscope collapse', its writer, and its reader, which fills the same
- * model back for 'plot' and 'collapse --plot'. The schema is spelled in
- * collapse_doc.h only.
+ * The collapse document (mthpscope.collapse/1): the writer of the typed
+ * model and its reader, which fills the same model back for 'plot' and
+ * 'collapse --plot'. The model is filled from a measurement by
+ * src/measure/collapse_record.c. The schema is spelled in collapse_doc.h only.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,11 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collapse.h"
 #include "collapse_doc.h"
+#include "json_read.h"
 #include "mthpscope.h"
 #include "results.h"
-#include "topo.h"
 
 /* Fixed words of the document: written by the writer, checked by the reader. */
 #define W_COMMAND "collapse"
@@ -30,154 +29,6 @@
 #define W_KERNEL "kernel"
 #define W_BEFORE "identical span, every page at order 0"
 #define W_AFTER "the collapsed span, remaining holes faulted at order 0"
-/* config.khugepaged.alloc_sleep_millisecs: the value collapse_set_knobs writes */
-#define ALLOC_SLEEP_MS 100
-
-/* ---- filling the model (the command's side) ---------------------------- */
-
-static void orders_from_mask(struct collapse_doc_orders *o, unsigned long mask)
-{
-	int k;
-
-	o->nr = 0;
-	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
-		if (mask & (1UL << k))
-			o->order[o->nr++] = k;
-}
-
-void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env)
-{
-	struct topo_info t;
-
-	memset(d, 0, sizeof(*d));
-	topo_describe(&t);
-	d->has_tool = true;
-	snprintf(d->tool_version, sizeof(d->tool_version), "%s", ms_version);
-	results_host_describe(&d->host, &t, &env->thp);
-	d->has_thp = true;
-	d->thp = env->thp;
-}
-
-void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
-			     const struct collapse_env *env, const int *mpn, size_t nr_mpn,
-			     bool measure)
-{
-	struct collapse_doc_config *c = &d->config;
-	int k;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(c->mode, sizeof(c->mode), "%s", collapse_mode_name(cfg->mode));
-	orders_from_mask(&c->orders, cfg->orders);
-	for (k = 1; k <= FOLIO_MAX_ORDER; k++) {
-		if (!(cfg->orders & (1UL << k)))
-			continue;
-		c->enabled_as[c->nr_enabled_as].order = k;
-		c->enabled_as[c->nr_enabled_as++].word = env->target_word[k];
-	}
-	for (; c->nr_max_ptes_none < nr_mpn && c->nr_max_ptes_none < COLLAPSE_DOC_MAX_MPN;
-	     c->nr_max_ptes_none++)
-		c->max_ptes_none[c->nr_max_ptes_none] = mpn[c->nr_max_ptes_none];
-	c->fill = cfg->fill;
-	c->span = (long long)cfg->span;
-	c->interval_ms = cfg->interval_ms;
-	c->timeout_ms = cfg->timeout_ms;
-	c->seed = cfg->seed;
-	c->measure = measure;
-	c->has_khugepaged = cfg->mode == COLLAPSE_KHUGEPAGED;
-	if (c->has_khugepaged) {
-		c->scan_sleep_millisecs = cfg->scan_sleep_ms;
-		c->pages_to_scan = cfg->pages_to_scan;
-		c->alloc_sleep_millisecs = ALLOC_SLEEP_MS;
-	}
-}
-
-static void measure_from(struct collapse_doc_measure *dm, const struct collapse_measure *m)
-{
-	dm->ns_per_access = m->ns_per_access;
-	dm->ns_min = m->ns_min;
-	dm->ns_max = m->ns_max;
-	dm->accesses = (long long)m->accesses;
-	dm->reps = (int)m->reps;
-	memcpy(dm->pages, m->hist.pages, sizeof(dm->pages));
-}
-
-int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
-			 const char *verdict, const char *statement,
-			 const struct collapse_measure *before, const struct collapse_measure *after)
-{
-	struct collapse_doc_run *runs, *dr;
-	size_t i;
-	int k;
-
-	runs = realloc(d->runs, (d->nr_runs + 1) * sizeof(*runs));
-	if (!runs)
-		return -ENOMEM;
-	d->runs = runs;
-	dr = &runs[d->nr_runs];
-	memset(dr, 0, sizeof(*dr));
-	if (r->nr_samples && !(dr->samples = calloc(r->nr_samples, sizeof(*dr->samples))))
-		return -ENOMEM;
-	if (r->nr_counters && !(dr->counters = calloc((size_t)r->nr_counters,
-						       sizeof(*dr->counters)))) {
-		free(dr->samples);
-		return -ENOMEM;
-	}
-	d->nr_runs++;
-	dr->max_ptes_none = r->max_ptes_none;
-	for (i = 0; i < r->nr_samples; i++) {
-		struct collapse_doc_sample *s = &dr->samples[i];
-
-		s->t_ms = r->timeline[i].t_ms;
-		memcpy(s->pages, r->timeline[i].pages, sizeof(s->pages));
-		s->partial = r->timeline[i].partial;
-		s->rss_bytes = r->timeline[i].rss_bytes;
-		for (k = 0; k <= FOLIO_MAX_ORDER; k++)
-			if (s->pages[k])
-				d->hist_orders |= 1UL << k;
-	}
-	dr->nr_samples = r->nr_samples;
-	dr->steady = r->steady;
-	dr->elapsed_ms = r->elapsed_ms;
-	dr->span_pages = (long long)r->span_pages;
-	dr->filled_pages = (long long)r->filled_pages;
-	dr->rss_before = (long long)r->rss_before;
-	dr->rss_after = (long long)r->rss_after;
-	dr->rss_growth_bytes = dr->rss_after - dr->rss_before;
-	dr->bloat = r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0;
-	dr->first_collapse_ms = r->first_collapse_ms >= 0 ? r->first_collapse_ms : -1;
-	dr->pages_collapsed = r->pages_collapsed;
-	dr->full_scans = r->full_scans;
-	for (k = 0; k < r->nr_counters; k++) {
-		dr->counters[k].order = r->counters[k].order;
-		snprintf(dr->counters[k].name, sizeof(dr->counters[k].name), "%s",
-			 r->counters[k].name);
-		dr->counters[k].delta = r->counters[k].delta;
-	}
-	dr->nr_counters = (size_t)r->nr_counters;
-	dr->has_madvise = !strcmp(d->config.mode, collapse_mode_name(COLLAPSE_MADVISE));
-	if (r->madvise_errno)
-		snprintf(dr->madvise_error, sizeof(dr->madvise_error), "%s",
-			 strerror(r->madvise_errno));
-	dr->madvise_ns = r->madvise_ns;
-	orders_from_mask(&dr->orders_reached, r->orders_reached);
-	orders_from_mask(&dr->orders_final, r->orders_final);
-	dr->creep = r->creep;
-	if (r->creep) {
-		dr->creep_from = r->creep_from;
-		dr->creep_to = r->creep_to;
-		dr->creep_t_ms = r->creep_t_ms;
-	}
-	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
-	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);
-	dr->has_measure = before && after;
-	if (dr->has_measure) {
-		measure_from(&dr->before, before);
-		measure_from(&dr->after, after);
-		dr->speedup = after->ns_per_access > 0
-				      ? before->ns_per_access / after->ns_per_access : 0.0;
-	}
-	return 0;
-}
 
 /* ---- the writer ---------------------------------------------------------- */
 
@@ -351,74 +202,32 @@ out:
 
 /* ---- the reader ---------------------------------------------------------- */
 
+/* The collapse document's readers: the kit of json_read.h in its terse
+ * wording, messages without a file name. */
+#define RD(err, errsize) (struct rd){ .err = (err), .errsize = (errsize), .terse = true }
+
 static const char *jtype(const json_t *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-/* o.key into *v: NULL when absent and optional, an error when required. */
-static int field(json_t *o, const char *path, const char *key, bool required, json_t **v,
-		 char *err, size_t errsize)
-{
-	*v = json_object_get(o, key);
-	if (!*v && required)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	return 0;
+	return json_is_real(v) ? "a number" : rd_type_name(v);
 }
 
 /* One typed field: present with the type, or absent when optional. */
 static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
 		char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-	static const char *const names[] = {
-		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
-		[JSON_REAL] = "a number",
-	};
-
-	if (rc || !v)
-		return rc;
-	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
-		if (type == JSON_INTEGER && json_integer_value(v) < 0)
-			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-				    (long long)json_integer_value(v));
-		return 0;
-	}
-	return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
-		    names[type], jtype(v));
+	return rd_typed(&RD(err, errsize), o, path, key, type, required);
 }
 
 /* Integers of the model: want() plus a range. */
 static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
 		    long long max, long long *out, char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
+	json_int_t x;
+	int rc = rd_int(&RD(err, errsize), o, path, key, required, min, max, &x);
 
-	if (rc || !v)
-		return rc;
-	if (!json_is_integer(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected an integer, found %s", path,
-			    key, jtype(v));
-	if (json_integer_value(v) < min && min == 0)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-			    (long long)json_integer_value(v));
-	if (json_integer_value(v) < min || json_integer_value(v) > max)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]",
-			    path, key, (long long)json_integer_value(v), min, max);
-	*out = json_integer_value(v);
-	return 0;
+	if (!rc && json_object_get(o, key))
+		*out = x;
+	return rc;
 }
 
 static int want_num(json_t *o, const char *path, const char *key, bool required, double *out,
@@ -434,32 +243,14 @@ static int want_num(json_t *o, const char *path, const char *key, bool required,
 static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
 		     char *err, size_t errsize)
 {
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-
-	if (rc || !v)
-		return rc;
-	if (!json_is_boolean(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected true or false, found %s",
-			    path, key, jtype(v));
-	*out = json_is_true(v);
-	return 0;
+	return rd_bool(&RD(err, errsize), o, path, key, required, out);
 }
 
 /* A string of the model: it must fit, the writer would write it back cut. */
 static int want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
 		    size_t size, char *err, size_t errsize)
 {
-	int rc = want(o, path, key, JSON_STRING, required, err, errsize);
-	json_t *v = json_object_get(o, key);
-
-	if (rc || !v)
-		return rc;
-	if (json_string_length(v) >= size)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: longer than %zu characters", path,
-			    key, size - 1);
-	snprintf(dst, size, "%s", json_string_value(v));
-	return 0;
+	return rd_string(&RD(err, errsize), o, path, key, required, true, dst, size);
 }
 
 /* A fixed word of the document (e.g. "source": "timing"), when present. */
@@ -592,13 +383,100 @@ static int read_measure(json_t *m, const char *path, const char *state,
 }
 
 /* The run's summary: absent in hand-made documents, each field optional. */
-static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
-			    char *err, size_t errsize)
+/* $.runs[i].collapse_counters */
+static int read_run_counters(json_t *run, const char *path, struct collapse_doc_run *dr,
+			     char *err, size_t errsize)
 {
 	json_t *v, *c;
 	char p[160];
 	long long x;
 	size_t i;
+	int rc;
+
+	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	v = json_object_get(run, "collapse_counters");
+	if (json_array_size(v) &&
+	    !(dr->counters = calloc(json_array_size(v), sizeof(*dr->counters))))
+		return ms_fail(err, errsize, -ENOMEM, "%s.collapse_counters: out of memory", path);
+	json_array_foreach(v, i, c) {
+		struct collapse_doc_counter *k = &dr->counters[i];
+
+		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
+		if (!json_is_object(c))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
+				    jtype(c));
+		x = 0;
+		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
+		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
+				   errsize)))
+			return rc;
+		k->order = (int)x;
+		dr->nr_counters = i + 1;
+	}
+	return 0;
+}
+
+/* $.runs[i].creep (v, may be NULL) */
+static int read_run_creep(json_t *v, const char *path, struct collapse_doc_run *dr, char *err,
+			  size_t errsize)
+{
+	char p[160];
+	long long x;
+	int rc;
+
+	if (v) {
+		snprintf(p, sizeof(p), "%s.creep", path);
+		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
+			return rc;
+		if (dr->creep) {
+			x = 0;
+			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_from = (int)x;
+			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+				return rc;
+			dr->creep_to = (int)x;
+			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+					   errsize)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* $.runs[i].measure (v, may be NULL) */
+static int read_run_measure(json_t *v, const char *path, struct collapse_doc_run *dr, char *err,
+			    size_t errsize)
+{
+	char p[160];
+	int rc;
+
+	if (v) {
+		dr->has_measure = true;
+		snprintf(p, sizeof(p), "%s.measure", path);
+		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.before", path);
+		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
+				       errsize)))
+			return rc;
+		snprintf(p, sizeof(p), "%s.measure.after", path);
+		if ((rc = read_measure(json_object_get(v, "after"), p, W_AFTER, &dr->after, err,
+				       errsize)))
+			return rc;
+	}
+	return 0;
+}
+
+static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
+			    char *err, size_t errsize)
+{
+	json_t *v, *c;
+	char p[160];
 	int rc;
 
 	if ((rc = want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
@@ -633,28 +511,8 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 		    (rc = want_word(v, p, "source", W_KERNEL, err, errsize)))
 			return rc;
 	}
-	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+	if ((rc = read_run_counters(run, path, dr, err, errsize)))
 		return rc;
-	v = json_object_get(run, "collapse_counters");
-	if (json_array_size(v) &&
-	    !(dr->counters = calloc(json_array_size(v), sizeof(*dr->counters))))
-		return ms_fail(err, errsize, -ENOMEM, "%s.collapse_counters: out of memory", path);
-	json_array_foreach(v, i, c) {
-		struct collapse_doc_counter *k = &dr->counters[i];
-
-		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
-		if (!json_is_object(c))
-			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				    jtype(c));
-		x = 0;
-		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
-		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
-		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
-				   errsize)))
-			return rc;
-		k->order = (int)x;
-		dr->nr_counters = i + 1;
-	}
 	if ((rc = want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "madvise"))) {
@@ -674,45 +532,16 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 	    (rc = read_orders(run, path, "orders_final", &dr->orders_final, err, errsize)) ||
 	    (rc = want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
 		return rc;
-	if ((v = json_object_get(run, "creep"))) {
-		snprintf(p, sizeof(p), "%s.creep", path);
-		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
-			return rc;
-		if (dr->creep) {
-			x = 0;
-			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_from = (int)x;
-			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_to = (int)x;
-			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
-					   errsize)))
-				return rc;
-		}
-	}
+	if ((rc = read_run_creep(json_object_get(run, "creep"), path, dr, err, errsize)))
+		return rc;
 	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
 	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
 			   err, errsize)) ||
 	    (rc = want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
 		return rc;
-	if ((v = json_object_get(run, "measure"))) {
-		dr->has_measure = true;
-		snprintf(p, sizeof(p), "%s.measure", path);
-		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
-			return rc;
-		snprintf(p, sizeof(p), "%s.measure.before", path);
-		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
-				       errsize)))
-			return rc;
-		snprintf(p, sizeof(p), "%s.measure.after", path);
-		if ((rc = read_measure(json_object_get(v, "after"), p, W_AFTER, &dr->after, err,
-				       errsize)))
-			return rc;
-	}
+	if ((rc = read_run_measure(json_object_get(run, "measure"), path, dr, err, errsize)))
+		return rc;
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  * The collapse document (mthpscope.collapse/1): its typed model, the one
  * shape both its writer ('mthpscope collapse') and its readers ('plot',
  * 'collapse --plot') use, with JSON only at the edges: collapse_doc_json
- * writes the model, collapse_doc_read fills it back. The schema is spelled
- * here only.
+ * writes the model, collapse_doc_read fills it back. The measurement fills
+ * it through collapse_doc_init, _set_config and _add_run (collapse.h). The
+ * schema is spelled here only.
  *
  * Return convention: 0 or negative errno; nothing here prints or exits.
  */
@@ -16,9 +17,9 @@
 
 #include <jansson.h>
 
-#include "folio.h"
+#include "folio_types.h"
 #include "results.h"
-#include "thp.h"
+#include "thp_settings.h"
 
 #define COLLAPSE_SCHEMA_PREFIX "mthpscope.collapse/"
 #define COLLAPSE_SCHEMA COLLAPSE_SCHEMA_PREFIX "1"
@@ -111,24 +112,6 @@ struct collapse_doc {
 	size_t nr_runs;
 	unsigned long hist_orders;      /* orders with a hist key in any sample */
 };
-
-struct collapse_env;
-struct collapse_config;
-struct collapse_run;
-struct collapse_measure;
-
-/* The head of a new document: tool, host (the PMU probed here), thp as
- * read at start (env), no config and no runs yet. */
-void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env);
-/* d->config from the command's settings (targets and words from env). */
-void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
-			     const struct collapse_env *env, const int *mpn, size_t nr_mpn,
-			     bool measure);
-/* Append one run: its timeline, counters and summary, the verdict key and
- * statement, and before/after (both NULL without --measure). 0 or -ENOMEM. */
-int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
-			 const char *verdict, const char *statement,
-			 const struct collapse_measure *before, const struct collapse_measure *after);
 
 /* The writer: the document of 'd' into *out (new reference). 0 or -ENOMEM. */
 int collapse_doc_json(const struct collapse_doc *d, json_t **out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The metric registry: every metric name DESIGN.md defines, in the order
+ * The metric registry: every metric name (doc/ARCHITECTURE.md), in the order
  * reports list them, with its unit, whether the counter is normalised per
  * access, which way it gets better, its rank as a primary metric and the
  * source it comes from. arch/ names its events and formulas after these

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "json_read.h"
 #include "results.h"
-#include "counters.h"
 
 static json_t *tool_json(const char *version)
 {
@@ -14,38 +14,6 @@ static json_t *tool_json(const char *version)
 json_t *results_tool_json(void)
 {
 	return tool_json(ms_version);
-}
-
-/* host.pmu: libpfm4's models of this CPU, whether a hardware cycles counter
- * opens here and, when not, why in words with what to do. */
-static void pmu_probe(struct results_pmu *p)
-{
-	struct ctr_pmu_model models[RESULTS_MAX_PMU_MODELS];
-	int n, i, err;
-
-	memset(p, 0, sizeof(*p));
-	n = ctr_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
-	for (i = 0; i < n; i++)
-		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s", models[i].name);
-	err = ctr_probe_hw();
-	p->available = err == 0;
-	if (err) {
-		char adv[256];
-
-		ctr_strerror(err, true, adv, sizeof(adv));
-		snprintf(p->reason, sizeof(p->reason),
-			 "a hardware cycles counter does not open (%s): %s", strerror(-err), adv);
-	}
-}
-
-void results_host_describe(struct results_host *h, const struct topo_info *t,
-			   const struct thp_settings *s)
-{
-	memset(h, 0, sizeof(*h));
-	h->topo = *t;
-	h->pmd_order = s->pmd_order;
-	h->pmd_size = s->pmd_size;
-	pmu_probe(&h->pmu);
 }
 
 json_t *results_host_to_json(const struct results_host *h)
@@ -74,14 +42,6 @@ json_t *results_host_to_json(const struct results_host *h)
 		json_object_set_new(host, "emulation", json_string(t->emul_reason));
 	}
 	return host;
-}
-
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s)
-{
-	struct results_host h;
-
-	results_host_describe(&h, t, s);
-	return results_host_to_json(&h);
 }
 
 static json_t *word_or_null(enum thp_word w)
@@ -159,139 +119,6 @@ json_t *results_thp_json(const struct thp_settings *s, bool stats)
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct rd {
-	const char *name; /* file name for messages */
-	char *err;
-	size_t errsize;
-};
-
-MS_PRINTF(3, 4) static int rd_fail(struct rd *rd, int code, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (rd->err && rd->errsize && rd->name)
-		snprintf(rd->err, rd->errsize, "%s: %s", rd->name, msg);
-	else if (rd->err && rd->errsize)
-		snprintf(rd->err, rd->errsize, "%s", msg);
-	return code;
-}
-
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-/* Fetch key from o; missing is an error when required, else *v = NULL. */
-static int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key,
-		  bool required, json_t **v)
-{
-	*v = json_object_get(o, key);
-	if (!*v && required)
-		return rd_fail(rd, -EBADMSG, "%s.%s: missing (a required field)", path, key);
-	return 0;
-}
-
-static int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key,
-		     bool required, json_t **v)
-{
-	int err = rd_get(rd, o, path, key, required, v);
-
-	if (err || !*v)
-		return err;
-	if (!json_is_object(*v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected an object, found %s", path, key,
-			       type_name(*v));
-	return 0;
-}
-
-/* A string into dst; 'strict' makes one that does not fit an error (names
- * used as keys), otherwise it is cut (descriptive text). */
-static int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key,
-		     bool required, bool strict, char *dst, size_t size)
-{
-	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
-
-	if (err || !v)
-		return err;
-	if (!json_is_string(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected a string, found %s", path, key,
-			       type_name(v));
-	if (strict && json_string_length(v) >= size)
-		return rd_fail(rd, -EBADMSG, "%s.%s: longer than %zu characters", path, key,
-			       size - 1);
-	snprintf(dst, size, "%s", json_string_value(v));
-	return 0;
-}
-
-static int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key,
-		  bool required, json_int_t min, json_int_t max, json_int_t *out)
-{
-	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
-
-	if (err || !v)
-		return err;
-	if (!json_is_integer(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected an integer, found %s", path, key,
-			       type_name(v));
-	if (json_integer_value(v) < min || json_integer_value(v) > max)
-		return rd_fail(rd, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]", path, key,
-			       (long long)json_integer_value(v), (long long)min, (long long)max);
-	*out = json_integer_value(v);
-	return 0;
-}
-
-static int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key,
-		     bool required, double min, double max, double *out)
-{
-	json_t *v;
-	double d;
-	int err = rd_get(rd, o, path, key, required, &v);
-
-	if (err || !v)
-		return err;
-	if (!json_is_number(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected a number, found %s", path, key,
-			       type_name(v));
-	d = json_number_value(v);
-	if (!isfinite(d))
-		return rd_fail(rd, -EBADMSG, "%s.%s: not a finite number", path, key);
-	if (d < min || d > max)
-		return rd_fail(rd, -EBADMSG, "%s.%s: %g is out of range [%g, %g]", path, key, d, min,
-			       max);
-	*out = d;
-	return 0;
-}
-
-static int rd_bool(struct rd *rd, const json_t *o, const char *path, const char *key,
-		   bool required, bool *out)
-{
-	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
-
-	if (err || !v)
-		return err;
-	if (!json_is_boolean(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected true or false, found %s", path, key,
-			       type_name(v));
-	*out = json_is_true(v);
-	return 0;
-}
-
 /* ---- the host and thp objects, as results_host_to_json and
  * results_thp_json write them (every document's head) ---- */
 
@@ -303,14 +130,14 @@ static int rd_pmu(struct rd *rd, const json_t *pmu, const char *path, struct res
 
 	if (!json_is_object(pmu))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       type_name(pmu));
+			       rd_type_name(pmu));
 	if ((err = rd_bool(rd, pmu, path, "available", false, &p->available)) ||
 	    (err = rd_string(rd, pmu, path, "reason", false, true, p->reason, sizeof(p->reason))))
 		return err;
 	a = json_object_get(pmu, "models");
 	if (a && !json_is_array(a))
 		return rd_fail(rd, -EBADMSG, "%s.models: expected an array, found %s", path,
-			       type_name(a));
+			       rd_type_name(a));
 	if (json_array_size(a) > RESULTS_MAX_PMU_MODELS)
 		return rd_fail(rd, -EBADMSG, "%s.models: more than %d models", path,
 			       RESULTS_MAX_PMU_MODELS);
@@ -318,7 +145,7 @@ static int rd_pmu(struct rd *rd, const json_t *pmu, const char *path, struct res
 		if (!json_is_string(m) || json_string_length(m) >= sizeof(p->models[0]))
 			return rd_fail(rd, -EBADMSG, "%s.models[%zu]: expected a PMU name (a string "
 				       "under %zu characters), found %s", path, i,
-				       sizeof(p->models[0]), type_name(m));
+				       sizeof(p->models[0]), rd_type_name(m));
 		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s",
 			 json_string_value(m));
 	}
@@ -335,7 +162,7 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 
 	if (!json_is_object(host))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       type_name(host));
+			       rd_type_name(host));
 	if ((err = rd_string(rd, host, path, "kernel", false, true, t->kernel, sizeof(t->kernel))) ||
 	    (err = rd_string(rd, host, path, "arch", false, true, t->arch, sizeof(t->arch))) ||
 	    (err = rd_string(rd, host, path, "cpu_vendor", false, true, t->cpu_vendor,
@@ -422,7 +249,7 @@ static int rd_word(struct rd *rd, const json_t *o, const char *path, const char 
 	}
 	if (!json_is_string(v))
 		return rd_fail(rd, -EBADMSG, "%s.%s: expected a THP word or null, found %s", path,
-			       key, type_name(v));
+			       key, rd_type_name(v));
 	if ((x = thp_word_parse(json_string_value(v))) < 0)
 		return rd_fail(rd, -EBADMSG, "%s.%s: '%s' is not a THP word", path, key,
 			       json_string_value(v));
@@ -441,7 +268,7 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 
 	if (!json_is_object(z))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       type_name(z));
+			       rd_type_name(z));
 	if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
 		return err;
 	t->order = (int)x;
@@ -459,13 +286,13 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 			return err;
 		if (!json_is_array(off))
 			return rd_fail(rd, -EBADMSG, "%s.offered: expected an array, found %s", path,
-				       type_name(off));
+				       rd_type_name(off));
 		json_array_foreach(off, i, w) {
 			int x2 = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
 
 			if (x2 < 0)
 				return rd_fail(rd, -EBADMSG, "%s.offered[%zu]: expected a THP word, "
-					       "found %s", path, i, type_name(w));
+					       "found %s", path, i, rd_type_name(w));
 			t->enabled_offered |= 1u << x2;
 		}
 	}
@@ -485,7 +312,7 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 			return rd_fail(rd, -EBADMSG, "%s.stats: name '%s' is too long", path, k);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return rd_fail(rd, -EBADMSG, "%s.stats.%s: expected a count (an integer "
-				       ">= 0), found %s", path, k, type_name(v));
+				       ">= 0), found %s", path, k, rd_type_name(v));
 		snprintf(s->name, sizeof(s->name), "%s", k);
 		s->value = (unsigned long long)json_integer_value(v);
 		t->nr_stats++;
@@ -516,7 +343,7 @@ static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct
 
 	if (!json_is_object(thp))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       type_name(thp));
+			       rd_type_name(thp));
 	if ((err = rd_word(rd, thp, path, "enabled", &s->enabled)) ||
 	    (err = rd_word(rd, thp, path, "defrag", &s->defrag)) ||
 	    (err = rd_word(rd, thp, path, "shmem_enabled", &s->shmem_enabled)) ||
@@ -534,7 +361,7 @@ static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct
 	}
 	if (!json_is_array(sizes))
 		return rd_fail(rd, -EBADMSG, "%s.sizes: expected an array, found %s", path,
-			       type_name(sizes));
+			       rd_type_name(sizes));
 	if (json_array_size(sizes) > THP_MAX_SIZES)
 		return rd_fail(rd, -EBADMSG, "%s.sizes: more than %d sizes", path, THP_MAX_SIZES);
 	json_array_foreach(sizes, i, z) {
@@ -580,7 +407,7 @@ static int rd_metric(struct rd *rd, const char *tpath, const char *name, const j
 			       sizeof(m->name) - 1);
 	if (!json_is_object(v))
 		return rd_fail(rd, -EBADMSG, "%s: expected an object {value, source}, found %s",
-			       path, type_name(v));
+			       path, rd_type_name(v));
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->scale = 1.0;
 	if ((err = rd_number(rd, v, path, "value", true, 0.0, HUGE_VAL, &m->value)) ||
@@ -627,11 +454,11 @@ static int rd_flags(struct rd *rd, const char *tpath, const json_t *v, unsigned 
 		return 0;
 	if (!json_is_array(a))
 		return rd_fail(rd, -EBADMSG, "%s.flags: expected an array, found %s", tpath,
-			       type_name(a));
+			       rd_type_name(a));
 	json_array_foreach(a, i, f) {
 		if (!json_is_string(f))
 			return rd_fail(rd, -EBADMSG, "%s.flags[%zu]: expected a string, found %s",
-				       tpath, i, type_name(f));
+				       tpath, i, rd_type_name(f));
 		/* unknown flags are ignored: more may be added */
 		for (k = 0; k < MS_ARRAY_SIZE(flag_names); k++)
 			if (!strcmp(json_string_value(f), flag_names[k]))
@@ -667,7 +494,7 @@ static int rd_workload_obj(struct rd *rd, const json_t *w, const char *path,
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v))
 			return rd_fail(rd, -EBADMSG, "%s.argv[%zu]: expected a string, found %s", path,
-				       i, type_name(v));
+				       i, rd_type_name(v));
 		if (!((*argv)[i] = strdup(json_string_value(v))))
 			return rd_fail(rd, -ENOMEM, "out of memory");
 		*argc = (int)i + 1;
@@ -732,7 +559,7 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 				       path, key, FOLIO_MAX_ORDER);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return rd_fail(rd, -EBADMSG, "%s.hist.%s: expected a page count (an integer "
-				       ">= 0), found %s", path, key, type_name(v));
+				       ">= 0), found %s", path, key, rd_type_name(v));
 		t->hist[o] = (uint64_t)json_integer_value(v);
 	}
 	cov = json_object_get(f, "coverage");
@@ -754,7 +581,7 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 		return 0;
 	if (!json_is_array(a))
 		return rd_fail(rd, -EBADMSG, "%s.rounds: expected an array of numbers, found %s",
-			       tpath, type_name(a));
+			       tpath, rd_type_name(a));
 	if (json_array_size(a) == 0 || json_array_size(a) > RESULTS_MAX_ROUNDS)
 		return rd_fail(rd, -EBADMSG, "%s.rounds: %zu rounds (1-%u expected)", tpath,
 			       json_array_size(a), RESULTS_MAX_ROUNDS);
@@ -766,13 +593,39 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 
 		if (!json_is_number(x))
 			return rd_fail(rd, -EBADMSG, "%s.rounds[%zu]: expected a number, found %s",
-				       tpath, i, type_name(x));
+				       tpath, i, rd_type_name(x));
 		d = json_number_value(x);
 		if (!isfinite(d) || d < 0.0)
 			return rd_fail(rd, -EBADMSG, "%s.rounds[%zu]: %g is not a time (finite, "
 				       ">= 0)", tpath, i, d);
 		t->rounds[i] = d;
 		t->nr_rounds = i + 1;
+	}
+	return 0;
+}
+
+/* "sparse": {"k", "touched_pages"} of a bloat trial (or pattern "sparse"). */
+static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct results_trial *t)
+{
+	json_int_t x;
+	json_t *sparse;
+	int err;
+
+	sparse = json_object_get(v, "sparse");
+	if (sparse && !json_is_object(sparse))
+		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
+			       rd_type_name(sparse));
+	t->sparse = sparse || !strcmp(t->pattern, "sparse");
+	if (sparse) {
+		char sp[96];
+
+		snprintf(sp, sizeof(sp), "%s.sparse", path);
+		x = 0;
+		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
+			return err;
+		t->sparse_k = (long)x;
+		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
+			return err;
 	}
 	return 0;
 }
@@ -793,7 +646,7 @@ static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct r
 	}
 	if (tlb && !json_is_object(tlb))
 		return rd_fail(rd, -EBADMSG, "%s.tlb: expected an object, found %s", tpath,
-			       type_name(tlb));
+			       rd_type_name(tlb));
 	snprintf(path, sizeof(path), "%s.tlb", tpath);
 	return tlb ? rd_string(rd, tlb, path, "model", false, true, t->tlb_model,
 			       sizeof(t->tlb_model)) : 0;
@@ -804,7 +657,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 {
 	char path[64];
 	const char *key;
-	json_t *metrics, *folios, *m, *sparse;
+	json_t *metrics, *folios, *m;
 	json_int_t x = 0;
 	bool mux = false;
 	size_t n;
@@ -814,7 +667,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	t->coverage = NAN;
 	t->seq = -1;
 	if (!json_is_object(v))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, type_name(v));
+		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, rd_type_name(v));
 	if ((err = rd_int(rd, v, path, "order", true, 0, pmd_order, &x)))
 		return err;
 	t->order = (int)x;
@@ -842,22 +695,8 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	if ((err = rd_int(rd, v, path, "accesses", false, 0, INT64_MAX, &x)))
 		return err;
 	t->accesses = (uint64_t)x;
-	sparse = json_object_get(v, "sparse");
-	if (sparse && !json_is_object(sparse))
-		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
-			       type_name(sparse));
-	t->sparse = sparse || !strcmp(t->pattern, "sparse");
-	if (sparse) {
-		char sp[96];
-
-		snprintf(sp, sizeof(sp), "%s.sparse", path);
-		x = 0;
-		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
-			return err;
-		t->sparse_k = (long)x;
-		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
-			return err;
-	}
+	if ((err = rd_sparse(rd, path, v, t)))
+		return err;
 	t->has_multiplexed = json_object_get(v, "multiplexed") != NULL;
 	if ((err = rd_bool(rd, v, path, "multiplexed", false, &mux)))
 		return err;
@@ -948,14 +787,14 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 		return 0;
 	if (!json_is_array(sizes))
 		return rd_fail(rd, -EBADMSG, "$.thp.sizes: expected an array, found %s",
-			       type_name(sizes));
+			       rd_type_name(sizes));
 	json_array_foreach(sizes, i, z) {
 		char path[48];
 
 		snprintf(path, sizeof(path), "$.thp.sizes[%zu]", i);
 		if (!json_is_object(z))
 			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-				       type_name(z));
+				       rd_type_name(z));
 		if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
 			return err;
 		if (r->nr_sizes > FOLIO_MAX_ORDER)
@@ -986,7 +825,7 @@ static int rd_schedule(struct rd *rd, const json_t *config, enum results_schedul
 		return 0;
 	if (!json_is_string(v))
 		return rd_fail(rd, -EBADMSG, "$.config.schedule: expected a string, found %s",
-			       type_name(v));
+			       rd_type_name(v));
 	if (!strcmp(json_string_value(v), "interleaved"))
 		*s = RESULTS_SCHED_INTERLEAVED;
 	else if (strcmp(json_string_value(v), "sequential"))
@@ -1005,7 +844,7 @@ static int rd_array(struct rd *rd, const json_t *o, const char *path, const char
 		return err;
 	if (!json_is_array(*a))
 		return rd_fail(rd, -EBADMSG, "%s.%s: expected an array, found %s", path, key,
-			       type_name(*a));
+			       rd_type_name(*a));
 	if (json_array_size(*a) > max)
 		return rd_fail(rd, -EBADMSG, "%s.%s: more than %zu elements", path, key, max);
 	return 0;
@@ -1036,7 +875,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 		if (!json_is_string(v) || json_string_length(v) >= sizeof(c->patterns[0]))
 			return rd_fail(rd, -EBADMSG, "%s.patterns[%zu]: expected a pattern name (a "
 				       "string under %zu characters), found %s", p, i,
-				       sizeof(c->patterns[0]), type_name(v));
+				       sizeof(c->patterns[0]), rd_type_name(v));
 		snprintf(c->patterns[i], sizeof(c->patterns[0]), "%s", json_string_value(v));
 		c->nr_patterns = (int)i + 1;
 	}
@@ -1046,7 +885,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		    json_integer_value(v) > FOLIO_MAX_ORDER)
 			return rd_fail(rd, -EBADMSG, "%s.orders[%zu]: expected an order 0-%d, found %s",
-				       p, i, FOLIO_MAX_ORDER, type_name(v));
+				       p, i, FOLIO_MAX_ORDER, rd_type_name(v));
 		c->orders[i] = (int)json_integer_value(v);
 		c->nr_orders = (int)i + 1;
 	}
@@ -1055,7 +894,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 	json_array_foreach(a, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1)
 			return rd_fail(rd, -EBADMSG, "%s.spans[%zu]: expected a size in bytes (an "
-				       "integer >= 1), found %s", p, i, type_name(v));
+				       "integer >= 1), found %s", p, i, rd_type_name(v));
 		c->spans[i] = (uint64_t)json_integer_value(v);
 		c->nr_spans = (int)i + 1;
 	}
@@ -1078,7 +917,7 @@ static int rd_config_metrics(struct rd *rd, const json_t *cfg, struct results_co
 		snprintf(p, sizeof(p), "$.config.metrics[%zu]", i);
 		if (!json_is_object(v))
 			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", p,
-				       type_name(v));
+				       rd_type_name(v));
 		if ((err = rd_string(rd, v, p, "name", true, true, m->name, sizeof(m->name))) ||
 		    (err = rd_string(rd, v, p, "regex", true, true, m->regex, sizeof(m->regex))) ||
 		    (err = rd_string(rd, v, p, "better", false, true, better, sizeof(better))))
@@ -1194,7 +1033,7 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 
 	if (!json_is_object(doc))
 		return rd_fail(rd, -EBADMSG, "$: expected an object (a results document), found %s",
-			       type_name(doc));
+			       rd_type_name(doc));
 	if ((err = rd_string(rd, doc, "$", "schema", true, false, schema, sizeof(schema))))
 		return err;
 	if (strcmp(schema, RESULTS_SCHEMA)) {
@@ -1232,7 +1071,7 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 		return rd_fail(rd, -EBADMSG, "$.trials: missing (a required field)");
 	if (!json_is_array(trials))
 		return rd_fail(rd, -EBADMSG, "$.trials: expected an array, found %s",
-			       type_name(trials));
+			       rd_type_name(trials));
 	if (json_array_size(trials) == 0)
 		return rd_fail(rd, -ENODATA, "$.trials: no trials (the run measured nothing)");
 	r->trials = calloc(json_array_size(trials), sizeof(*r->trials));
@@ -1328,6 +1167,22 @@ static size_t find_trials(const char *b, size_t len)
  * malformed JSON returns 1: the whole-document path reports it with its
  * line and column.
  */
+/* Room for one more trial in r->trials (cap of them allocated), zeroed. */
+static int next_trial(struct rd *rd, struct results *r, size_t *cap)
+{
+	if (r->nr_trials == *cap) {
+		struct results_trial *nt;
+
+		*cap = *cap ? 2 * *cap : 1024;
+		nt = realloc(r->trials, *cap * sizeof(*nt));
+		if (!nt)
+			return rd_fail(rd, -ENOMEM, "out of memory");
+		r->trials = nt;
+	}
+	memset(&r->trials[r->nr_trials], 0, sizeof(r->trials[0]));
+	return 0;
+}
+
 static int load_streaming(struct rd *rd, const char *buf, size_t len, struct results *r)
 {
 	size_t open = find_trials(buf, len), i, cap = 0, hlen;
@@ -1347,19 +1202,10 @@ static int load_streaming(struct rd *rd, const char *buf, size_t len, struct res
 			rc = 1;
 			goto out;
 		}
-		if (r->nr_trials == cap) {
-			struct results_trial *nt;
-
-			cap = cap ? 2 * cap : 1024;
-			nt = realloc(r->trials, cap * sizeof(*nt));
-			if (!nt) {
-				json_decref(t);
-				rc = rd_fail(rd, -ENOMEM, "out of memory");
-				goto out;
-			}
-			r->trials = nt;
+		if ((rc = next_trial(rd, r, &cap))) {
+			json_decref(t);
+			goto out;
 		}
-		memset(&r->trials[r->nr_trials], 0, sizeof(r->trials[0]));
 		r->nr_trials++;
 		/* checked after the head below: keep the first error for then */
 		rc = rd_trial(rd, r->nr_trials - 1, t, FOLIO_MAX_ORDER, &r->trials[r->nr_trials - 1]);

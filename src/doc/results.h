@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The result model and its JSON (DESIGN.md, "Results file"). The builders
+ * The result model and its JSON (doc/ARCHITECTURE.md, "Documents"). The builders
  * here describe the host and the THP settings once, for every document that
  * carries them (info, results, collapse).
  */
@@ -10,9 +10,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "host.h"
 #include "layout.h"
-#include "thp.h"
-#include "topo.h"
+#include "thp_settings.h"
 
 #define RESULTS_SCHEMA "mthpscope.results/1"
 
@@ -37,13 +37,9 @@ struct results_host {
 	struct results_pmu pmu;
 };
 
-/* Fill h from the topology and the THP settings, probing the PMU here. */
-void results_host_describe(struct results_host *h, const struct topo_info *t,
-			   const struct thp_settings *s);
+/* results_host_describe (it probes the PMU): src/measure/topo.h. */
 /* The "host" object of h; NULL on no memory. */
 json_t *results_host_to_json(const struct results_host *h);
-/* describe + to_json: the "host" object of this machine now. */
-json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
 /* The reader of a "host" object at JSON path 'path' (e.g. "$.host") into h
  * (zeroed first). Every field is optional (documents of older versions carry
  * fewer); a field present must have the writer's type and fit the model.
@@ -63,12 +59,12 @@ int results_thp_read(const json_t *thp, const char *path, struct thp_settings *s
  * results_load() parses and checks a whole document before anything uses
  * it: every error names the problem and, for a field, its JSON path
  * ("trials[3].metrics.walks.value"). The model keeps what analysis needs;
- * unknown keys are ignored (more may be added, DESIGN.md).
+ * unknown keys are ignored (more may be added, doc/ARCHITECTURE.md).
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "folio.h" /* FOLIO_MAX_ORDER */
+#include "folio_types.h" /* FOLIO_MAX_ORDER, struct folio_hist */
 #include "layout.h"
 
 #define RESULTS_MAX_BYTES (64u << 20)   /* a sweep of 10^5 trials is ~50 MiB */

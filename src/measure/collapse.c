@@ -80,12 +80,48 @@ static long read_khugepaged_counter(const char *name)
 	return v;
 }
 
+/* Every target order collapsible here, and the word each is set to. */
+static int check_targets(const struct collapse_config *cfg, struct collapse_env *env, char *why,
+			 size_t why_size)
+{
+	unsigned long anon;
+	int o;
+
+	anon = thp_anon_orders(&env->thp);
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		const struct thp_size *z;
+
+		if (!(cfg->orders & (1UL << o)))
+			continue;
+		if (o == 0 || o > env->pmd_order) {
+			snprintf(why, why_size, "order %d is not a collapse target: targets are 1-%d",
+				 o, env->pmd_order);
+			return -EINVAL;
+		}
+		if (!(anon & (1UL << o))) {
+			snprintf(why, why_size,
+				 "order %d (%ld KiB) has no anon mTHP support on this kernel "
+				 "(no hugepages-%ldkB/enabled)",
+				 o, (env->page_size << o) / 1024, (env->page_size << o) / 1024);
+			return -EOPNOTSUPP;
+		}
+		z = thp_size_by_order(&env->thp, o);
+		/* A kernel that can defer a size's allocation to khugepaged is
+		 * asked to: faults stay at order 0 and only collapse builds the
+		 * size, which is the experiment. */
+		env->target_word[o] = cfg->mode == COLLAPSE_KHUGEPAGED && z &&
+					      (z->enabled_offered & (1u << THP_W_DEFER))
+					      ? THP_W_DEFER
+					      : THP_W_MADVISE;
+	}
+	return 0;
+}
+
 int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env, char *why,
 		     size_t why_size)
 {
 	unsigned long pmd_size;
-	unsigned long anon;
-	int err, o;
+	int err;
 
 	memset(env, 0, sizeof(*env));
 	why[0] = '\0';
@@ -123,33 +159,8 @@ int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env
 		snprintf(why, why_size, "no target order");
 		return -EINVAL;
 	}
-	anon = thp_anon_orders(&env->thp);
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-		const struct thp_size *z;
-
-		if (!(cfg->orders & (1UL << o)))
-			continue;
-		if (o == 0 || o > env->pmd_order) {
-			snprintf(why, why_size, "order %d is not a collapse target: targets are 1-%d",
-				 o, env->pmd_order);
-			return -EINVAL;
-		}
-		if (!(anon & (1UL << o))) {
-			snprintf(why, why_size,
-				 "order %d (%ld KiB) has no anon mTHP support on this kernel "
-				 "(no hugepages-%ldkB/enabled)",
-				 o, (env->page_size << o) / 1024, (env->page_size << o) / 1024);
-			return -EOPNOTSUPP;
-		}
-		z = thp_size_by_order(&env->thp, o);
-		/* A kernel that can defer a size's allocation to khugepaged is
-		 * asked to: faults stay at order 0 and only collapse builds the
-		 * size, which is the experiment. */
-		env->target_word[o] = cfg->mode == COLLAPSE_KHUGEPAGED && z &&
-					      (z->enabled_offered & (1u << THP_W_DEFER))
-					      ? THP_W_DEFER
-					      : THP_W_MADVISE;
-	}
+	if ((err = check_targets(cfg, env, why, why_size)))
+		return err;
 	err = topo_mem_available(&env->mem_available);
 	if (err) {
 		snprintf(why, why_size, "/proc/meminfo has no MemAvailable");
@@ -401,6 +412,22 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* MADV_COLLAPSE on the span, timed; its errno is the run's finding, not an
+ * error, unless the kernel has no MADV_COLLAPSE (-EOPNOTSUPP). */
+static int madvise_collapse(const struct collapse_span *sp, struct collapse_run *run)
+{
+	long long c0 = now_ns();
+
+	if (madvise(sp->base, sp->len, MADV_COLLAPSE))
+		run->madvise_errno = errno;
+	run->madvise_ns = (long)(now_ns() - c0);
+	/* EINVAL is also what a kernel that has MADV_COLLAPSE says of a
+	 * range it will not collapse: only the probe tells an old kernel */
+	if (run->madvise_errno == EINVAL && !collapse_have_madv_collapse())
+		return -EOPNOTSUPP; /* a kernel before 6.1 */
+	return 0;
+}
+
 int collapse_run(const struct collapse_config *cfg, const struct collapse_env *env,
 		 struct collapse_span *sp, struct collapse_run *run)
 {
@@ -429,19 +456,8 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		err = -errno;
 		goto out;
 	}
-	if (cfg->mode == COLLAPSE_MADVISE) {
-		long long c0 = now_ns();
-
-		if (madvise(sp->base, sp->len, MADV_COLLAPSE))
-			run->madvise_errno = errno;
-		run->madvise_ns = (long)(now_ns() - c0);
-		/* EINVAL is also what a kernel that has MADV_COLLAPSE says of a
-		 * range it will not collapse: only the probe tells an old kernel */
-		if (run->madvise_errno == EINVAL && !collapse_have_madv_collapse()) {
-			err = -EOPNOTSUPP; /* a kernel before 6.1 */
-			goto out;
-		}
-	}
+	if (cfg->mode == COLLAPSE_MADVISE && (err = madvise_collapse(sp, run)))
+		goto out;
 	collapsing = true;
 	for (;;) {
 		long t_ms;

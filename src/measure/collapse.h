@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "collapse_doc.h"
 #include "folio.h"
 #include "thp.h"
 
@@ -191,7 +192,19 @@ struct collapse_measure {
 int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
 		     struct collapse_measure *m);
 
-/* ---- the collapse document: collapse_doc.h ---- */
-#include "collapse_doc.h"
+/* ---- into the collapse document (collapse_doc.h), collapse_record.c ---- */
+
+/* The head of a new document: tool, host (the PMU probed here), thp as
+ * read at start (env), no config and no runs yet. */
+void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env);
+/* d->config from the command's settings (targets and words from env). */
+void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
+			     const struct collapse_env *env, const int *mpn, size_t nr_mpn,
+			     bool measure);
+/* Append one run: its timeline, counters and summary, the verdict key and
+ * statement, and before/after (both NULL without --measure). 0 or -ENOMEM. */
+int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
+			 const char *verdict, const char *statement,
+			 const struct collapse_measure *before, const struct collapse_measure *after);
 
 #endif

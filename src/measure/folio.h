@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "folio_types.h" /* FOLIO_MAX_ORDER, struct folio_hist */
+
 #define BIT_ULL(n) (1ULL << (n))
 
 /* /proc/PID/pagemap */
@@ -48,35 +50,6 @@ struct folio_probe {
 	bool pfns_visible;       /* PFNs are shown (root / CAP_SYS_ADMIN) */
 	bool kpageflags_readable;
 	char reason[160];        /* what is missing and why, when something is */
-};
-
-/* The top folio order anything here handles (histogram slots 0..20, the
- * results reader's limit, --orders): above it an order is nonsense on any
- * arch. The one spelling of that limit. */
-#define FOLIO_MAX_ORDER 20
-
-/*
- * What backs a range, in base pages. pages[o] counts the pages mapped by
- * complete folios of order o (thpmaps semantics: a folio runs from its head to
- * the next head while virtual and physical frame numbers both advance by one);
- * pages of folios cut by the range edge or only partly mapped count in
- * 'partial', not in pages[]. pages[0] holds small (order-0) folios, KSM
- * pages included. The zero page (small or huge), hugetlb pages and PFNs
- * without a struct page are classified in their own counters and are in
- * neither pages[] nor 'partial'.
- */
-struct folio_hist {
-	unsigned long long pages[FOLIO_MAX_ORDER + 1];
-	unsigned long long present;     /* present pages in the range */
-	unsigned long long not_present; /* holes (none / swapped) */
-	unsigned long long swapped;
-	unsigned long long partial;
-	unsigned long long unaligned;   /* pages of complete folios whose address is not size-aligned */
-	unsigned long long pmd_mapped;  /* pages of complete folios mapped by a PMD; needs
-					 * PAGEMAP_SCAN (6.7+), else 0 */
-	unsigned long long anon, file;  /* pages in pages[] + partial, by KPF_ANON */
-	unsigned long long zero_page, ksm, hugetlb;
-	unsigned long long other;       /* present PFNs without a struct page (KPF_NOPAGE, PFNMAP) */
 };
 
 /* What an extent is; pages of one kind are never mixed in an extent. */

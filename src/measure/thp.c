@@ -23,20 +23,6 @@
 #define LOCK_NAME "mthpscope.lock"
 #define MAX_KNOBS 96
 
-/* One table for every word in the THP sysfs files (selftests/mm habit). */
-static const char *const word_names[THP_W_COUNT] = {
-	[THP_W_ALWAYS] = "always",
-	[THP_W_INHERIT] = "inherit",
-	[THP_W_MADVISE] = "madvise",
-	[THP_W_NEVER] = "never",
-	[THP_W_DEFER] = "defer",
-	[THP_W_DEFER_MADVISE] = "defer+madvise",
-	[THP_W_WITHIN_SIZE] = "within_size",
-	[THP_W_ADVISE] = "advise",
-	[THP_W_DENY] = "deny",
-	[THP_W_FORCE] = "force",
-};
-
 /* The khugepaged knobs we may write, hence snapshot and restore. */
 static const char *const khugepaged_knobs[] = {
 	"defrag", "max_ptes_none", "max_ptes_swap", "max_ptes_shared",
@@ -65,66 +51,6 @@ static int lock_fd = -1;
 static char journal_file[4096];
 static char lock_path[4096]; /* kept for the signal handler: no snprintf there */
 static int lock_wait_seconds = -1;
-
-const char *thp_word_name(enum thp_word w)
-{
-	if (w < 0 || w >= THP_W_COUNT)
-		return "?";
-	return word_names[w];
-}
-
-int thp_word_parse(const char *s)
-{
-	int i;
-
-	for (i = 0; i < THP_W_COUNT; i++)
-		if (!strcmp(s, word_names[i]))
-			return i;
-	return -EINVAL;
-}
-
-int thp_parse_choice(const char *text, enum thp_word *selected, unsigned *offered)
-{
-	char tok[48];
-	const char *p = text;
-	int nsel = 0, sel = THP_W_NONE;
-	unsigned mask = 0;
-
-	for (;;) {
-		size_t n = 0;
-		bool br = false;
-		int w;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		while (*p && !isspace((unsigned char)*p) && n < sizeof(tok) - 1)
-			tok[n++] = *p++;
-		if (*p && !isspace((unsigned char)*p))
-			return -EBADMSG; /* token too long */
-		tok[n] = '\0';
-		if (n >= 2 && tok[0] == '[' && tok[n - 1] == ']') {
-			br = true;
-			tok[n - 1] = '\0';
-		}
-		w = thp_word_parse(br ? tok + 1 : tok);
-		if (w < 0)
-			return -EBADMSG;
-		mask |= 1u << w;
-		if (br) {
-			sel = w;
-			nsel++;
-		}
-	}
-	if (nsel != 1)
-		return -EBADMSG;
-	if (selected)
-		*selected = sel;
-	if (offered)
-		*offered = mask;
-	return 0;
-}
 
 const char *thp_root(void)
 {
@@ -241,6 +167,74 @@ static void read_stats(const char *dir, struct thp_size *z, bool *collapse)
 	closedir(d);
 }
 
+/* The khugepaged knobs (-1 where absent) and its two event counters. */
+static int read_khugepaged(const char *root, struct thp_settings *s)
+{
+	char path[600];
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(khugepaged_knobs) / sizeof(khugepaged_knobs[0]); i++) {
+		long *dst[] = { &s->khugepaged.defrag, &s->khugepaged.max_ptes_none,
+				&s->khugepaged.max_ptes_swap, &s->khugepaged.max_ptes_shared,
+				&s->khugepaged.pages_to_scan, &s->khugepaged.scan_sleep_millisecs,
+				&s->khugepaged.alloc_sleep_millisecs };
+		snprintf(path, sizeof(path), "%s/khugepaged/%s", root, khugepaged_knobs[i]);
+		*dst[i] = -1;
+		err = read_long_at(path, dst[i]);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	snprintf(path, sizeof(path), "%s/khugepaged/pages_collapsed", root);
+	if (read_long_at(path, &s->khugepaged.pages_collapsed))
+		s->khugepaged.pages_collapsed = -1;
+	snprintf(path, sizeof(path), "%s/khugepaged/full_scans", root);
+	if (read_long_at(path, &s->khugepaged.full_scans))
+		s->khugepaged.full_scans = -1;
+	return 0;
+}
+
+/* A hugepages-<N>kB directory ('name' under root) into s->sizes; other names
+ * and sizes beyond THP_MAX_SIZES are skipped. 0 or -errno. */
+static int read_size(const char *root, const char *name, struct thp_settings *s)
+{
+	unsigned long kb;
+	char tail[8], path[600], dir[600];
+	struct thp_size *z;
+	bool collapse = false;
+	int err;
+
+	if (sscanf(name, "hugepages-%lukB%7s", &kb, tail) != 1 || s->nr_sizes >= THP_MAX_SIZES)
+		return 0;
+	z = &s->sizes[s->nr_sizes];
+	memset(z, 0, sizeof(*z));
+	z->kb = kb;
+	z->order = log2_exact(kb * 1024 / (unsigned long)s->page_size);
+	if (z->order < 0)
+		return 0;
+	z->enabled = z->shmem_enabled = THP_W_NONE;
+	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	snprintf(path, sizeof(path), "%s/enabled", dir);
+	err = read_choice_at(path, &z->enabled, &z->enabled_offered);
+	if (!err)
+		z->anon = true;
+	else if (err != -ENOENT)
+		return err;
+	snprintf(path, sizeof(path), "%s/shmem_enabled", dir);
+	err = read_choice_at(path, &z->shmem_enabled, NULL);
+	if (!err)
+		z->shmem = true;
+	else if (err != -ENOENT)
+		return err;
+	read_stats(dir, z, &collapse);
+	if (collapse && z->order < s->pmd_order)
+		s->mthp_collapse = true;
+	if (z->anon && (z->enabled_offered & (1u << THP_W_DEFER)))
+		s->size_defer = true;
+	s->nr_sizes++;
+	return 0;
+}
+
 int thp_read(struct thp_settings *s)
 {
 	const char *root = thp_root();
@@ -249,7 +243,6 @@ int thp_read(struct thp_settings *s)
 	DIR *d;
 	long v;
 	int err;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->page_size = sysconf(_SC_PAGESIZE);
@@ -272,69 +265,18 @@ int thp_read(struct thp_settings *s)
 		s->pmd_size = (unsigned long)s->page_size * (s->page_size / 8);
 	s->pmd_order = log2_exact(s->pmd_size / (unsigned long)s->page_size);
 
-	for (i = 0; i < sizeof(khugepaged_knobs) / sizeof(khugepaged_knobs[0]); i++) {
-		long *dst[] = { &s->khugepaged.defrag, &s->khugepaged.max_ptes_none,
-				&s->khugepaged.max_ptes_swap, &s->khugepaged.max_ptes_shared,
-				&s->khugepaged.pages_to_scan, &s->khugepaged.scan_sleep_millisecs,
-				&s->khugepaged.alloc_sleep_millisecs };
-		snprintf(path, sizeof(path), "%s/khugepaged/%s", root, khugepaged_knobs[i]);
-		*dst[i] = -1;
-		err = read_long_at(path, dst[i]);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	snprintf(path, sizeof(path), "%s/khugepaged/pages_collapsed", root);
-	if (read_long_at(path, &s->khugepaged.pages_collapsed))
-		s->khugepaged.pages_collapsed = -1;
-	snprintf(path, sizeof(path), "%s/khugepaged/full_scans", root);
-	if (read_long_at(path, &s->khugepaged.full_scans))
-		s->khugepaged.full_scans = -1;
+	if ((err = read_khugepaged(root, s)))
+		return err;
 
 	/* Kernels before 6.8 have no hugepages-*kB: nr_sizes stays 0. */
 	d = opendir(root);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		unsigned long kb;
-		char tail[8];
-		struct thp_size *z;
-		bool collapse = false;
-		char dir[600];
-
-		if (sscanf(de->d_name, "hugepages-%lukB%7s", &kb, tail) != 1)
-			continue;
-		if (s->nr_sizes >= THP_MAX_SIZES)
-			break;
-		z = &s->sizes[s->nr_sizes];
-		memset(z, 0, sizeof(*z));
-		z->kb = kb;
-		z->order = log2_exact(kb * 1024 / (unsigned long)s->page_size);
-		if (z->order < 0)
-			continue;
-		z->enabled = z->shmem_enabled = THP_W_NONE;
-		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
-		snprintf(path, sizeof(path), "%s/enabled", dir);
-		err = read_choice_at(path, &z->enabled, &z->enabled_offered);
-		if (!err)
-			z->anon = true;
-		else if (err != -ENOENT) {
+		if ((err = read_size(root, de->d_name, s))) {
 			closedir(d);
 			return err;
 		}
-		snprintf(path, sizeof(path), "%s/shmem_enabled", dir);
-		err = read_choice_at(path, &z->shmem_enabled, NULL);
-		if (!err)
-			z->shmem = true;
-		else if (err != -ENOENT) {
-			closedir(d);
-			return err;
-		}
-		read_stats(dir, z, &collapse);
-		if (collapse && z->order < s->pmd_order)
-			s->mthp_collapse = true;
-		if (z->anon && (z->enabled_offered & (1u << THP_W_DEFER)))
-			s->size_defer = true;
-		s->nr_sizes++;
 	}
 	closedir(d);
 	qsort(s->sizes, (size_t)s->nr_sizes, sizeof(s->sizes[0]), cmp_size);
@@ -353,43 +295,6 @@ int thp_read(struct thp_settings *s)
 		z->shmem_enabled = THP_W_NONE;
 		s->legacy_pmd = true;
 	}
-	return 0;
-}
-
-const struct thp_size *thp_size_by_order(const struct thp_settings *s, int order)
-{
-	int i;
-
-	for (i = 0; i < s->nr_sizes; i++)
-		if (s->sizes[i].order == order)
-			return &s->sizes[i];
-	return NULL;
-}
-
-unsigned long thp_anon_orders(const struct thp_settings *s)
-{
-	unsigned long mask = 0;
-	int i;
-
-	for (i = 0; i < s->nr_sizes; i++)
-		if (s->sizes[i].anon && s->sizes[i].order < (int)(sizeof(long) * 8))
-			mask |= 1ul << s->sizes[i].order;
-	return mask;
-}
-
-unsigned long long thp_size_stat(const struct thp_size *z, const char *name, bool *found)
-{
-	int i;
-
-	for (i = 0; i < z->nr_stats; i++) {
-		if (!strcmp(z->stats[i].name, name)) {
-			if (found)
-				*found = true;
-			return z->stats[i].value;
-		}
-	}
-	if (found)
-		*found = false;
 	return 0;
 }
 
@@ -881,13 +786,42 @@ int thp_journal_check(json_t *doc, int *pid, unsigned long long *starttime)
 	return 0;
 }
 
+/* Write back each journalled knob whose value differs: r->changed lists
+ * them, r->failed those that could not be written. */
+static void apply_knobs(const json_t *knobs, struct thp_recovery *r)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(knobs); i++) {
+		const char *p, *v;
+		char cur[64];
+		int werr;
+
+		json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v);
+		current_value(p, cur, sizeof(cur));
+		if (!strcmp(cur, v))
+			continue;
+		if ((werr = write_knob_verified(p, v))) {
+			add_failure(r, p, v, werr);
+			continue;
+		}
+		if (r->nr_changed < (int)(sizeof(r->changed) / sizeof(r->changed[0]))) {
+			const char *rel = p;
+			size_t n = strlen(thp_root());
+			if (!strncmp(p, thp_root(), n) && p[n] == '/')
+				rel = p + n + 1;
+			snprintf(r->changed[r->nr_changed++], sizeof(r->changed[0]), "%s: %s -> %s",
+				 rel, cur, v);
+		}
+	}
+}
+
 int thp_recover(struct thp_recovery *r)
 {
 	char path[4096];
 	json_error_t jerr;
-	json_t *doc = NULL, *knobs;
+	json_t *doc = NULL;
 	unsigned long long st = 0;
-	size_t i;
 	int err = 0, pid = 0;
 	bool own_lock = false;
 
@@ -927,34 +861,12 @@ int thp_recover(struct thp_recovery *r)
 	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if ((err = thp_journal_check(doc, &pid, &st)))
 		goto out;
-	knobs = json_object_get(doc, "knobs");
 	r->pid = pid;
 	if (pid != getpid() && pid_alive(pid, st)) {
 		err = -EBUSY;
 		goto out;
 	}
-	for (i = 0; i < json_array_size(knobs); i++) {
-		const char *p, *v;
-		char cur[64];
-		int werr;
-
-		json_unpack(json_array_get(knobs, i), "{s:s, s:s}", "path", &p, "value", &v);
-		current_value(p, cur, sizeof(cur));
-		if (!strcmp(cur, v))
-			continue;
-		if ((werr = write_knob_verified(p, v))) {
-			add_failure(r, p, v, werr);
-			continue;
-		}
-		if (r->nr_changed < (int)(sizeof(r->changed) / sizeof(r->changed[0]))) {
-			const char *rel = p;
-			size_t n = strlen(thp_root());
-			if (!strncmp(p, thp_root(), n) && p[n] == '/')
-				rel = p + n + 1;
-			snprintf(r->changed[r->nr_changed++], sizeof(r->changed[0]), "%s: %s -> %s",
-				 rel, cur, v);
-		}
-	}
+	apply_knobs(json_object_get(doc, "knobs"), r);
 	if (r->nr_failed) {
 		/* the journal is the only record of those settings: keep it */
 		err = -EIO;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "topo.h"
+#include "counters.h"
+#include "mthpscope.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -230,4 +232,46 @@ int topo_mem_available(unsigned long long *bytes)
 		}
 	fclose(f);
 	return err;
+}
+
+/* ---- the host as documents describe it ----------------------------------- */
+
+/* host.pmu: libpfm4's models of this CPU, whether a hardware cycles counter
+ * opens here and, when not, why in words with what to do. */
+static void pmu_probe(struct results_pmu *p)
+{
+	struct ctr_pmu_model models[RESULTS_MAX_PMU_MODELS];
+	int n, i, err;
+
+	memset(p, 0, sizeof(*p));
+	n = ctr_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
+	for (i = 0; i < n; i++)
+		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s", models[i].name);
+	err = ctr_probe_hw();
+	p->available = err == 0;
+	if (err) {
+		char adv[256];
+
+		ctr_strerror(err, true, adv, sizeof(adv));
+		snprintf(p->reason, sizeof(p->reason),
+			 "a hardware cycles counter does not open (%s): %s", strerror(-err), adv);
+	}
+}
+
+void results_host_describe(struct results_host *h, const struct topo_info *t,
+			   const struct thp_settings *s)
+{
+	memset(h, 0, sizeof(*h));
+	h->topo = *t;
+	h->pmd_order = s->pmd_order;
+	h->pmd_size = s->pmd_size;
+	pmu_probe(&h->pmu);
+}
+
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s)
+{
+	struct results_host h;
+
+	results_host_describe(&h, t, s);
+	return results_host_to_json(&h);
 }

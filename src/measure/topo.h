@@ -5,22 +5,9 @@
 
 #include <stdbool.h>
 
-struct topo_info {
-	char kernel[65];       /* uname release */
-	char arch[65];         /* uname machine */
-	char cpu_vendor[64];
-	char cpu_model[128];
-	int cpu_family, cpu_model_number; /* x86 CPUID family/model; -1 elsewhere */
-	bool virtualized;
-	char virt_reason[96];  /* "CPUID hypervisor bit (KVMKVMKVM)", "DMI: QEMU", ... */
-	/* The CPU itself is emulated (QEMU TCG): timing and cycle counts say
-	 * nothing about any hardware; faults, folio orders and bloat are real. */
-	bool emulated;
-	char emul_reason[128];
-	int packages, cores, pus, numa_nodes;
-	unsigned long long l1d_bytes, l2_bytes, l3_bytes; /* 0 when unknown */
-	long page_size;
-};
+#include "host.h" /* struct topo_info */
+#include "results.h" /* struct results_host */
+#include "thp_settings.h"
 
 int topo_describe(struct topo_info *t);
 /* Is 'midr' (MIDR_EL1) an emulated CPU? Implementer 0x00 is reserved for
@@ -34,5 +21,13 @@ int topo_default_cpu(void);
 void topo_release(void);
 /* MemAvailable of /proc/meminfo in bytes: 0 or -errno (-ENOENT without the line). */
 int topo_mem_available(unsigned long long *bytes);
+
+/* The host every document describes: h from the topology and the THP
+ * settings, with the PMU probed here (libpfm4's models, whether a hardware
+ * cycles counter opens, and why not in words). */
+void results_host_describe(struct results_host *h, const struct topo_info *t,
+			   const struct thp_settings *s);
+/* describe + results_host_to_json: the "host" object of this machine now. */
+json_t *results_host_json(const struct topo_info *t, const struct thp_settings *s);
 
 #endif

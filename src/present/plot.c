@@ -17,7 +17,7 @@
 #include "datadir.h"
 #include "mthpscope.h"
 #include "collapse_doc.h"
-#include "folio.h"
+#include "folio_types.h"
 #include "plot.h"
 
 

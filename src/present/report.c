@@ -231,15 +231,14 @@ static void fmt_p(char *b, size_t n, double p)
 		snprintf(b, n, "%.3f", p);
 }
 
-/* Print text wrapped at 78 columns; lines after the first indented. */
-static void wrap_hanging(FILE *f, const char *text, const char *indent)
+/* Print text wrapped at 78 columns: the first line indented by 'first', the
+ * others by 'rest'. */
+static void wrap_lines(FILE *f, const char *first, const char *rest, const char *text)
 {
-	const char *p = text;
-	const char *ind = "";
-	size_t width = 78;
+	const char *p = text, *ind = first;
 
 	while (*p) {
-		size_t len = strlen(p), cut = len;
+		size_t width = 78 - strlen(ind), len = strlen(p), cut = len;
 
 		if (len > width) {
 			cut = width;
@@ -252,32 +251,20 @@ static void wrap_hanging(FILE *f, const char *text, const char *indent)
 		p += cut;
 		while (*p == ' ')
 			p++;
-		ind = indent;
-		width = 78 - strlen(indent);
+		ind = rest;
 	}
 }
 
-/* Print text wrapped at 78 columns, each line indented. */
+/* Lines after the first indented. */
+static void wrap_hanging(FILE *f, const char *text, const char *indent)
+{
+	wrap_lines(f, "", indent, text);
+}
+
+/* Each line indented. */
 static void wrap(FILE *f, const char *indent, const char *text)
 {
-	const char *p = text;
-	size_t width = 78 - strlen(indent);
-
-	while (*p) {
-		size_t len = strlen(p), cut = len;
-
-		if (len > width) {
-			cut = width;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = width;
-		}
-		fprintf(f, "%s%.*s\n", indent, (int)cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
-	}
+	wrap_lines(f, indent, indent, text);
 }
 
 struct row {

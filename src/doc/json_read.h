@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one JSON field-reader kit of every document (results, collapse): each
+ * reader fetches a field with its type and range checked, and a failure
+ * names the field by its JSON path ("$.trials[3].metrics.walks.value").
+ * Return convention: 0, or a negative errno (-EBADMSG) with the message in
+ * rd->err, prefixed with rd->name (the file) when set.
+ *
+ * Two wordings of the same checks, so that every message stays what its
+ * document has always said: the results reader's, and the collapse
+ * document's 'terse' one ("missing" for "missing (a required field)", "a
+ * number" for "a real number", "is negative" for an integer below 0 where 0
+ * is the minimum).
+ */
+#ifndef JSON_READ_H
+#define JSON_READ_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mthpscope.h"
+
+struct rd {
+	const char *name; /* file name for messages, or NULL */
+	char *err;
+	size_t errsize;
+	bool terse;       /* the collapse document's wording */
+};
+
+MS_PRINTF(3, 4) int rd_fail(struct rd *rd, int code, const char *fmt, ...);
+/* "an object", "an integer", "a real number", ... */
+const char *rd_type_name(const json_t *v);
+/* o.key into *v: NULL when absent and optional, an error when required. */
+int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	   json_t **v);
+int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	      json_t **v);
+/* A string into dst; 'strict' makes one that does not fit an error (names
+ * used as keys), otherwise it is cut (descriptive text). */
+int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	      bool strict, char *dst, size_t size);
+/* An integer in [min, max]; *out untouched when absent. */
+int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	   json_int_t min, json_int_t max, json_int_t *out);
+/* A finite number in [min, max]. */
+int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	      double min, double max, double *out);
+int rd_bool(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	    bool *out);
+/* A field of one JSON type, present or (optional) absent; JSON_REAL accepts
+ * any number, JSON_INTEGER only one >= 0. */
+int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, json_type type,
+	     bool required);
+
+#endif
