@@ -784,6 +784,36 @@ static void count_failed(const struct run *r, int order, int *ran, int *failed)
 	}
 }
 
+/* The command line, each argument escaped: a newline or an escape code in
+ * one must not break (or recolour) the table. */
+static void print_argv(char **argv, FILE *f)
+{
+	for (int i = 0; argv[i]; i++) {
+		char *e = ms_escape(argv[i]);
+
+		fprintf(f, "%s%s", i ? " " : "", e ? e : "?");
+		free(e);
+	}
+}
+
+/* The scans' own CPU (watch_cpu_ns) against the wall time, where it passes
+ * 1 %: the measurement's share of the machine. */
+static void print_watch_share(struct run *r, FILE *f, double *v)
+{
+	for (int i = 0; i < r->nr_orders; i++) {
+		int o = r->orders[i], n;
+		double cpu, wall;
+
+		n = collect(r, "command", false, 0, o, "watch_cpu_ns", v);
+		cpu = median_or_nan(v, n);
+		n = collect(r, "command", false, 0, o, "wall_ns", v);
+		wall = median_or_nan(v, n);
+		if (isfinite(cpu) && wall > 0 && cpu / wall > 0.01)
+			fprintf(f, "order %d: the scans took %.1f%% of the wall time in CPU "
+				"(watch_cpu_ns %.0f ms, median)\n", o, 100 * cpu / wall, cpu / 1e6);
+	}
+}
+
 static void print_command_summary(struct run *r, FILE *f)
 {
 	double *v = calloc((size_t)r->o.reps, sizeof(double)), base = NAN, widest = 0, half;
@@ -791,9 +821,7 @@ static void print_command_summary(struct run *r, FILE *f)
 
 	if (!v)
 		return;
-	fprintf(f, "%s", r->cmd[0]);
-	for (i = 1; r->cmd[i]; i++)
-		fprintf(f, " %s", r->cmd[i]);
+	print_argv(r->cmd, f);
 	fprintf(f, "\n%ld reps, scan every %ld ms\n", r->o.reps, r->o.scan_interval_ms);
 	fprintf(f, "%5s %7s %8s %9s %21s %9s %10s %10s %6s", "order", "folio", "coverage",
 		"wall s", "95% CI", "cpu s", "faults", "max RSS", "failed");
@@ -837,6 +865,7 @@ static void print_command_summary(struct run *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	print_precision(f, base, widest, false);
+	print_watch_share(r, f, v);
 	free(v);
 	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
 		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"

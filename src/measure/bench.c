@@ -1386,10 +1386,11 @@ static void command_outcome(struct bench *b, const struct bench_command *w,
 		command_failed(b, w, t, cr, tail, see);
 	}
 	if (cr->nr_outlived > 0)
-		warn(b, "order %d rep %d: %d process%s outlived %s and %s", t->order, t->rep,
+		warn(b, "order %d rep %d: %d process%s outlived %s and %s %s", t->order, t->rep,
 		     cr->nr_outlived, cr->nr_outlived == 1 ? "" : "es", w->argv[0],
-		     w->wait_descendants ? "were waited for (--wait-descendants)"
-					 : "were killed (--wait-descendants waits for them)");
+		     cr->nr_outlived == 1 ? "was" : "were",
+		     w->wait_descendants ? "waited for (--wait-descendants)"
+					 : "killed (--wait-descendants waits for them)");
 	t->exit_signal = WIFSIGNALED(cr->status) ? WTERMSIG(cr->status) : 0;
 	t->exit_code = WIFEXITED(cr->status) ? WEXITSTATUS(cr->status) : -1;
 }
