@@ -950,6 +950,8 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 	long long c0 = cpu_now_ns();
 	int i, done;
 
+	if (n <= 0)
+		return;
 	/* the live set is the tick's list */
 	for (i = 0; i < w->n; i++)
 		w->p[i].live = w->p[i].live ? 2 : 0;
