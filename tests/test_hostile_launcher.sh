@@ -23,7 +23,7 @@ has() { grep -qF -- "$2" "$1" || { bad "$3: no '$2' in:"; sed 's/^/  | /' "$1"; 
 
 # py_pty SECONDS [INPUT] -- ARGV: run ARGV on a new pty, type INPUT after
 # 0.5 s; prints "rc wall cpu" (cpu: of ARGV's whole tree), output to $tmp/pty.out
-cat >"$tmp/pty.py" <<'EOF'
+cat >"$tmp/ptyrun.py" <<'EOF'
 import os, pty, sys, time, resource, select
 limit, inp, argv = float(sys.argv[1]), sys.argv[2], sys.argv[4:]
 t0 = time.time()
@@ -50,7 +50,7 @@ ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(os.environ["PTY_OUT"], "wb").write(out)
 print("%d %.2f %.2f" % (os.waitstatus_to_exitcode(st), time.time() - t0, ru.ru_utime + ru.ru_stime))
 EOF
-py_pty() { PTY_OUT=$tmp/pty.out python3 "$tmp/pty.py" "$@"; }
+py_pty() { PTY_OUT=$tmp/pty.out python3 "$tmp/ptyrun.py" "$@"; }
 lt() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$1" "$2"; }
 
 # 1. a command that reads /dev/tty from the background: it used to spin on

@@ -914,9 +914,16 @@ static void keep_if_best(struct watch *w)
 	unsigned long long anon = w->sum.total[SCAN_ANON];
 
 	w->samples++;
+	/* the evidence is the most seen in any sample: smaps' VmFlags are read
+	 * at exit stops only, and the largest sample may be a tick's */
+	w->best_ev.thp_off = w->best_ev.thp_off > w->sum_ev.thp_off ? w->best_ev.thp_off
+								   : w->sum_ev.thp_off;
+	w->best_ev.nohuge = w->best_ev.nohuge > w->sum_ev.nohuge ? w->best_ev.nohuge
+								 : w->sum_ev.nohuge;
+	w->best_ev.shmem = w->best_ev.shmem > w->sum_ev.shmem ? w->best_ev.shmem
+							      : w->sum_ev.shmem;
 	if (w->samples == 1 || anon > w->best_anon) {
 		w->best = w->sum;
-		w->best_ev = w->sum_ev;
 		w->best_anon = anon;
 		w->best_live = w->live;
 		w->best_scanned = w->scanned_live;
