@@ -893,7 +893,8 @@ static void scan_one(struct watch *w, struct wproc *p, bool at_exit)
 		return;
 	if (thp_disabled(p->pid))
 		w->cur_ev.thp_off = w->cur.total[SCAN_ANON] << w->so.page_shift;
-	if (at_exit)
+	/* smaps walks the page tables: only where the answer can matter */
+	if (at_exit && w->cur.total[SCAN_ANON] << w->so.page_shift >= (4ULL << 20))
 		w->cur_ev.nohuge = nohuge_anon(p->pid);
 	else
 		w->cur_ev.nohuge = p->ev.nohuge;
@@ -1410,6 +1411,10 @@ static void command_watch_report(struct bench *b, struct results_trial *t,
 				 const struct child_result *cr, const struct watch *wt)
 {
 	results_trial_set_metric(t, "watch_cpu_ns", (double)cr->watch_cpu_ns, "kernel", NULL, -1);
+	if (cr->exit_scans_skipped)
+		warn(b, "order %d rep %d: %d of the tree's %d processes were not scanned at their "
+		     "exit (the scans keep within %.0f%% of the wall time in CPU)", t->order,
+		     t->rep, cr->exit_scans_skipped, cr->nr_processes, CHILD_CPU_BUDGET * 100);
 	if (wt->best_live > wt->best_scanned)
 		warn(b, "order %d rep %d: the largest sample of the tree scanned %d of its %d "
 		     "live processes (the scans keep within %.0f%% of the wall time in CPU); "

@@ -399,7 +399,15 @@ struct tree {
 	bool needs_tty;            /* a SIGTTIN/SIGTTOU was seen */
 	long hwm_kb;               /* the largest VmHWM at an exit stop */
 	long long watch_cpu_ns;
+	long long t0_ns;           /* the command's start */
+	double budget;             /* watch CPU / wall time */
+	int exit_skipped;          /* at_exit calls left out for the budget */
 };
+
+static bool over_budget(const struct tree *t, long long now)
+{
+	return (double)t->watch_cpu_ns > t->budget * (double)(now - t->t0_ns);
+}
 
 /* The CPU time of the launcher (the watch's calls run in it, their scan
  * workers too). */
@@ -509,6 +517,11 @@ static void on_exit_event(struct tree *t, struct proc *p, pid_t pid, const struc
 	if (leader && w->at_exit &&
 	    (pid == p->tgid || leader->exit_scan_ns < 0 ||
 	     now - leader->exit_scan_ns > CHILD_EXIT_SCAN_GAP_NS)) {
+		/* within the budget, except the command itself */
+		if (p->tgid != t->p[0].tgid && over_budget(t, now)) {
+			t->exit_skipped += pid == p->tgid;
+			return;
+		}
 		c0 = cpu_ns();
 		w->at_exit(w->ctx, p->tgid);
 		t->watch_cpu_ns += cpu_ns() - c0;
@@ -611,11 +624,11 @@ static int reap_ready(struct child *c, struct tree *t, const struct child_watch 
 static int tick(struct child *c, struct tree *t, const struct child_watch *w,
 		struct child_result *res, pid_t **pids, int *cap)
 {
-	double budget = w->cpu_budget > 0 ? w->cpu_budget : CHILD_CPU_BUDGET;
-	long long c0, wall = now_ns() - c->t0_ns;
+	long long c0;
 	int n;
 
-	if ((double)t->watch_cpu_ns > budget * (double)wall) {
+	(void)c;
+	if (over_budget(t, now_ns())) {
 		res->ticks_skipped++;
 		return 0;
 	}
@@ -653,6 +666,7 @@ static void wait_done(struct child *c, struct tree *t, struct child_result *res)
 	res->nr_processes = t->nr_processes;
 	res->needs_tty = t->needs_tty;
 	res->watch_cpu_ns = t->watch_cpu_ns;
+	res->exit_scans_skipped = t->exit_skipped;
 	if (res->nr_outlived < 0)
 		res->nr_outlived = 0;
 	if (c->traced && t->hwm_kb > 0) {
@@ -683,6 +697,8 @@ int child_wait(struct child *c, const struct child_watch *w, struct child_result
 	/* blocked before the first reap: a change after it stays pending and
 	 * wakes sigtimedwait */
 	sigprocmask(SIG_BLOCK, &chld, &old);
+	t.t0_ns = c->t0_ns;
+	t.budget = w->cpu_budget > 0 ? w->cpu_budget : CHILD_CPU_BUDGET;
 	if (!tree_add(&t, c->pid, c->pid)) {
 		err = -ENOMEM;
 		goto out;

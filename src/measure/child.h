@@ -120,6 +120,8 @@ struct child_result {
 	int max_live;           /* the most processes alive at once (traced) */
 	long long watch_cpu_ns; /* CPU time of the tick and at_exit calls */
 	int ticks_skipped;      /* ticks put off to keep within cpu_budget */
+	int exit_scans_skipped; /* processes not passed to at_exit, for the same
+				 * (the command's own process always is) */
 };
 
 /* Called every interval with the live processes of the tree (thread-group
@@ -134,7 +136,8 @@ struct child_watch {
 	child_exit_fn at_exit;
 	void *ctx;
 	/* the share of the wall time the tick and at_exit calls may take in
-	 * CPU time; a tick is put off while they are over it. 0: 0.02. */
+	 * CPU time; while they are over it a tick is put off and an exit stop
+	 * of a process other than the command is not passed on. 0: 0.02. */
 	double cpu_budget;
 	/* when the command ends, wait for the rest of its tree (to the
 	 * timeout) instead of killing it; wall_ns then runs to the last */
