@@ -84,27 +84,28 @@ fi
 check_knobs "the pty runs"
 
 # 2. --metric: bounded, and read after the knobs are back. The command
-# stamps its end; 0.3 s later the metric (1 s of matching) is still being
-# read, and the top-level 'enabled' must be the user's again.
+# stamps its end; 1 s later the user's top-level 'enabled' must be back
+# (glibc's regex took 23.5 s on this line, with the trial's 'always' set).
 user_enabled=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP/enabled")
 rm -f "$tmp/end"
-( while [ ! -e "$tmp/end" ]; do sleep 0.05; done; sleep 0.3
+( while [ ! -e "$tmp/end" ]; do sleep 0.05; done; sleep 1
   sed 's/.*\[\(.*\)\].*/\1/' "$THP/enabled" >"$tmp/during" ) &
 poller=$!
-start=$(date +%s.%N)
-"$BIN" run --orders 4 --reps 1 --metric 'x=^(a+)+$' -o "$tmp/m.json" -- \
-	sh -c "python3 -c 'print((\"a\" * 17 + \"!\\n\") * 100000, end=\"\")'; touch $tmp/end" \
-	>"$tmp/m.out" 2>"$tmp/m.err"
-rc=$?
-took=$(python3 -c "import sys; print('%.1f' % ($(date +%s.%N) - $start))")
+timeout 120 "$BIN" run --orders 4 --reps 1 --metric 'x=((a+)+)+b' -- \
+	sh -c "python3 -c 'print(\"a\" * 100000)'; touch $tmp/end" >/dev/null 2>&1
 wait "$poller"
 if [ "$(cat "$tmp/during" 2>/dev/null)" = "$user_enabled" ]; then
-	ok "the metric is read with the user's settings back (enabled '$user_enabled' while matching)"
+	ok "1 s after the command, the user's settings are back (enabled '$user_enabled')"
 else
-	bad "while the metric was read, enabled was '$(cat "$tmp/during" 2>/dev/null)' (the user's: '$user_enabled')"
+	bad "1 s after the command, enabled was '$(cat "$tmp/during" 2>/dev/null)' (the user's: '$user_enabled')"
 fi
+start=$(date +%s.%N)
+timeout 120 "$BIN" run --orders 4 --reps 1 --metric 'x=^(a+)+$' -- \
+	python3 -c 'print(("a" * 17 + "!\n") * 100000, end="")' >/dev/null 2>"$tmp/m.err"
+rc=$?
+took=$(python3 -c "import sys; print('%.1f' % ($(date +%s.%N) - $start))")
 has "$tmp/m.err" "matching took over 1 s" "a slow --metric" && ok "a slow --metric gives up after 1 s with a warning (run $took s, exit $rc)"
-"$BIN" run --orders 0 --reps 1 --metric 'x=((a+)+)+b' -- python3 -c 'print("a" * 1000000)' \
+timeout 120 "$BIN" run --orders 0 --reps 1 --metric 'x=((a+)+)+b' -- python3 -c 'print("a" * 1000000)' \
 	>"$tmp/m2.out" 2>"$tmp/m2.err"
 has "$tmp/m2.err" "no line of the output matches" "((a+)+)+b on 1 MB" && ok "((a+)+)+b against 1 MB: a bounded, clear outcome"
 "$BIN" run --orders 0 --reps 1 --metric 'x=(a' -- true 2>"$tmp/m3.err"
