@@ -236,6 +236,59 @@ static void print_header(const struct collapse_cmd_opts *o, const struct collaps
 	printf("\n");
 }
 
+/* A counter's column head: without "collapse_" and "_pte". */
+static void counter_head(const char *name, char *buf, size_t size)
+{
+	size_t n;
+
+	snprintf(buf, size, "%s", strncmp(name, "collapse_", 9) ? name : name + 9);
+	n = strlen(buf);
+	if (n > 4 && !strcmp(buf + n - 4, "_pte"))
+		buf[n - 4] = '\0';
+}
+
+/* The per-size collapse counters as a table: one row per order with a
+ * non-zero counter, one column per counter the kernel has (collapse_alloc,
+ * collapse_alloc_failed, collapse_exceed_{none,swap,shared}_pte), zeros shown. */
+static void print_counters(const struct collapse_run *r)
+{
+	const char *names[8];
+	unsigned long rows = 0;
+	int nr_names = 0, i, j, o;
+	char head[40];
+
+	for (i = 0; i < r->nr_counters; i++) {
+		if (r->counters[i].delta)
+			rows |= 1UL << r->counters[i].order;
+		for (j = 0; j < nr_names && strcmp(names[j], r->counters[i].name); j++)
+			;
+		if (j == nr_names && nr_names < (int)MS_ARRAY_SIZE(names))
+			names[nr_names++] = r->counters[i].name;
+	}
+	if (!rows)
+		return;
+	printf("  per-size collapse counters (kernel, system-wide):\n  %5s", "order");
+	for (j = 0; j < nr_names; j++) {
+		counter_head(names[j], head, sizeof(head));
+		printf(" %13s", head);
+	}
+	printf("\n");
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		if (!(rows & (1UL << o)))
+			continue;
+		printf("  %5d", o);
+		for (j = 0; j < nr_names; j++) {
+			long long v = 0;
+
+			for (i = 0; i < r->nr_counters; i++)
+				if (r->counters[i].order == o && !strcmp(r->counters[i].name, names[j]))
+					v = r->counters[i].delta;
+			printf(" %13lld", v);
+		}
+		printf("\n");
+	}
+}
+
 static void print_run(const struct collapse_run *r, const char *statement,
 		      const struct collapse_measure *before, const struct collapse_measure *after)
 {
@@ -273,10 +326,12 @@ static void print_run(const struct collapse_run *r, const char *statement,
 	       ((double)r->rss_after - (double)r->rss_before) / (1 << 20),
 	       r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0,
 	       r->pages_collapsed, r->full_scans);
-	for (o = 0; o < r->nr_counters; o++)
-		if (r->counters[o].delta)
-			printf("  order %d %s %+lld\n", r->counters[o].order, r->counters[o].name,
-			       r->counters[o].delta);
+	print_counters(r);
+	if (r->rss_growth_steps)
+		printf("  RSS grew at %d sample(s) over %ld khugepaged pass(es): %+.1f KiB per pass\n",
+		       r->rss_growth_steps, r->rss_growth_passes, r->rss_growth_per_pass / 1024);
+	if (r->mpn_mthp_source)
+		printf("  max_ptes_none for mTHP orders: %d (%s)\n", r->mpn_mthp, r->mpn_mthp_source);
 	printf("  %s after %ld ms\n", r->steady ? "steady" : "not steady (timeout)", r->elapsed_ms);
 	if (r->madvise_ns)
 		printf("  MADV_COLLAPSE took %.1f ms%s%s\n", r->madvise_ns / 1e6,

@@ -131,6 +131,7 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		memcpy(s->pages, r->timeline[i].pages, sizeof(s->pages));
 		s->partial = r->timeline[i].partial;
 		s->rss_bytes = r->timeline[i].rss_bytes;
+		s->full_scans = r->timeline[i].full_scans;
 		for (k = 0; k <= FOLIO_MAX_ORDER; k++)
 			if (s->pages[k])
 				d->hist_orders |= 1UL << k;
@@ -167,6 +168,16 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		dr->creep_to = r->creep_to;
 		dr->creep_t_ms = r->creep_t_ms;
 	}
+	dr->rss_growth_steps = r->rss_growth_steps;
+	dr->rss_growth_passes = r->rss_growth_passes;
+	dr->rss_growth_per_pass = r->rss_growth_per_pass;
+	dr->mpn_mthp = r->mpn_mthp;
+	snprintf(dr->mpn_mthp_source, sizeof(dr->mpn_mthp_source), "%s",
+		 r->mpn_mthp_source ? r->mpn_mthp_source : "");
+	dr->has_klog = true;
+	dr->klog_readable = r->klog_readable;
+	dr->klog_found = r->klog_found;
+	dr->klog_kept = r->klog_found ? r->klog_kept : -1;
 	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
 	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);
 	dr->has_measure = before && after;
@@ -223,11 +234,14 @@ static json_t *run_json(const struct collapse_doc_run *r)
 	for (i = 0; i < r->nr_samples; i++) {
 		const struct collapse_doc_sample *s = &r->samples[i];
 
-		json_array_append_new(tl, json_pack("{s:I, s:o, s:I, s:I}", "t_ms",
-						    (json_int_t)s->t_ms, "hist",
-						    hist_json(s->pages), "partial",
-						    (json_int_t)s->partial, "rss_bytes",
-						    (json_int_t)s->rss_bytes));
+		json_t *js = json_pack("{s:I, s:o, s:I, s:I}", "t_ms", (json_int_t)s->t_ms,
+				       "hist", hist_json(s->pages), "partial",
+				       (json_int_t)s->partial, "rss_bytes",
+				       (json_int_t)s->rss_bytes);
+
+		if (js && s->full_scans >= 0)
+			json_object_set_new(js, "full_scans", json_integer(s->full_scans));
+		json_array_append_new(tl, js);
 	}
 	for (i = 0; i < r->nr_counters; i++)
 		json_array_append_new(ctrs, json_pack("{s:i, s:s, s:I}", "order",
@@ -267,6 +281,21 @@ static json_t *run_json(const struct collapse_doc_run *r)
 						 r->creep_from, "to", r->creep_to, "t_ms",
 						 (json_int_t)r->creep_t_ms)
 				     : json_pack("{s:b}", "happened", 0));
+	json_object_set_new(doc, "rss_creep",
+			    json_pack("{s:i, s:I, s:f}", "steps", r->rss_growth_steps, "passes",
+				      (json_int_t)r->rss_growth_passes, "per_pass_bytes",
+				      r->rss_growth_per_pass));
+	json_object_set_new(doc, "mthp_max_ptes_none",
+			    json_pack("{s:o, s:o}", "value",
+				      r->mpn_mthp >= 0 ? json_integer(r->mpn_mthp) : json_null(),
+				      "source", r->mpn_mthp_source[0]
+						? json_string(r->mpn_mthp_source) : json_null()));
+	if (r->has_klog)
+		json_object_set_new(doc, "kernel_log",
+				    json_pack("{s:b, s:b, s:o}", "readable", r->klog_readable,
+					      "rewrite_message", r->klog_found, "kept",
+					      r->klog_kept >= 0 ? json_integer(r->klog_kept)
+								: json_null()));
 	json_object_set_new(doc, "verdict", json_string(r->verdict));
 	json_object_set_new(doc, "statement", json_string(r->statement));
 	if (r->has_measure)
@@ -591,6 +620,53 @@ static int read_measure(json_t *m, const char *path, const char *state,
 	return 0;
 }
 
+/* rss_creep, mthp_max_ptes_none, kernel_log: each optional. */
+static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run *dr, char *err,
+			 size_t errsize)
+{
+	json_t *v, *x;
+	char p[160];
+	long long n = 0;
+	int rc;
+
+	dr->mpn_mthp = dr->klog_kept = -1;
+	if ((rc = want(run, path, "rss_creep", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(run, path, "mthp_max_ptes_none", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "rss_creep"))) {
+		snprintf(p, sizeof(p), "%s.rss_creep", path);
+		if ((rc = want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
+		    (rc = want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
+				   errsize)) ||
+		    (rc = want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
+				   errsize)))
+			return rc;
+		dr->rss_growth_steps = (int)n;
+	}
+	if ((v = json_object_get(run, "mthp_max_ptes_none"))) {
+		snprintf(p, sizeof(p), "%s.mthp_max_ptes_none", path);
+		if ((x = json_object_get(v, "value")) && !json_is_null(x) &&
+		    (rc = want_int(v, p, "value", false, 0, 1 << 20, &dr->mpn_mthp, err, errsize)))
+			return rc;
+		if ((x = json_object_get(v, "source")) && !json_is_null(x) &&
+		    (rc = want_str(v, p, "source", false, dr->mpn_mthp_source,
+				   sizeof(dr->mpn_mthp_source), err, errsize)))
+			return rc;
+	}
+	if ((v = json_object_get(run, "kernel_log"))) {
+		dr->has_klog = true;
+		snprintf(p, sizeof(p), "%s.kernel_log", path);
+		if ((rc = want_bool(v, p, "readable", true, &dr->klog_readable, err, errsize)) ||
+		    (rc = want_bool(v, p, "rewrite_message", true, &dr->klog_found, err, errsize)))
+			return rc;
+		if ((x = json_object_get(v, "kept")) && !json_is_null(x) &&
+		    (rc = want_int(v, p, "kept", false, 0, 1 << 20, &dr->klog_kept, err, errsize)))
+			return rc;
+	}
+	return 0;
+}
+
 /* The run's summary: absent in hand-made documents, each field optional. */
 static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
 			    char *err, size_t errsize)
@@ -691,6 +767,8 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 				return rc;
 		}
 	}
+	if ((rc = read_run_mthp(run, path, dr, err, errsize)))
+		return rc;
 	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
 	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
@@ -810,6 +888,10 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 		if ((rc = want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->rss_bytes = (unsigned long long)x;
+		s->full_scans = -1;
+		if ((rc = want_int(smp, hp, "full_scans", false, 0, LLONG_MAX, &s->full_scans,
+				   err, errsize)))
+			return rc;
 		dr->nr_samples = i + 1;
 	}
 	return read_run_summary(run, path, dr, err, errsize);

@@ -36,6 +36,7 @@ struct collapse_doc_sample {
 	unsigned long long pages[FOLIO_MAX_ORDER + 1]; /* hist; absent orders 0 */
 	unsigned long long partial;   /* 0 when absent */
 	unsigned long long rss_bytes; /* 0 when absent */
+	long long full_scans;         /* khugepaged full scans since the start; -1 absent */
 };
 
 /* $.runs[i].collapse_counters[k]: a per-size "collapse*" counter's delta. */
@@ -74,6 +75,16 @@ struct collapse_doc_run {
 	bool creep;
 	int creep_from, creep_to;
 	long long creep_t_ms;
+	/* $.runs[i].rss_creep: RSS growth steps, the passes they spread over */
+	int rss_growth_steps;
+	long long rss_growth_passes;
+	double rss_growth_per_pass;
+	/* $.runs[i].mthp_max_ptes_none: as mTHP collapse applied it (-1: null) */
+	long long mpn_mthp;
+	char mpn_mthp_source[16];       /* "" = null */
+	/* $.runs[i].kernel_log */
+	bool has_klog, klog_readable, klog_found;
+	long long klog_kept;            /* -1: null */
 	char verdict[16];
 	char statement[512];
 	bool has_measure;               /* "measure" (--measure) */
