@@ -56,6 +56,7 @@ void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env)
 	results_host_describe(&d->host, &t, &env->thp);
 	d->has_thp = true;
 	d->thp = env->thp;
+	d->has_support = true;
 }
 
 void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
@@ -168,6 +169,7 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		dr->creep_to = r->creep_to;
 		dr->creep_t_ms = r->creep_t_ms;
 	}
+	dr->has_rss_creep = dr->has_mpn_mthp = true;
 	dr->rss_growth_steps = r->rss_growth_steps;
 	dr->rss_growth_passes = r->rss_growth_passes;
 	dr->rss_growth_per_pass = r->rss_growth_per_pass;
@@ -281,11 +283,13 @@ static json_t *run_json(const struct collapse_doc_run *r)
 						 r->creep_from, "to", r->creep_to, "t_ms",
 						 (json_int_t)r->creep_t_ms)
 				     : json_pack("{s:b}", "happened", 0));
-	json_object_set_new(doc, "rss_creep",
+	if (r->has_rss_creep)
+		json_object_set_new(doc, "rss_creep",
 			    json_pack("{s:i, s:I, s:f}", "steps", r->rss_growth_steps, "passes",
 				      (json_int_t)r->rss_growth_passes, "per_pass_bytes",
 				      r->rss_growth_per_pass));
-	json_object_set_new(doc, "mthp_max_ptes_none",
+	if (r->has_mpn_mthp)
+		json_object_set_new(doc, "mthp_max_ptes_none",
 			    json_pack("{s:o, s:o}", "value",
 				      r->mpn_mthp >= 0 ? json_integer(r->mpn_mthp) : json_null(),
 				      "source", r->mpn_mthp_source[0]
@@ -353,6 +357,12 @@ int collapse_doc_json(const struct collapse_doc *d, json_t **out)
 	if (json_object_set_new(doc, "host", results_host_to_json(&d->host)))
 		goto out;
 	if (d->has_thp && json_object_set_new(doc, "thp", results_thp_json(&d->thp, d->thp_stats)))
+		goto out;
+	/* what the kernel offers for collapse, as read from its sysfs */
+	if (d->has_support &&
+	    json_object_set_new(doc, "kernel_support",
+				json_pack("{s:b, s:b}", "mthp_collapse", d->thp.mthp_collapse,
+					  "size_defer", d->thp.size_defer)))
 		goto out;
 	if (json_object_set_new(doc, "config", config_json(&d->config)))
 		goto out;
@@ -635,6 +645,7 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 	    (rc = want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "rss_creep"))) {
+		dr->has_rss_creep = true;
 		snprintf(p, sizeof(p), "%s.rss_creep", path);
 		if ((rc = want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
 		    (rc = want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
@@ -645,6 +656,7 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 		dr->rss_growth_steps = (int)n;
 	}
 	if ((v = json_object_get(run, "mthp_max_ptes_none"))) {
+		dr->has_mpn_mthp = true;
 		snprintf(p, sizeof(p), "%s.mthp_max_ptes_none", path);
 		if ((x = json_object_get(v, "value")) && !json_is_null(x) &&
 		    (rc = want_int(v, p, "value", false, 0, 1 << 20, &dr->mpn_mthp, err, errsize)))
@@ -1016,6 +1028,14 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		if ((rc = results_thp_read(v, "$.thp", &d->thp, &d->thp_stats, err, errsize)))
 			return rc;
 	}
+	if ((rc = want(doc, "$", "kernel_support", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(doc, "kernel_support")) && (d->has_support = true) &&
+	    ((rc = want_bool(v, "$.kernel_support", "mthp_collapse", true,
+			     &d->thp.mthp_collapse, err, errsize)) ||
+	     (rc = want_bool(v, "$.kernel_support", "size_defer", true, &d->thp.size_defer, err,
+			     errsize))))
+		return rc;
 	if ((rc = mpn_range_of(&d->host, &mpn, err, errsize)) ||
 	    (rc = read_config(cfg, &mpn, &d->config, err, errsize)))
 		return rc;

@@ -76,6 +76,7 @@ struct collapse_doc_run {
 	int creep_from, creep_to;
 	long long creep_t_ms;
 	/* $.runs[i].rss_creep: RSS growth steps, the passes they spread over */
+	bool has_rss_creep, has_mpn_mthp;
 	int rss_growth_steps;
 	long long rss_growth_passes;
 	double rss_growth_per_pass;
@@ -116,6 +117,7 @@ struct collapse_doc {
 	struct results_host host;       /* $.host */
 	bool has_thp, thp_stats;
 	struct thp_settings thp;        /* $.thp */
+	bool has_support;               /* $.kernel_support: thp.mthp_collapse, size_defer */
 	struct collapse_doc_config config;
 	/* $.runs (the last one's fields are also written at the top level) */
 	struct collapse_doc_run *runs;

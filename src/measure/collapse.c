@@ -690,15 +690,17 @@ static const char *verdict_pmd(const struct collapse_config *cfg, const struct c
 			   env->pmd_order);
 		return "pmd-only";
 	}
-	if (cfg->mode != COLLAPSE_KHUGEPAGED) {
-		ms_appendf(buf, size, "MADV_COLLAPSE collapsed only to order %d (PMD), although "
-			   "this kernel's khugepaged can collapse to mTHP orders", env->pmd_order);
+	if (cfg->mode != COLLAPSE_KHUGEPAGED || cfg->max_ptes_none < (int)empty) {
+		ms_appendf(buf, size, "%s collapsed only to order %d (PMD), although this "
+			   "kernel's khugepaged can collapse to mTHP orders",
+			   cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE",
+			   env->pmd_order);
 		return "pmd-only";
 	}
 	ms_appendf(buf, size, "PMD collapse allowed and won: max_ptes_none %d >= the %u empty "
 		   "PTEs per PMD, so khugepaged collapsed whole PMDs (order %d); this kernel can "
 		   "collapse to mTHP orders (below max_ptes_none %u PMD collapse is refused)",
-		   run->max_ptes_none, empty, env->pmd_order, empty);
+		   cfg->max_ptes_none, empty, env->pmd_order, empty);
 	if (run->orders_reached & sub_pmd) {
 		order_list(run->orders_reached & sub_pmd, list, sizeof(list));
 		ms_appendf(buf, size, "; orders %s came first and were collapsed again into the PMD",
