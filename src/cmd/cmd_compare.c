@@ -8,6 +8,7 @@
 
 #include "atomic.h"
 #include "cli.h"
+#include "collapse_doc.h"
 #include "commands.h"
 #include "compare.h"
 #include "report.h"
@@ -160,6 +161,59 @@ static void print_regressions(const struct compare_report *r, double pct)
 	}
 }
 
+/* Collapse documents: order mass, RSS and time side by side (no statistics:
+ * one run per max_ptes_none and kernel). */
+static int compare_collapse_files(char **paths, char **labels, int n,
+				  const struct compare_cmd_opts *o)
+{
+	struct collapse_doc *docs = calloc((size_t)n, sizeof(*docs));
+	struct compare_collapse *cc = calloc(1, sizeof(*cc));
+	char msg[1024];
+	int i, rc = MS_EXIT_FAIL;
+	size_t k;
+
+	if (o->nr_metrics || o->fail_pct >= 0 || o->plot_dir) {
+		ms_err("compare: --metric, --fail-on-regression and --plot are for results files, "
+		       "not collapse documents");
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (!docs || !cc) {
+		ms_err("compare: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!collapse_doc_file_is(paths[i])) {
+			ms_err("compare: %s is not a collapse document, %s is: compare one kind "
+			       "of file at a time", paths[i], paths[0]);
+			goto out;
+		}
+		if (collapse_doc_load(paths[i], &docs[i], msg, sizeof(msg))) {
+			ms_err("compare: %s: %s", paths[i], msg);
+			goto out;
+		}
+	}
+	if (compare_collapse_build(docs, (const char *const *)labels, (size_t)n, cc, msg,
+				   sizeof(msg))) {
+		ms_err("compare: %s", msg);
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	for (k = 0; k < cc->nr_warnings; k++)
+		ms_warn("%s", cc->warnings[k]);
+	if (report_compare_collapse_write(cc, o->format, stdout)) {
+		ms_err("compare: writing the report failed");
+		goto out;
+	}
+	rc = MS_EXIT_OK;
+out:
+	for (i = 0; docs && i < n; i++)
+		collapse_doc_free(&docs[i]);
+	free(docs);
+	free(cc);
+	return rc;
+}
+
 static void show_rows(size_t done, size_t total, void *ctx)
 {
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
@@ -216,6 +270,10 @@ static int compare_cmd(int argc, char **argv)
 		goto out;
 	}
 	make_labels(v + first, nfiles, labels);
+	if (collapse_doc_file_is(v[first])) {
+		rc = compare_collapse_files(v + first, labels, nfiles, &o);
+		goto out;
+	}
 	for (i = 0; i < nfiles; i++) {
 		const char *path = v[first + i];
 

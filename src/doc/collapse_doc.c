@@ -1063,3 +1063,27 @@ int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t err
 		collapse_doc_free(d);
 	return rc;
 }
+
+bool collapse_doc_file_is(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool yes = schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX));
+
+	json_decref(doc);
+	return yes;
+}
+
+int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!doc)
+		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
+	rc = collapse_doc_read(doc, d, err, errsize);
+	json_decref(doc); /* JSON ends here: the model is what the callers use */
+	return rc;
+}

@@ -621,28 +621,6 @@ void collapse_summarize_mpn(struct collapse_run *run, int pmd_order, bool mthp_c
 	run->mpn_mthp_source = "behaviour";
 }
 
-/* Orders as ranges: "2-7", "4,6", "2-4,9", or "none". */
-static void order_list(unsigned long mask, char *buf, size_t size)
-{
-	int o, end;
-
-	buf[0] = '\0';
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-		if (!(mask & (1UL << o)))
-			continue;
-		for (end = o; end < FOLIO_MAX_ORDER && (mask & (1UL << (end + 1))); end++)
-			;
-		if (end >= o + 2)
-			ms_appendf(buf, size, "%s%d-%d", buf[0] ? "," : "", o, end);
-		else
-			for (; o <= end; o++)
-				ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
-		o = end;
-	}
-	if (!buf[0])
-		snprintf(buf, size, "none");
-}
-
 static void creep_words(const struct collapse_run *run, char *buf, size_t size)
 {
 	if (run->creep)
@@ -702,7 +680,7 @@ static const char *verdict_pmd(const struct collapse_config *cfg, const struct c
 		   "collapse to mTHP orders (below max_ptes_none %u PMD collapse is refused)",
 		   cfg->max_ptes_none, empty, env->pmd_order, empty);
 	if (run->orders_reached & sub_pmd) {
-		order_list(run->orders_reached & sub_pmd, list, sizeof(list));
+		ms_format_orders(run->orders_reached & sub_pmd, list, sizeof(list));
 		ms_appendf(buf, size, "; orders %s came first and were collapsed again into the PMD",
 			   list);
 	}
@@ -744,7 +722,7 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 	buf[0] = '\0';
 	if (run->orders_final & sub_pmd) {
 		key = run->creep || run->rss_growth_steps > 1 ? "mthp-creep" : "mthp";
-		order_list(run->orders_final, list, sizeof(list));
+		ms_format_orders(run->orders_final, list, sizeof(list));
 		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
 		creep_words(run, buf, size);
 	} else if (run->orders_final) {
