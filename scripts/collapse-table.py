@@ -45,7 +45,7 @@ def rows(path):
                "%.1f" % (100.0 * large / pages if pages else 0), str(before // 1024), str(after // 1024),
                "%.1f" % (100.0 * (after - before) / before if before else 0), str(t_steady(r)),
                "1" if r.get("steady") else "0", r.get("verdict", "?"),
-               "%s(%s)" % (mm.get("value"), mm.get("source")) if mm else "-"]
+               "%s(%s)" % (mm.get("value"), mm.get("source")) if mm and mm.get("value") is not None else "-"]
 
 
 def main():

@@ -99,7 +99,7 @@ not_found() {
 	local pkg=$1 da=$2 near
 	# shellcheck disable=SC2046
 	near=$(apt-cache $(apt_opts) pkgnames "${pkg%%+*}" 2>/dev/null |
-	       grep -E -- "-(amd64|arm64|arm64-16k)(-unsigned)?$" | sort -V | tail -n 4 | tr '\n' ' ')
+	       grep -E -- "-(amd64|arm64|arm64-16k)(-unsigned)?$" | sort | head -n 6 | tr '\n' ' ')
 	die 3 "no package $pkg for $da in Debian's $(echo "$suites" | sed 's/ /, /g')${near:+ (near: $near)}"
 }
 
@@ -211,7 +211,9 @@ info() {
 	else
 		echo "config  none beside the image"
 	fi
-	if image_payload "$img" | LC_ALL=C grep -aq 'mTHP collapse does not support max_ptes_none'; then
+	# an arm64 Image is not compressed; a bzImage or a gzip'd Image is
+	if LC_ALL=C grep -aq 'mTHP collapse does not support max_ptes_none' "$img" ||
+	   image_payload "$img" | LC_ALL=C grep -aq 'mTHP collapse does not support max_ptes_none'; then
 		echo "mTHP collapse: built in (khugepaged collapses to sizes below the PMD; its max_ptes_none message is in the image)"
 	else
 		echo "mTHP collapse: not in this image (khugepaged collapses only to the PMD size)"

@@ -39,6 +39,7 @@ enum {
 	OPT_SCAN_SLEEP,
 	OPT_PAGES_TO_SCAN,
 	OPT_PLOT,
+	OPT_HOLD,
 };
 
 static const struct cli_opt collapse_options[] = {
@@ -60,6 +61,9 @@ static const struct cli_opt collapse_options[] = {
 	  "khugepaged/scan_sleep_millisecs while running (default 10)" },
 	{ "pages-to-scan", OPT_PAGES_TO_SCAN, "N",
 	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)" },
+	{ "hold", OPT_HOLD, "S",
+	  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
+	  "elsewhere; the pid is on stderr)" },
 	{ "json", OPT_JSON, NULL, "print JSON (schema " COLLAPSE_SCHEMA ") instead of text" },
 	{ "output", OPT_OUTPUT, "FILE", "also write the JSON document to FILE (atomically)" },
 	{ "plot", OPT_PLOT, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
@@ -93,6 +97,7 @@ struct collapse_cmd_opts {
 	bool json, measure;
 	const char *output, *plot;
 	unsigned long long span;
+	unsigned hold_s;
 };
 
 static int parse_orders(const char *arg, struct collapse_cmd_opts *o)
@@ -203,6 +208,11 @@ static int on_opt(int key, const char *arg, void *ctx)
 		if (cli_parse_long("pages-to-scan", arg, 1, 1L << 30, &v))
 			return -1;
 		o->cfg.pages_to_scan = v;
+		return 0;
+	case OPT_HOLD:
+		if (cli_parse_long("hold", arg, 0, 86400, &v))
+			return -1;
+		o->hold_s = (unsigned)v;
 		return 0;
 	case OPT_JSON:
 		o->json = true;
@@ -416,6 +426,12 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 				       : err == -EOPNOTSUPP ? "this kernel has no MADV_COLLAPSE"
 							    : strerror(-err));
 		goto out;
+	}
+	if (o->hold_s) {
+		/* the span as the kernel left it, for a scan from outside */
+		ms_note("collapse: pid %d holds the span %p-%p for %u s", (int)getpid(), sp.base,
+			(void *)((char *)sp.base + sp.len), o->hold_s);
+		sleep(o->hold_s);
 	}
 	if (o->measure) {
 		struct collapse_config full = o->cfg;
