@@ -184,12 +184,14 @@ static int compare_collapse_files(char **paths, char **labels, int n,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (!collapse_doc_file_is(paths[i])) {
+		int err = collapse_doc_load(paths[i], &docs[i], msg, sizeof(msg));
+
+		if (err == -EPROTO && !collapse_doc_file_is(paths[i])) {
 			ms_err("compare: %s is not a collapse document, %s is: compare one kind "
 			       "of file at a time", paths[i], paths[0]);
 			goto out;
 		}
-		if (collapse_doc_load(paths[i], &docs[i], msg, sizeof(msg))) {
+		if (err) {
 			ms_err("compare: %s: %s", paths[i], msg);
 			goto out;
 		}
