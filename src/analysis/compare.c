@@ -819,6 +819,8 @@ static void collapse_cell_from(struct compare_collapse_cell *c, const struct col
 		}
 	c->elapsed_ms = r->elapsed_ms;
 	c->steady = r->steady;
+	c->changed = memcmp(r->samples[0].pages, last->pages, sizeof(last->pages)) ||
+		     r->samples[0].rss_bytes != last->rss_bytes;
 	snprintf(c->verdict, sizeof(c->verdict), "%s", r->verdict[0] ? r->verdict : "-");
 }
 
@@ -860,6 +862,8 @@ int compare_collapse_build(const struct collapse_doc *docs, const char *const *l
 			snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
 				 "%s: %s (baseline: %s)", labels[i], other, base);
 		}
+		for (r = 0; r < docs[i].config.orders.nr; r++)
+			out->orders |= 1UL << docs[i].config.orders.order[r];
 		for (r = 0; r < docs[i].nr_runs; r++) {
 			const struct collapse_doc_run *run = &docs[i].runs[r];
 			struct compare_collapse_row *row;

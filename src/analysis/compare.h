@@ -161,6 +161,7 @@ struct compare_collapse_cell {
 	long long t_steady_ms;  /* first sample equal to the last (hist and RSS) */
 	long long elapsed_ms;
 	bool steady;
+	bool changed;           /* the last sample differs from the first */
 	char verdict[16];
 };
 
@@ -176,7 +177,7 @@ struct compare_collapse {
 	char config[192];        /* the baseline's mode, orders, fill, span, seed */
 	struct compare_collapse_row rows[COMPARE_COLLAPSE_MAX_ROWS];
 	size_t nr_rows;
-	unsigned long orders;    /* orders holding pages in any cell's last sample */
+	unsigned long orders;    /* target orders, and orders holding pages in any cell */
 	bool comparable;         /* the same config, page size and mode everywhere */
 	char warnings[8][256];
 	size_t nr_warnings;

@@ -948,8 +948,12 @@ static size_t cc_lines(const struct compare_collapse *c, const struct compare_co
 		snprintf(l[n + 1].val[i], sizeof(l[n + 1].val[i]), "%.2f",
 			 (double)x->rss_after / 1048576);
 		snprintf(l[n + 2].val[i], sizeof(l[n + 2].val[i]), "%+.1f%%", cc_growth_pct(x));
-		snprintf(l[n + 3].val[i], sizeof(l[n + 3].val[i]), "%lld%s", x->t_steady_ms,
-			 x->steady ? "" : " (timeout)");
+		if (x->changed)
+			snprintf(l[n + 3].val[i], sizeof(l[n + 3].val[i]), "%lld%s", x->t_steady_ms,
+				 x->steady ? "" : " (timeout)");
+		else
+			snprintf(l[n + 3].val[i], sizeof(l[n + 3].val[i]), "no change in %lld",
+				 x->elapsed_ms);
 		snprintf(l[n + 4].val[i], sizeof(l[n + 4].val[i]), "%s", x->verdict);
 	}
 	return n + 5;
@@ -957,11 +961,18 @@ static size_t cc_lines(const struct compare_collapse *c, const struct compare_co
 
 static void cc_head(const struct compare_collapse *c, FILE *f, const char *lead, int nw, int vw)
 {
+	bool same = true;
 	size_t i;
 
 	fprintf(f, "%s%-*s", lead, nw, "");
-	for (i = 0; i < c->nr_inputs; i++)
+	for (i = 0; i < c->nr_inputs; i++) {
 		fprintf(f, " %*s", vw, c->kernels[i]);
+		same &= !strcmp(c->kernels[i], c->labels[i]);
+	}
+	if (same) { /* kernel-ab.sh names the files after the kernels */
+		fprintf(f, "\n");
+		return;
+	}
 	fprintf(f, "\n%s%-*s", lead, nw, "");
 	for (i = 0; i < c->nr_inputs; i++)
 		fprintf(f, " %*s", vw, c->labels[i]);
