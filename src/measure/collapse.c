@@ -733,6 +733,10 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 		key = "none";
 		verdict_none(cfg, env, run, empty, buf, size);
 	}
+	if (run->madvise_errno && run->orders_final)
+		ms_appendf(buf, size, "; MADV_COLLAPSE returned %s: %llu pages left at order 0",
+			   strerror(run->madvise_errno),
+			   run->nr_samples ? run->timeline[run->nr_samples - 1].pages[0] : 0ULL);
 	mpn_words(run, env->pmd_order, buf, size);
 	return key;
 }
