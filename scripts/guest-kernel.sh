@@ -233,10 +233,13 @@ while [ $# -gt 0 ]; do
 		if [ -f "$1" ]; then img=$1
 		elif [[ "$1" == */* ]]; then die 2 "kernel image '$1' does not exist"
 		elif ! [[ "$1" =~ ^[a-z0-9][a-z0-9.+~-]+$ ]]; then die 2 "'$1' is not a Debian package name"
+		elif img=$(ls "$cache/$1"/boot/vmlinuz-* 2>/dev/null | head -n 1) && [ -n "$img" ]; then
+			: # cached: readable without the lock, by any user
 		else
 			mkdir -p "$cache" 2>/dev/null || die 3 "cannot create $cache"
 			# one fetcher at a time: the lists and the cache are shared
-			exec 9>>"$cache/.lock" || die 3 "cannot write $cache/.lock"
+			{ exec 9>>"$cache/.lock"; } 2>/dev/null ||
+				die 3 "cannot write $cache/.lock (fetching needs write access to the cache: root)"
 			flock 9
 			img=$(fetch "$1")
 			flock -u 9
