@@ -64,7 +64,8 @@ mkdir -p "$out" || die 1 "cannot create $out"
 # the guest (pages per PMD - 1 from getconf PAGESIZE).
 cells=$out/cells.sh
 {
-	echo 'ps=$(getconf PAGESIZE 2>/dev/null || echo 4096); top=$((ps / 8 - 1))'
+	# busybox has no getconf: the page size from smaps (KernelPageSize, kB)
+	echo 'ps=$(awk '"'"'/^KernelPageSize:/ { print $2 * 1024; exit }'"'"' /proc/self/smaps); top=$((${ps:-4096} / 8 - 1))'
 	echo "mpn=\$(echo $mpn | tr , '\\n' | awk -v t=\$top '\$1 <= t' | paste -sd ,)"
 	echo 'mthpscope info --json >info.json 2>info.err'
 	for m in $modes; do for o in $orders; do for f in $fills; do
