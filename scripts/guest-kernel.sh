@@ -223,8 +223,10 @@ info() {
 [ $# -gt 0 ] || die 2 "usage: guest-kernel.sh [--arch x86_64|arm64] [--config|--info] PACKAGE|PATH..."
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--arch) [ $# -ge 2 ] || die 2 "--arch needs a value"; arch=$2; shift 2 ;;
-	--arch=*) arch=${1#--arch=}; shift ;;
+	--arch) [ $# -ge 2 ] || die 2 "--arch needs a value"; arch=$2; shift 2
+		deb_arch "$arch" >/dev/null || die 2 "unknown architecture '$arch'" ;;
+	--arch=*) arch=${1#--arch=}; shift
+		deb_arch "$arch" >/dev/null || die 2 "unknown architecture '$arch'" ;;
 	--config) what=config; shift ;;
 	--info) what=info; shift ;;
 	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
