@@ -1,4 +1,4 @@
-ps=$(getconf PAGESIZE 2>/dev/null || echo 4096); top=$((ps / 8 - 1))
+ps=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps); top=$((${ps:-4096} / 8 - 1))
 mpn=$(echo 0,64,511,1024,2047 | tr , '\n' | awk -v t=$top '$1 <= t' | paste -sd ,)
 mthpscope info --json >info.json 2>info.err
 mthpscope collapse --mode khugepaged --orders 2-11 --fill 25 --span 32M --timeout 10 --max-ptes-none $mpn -o khugepaged-o2-11-f25.json >khugepaged-o2-11-f25.txt 2>khugepaged-o2-11-f25.err; echo "khugepaged-o2-11-f25 $?" >>status
