@@ -15,7 +15,10 @@
 # stdout and stderr come back on this script's stdout and stderr, its exit
 # status is this script's, and every file it wrote under /out lands in --out DIR.
 # A kernel given as a package name is fetched by scripts/guest-kernel.sh into
-# $MTHPSCOPE_KERNEL_CACHE (default /var/cache/mthpscope/kernels).
+# $MTHPSCOPE_KERNEL_CACHE (default /var/cache/mthpscope/kernels); its config, when
+# the cache has it, is the guest's /boot/config-VERSION (for `mthpscope info`).
+# With --shell, one boot runs a whole script (many mthpscope invocations, files
+# written under /out): batch the runs of a matrix into one boot under TCG.
 # --bin defaults to build/mthpscope (x86_64) or build-arm64/mthpscope (arm64),
 # or $MTHPSCOPE_BIN / $MTHPSCOPE_BIN_ARM64. $MTHPSCOPE_GUEST_ENV="NAME=VALUE ..." sets
 # the tool's environment in the guest.
@@ -104,6 +107,9 @@ readelf -h "$bin" 2>/dev/null | grep -q "Machine:.*$elf_machine" ||
 	die 2 "'$bin' is not an $arch binary"
 
 kimg=$("$here/guest-kernel.sh" --arch "$arch" "$kernel") || exit $?
+# the kernel's config, when the cache has one beside the image: the guest's
+# `mthpscope info` reads it as /boot/config-$(uname -r)
+kcfg=$("$here/guest-kernel.sh" --arch "$arch" --config "$kimg" 2>/dev/null || true)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-guest.XXXXXX")
 qpid=""
@@ -142,6 +148,10 @@ ir=$work/ir
 mkdir -p "$ir"/{bin,sbin,proc,sys,dev,tmp,run,out,lib,lib64,usr/bin}
 cp "$bb" "$ir/bin/busybox"
 cp "$bin" "$ir/usr/bin/mthpscope"
+if [ -n "$kcfg" ]; then
+	mkdir -p "$ir/boot"
+	cp "$kcfg" "$ir/boot/$(basename "$kcfg")"
+fi
 
 # shared libraries: x86_64 from ldd; arm64 from the NEEDED entries, resolved in
 # Debian's multiarch and cross directories

@@ -18,6 +18,8 @@ static const char *const fixtures[] = {
 	"collapse-sweep.json",           /* khugepaged, max_ptes_none 511,0 */
 	"collapse-orders.json",          /* khugepaged, orders 2-9 */
 	"collapse-creep.json",           /* counters, creep, madvise error */
+	"collapse-guest-7.3.4-amd64.json",   /* guest 7.3.4: kernel_support, rss_creep, kernel_log */
+	"collapse-guest-6.12.118-amd64.json", /* guest 6.12.118: a sweep of 6 */
 };
 
 TEST(roundtrip_fixtures)

@@ -125,9 +125,16 @@ TEST(summary_pmd_only_says_no_mthp)
 	EXPECT_TRUE(!r.creep);
 	key = collapse_verdict(&cfg, &env, &r, buf, sizeof(buf));
 	EXPECT_STREQ(key, "pmd-only");
-	EXPECT_TRUE(strstr(buf, "this kernel's khugepaged does not collapse to mTHP orders") != NULL);
-	EXPECT_TRUE(strstr(buf, "enabled orders 2,3,4,5,6,7,8 never appeared") != NULL);
-	EXPECT_TRUE(strstr(buf, "collapsed to order 9 (PMD)") != NULL);
+	EXPECT_STREQ(buf, "this kernel cannot collapse to mTHP orders (no per-size collapse "
+			  "counters below the PMD size): khugepaged collapsed to order 9 (PMD); "
+			  "no creep");
+	/* the same timeline on a kernel that can: PMD collapse was allowed
+	 * (511 >= 256 empty PTEs per PMD) and won */
+	env.thp.mthp_collapse = true;
+	key = collapse_verdict(&cfg, &env, &r, buf, sizeof(buf));
+	EXPECT_STREQ(key, "pmd-won");
+	EXPECT_TRUE(strstr(buf, "PMD collapse allowed and won: max_ptes_none 511 >= the 256 empty "
+				"PTEs per PMD") == buf);
 	free(r.timeline);
 }
 
@@ -150,6 +157,8 @@ TEST(summary_creep)
 	EXPECT_EQ(r.creep_t_ms, 200);
 	EXPECT_STREQ(collapse_verdict(&cfg, &env, &r, buf, sizeof(buf)), "mthp-creep");
 	EXPECT_TRUE(strstr(buf, "collapsed to orders 4,6; orders crept up (order 4 -> 6") != NULL);
+	/* the mass moved, the RSS did not grow: no RSS creep */
+	EXPECT_EQ(r.rss_growth_steps, 0);
 	free(r.timeline);
 }
 

@@ -147,6 +147,52 @@ size_t compare_count_regressions(const struct compare_report *report, double pct
 enum compare_format { COMPARE_FMT_TEXT, COMPARE_FMT_MARKDOWN, COMPARE_FMT_JSON, COMPARE_FMT_LKML };
 int compare_format_parse(const char *s, enum compare_format *out);
 
+/* ---- collapse documents (mthpscope.collapse/1) side by side ---------------- */
+
+#define COMPARE_COLLAPSE_SCHEMA "mthpscope.compare-collapse/1"
+#define COMPARE_COLLAPSE_MAX_INPUTS 8
+#define COMPARE_COLLAPSE_MAX_ROWS 32 /* max_ptes_none values (COLLAPSE_DOC_MAX_MPN) */
+#define COMPARE_COLLAPSE_ORDERS 21   /* FOLIO_MAX_ORDER + 1 */
+
+/* One input at one max_ptes_none: the final folio orders, RSS, time. */
+struct compare_collapse_cell {
+	bool present;
+	unsigned long long pages[COMPARE_COLLAPSE_ORDERS]; /* last sample's hist */
+	unsigned long long mapped;                  /* their sum */
+	long long rss_before, rss_after;            /* bytes */
+	long long t_steady_ms;  /* first sample equal to the last (hist and RSS) */
+	long long elapsed_ms;
+	bool steady;
+	bool changed;           /* the last sample differs from the first */
+	char verdict[16];
+};
+
+struct compare_collapse_row {
+	long long max_ptes_none;
+	struct compare_collapse_cell cell[COMPARE_COLLAPSE_MAX_INPUTS];
+};
+
+struct compare_collapse {
+	size_t nr_inputs;
+	const char *labels[COMPARE_COLLAPSE_MAX_INPUTS];
+	char kernels[COMPARE_COLLAPSE_MAX_INPUTS][72];
+	char config[192];        /* the baseline's mode, orders, fill, span, seed */
+	struct compare_collapse_row rows[COMPARE_COLLAPSE_MAX_ROWS];
+	size_t nr_rows;
+	unsigned long orders;    /* target orders, and orders holding pages in any cell */
+	bool comparable;         /* the same config, page size and mode everywhere */
+	char warnings[8][256];
+	size_t nr_warnings;
+};
+
+struct collapse_doc;
+/* Rows by max_ptes_none (the baseline's values first, then others'); a
+ * warning for every config field that differs from the baseline. 0, or
+ * -EINVAL (fewer than two or more than COMPARE_COLLAPSE_MAX_INPUTS inputs;
+ * err says so). */
+int compare_collapse_build(const struct collapse_doc *docs, const char *const *labels,
+			   size_t nr, struct compare_collapse *out, char *err, size_t errsize);
+
 /* Its writers are beside analyze's: report_compare_json() and
  * report_compare_write() (report.h); its figures plot_compare() (plot.h). */
 

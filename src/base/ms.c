@@ -78,3 +78,24 @@ char *ms_escape(const char *s)
 	*o = '\0';
 	return out;
 }
+
+void ms_format_orders(unsigned long mask, char *buf, size_t size)
+{
+	int o, end, bits = (int)(sizeof(mask) * 8);
+
+	buf[0] = '\0';
+	for (o = 0; o < bits; o++) {
+		if (!(mask & (1UL << o)))
+			continue;
+		for (end = o; end + 1 < bits && (mask & (1UL << (end + 1))); end++)
+			;
+		if (end >= o + 2)
+			ms_appendf(buf, size, "%s%d-%d", buf[0] ? "," : "", o, end);
+		else
+			for (; o <= end; o++)
+				ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
+		o = end;
+	}
+	if (!buf[0])
+		snprintf(buf, size, "none");
+}

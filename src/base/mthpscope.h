@@ -41,6 +41,9 @@ void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
  * negative errno), so that 'return ms_fail(err, size, -EINVAL, ...)' is one line. */
 int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4, 5);
 
+/* Folio orders of a bitmask as ranges: "2-7", "4,6", "2-4,9", or "none". */
+void ms_format_orders(unsigned long mask, char *buf, size_t size);
+
 /* A size as "4096", "64K", "2M" (binary units, only when exact); returns
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);

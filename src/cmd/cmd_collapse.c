@@ -39,6 +39,7 @@ enum {
 	OPT_SCAN_SLEEP,
 	OPT_PAGES_TO_SCAN,
 	OPT_PLOT,
+	OPT_HOLD,
 };
 
 static const struct cli_opt collapse_options[] = {
@@ -60,6 +61,9 @@ static const struct cli_opt collapse_options[] = {
 	  "khugepaged/scan_sleep_millisecs while running (default 10)" },
 	{ "pages-to-scan", OPT_PAGES_TO_SCAN, "N",
 	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)" },
+	{ "hold", OPT_HOLD, "S",
+	  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
+	  "elsewhere; the pid is on stderr)" },
 	{ "json", OPT_JSON, NULL, "print JSON (schema " COLLAPSE_SCHEMA ") instead of text" },
 	{ "output", OPT_OUTPUT, "FILE", "also write the JSON document to FILE (atomically)" },
 	{ "plot", OPT_PLOT, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
@@ -93,6 +97,7 @@ struct collapse_cmd_opts {
 	bool json, measure;
 	const char *output, *plot;
 	unsigned long long span;
+	unsigned hold_s;
 };
 
 static int parse_orders(const char *arg, struct collapse_cmd_opts *o)
@@ -204,6 +209,11 @@ static int on_opt(int key, const char *arg, void *ctx)
 			return -1;
 		o->cfg.pages_to_scan = v;
 		return 0;
+	case OPT_HOLD:
+		if (cli_parse_long("hold", arg, 0, 86400, &v))
+			return -1;
+		o->hold_s = (unsigned)v;
+		return 0;
 	case OPT_JSON:
 		o->json = true;
 		return 0;
@@ -234,6 +244,59 @@ static void print_header(const struct collapse_cmd_opts *o, const struct collaps
 		printf("; khugepaged scan_sleep %ld ms, pages_to_scan %ld", o->cfg.scan_sleep_ms,
 		       o->cfg.pages_to_scan);
 	printf("\n");
+}
+
+/* A counter's column head: without "collapse_" and "_pte". */
+static void counter_head(const char *name, char *buf, size_t size)
+{
+	size_t n;
+
+	snprintf(buf, size, "%s", strncmp(name, "collapse_", 9) ? name : name + 9);
+	n = strlen(buf);
+	if (n > 4 && !strcmp(buf + n - 4, "_pte"))
+		buf[n - 4] = '\0';
+}
+
+/* The per-size collapse counters as a table: one row per order with a
+ * non-zero counter, one column per counter the kernel has (collapse_alloc,
+ * collapse_alloc_failed, collapse_exceed_{none,swap,shared}_pte), zeros shown. */
+static void print_counters(const struct collapse_run *r)
+{
+	const char *names[8];
+	unsigned long rows = 0;
+	int nr_names = 0, i, j, o;
+	char head[40];
+
+	for (i = 0; i < r->nr_counters; i++) {
+		if (r->counters[i].delta)
+			rows |= 1UL << r->counters[i].order;
+		for (j = 0; j < nr_names && strcmp(names[j], r->counters[i].name); j++)
+			;
+		if (j == nr_names && nr_names < (int)MS_ARRAY_SIZE(names))
+			names[nr_names++] = r->counters[i].name;
+	}
+	if (!rows)
+		return;
+	printf("  per-size collapse counters (kernel, system-wide):\n  %5s", "order");
+	for (j = 0; j < nr_names; j++) {
+		counter_head(names[j], head, sizeof(head));
+		printf(" %13s", head);
+	}
+	printf("\n");
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+		if (!(rows & (1UL << o)))
+			continue;
+		printf("  %5d", o);
+		for (j = 0; j < nr_names; j++) {
+			long long v = 0;
+
+			for (i = 0; i < r->nr_counters; i++)
+				if (r->counters[i].order == o && !strcmp(r->counters[i].name, names[j]))
+					v = r->counters[i].delta;
+			printf(" %13lld", v);
+		}
+		printf("\n");
+	}
 }
 
 static void print_run(const struct collapse_run *r, const char *statement,
@@ -273,10 +336,12 @@ static void print_run(const struct collapse_run *r, const char *statement,
 	       ((double)r->rss_after - (double)r->rss_before) / (1 << 20),
 	       r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0,
 	       r->pages_collapsed, r->full_scans);
-	for (o = 0; o < r->nr_counters; o++)
-		if (r->counters[o].delta)
-			printf("  order %d %s %+lld\n", r->counters[o].order, r->counters[o].name,
-			       r->counters[o].delta);
+	print_counters(r);
+	if (r->rss_growth_steps)
+		printf("  RSS grew at %d sample(s) over %ld khugepaged pass(es): %+.1f KiB per pass\n",
+		       r->rss_growth_steps, r->rss_growth_passes, r->rss_growth_per_pass / 1024);
+	if (r->mpn_mthp_source)
+		printf("  max_ptes_none for mTHP orders: %d (%s)\n", r->mpn_mthp, r->mpn_mthp_source);
 	printf("  %s after %ld ms\n", r->steady ? "steady" : "not steady (timeout)", r->elapsed_ms);
 	if (r->madvise_ns)
 		printf("  MADV_COLLAPSE took %.1f ms%s%s\n", r->madvise_ns / 1e6,
@@ -361,6 +426,12 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 				       : err == -EOPNOTSUPP ? "this kernel has no MADV_COLLAPSE"
 							    : strerror(-err));
 		goto out;
+	}
+	if (o->hold_s) {
+		/* the span as the kernel left it, for a scan from outside */
+		ms_note("collapse: pid %d holds the span %p-%p for %u s", (int)getpid(), sp.base,
+			(void *)((char *)sp.base + sp.len), o->hold_s);
+		sleep(o->hold_s);
 	}
 	if (o->measure) {
 		struct collapse_config full = o->cfg;

@@ -8,6 +8,7 @@
 
 #include "atomic.h"
 #include "cli.h"
+#include "collapse_doc.h"
 #include "commands.h"
 #include "compare.h"
 #include "report.h"
@@ -50,7 +51,8 @@ static const struct cli_cmd compare_cli = {
 		"direction (instructions, stlb_hits, coalesced_hits) are shown, never judged.\n"
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
-		"follow the files.\n"
+		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
+		"max_ptes_none: final folio orders, RSS, time to steady, verdict.\n"
 		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
 	.opts = compare_options,
@@ -158,6 +160,61 @@ static void print_regressions(const struct compare_report *r, double pct)
 		       w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct, w->p_holm,
 		       r->inputs[w->other].label);
 	}
+}
+
+/* Collapse documents: order mass, RSS and time side by side (no statistics:
+ * one run per max_ptes_none and kernel). */
+static int compare_collapse_files(char **paths, char **labels, int n,
+				  const struct compare_cmd_opts *o)
+{
+	struct collapse_doc *docs = calloc((size_t)n, sizeof(*docs));
+	struct compare_collapse *cc = calloc(1, sizeof(*cc));
+	char msg[1024];
+	int i, rc = MS_EXIT_FAIL;
+	size_t k;
+
+	if (o->nr_metrics || o->fail_pct >= 0 || o->plot_dir) {
+		ms_err("compare: --metric, --fail-on-regression and --plot are for results files, "
+		       "not collapse documents");
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	if (!docs || !cc) {
+		ms_err("compare: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int err = collapse_doc_load(paths[i], &docs[i], msg, sizeof(msg));
+
+		if (err == -EPROTO && !collapse_doc_file_is(paths[i])) {
+			ms_err("compare: %s is not a collapse document, %s is: compare one kind "
+			       "of file at a time", paths[i], paths[0]);
+			goto out;
+		}
+		if (err) {
+			ms_err("compare: %s: %s", paths[i], msg);
+			goto out;
+		}
+	}
+	if (compare_collapse_build(docs, (const char *const *)labels, (size_t)n, cc, msg,
+				   sizeof(msg))) {
+		ms_err("compare: %s", msg);
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
+	for (k = 0; k < cc->nr_warnings; k++)
+		ms_warn("%s", cc->warnings[k]);
+	if (report_compare_collapse_write(cc, o->format, stdout)) {
+		ms_err("compare: writing the report failed");
+		goto out;
+	}
+	rc = MS_EXIT_OK;
+out:
+	for (i = 0; docs && i < n; i++)
+		collapse_doc_free(&docs[i]);
+	free(docs);
+	free(cc);
+	return rc;
 }
 
 static void show_rows(size_t done, size_t total, void *ctx)
@@ -274,6 +331,10 @@ static int compare_cmd(int argc, char **argv)
 		goto out;
 	}
 	make_labels(v, nfiles, labels);
+	if (collapse_doc_file_is(v[0])) {
+		rc = compare_collapse_files(v, labels, nfiles, &o);
+		goto out;
+	}
 	if (load_inputs((const char *const *)v, nfiles, res, inputs, labels))
 		goto out;
 	copts.metrics = o.metrics;

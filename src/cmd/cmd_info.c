@@ -11,6 +11,7 @@
 #include "counters.h"
 #include "folio.h"
 #include "info_report.h"
+#include "kconfig.h"
 #include "results.h"
 #include "thp.h"
 #include "tlb_opt.h"
@@ -120,6 +121,34 @@ static json_t *sw_events_json(void)
 	return arr;
 }
 
+/* The kernel's build config, where the system keeps it: the THP options. */
+static json_t *kconfig_json(void)
+{
+	json_t *o = json_object(), *opts = json_object();
+	char path[512], val[128];
+	size_t i;
+
+	if (kconfig_find(path, sizeof(path))) {
+		json_decref(opts);
+		json_object_set_new(o, "found", json_false());
+		json_object_set_new(o, "reason", json_string("no /boot/config-RELEASE or "
+							     "/lib/modules/RELEASE/config"));
+		return o;
+	}
+	json_object_set_new(o, "found", json_true());
+	json_object_set_new(o, "path", json_string(path));
+	for (i = 0; kconfig_thp_options[i]; i++) {
+		char name[96];
+
+		if (kconfig_get(path, kconfig_thp_options[i], val, sizeof(val)))
+			continue;
+		snprintf(name, sizeof(name), "CONFIG_%s", kconfig_thp_options[i]);
+		json_object_set_new(opts, name, json_string(val));
+	}
+	json_object_set_new(o, "options", opts);
+	return o;
+}
+
 static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 {
 	const struct tlb_geometry *g;
@@ -155,6 +184,19 @@ static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 							? "per-size collapse counters exist below the PMD size"
 							: "no per-size collapse counters below the PMD size: "
 							  "khugepaged collapses only to the PMD size"));
+	}
+	json_object_set_new(doc, "kernel_config", kconfig_json());
+	if (err == -ENOENT) {
+		/* say what the config says about the missing THP */
+		json_t *kc = json_object_get(doc, "kernel_config");
+		const char *v = json_string_value(json_object_get(
+			json_object_get(kc, "options"), "CONFIG_TRANSPARENT_HUGEPAGE"));
+
+		if (v && strcmp(v, "y"))
+			json_object_set_new(thp, "reason",
+					    json_sprintf("%s: CONFIG_TRANSPARENT_HUGEPAGE is not set "
+							 "in %s", msg,
+							 json_string_value(json_object_get(kc, "path"))));
 	}
 	json_object_set_new(doc, "thp", thp);
 	folio_probe(&fp);

@@ -69,31 +69,14 @@ static int on_opt(int key, const char *arg, void *ctx)
 
 /* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over
  * time); anything else goes to the results reader and its checks. */
-static bool is_collapse_doc(const char *file)
-{
-	json_t *doc = json_load_file(file, 0, NULL);
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool yes = schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX));
-
-	json_decref(doc);
-	return yes;
-}
-
 static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
 {
 	struct plot_files files = { .nr = 0 };
 	struct collapse_doc cd;
-	json_error_t je;
-	json_t *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 	char err[1024];
 	int i, rc;
 
-	if (!doc) {
-		ms_err("plot: %s: line %d: %s", file, je.line, je.text);
-		return MS_EXIT_FAIL;
-	}
-	rc = collapse_doc_read(doc, &cd, err, sizeof(err));
-	json_decref(doc); /* JSON ends here: the figure is drawn from the model */
+	rc = collapse_doc_load(file, &cd, err, sizeof(err));
 	if (!rc)
 		rc = plot_collapse(&cd, o->dir, o->format, &files, err, sizeof(err));
 	collapse_doc_free(&cd);
@@ -129,7 +112,7 @@ static int plot_cmd(int argc, char **argv)
 		ms_err("plot: cannot write figures into '%s': %s", o.dir, strerror(-rc));
 		return MS_EXIT_ENV;
 	}
-	if (is_collapse_doc(file))
+	if (collapse_doc_file_is(file))
 		return plot_collapse_file(file, &o);
 	if (results_load(file, &r, err, sizeof(err))) {
 		ms_err("plot: %s", err);

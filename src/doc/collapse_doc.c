@@ -74,11 +74,14 @@ static json_t *run_json(const struct collapse_doc_run *r)
 	for (i = 0; i < r->nr_samples; i++) {
 		const struct collapse_doc_sample *s = &r->samples[i];
 
-		json_array_append_new(tl, json_pack("{s:I, s:o, s:I, s:I}", "t_ms",
-						    (json_int_t)s->t_ms, "hist",
-						    hist_json(s->pages), "partial",
-						    (json_int_t)s->partial, "rss_bytes",
-						    (json_int_t)s->rss_bytes));
+		json_t *js = json_pack("{s:I, s:o, s:I, s:I}", "t_ms", (json_int_t)s->t_ms,
+				       "hist", hist_json(s->pages), "partial",
+				       (json_int_t)s->partial, "rss_bytes",
+				       (json_int_t)s->rss_bytes);
+
+		if (js && s->full_scans >= 0)
+			json_object_set_new(js, "full_scans", json_integer(s->full_scans));
+		json_array_append_new(tl, js);
 	}
 	for (i = 0; i < r->nr_counters; i++)
 		json_array_append_new(ctrs, json_pack("{s:i, s:s, s:I}", "order",
@@ -118,6 +121,23 @@ static json_t *run_json(const struct collapse_doc_run *r)
 						 r->creep_from, "to", r->creep_to, "t_ms",
 						 (json_int_t)r->creep_t_ms)
 				     : json_pack("{s:b}", "happened", 0));
+	if (r->has_rss_creep)
+		json_object_set_new(doc, "rss_creep",
+			    json_pack("{s:i, s:I, s:f}", "steps", r->rss_growth_steps, "passes",
+				      (json_int_t)r->rss_growth_passes, "per_pass_bytes",
+				      r->rss_growth_per_pass));
+	if (r->has_mpn_mthp)
+		json_object_set_new(doc, "mthp_max_ptes_none",
+			    json_pack("{s:o, s:o}", "value",
+				      r->mpn_mthp >= 0 ? json_integer(r->mpn_mthp) : json_null(),
+				      "source", r->mpn_mthp_source[0]
+						? json_string(r->mpn_mthp_source) : json_null()));
+	if (r->has_klog)
+		json_object_set_new(doc, "kernel_log",
+				    json_pack("{s:b, s:b, s:o}", "readable", r->klog_readable,
+					      "rewrite_message", r->klog_found, "kept",
+					      r->klog_kept >= 0 ? json_integer(r->klog_kept)
+								: json_null()));
 	json_object_set_new(doc, "verdict", json_string(r->verdict));
 	json_object_set_new(doc, "statement", json_string(r->statement));
 	if (r->has_measure)
@@ -175,6 +195,12 @@ int collapse_doc_json(const struct collapse_doc *d, json_t **out)
 	if (json_object_set_new(doc, "host", results_host_to_json(&d->host)))
 		goto out;
 	if (d->has_thp && json_object_set_new(doc, "thp", results_thp_json(&d->thp, d->thp_stats)))
+		goto out;
+	/* what the kernel offers for collapse, as read from its sysfs */
+	if (d->has_support &&
+	    json_object_set_new(doc, "kernel_support",
+				json_pack("{s:b, s:b}", "mthp_collapse", d->thp.mthp_collapse,
+					  "size_defer", d->thp.size_defer)))
 		goto out;
 	if (json_object_set_new(doc, "config", config_json(&d->config)))
 		goto out;
@@ -382,6 +408,55 @@ static int read_measure(json_t *m, const char *path, const char *state,
 	return 0;
 }
 
+/* rss_creep, mthp_max_ptes_none, kernel_log: each optional. */
+static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run *dr, char *err,
+			 size_t errsize)
+{
+	json_t *v, *x;
+	char p[160];
+	long long n = 0;
+	int rc;
+
+	dr->mpn_mthp = dr->klog_kept = -1;
+	if ((rc = want(run, path, "rss_creep", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(run, path, "mthp_max_ptes_none", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(run, "rss_creep"))) {
+		dr->has_rss_creep = true;
+		snprintf(p, sizeof(p), "%s.rss_creep", path);
+		if ((rc = want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
+		    (rc = want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
+				   errsize)) ||
+		    (rc = want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
+				   errsize)))
+			return rc;
+		dr->rss_growth_steps = (int)n;
+	}
+	if ((v = json_object_get(run, "mthp_max_ptes_none"))) {
+		dr->has_mpn_mthp = true;
+		snprintf(p, sizeof(p), "%s.mthp_max_ptes_none", path);
+		if ((x = json_object_get(v, "value")) && !json_is_null(x) &&
+		    (rc = want_int(v, p, "value", false, 0, 1 << 20, &dr->mpn_mthp, err, errsize)))
+			return rc;
+		if ((x = json_object_get(v, "source")) && !json_is_null(x) &&
+		    (rc = want_str(v, p, "source", false, dr->mpn_mthp_source,
+				   sizeof(dr->mpn_mthp_source), err, errsize)))
+			return rc;
+	}
+	if ((v = json_object_get(run, "kernel_log"))) {
+		dr->has_klog = true;
+		snprintf(p, sizeof(p), "%s.kernel_log", path);
+		if ((rc = want_bool(v, p, "readable", true, &dr->klog_readable, err, errsize)) ||
+		    (rc = want_bool(v, p, "rewrite_message", true, &dr->klog_found, err, errsize)))
+			return rc;
+		if ((x = json_object_get(v, "kept")) && !json_is_null(x) &&
+		    (rc = want_int(v, p, "kept", false, 0, 1 << 20, &dr->klog_kept, err, errsize)))
+			return rc;
+	}
+	return 0;
+}
+
 /* The run's summary: absent in hand-made documents, each field optional. */
 /* $.runs[i].collapse_counters */
 static int read_run_counters(json_t *run, const char *path, struct collapse_doc_run *dr,
@@ -534,6 +609,8 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 		return rc;
 	if ((rc = read_run_creep(json_object_get(run, "creep"), path, dr, err, errsize)))
 		return rc;
+	if ((rc = read_run_mthp(run, path, dr, err, errsize)))
+		return rc;
 	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
 	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
@@ -639,6 +716,10 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 		if ((rc = want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->rss_bytes = (unsigned long long)x;
+		s->full_scans = -1;
+		if ((rc = want_int(smp, hp, "full_scans", false, 0, LLONG_MAX, &s->full_scans,
+				   err, errsize)))
+			return rc;
 		dr->nr_samples = i + 1;
 	}
 	return read_run_summary(run, path, dr, err, errsize);
@@ -763,6 +844,14 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		if ((rc = results_thp_read(v, "$.thp", &d->thp, &d->thp_stats, err, errsize)))
 			return rc;
 	}
+	if ((rc = want(doc, "$", "kernel_support", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((v = json_object_get(doc, "kernel_support")) && (d->has_support = true) &&
+	    ((rc = want_bool(v, "$.kernel_support", "mthp_collapse", true,
+			     &d->thp.mthp_collapse, err, errsize)) ||
+	     (rc = want_bool(v, "$.kernel_support", "size_defer", true, &d->thp.size_defer, err,
+			     errsize))))
+		return rc;
 	if ((rc = mpn_range_of(&d->host, &mpn, err, errsize)) ||
 	    (rc = read_config(cfg, &mpn, &d->config, err, errsize)))
 		return rc;
@@ -788,5 +877,29 @@ int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t err
 	rc = read_doc(doc, d, err, errsize);
 	if (rc)
 		collapse_doc_free(d);
+	return rc;
+}
+
+bool collapse_doc_file_is(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool yes = schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX));
+
+	json_decref(doc);
+	return yes;
+}
+
+int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!doc)
+		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
+	rc = collapse_doc_read(doc, d, err, errsize);
+	json_decref(doc); /* JSON ends here: the model is what the callers use */
 	return rc;
 }

@@ -37,6 +37,7 @@ struct collapse_doc_sample {
 	unsigned long long pages[FOLIO_MAX_ORDER + 1]; /* hist; absent orders 0 */
 	unsigned long long partial;   /* 0 when absent */
 	unsigned long long rss_bytes; /* 0 when absent */
+	long long full_scans;         /* khugepaged full scans since the start; -1 absent */
 };
 
 /* $.runs[i].collapse_counters[k]: a per-size "collapse*" counter's delta. */
@@ -75,6 +76,17 @@ struct collapse_doc_run {
 	bool creep;
 	int creep_from, creep_to;
 	long long creep_t_ms;
+	/* $.runs[i].rss_creep: RSS growth steps, the passes they spread over */
+	bool has_rss_creep, has_mpn_mthp;
+	int rss_growth_steps;
+	long long rss_growth_passes;
+	double rss_growth_per_pass;
+	/* $.runs[i].mthp_max_ptes_none: as mTHP collapse applied it (-1: null) */
+	long long mpn_mthp;
+	char mpn_mthp_source[16];       /* "" = null */
+	/* $.runs[i].kernel_log */
+	bool has_klog, klog_readable, klog_found;
+	long long klog_kept;            /* -1: null */
 	char verdict[16];
 	char statement[512];
 	bool has_measure;               /* "measure" (--measure) */
@@ -106,6 +118,7 @@ struct collapse_doc {
 	struct results_host host;       /* $.host */
 	bool has_thp, thp_stats;
 	struct thp_settings thp;        /* $.thp */
+	bool has_support;               /* $.kernel_support: thp.mthp_collapse, size_defer */
 	struct collapse_doc_config config;
 	/* $.runs (the last one's fields are also written at the top level) */
 	struct collapse_doc_run *runs;
@@ -127,5 +140,13 @@ int collapse_doc_json(const struct collapse_doc *d, json_t **out);
  */
 int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t errsize);
 void collapse_doc_free(struct collapse_doc *d);
+
+/* Does the file hold a collapse document (its schema starts with
+ * COLLAPSE_SCHEMA_PREFIX)? False for anything unreadable. */
+bool collapse_doc_file_is(const char *path);
+/* The file's JSON (duplicate keys rejected) through collapse_doc_read; err
+ * names the file's line for bad JSON. -EBADMSG for bad JSON, else as
+ * collapse_doc_read. */
+int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collapse.h"
 #include "bench.h"
+#include "kconfig.h"
 #include "kernel.h"
 #include "mthpscope.h"
 #include "topo.h"
@@ -340,7 +341,7 @@ int collapse_set_knobs(const struct collapse_config *cfg, const struct collapse_
 	return thp_set_khugepaged("scan_sleep_millisecs", cfg->scan_sleep_ms);
 }
 
-static int sample(const struct collapse_span *sp, long page_size, long t_ms,
+static int sample(const struct collapse_span *sp, long page_size, long t_ms, long scans,
 		  struct collapse_run *run)
 {
 	struct collapse_sample *smp;
@@ -363,6 +364,7 @@ static int sample(const struct collapse_span *sp, long page_size, long t_ms,
 	smp = &run->timeline[run->nr_samples++];
 	memset(smp, 0, sizeof(*smp));
 	smp->t_ms = t_ms;
+	smp->full_scans = scans;
 	memcpy(smp->pages, h.pages, sizeof(smp->pages));
 	smp->partial = h.partial;
 	/* The shared zero page is mapped, not resident memory of ours. */
@@ -446,8 +448,9 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		return err;
 	collapsed0 = read_khugepaged_counter("pages_collapsed");
 	scans0 = scans_at_change = read_khugepaged_counter("full_scans");
+	run->page_size = env->page_size;
 	t0 = now_ns();
-	if ((err = sample(sp, env->page_size, 0, run)))
+	if ((err = sample(sp, env->page_size, 0, scans0 >= 0 ? 0 : -1, run)))
 		goto out;
 	run->rss_before = run->timeline[0].rss_bytes;
 	/* Registers the mm with khugepaged (it must happen after the sizes are
@@ -467,13 +470,14 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		if (cfg->mode == COLLAPSE_KHUGEPAGED || run->nr_samples > 1)
 			sleep_ms(cfg->interval_ms);
 		t_ms = (long)((now_ns() - t0) / 1000000);
-		if ((err = sample(sp, env->page_size, t_ms, run)))
+		scans = read_khugepaged_counter("full_scans");
+		if ((err = sample(sp, env->page_size, t_ms,
+				  scans >= 0 && scans0 >= 0 ? scans - scans0 : -1, run)))
 			goto out;
 		if (cfg->on_sample)
 			cfg->on_sample(run, cfg->on_sample_ctx);
 		prev = &run->timeline[run->nr_samples - 2];
 		cur = &run->timeline[run->nr_samples - 1];
-		scans = read_khugepaged_counter("full_scans");
 		if (!same_hist(prev, cur)) {
 			scans_at_change = scans;
 		} else if (cfg->mode == COLLAPSE_MADVISE && run->nr_samples > 2) {
@@ -500,7 +504,13 @@ out:
 			run->full_scans = read_khugepaged_counter("full_scans") - scans0;
 		if (!thp_read(&after))
 			counter_deltas(&before, &after, run);
+		/* after the run: khugepaged warns once per boot, at its first
+		 * mTHP collapse with a value it rewrites */
+		run->klog_readable = !klog_find_mpn_message(&run->klog_found, &run->klog_kept);
 		collapse_summarize(run, env->pmd_order);
+		collapse_summarize_mpn(run, env->pmd_order, env->thp.mthp_collapse,
+				       cfg->mode == COLLAPSE_KHUGEPAGED &&
+					       (cfg->orders & ((1UL << env->pmd_order) - 1) & ~1UL));
 	}
 	return err;
 }
@@ -512,10 +522,59 @@ void collapse_run_free(struct collapse_run *run)
 	run->nr_samples = run->cap_samples = 0;
 }
 
+/* Creep of the orders: pages leave a sub-PMD order while a higher order
+ * gains, i.e. collapsed mTHPs are collapsed again, larger. */
+static void order_creep(struct collapse_run *run, size_t i, int pmd_order)
+{
+	const struct collapse_sample *s = &run->timeline[i], *p = &run->timeline[i - 1];
+	int o, hi;
+
+	for (o = 1; o < pmd_order && !run->creep; o++) {
+		if (s->pages[o] >= p->pages[o])
+			continue;
+		for (hi = FOLIO_MAX_ORDER; hi > o; hi--)
+			if (s->pages[hi] > p->pages[hi]) {
+				run->creep = true;
+				run->creep_from = o;
+				run->creep_to = hi;
+				run->creep_t_ms = s->t_ms;
+				break;
+			}
+	}
+}
+
+/* Creep of the RSS: the samples at which it grew and the khugepaged passes
+ * that growth spread over (from the pass count of the sample before the
+ * first growth to that of the last growth). */
+static void rss_creep(struct collapse_run *run)
+{
+	long first = -1, last = -1;
+	size_t i;
+
+	run->rss_growth_steps = 0;
+	run->rss_growth_passes = 0;
+	run->rss_growth_per_pass = 0;
+	for (i = 1; i < run->nr_samples; i++) {
+		if (run->timeline[i].rss_bytes <= run->timeline[i - 1].rss_bytes)
+			continue;
+		run->rss_growth_steps++;
+		if (first < 0)
+			first = run->timeline[i - 1].full_scans;
+		last = run->timeline[i].full_scans;
+	}
+	if (!run->rss_growth_steps || first < 0 || last < 0)
+		return;
+	/* all growth between two samples is at least one pass */
+	run->rss_growth_passes = last - first > 0 ? last - first : 1;
+	run->rss_growth_per_pass =
+		((double)run->timeline[run->nr_samples - 1].rss_bytes -
+		 (double)run->timeline[0].rss_bytes) / (double)run->rss_growth_passes;
+}
+
 void collapse_summarize(struct collapse_run *run, int pmd_order)
 {
 	size_t i;
-	int o, hi;
+	int o;
 
 	run->orders_reached = run->orders_final = 0;
 	run->creep = false;
@@ -531,40 +590,138 @@ void collapse_summarize(struct collapse_run *run, int pmd_order)
 				if (run->first_collapse_ms < 0)
 					run->first_collapse_ms = s->t_ms;
 			}
-		if (i == 0 || run->creep)
-			continue;
-		/* Creep: pages leave a sub-PMD order while a higher order
-		 * gains, i.e. collapsed mTHPs are collapsed again, larger. */
-		for (o = 1; o < pmd_order && !run->creep; o++) {
-			if (s->pages[o] >= run->timeline[i - 1].pages[o])
-				continue;
-			for (hi = FOLIO_MAX_ORDER; hi > o; hi--)
-				if (s->pages[hi] > run->timeline[i - 1].pages[hi]) {
-					run->creep = true;
-					run->creep_from = o;
-					run->creep_to = hi;
-					run->creep_t_ms = s->t_ms;
-					break;
-				}
-		}
+		if (i && !run->creep)
+			order_creep(run, i, pmd_order);
 	}
 	if (run->nr_samples)
 		for (o = 1; o <= FOLIO_MAX_ORDER; o++)
 			if (run->timeline[run->nr_samples - 1].pages[o])
 				run->orders_final |= 1UL << o;
+	rss_creep(run);
 }
 
-
-static void order_list(unsigned long mask, char *buf, size_t size)
+void collapse_summarize_mpn(struct collapse_run *run, int pmd_order, bool mthp_collapse,
+			    bool mthp_targets)
 {
-	int o;
+	long long pmd_pages = 1LL << pmd_order, nr_pmds, empty, growth, mthp = 0, pmd_folios;
+	const struct collapse_sample *last;
+	int mpn = run->max_ptes_none, o;
 
-	buf[0] = '\0';
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-		if (mask & (1UL << o))
-			ms_appendf(buf, size, "%s%d", buf[0] ? "," : "", o);
-	if (!buf[0])
-		snprintf(buf, size, "none");
+	run->mpn_mthp = -1;
+	run->mpn_mthp_source = NULL;
+	if (!mthp_collapse || !mthp_targets || !run->nr_samples)
+		return;
+	if (mpn == 0 || mpn == pmd_pages - 1) {
+		run->mpn_mthp = mpn;
+		run->mpn_mthp_source = "as-set";
+		return;
+	}
+	last = &run->timeline[run->nr_samples - 1];
+	for (o = 1; o < pmd_order; o++)
+		mthp += (long long)last->pages[o];
+	if (run->klog_readable && (run->klog_found || mthp)) {
+		/* the message names the one value kept besides 0 */
+		run->mpn_mthp = run->klog_found && mpn != run->klog_kept ? 0 : mpn;
+		run->mpn_mthp_source = "kernel-log";
+		return;
+	}
+	nr_pmds = (long long)run->span_pages / pmd_pages;
+	if (!mthp || !nr_pmds || run->page_size <= 0)
+		return;
+	/* every PMD of the span has the same number of empty PTEs: what PMD
+	 * folios added is known, the rest of the growth is mTHP collapse's */
+	empty = pmd_pages - (long long)run->filled_pages / nr_pmds;
+	pmd_folios = (long long)last->pages[pmd_order] / pmd_pages;
+	growth = ((long long)run->rss_after - (long long)run->rss_before) / run->page_size;
+	run->mpn_mthp = growth - pmd_folios * empty > 0 ? mpn : 0;
+	run->mpn_mthp_source = "behaviour";
+}
+
+static void creep_words(const struct collapse_run *run, char *buf, size_t size)
+{
+	if (run->creep)
+		ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
+			   run->creep_from, run->creep_to, run->creep_t_ms);
+	if (run->rss_growth_steps > 1)
+		ms_appendf(buf, size, "; RSS crept: it grew at %d samples over %ld khugepaged "
+			   "passes (%+.0f KiB per pass)", run->rss_growth_steps,
+			   run->rss_growth_passes, run->rss_growth_per_pass / 1024);
+	if (!run->creep && run->rss_growth_steps <= 1)
+		ms_appendf(buf, size, "; no creep");
+}
+
+static void mpn_words(const struct collapse_run *run, int pmd_order, char *buf, size_t size)
+{
+	if (!run->mpn_mthp_source || !strcmp(run->mpn_mthp_source, "as-set"))
+		return;
+	if (run->mpn_mthp == run->max_ptes_none)
+		ms_appendf(buf, size, "; mTHP collapse applied max_ptes_none %d as set (%s)",
+			   run->max_ptes_none, !strcmp(run->mpn_mthp_source, "kernel-log")
+			   ? "no rewrite message in the kernel log"
+			   : "by behaviour: it filled empty PTEs");
+	else if (!strcmp(run->mpn_mthp_source, "kernel-log"))
+		ms_appendf(buf, size, "; the kernel rewrote max_ptes_none %d to 0 for mTHP orders "
+			   "(kernel log: \"%s%d, defaulting to 0\")", run->max_ptes_none,
+			   KLOG_MPN_MESSAGE, run->klog_kept);
+	else
+		ms_appendf(buf, size, "; mTHP collapse behaved as max_ptes_none 0, not %d (it filled "
+			   "no empty PTE; the kernel log was unreadable): values other than 0 or %d "
+			   "are rewritten to 0", run->max_ptes_none, (1 << pmd_order) - 1);
+}
+
+/* Only the PMD size in the end (after whatever crept up to it). */
+static const char *verdict_pmd(const struct collapse_config *cfg, const struct collapse_env *env,
+			       const struct collapse_run *run, unsigned empty, char *buf,
+			       size_t size)
+{
+	unsigned long sub_pmd = ((1UL << env->pmd_order) - 1) & ~1UL;
+	char list[96];
+
+	if (!env->thp.mthp_collapse) {
+		ms_appendf(buf, size, "this kernel cannot collapse to mTHP orders (no per-size "
+			   "collapse counters below the PMD size): %s collapsed to order %d (PMD)",
+			   cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE",
+			   env->pmd_order);
+		return "pmd-only";
+	}
+	if (cfg->mode != COLLAPSE_KHUGEPAGED || cfg->max_ptes_none < (int)empty) {
+		ms_appendf(buf, size, "%s collapsed only to order %d (PMD), although this "
+			   "kernel's khugepaged can collapse to mTHP orders",
+			   cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE",
+			   env->pmd_order);
+		return "pmd-only";
+	}
+	ms_appendf(buf, size, "PMD collapse allowed and won: max_ptes_none %d >= the %u empty "
+		   "PTEs per PMD, so khugepaged collapsed whole PMDs (order %d); this kernel can "
+		   "collapse to mTHP orders (below max_ptes_none %u PMD collapse is refused)",
+		   cfg->max_ptes_none, empty, env->pmd_order, empty);
+	if (run->orders_reached & sub_pmd) {
+		ms_format_orders(run->orders_reached & sub_pmd, list, sizeof(list));
+		ms_appendf(buf, size, "; orders %s came first and were collapsed again into the PMD",
+			   list);
+	}
+	return "pmd-won";
+}
+
+static void verdict_none(const struct collapse_config *cfg, const struct collapse_env *env,
+			 const struct collapse_run *run, unsigned empty, char *buf, size_t size)
+{
+	unsigned long pmd_bit = 1UL << env->pmd_order;
+
+	if (!env->thp.mthp_collapse && (cfg->orders & (pmd_bit - 1) & ~1UL))
+		ms_appendf(buf, size, "this kernel cannot collapse to mTHP orders (no per-size "
+			   "collapse counters below the PMD size); ");
+	ms_appendf(buf, size, "nothing collapsed in %ld ms", run->elapsed_ms);
+	if (run->madvise_errno)
+		ms_appendf(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
+	else if (cfg->mode == COLLAPSE_KHUGEPAGED && !(cfg->orders & pmd_bit) &&
+		 !env->thp.mthp_collapse)
+		ms_appendf(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
+	else if (cfg->mode == COLLAPSE_KHUGEPAGED && empty > (unsigned)cfg->max_ptes_none)
+		ms_appendf(buf, size, " (each PMD has %u empty PTEs, more than max_ptes_none %d)",
+			   empty, cfg->max_ptes_none);
+	else if (!run->steady)
+		ms_appendf(buf, size, " (timed out before khugepaged got to it)");
 }
 
 const char *collapse_verdict(const struct collapse_config *cfg, const struct collapse_env *env,
@@ -572,51 +729,31 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 {
 	unsigned long pmd_bit = 1UL << env->pmd_order;
 	unsigned long sub_pmd = (pmd_bit - 1) & ~1UL;
-	unsigned long targets_mthp = cfg->orders & sub_pmd;
 	unsigned pmd_pages = 1u << env->pmd_order;
 	unsigned empty = pmd_pages - (unsigned)lround(cfg->fill * pmd_pages);
 	const char *who = cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE";
 	const char *key;
-	char list[96], tl[96];
+	char list[96];
 
 	buf[0] = '\0';
-	order_list(run->orders_reached, list, sizeof(list));
-	order_list(targets_mthp, tl, sizeof(tl));
-	if (run->orders_reached & sub_pmd) {
-		key = run->creep ? "mthp-creep" : "mthp";
+	if (run->orders_final & sub_pmd) {
+		key = run->creep || run->rss_growth_steps > 1 ? "mthp-creep" : "mthp";
+		ms_format_orders(run->orders_final, list, sizeof(list));
 		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
-		if (run->creep)
-			ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
-			       run->creep_from, run->creep_to, run->creep_t_ms);
-		else
-			ms_appendf(buf, size, "; no creep");
+		creep_words(run, buf, size);
+	} else if (run->orders_final) {
+		key = verdict_pmd(cfg, env, run, empty, buf, size);
+		if (strcmp(key, "pmd-won"))
+			creep_words(run, buf, size);
 	} else {
-		key = run->orders_reached ? "pmd-only" : "none";
-		if (targets_mthp)
-			ms_appendf(buf, size,
-			       "this kernel's %s does not collapse to mTHP orders: enabled order%s %s "
-			       "never appeared in %ld ms",
-			       who, targets_mthp & (targets_mthp - 1) ? "s" : "", tl, run->elapsed_ms);
-		if (run->orders_reached)
-			ms_appendf(buf, size, "%s%s collapsed to order %s (%s)", buf[0] ? "; " : "", who,
-			       list, run->orders_reached == pmd_bit ? "PMD" : "above the PMD");
-		else
-			ms_appendf(buf, size, "%snothing collapsed in %ld ms", buf[0] ? "; " : "",
-			       run->elapsed_ms);
+		key = "none";
+		verdict_none(cfg, env, run, empty, buf, size);
 	}
-	if (!run->orders_reached) {
-		if (run->madvise_errno)
-			ms_appendf(buf, size, " (MADV_COLLAPSE failed: %s)", strerror(run->madvise_errno));
-		else if (cfg->mode == COLLAPSE_KHUGEPAGED && !(cfg->orders & pmd_bit) &&
-			 !env->thp.mthp_collapse)
-			ms_appendf(buf, size, " (khugepaged here runs only while the PMD size is enabled)");
-		else if (cfg->mode == COLLAPSE_KHUGEPAGED && empty > (unsigned)cfg->max_ptes_none)
-			ms_appendf(buf, size,
-			       " (each PMD has %u empty PTEs, more than max_ptes_none %d)", empty,
-			       cfg->max_ptes_none);
-		else if (!run->steady)
-			ms_appendf(buf, size, " (timed out before khugepaged got to it)");
-	}
+	if (run->madvise_errno && run->orders_final)
+		ms_appendf(buf, size, "; MADV_COLLAPSE returned %s: %llu pages left at order 0",
+			   strerror(run->madvise_errno),
+			   run->nr_samples ? run->timeline[run->nr_samples - 1].pages[0] : 0ULL);
+	mpn_words(run, env->pmd_order, buf, size);
 	return key;
 }
 

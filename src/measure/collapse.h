@@ -60,6 +60,7 @@ struct collapse_sample {
 	unsigned long long pages[FOLIO_MAX_ORDER + 1]; /* folio_hist.pages */
 	unsigned long long partial;
 	unsigned long long rss_bytes; /* resident bytes of the span (zero page excluded) */
+	long full_scans;          /* khugepaged full scans since the start, -1 unknown */
 };
 
 /* A per-size counter whose name starts with "collapse" (patched kernels). */
@@ -94,6 +95,22 @@ struct collapse_run {
 	int creep_from, creep_to;
 	long creep_t_ms;
 	long first_collapse_ms;         /* first sample with pages above order 0, or -1 */
+	/* RSS creep: samples at which the span's RSS grew, the khugepaged passes
+	 * (full scans) from the one before the first growth to the last growth,
+	 * and the growth per such pass */
+	int rss_growth_steps;
+	long rss_growth_passes;
+	double rss_growth_per_pass;      /* bytes */
+	/* max_ptes_none as mTHP collapse applied it (derived by
+	 * collapse_summarize from the kernel log facts below, else from the
+	 * behaviour): -1 = not known or not applicable */
+	int mpn_mthp;
+	const char *mpn_mthp_source;     /* "kernel-log", "behaviour", "as-set", NULL */
+	/* The kernel log (read after the run): readable, the rewrite message
+	 * present, and the value it keeps besides 0 (HPAGE_PMD_NR - 1). */
+	bool klog_readable, klog_found;
+	int klog_kept;
+	long page_size;
 };
 
 /* What a run needs to know from outside: the settings read at start. */
@@ -162,13 +179,22 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		 struct collapse_span *sp, struct collapse_run *run);
 void collapse_run_free(struct collapse_run *run);
 
-/* Orders reached, creep, first collapse: from the timeline. */
+/* Orders reached, creep (orders and RSS), first collapse: from the timeline;
+ * the max_ptes_none mTHP collapse applied: from the kernel log facts in 'run'
+ * or, where the log was unreadable, from the RSS that mTHP collapse added
+ * (every PMD of the span has the same number of empty PTEs). 'mthp_collapse':
+ * the kernel has per-size collapse counters; 'max_ptes_none' as set. */
 void collapse_summarize(struct collapse_run *run, int pmd_order);
+void collapse_summarize_mpn(struct collapse_run *run, int pmd_order, bool mthp_collapse,
+			    bool mthp_targets);
 
 /*
- * What the kernel did, in one sentence (e.g. "this kernel's khugepaged does
- * not collapse to mTHP orders ..."). Returns a short verdict key:
- * "mthp", "mthp-creep", "pmd-only", "none".
+ * What the kernel did, in one sentence. Three cases on a kernel's ability:
+ * it cannot collapse to mTHP orders (no per-size collapse counters: key
+ * "pmd-only" or "none"); it can, but PMD collapse was allowed (max_ptes_none
+ * at or above the empty PTEs per PMD) and won ("pmd-won"); it can, and
+ * collapsed to orders X..Y ("mthp", "mthp-creep"). MADV_COLLAPSE runs that
+ * reached only the PMD size: "pmd-only".
  */
 const char *collapse_verdict(const struct collapse_config *cfg, const struct collapse_env *env,
 			     const struct collapse_run *run, char *buf, size_t size);

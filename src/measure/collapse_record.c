@@ -35,6 +35,7 @@ void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env)
 	results_host_describe(&d->host, &t, &env->thp);
 	d->has_thp = true;
 	d->thp = env->thp;
+	d->has_support = true;
 }
 
 void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_config *cfg,
@@ -110,6 +111,7 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		memcpy(s->pages, r->timeline[i].pages, sizeof(s->pages));
 		s->partial = r->timeline[i].partial;
 		s->rss_bytes = r->timeline[i].rss_bytes;
+		s->full_scans = r->timeline[i].full_scans;
 		for (k = 0; k <= FOLIO_MAX_ORDER; k++)
 			if (s->pages[k])
 				d->hist_orders |= 1UL << k;
@@ -146,6 +148,17 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		dr->creep_to = r->creep_to;
 		dr->creep_t_ms = r->creep_t_ms;
 	}
+	dr->has_rss_creep = dr->has_mpn_mthp = true;
+	dr->rss_growth_steps = r->rss_growth_steps;
+	dr->rss_growth_passes = r->rss_growth_passes;
+	dr->rss_growth_per_pass = r->rss_growth_per_pass;
+	dr->mpn_mthp = r->mpn_mthp;
+	snprintf(dr->mpn_mthp_source, sizeof(dr->mpn_mthp_source), "%s",
+		 r->mpn_mthp_source ? r->mpn_mthp_source : "");
+	dr->has_klog = true;
+	dr->klog_readable = r->klog_readable;
+	dr->klog_found = r->klog_found;
+	dr->klog_kept = r->klog_found ? r->klog_kept : -1;
 	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
 	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);
 	dr->has_measure = before && after;

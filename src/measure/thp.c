@@ -911,7 +911,8 @@ int thp_strerror(int err, char *buf, size_t size)
 					"MTHPSCOPE_RUNDIR to an existing directory)", thp_rundir());
 		return snprintf(buf, size,
 				"%s: not found; this kernel has no transparent hugepage support there "
-				"(per-size mTHP needs Linux 6.8 or newer)", last_path);
+				"(built without CONFIG_TRANSPARENT_HUGEPAGE; per-size mTHP needs "
+				"Linux 6.8 or newer)", last_path);
 	case EBADMSG:
 		return snprintf(buf, size, "%s: unexpected contents (corrupt, or a format this "
 				"version does not know)", last_path);

@@ -139,6 +139,21 @@ static void print_tlb(json_t *tlb)
 		printf("  note          %s\n", str(g, "notes"));
 }
 
+static void print_kconfig(json_t *kc)
+{
+	json_t *v;
+	const char *k;
+
+	printf("\nKernel config\n");
+	if (!json_is_true(json_object_get(kc, "found"))) {
+		printf("  not found (%s)\n", str(kc, "reason"));
+		return;
+	}
+	printf("  %s\n", str(kc, "path"));
+	json_object_foreach(json_object_get(kc, "options"), k, v)
+		printf("  %s=%s\n", k, json_string_value(v));
+}
+
 void info_print_text(json_t *doc)
 {
 	json_t *host = json_object_get(doc, "host"), *thp = json_object_get(doc, "thp");
@@ -172,6 +187,7 @@ void info_print_text(json_t *doc)
 	       json_integer_value(json_object_get(host, "pmd_size")) / 1024);
 
 	print_thp(thp);
+	print_kconfig(json_object_get(doc, "kernel_config"));
 
 	printf("\nFolio orders (pagemap + kpageflags)\n");
 	printf("  pagemap %s, PFNs %s, kpageflags %s%s%s\n",

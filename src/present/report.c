@@ -877,3 +877,220 @@ int report_compare_write(const struct compare_report *r, enum compare_format fmt
 		err = -EIO;
 	return err;
 }
+
+/* ---- compare of collapse documents ----------------------------------------- */
+
+/* One line of the side-by-side table: a name and one value per input. The
+ * text, markdown and lkml layouts print the same lines. */
+struct cc_line {
+	char name[32];
+	char val[COMPARE_COLLAPSE_MAX_INPUTS][40];
+};
+#define CC_MAX_LINES (COMPARE_COLLAPSE_ORDERS + 6)
+
+static double cc_growth_pct(const struct compare_collapse_cell *c)
+{
+	return c->rss_before ? 100.0 * (double)(c->rss_after - c->rss_before) /
+				       (double)c->rss_before : 0.0;
+}
+
+static size_t cc_lines(const struct compare_collapse *c, const struct compare_collapse_row *row,
+		       struct cc_line *l)
+{
+	size_t n = 0, i;
+	int o;
+
+	for (o = 0; o < COMPARE_COLLAPSE_ORDERS; o++) {
+		if (!(c->orders & (1UL << o)))
+			continue;
+		snprintf(l[n].name, sizeof(l[n].name), "order %d pages", o);
+		for (i = 0; i < c->nr_inputs; i++) {
+			const struct compare_collapse_cell *x = &row->cell[i];
+
+			if (!x->present)
+				snprintf(l[n].val[i], sizeof(l[n].val[i]), "n/a");
+			else if (!x->pages[o])
+				snprintf(l[n].val[i], sizeof(l[n].val[i]), "-");
+			else
+				snprintf(l[n].val[i], sizeof(l[n].val[i]), "%llu (%.1f%%)", x->pages[o],
+					 100.0 * (double)x->pages[o] / (double)x->mapped);
+		}
+		n++;
+	}
+	snprintf(l[n].name, sizeof(l[n].name), "RSS before MiB");
+	snprintf(l[n + 1].name, sizeof(l[n + 1].name), "RSS after MiB");
+	snprintf(l[n + 2].name, sizeof(l[n + 2].name), "RSS growth");
+	snprintf(l[n + 3].name, sizeof(l[n + 3].name), "time to steady ms");
+	snprintf(l[n + 4].name, sizeof(l[n + 4].name), "verdict");
+	for (i = 0; i < c->nr_inputs; i++) {
+		const struct compare_collapse_cell *x = &row->cell[i];
+		int k;
+
+		if (!x->present) {
+			for (k = 0; k < 5; k++)
+				snprintf(l[n + k].val[i], sizeof(l[n + k].val[i]), "n/a");
+			continue;
+		}
+		snprintf(l[n].val[i], sizeof(l[n].val[i]), "%.2f", (double)x->rss_before / 1048576);
+		snprintf(l[n + 1].val[i], sizeof(l[n + 1].val[i]), "%.2f",
+			 (double)x->rss_after / 1048576);
+		snprintf(l[n + 2].val[i], sizeof(l[n + 2].val[i]), "%+.1f%%", cc_growth_pct(x));
+		if (x->changed)
+			snprintf(l[n + 3].val[i], sizeof(l[n + 3].val[i]), "%lld%s", x->t_steady_ms,
+				 x->steady ? "" : " (timeout)");
+		else
+			snprintf(l[n + 3].val[i], sizeof(l[n + 3].val[i]), "no change in %lld",
+				 x->elapsed_ms);
+		snprintf(l[n + 4].val[i], sizeof(l[n + 4].val[i]), "%s", x->verdict);
+	}
+	return n + 5;
+}
+
+static void cc_head(const struct compare_collapse *c, FILE *f, const char *lead, int nw, int vw)
+{
+	bool same = true;
+	size_t i;
+
+	fprintf(f, "%s%-*s", lead, nw, "");
+	for (i = 0; i < c->nr_inputs; i++) {
+		fprintf(f, " %*s", vw, c->kernels[i]);
+		same &= !strcmp(c->kernels[i], c->labels[i]);
+	}
+	if (same) { /* kernel-ab.sh names the files after the kernels */
+		fprintf(f, "\n");
+		return;
+	}
+	fprintf(f, "\n%s%-*s", lead, nw, "");
+	for (i = 0; i < c->nr_inputs; i++)
+		fprintf(f, " %*s", vw, c->labels[i]);
+	fprintf(f, "\n");
+}
+
+static void cc_text(const struct compare_collapse *c, FILE *f, bool lkml)
+{
+	struct cc_line l[CC_MAX_LINES];
+	size_t r, k, i, n;
+	char name[64];
+
+	if (!lkml)
+		fprintf(f, "collapse A/B: %s\n", c->config);
+	if (lkml)
+		cc_head(c, f, "", 28, 22);
+	for (r = 0; r < c->nr_rows; r++) {
+		n = cc_lines(c, &c->rows[r], l);
+		if (!lkml) {
+			fprintf(f, "\nmax_ptes_none %lld\n", c->rows[r].max_ptes_none);
+			cc_head(c, f, "  ", 20, 22);
+		}
+		for (k = 0; k < n; k++) {
+			if (lkml)
+				snprintf(name, sizeof(name), "%s-mpn%lld", l[k].name,
+					 c->rows[r].max_ptes_none);
+			fprintf(f, lkml ? "%-28s" : "  %-20s", lkml ? name : l[k].name);
+			for (i = 0; i < c->nr_inputs; i++)
+				fprintf(f, " %22s", l[k].val[i]);
+			fprintf(f, "\n");
+		}
+	}
+	if (lkml)
+		fprintf(f, "\n(collapse A/B: %s; pages: the span's folio orders at the end, "
+			   "share of its mapped pages)\n", c->config);
+}
+
+static void cc_markdown(const struct compare_collapse *c, FILE *f)
+{
+	struct cc_line l[CC_MAX_LINES];
+	size_t r, k, i, n;
+
+	fprintf(f, "**collapse A/B**: %s\n", c->config);
+	for (r = 0; r < c->nr_rows; r++) {
+		n = cc_lines(c, &c->rows[r], l);
+		fprintf(f, "\n#### max_ptes_none %lld\n\n|  |", c->rows[r].max_ptes_none);
+		for (i = 0; i < c->nr_inputs; i++)
+			fprintf(f, " %s (%s) |", c->kernels[i], c->labels[i]);
+		fprintf(f, "\n|---|");
+		for (i = 0; i < c->nr_inputs; i++)
+			fprintf(f, "---:|");
+		fprintf(f, "\n");
+		for (k = 0; k < n; k++) {
+			fprintf(f, "| %s |", l[k].name);
+			for (i = 0; i < c->nr_inputs; i++)
+				fprintf(f, " %s |", l[k].val[i]);
+			fprintf(f, "\n");
+		}
+	}
+}
+
+static json_t *cc_json(const struct compare_collapse *c)
+{
+	json_t *doc, *inputs = json_array(), *rows = json_array(), *warn = json_array();
+	size_t r, i;
+	int o;
+
+	for (i = 0; i < c->nr_inputs; i++)
+		json_array_append_new(inputs, json_pack("{s:s, s:s}", "file", c->labels[i],
+							"kernel", c->kernels[i]));
+	for (i = 0; i < c->nr_warnings; i++)
+		json_array_append_new(warn, json_string(c->warnings[i]));
+	for (r = 0; r < c->nr_rows; r++) {
+		json_t *cells = json_array();
+
+		for (i = 0; i < c->nr_inputs; i++) {
+			const struct compare_collapse_cell *x = &c->rows[r].cell[i];
+			json_t *h = json_object();
+			char k[8];
+
+			if (!x->present) {
+				json_array_append_new(cells, json_null());
+				json_decref(h);
+				continue;
+			}
+			for (o = 0; o < COMPARE_COLLAPSE_ORDERS; o++)
+				if (x->pages[o]) {
+					snprintf(k, sizeof(k), "%d", o);
+					json_object_set_new(h, k, json_integer((json_int_t)x->pages[o]));
+				}
+			json_array_append_new(cells, json_pack(
+				"{s:o, s:I, s:I, s:I, s:f, s:I, s:b, s:s}", "hist", h, "mapped_pages",
+				(json_int_t)x->mapped, "rss_before", (json_int_t)x->rss_before,
+				"rss_after", (json_int_t)x->rss_after, "rss_growth_pct",
+				cc_growth_pct(x), "t_steady_ms", (json_int_t)x->t_steady_ms, "steady",
+				x->steady, "verdict", x->verdict));
+		}
+		json_array_append_new(rows, json_pack("{s:I, s:o}", "max_ptes_none",
+						      (json_int_t)c->rows[r].max_ptes_none, "cells",
+						      cells));
+	}
+	doc = json_pack("{s:s, s:s, s:b, s:o, s:o, s:o}", "schema", COMPARE_COLLAPSE_SCHEMA,
+			"config", c->config, "comparable", c->comparable, "warnings", warn,
+			"inputs", inputs, "rows", rows);
+	return doc;
+}
+
+int report_compare_collapse_write(const struct compare_collapse *c, enum compare_format fmt,
+				  FILE *f)
+{
+	json_t *doc;
+	int err = 0;
+
+	switch (fmt) {
+	case COMPARE_FMT_TEXT:
+		cc_text(c, f, false);
+		break;
+	case COMPARE_FMT_LKML:
+		cc_text(c, f, true);
+		break;
+	case COMPARE_FMT_MARKDOWN:
+		cc_markdown(c, f);
+		break;
+	case COMPARE_FMT_JSON:
+		doc = cc_json(c);
+		if (!doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
+			err = -EIO;
+		json_decref(doc);
+		break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
+}

@@ -39,4 +39,9 @@ json_t *report_compare_json(const struct compare_report *report);
 int report_compare_write(const struct compare_report *report, enum compare_format fmt,
 			 FILE *out);
 
+/* compare of collapse documents: order mass, RSS and time side by side
+ * (text, markdown, json = mthpscope.compare-collapse/1, lkml). 0 or -EIO. */
+int report_compare_collapse_write(const struct compare_collapse *c, enum compare_format fmt,
+				  FILE *out);
+
 #endif
