@@ -17,6 +17,7 @@
 
 #include "collapse.h"
 #include "collapse_doc.h"
+#include "jread.h"
 #include "mthpscope.h"
 #include "results.h"
 #include "topo.h"
@@ -351,131 +352,6 @@ out:
 
 /* ---- the reader ---------------------------------------------------------- */
 
-static const char *jtype(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-/* o.key into *v: NULL when absent and optional, an error when required. */
-static int field(json_t *o, const char *path, const char *key, bool required, json_t **v,
-		 char *err, size_t errsize)
-{
-	*v = json_object_get(o, key);
-	if (!*v && required)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: missing", path, key);
-	return 0;
-}
-
-/* One typed field: present with the type, or absent when optional. */
-static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
-		char *err, size_t errsize)
-{
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-	static const char *const names[] = {
-		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-		[JSON_STRING] = "a string", [JSON_INTEGER] = "an integer",
-		[JSON_REAL] = "a number",
-	};
-
-	if (rc || !v)
-		return rc;
-	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
-		if (type == JSON_INTEGER && json_integer_value(v) < 0)
-			return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-				    (long long)json_integer_value(v));
-		return 0;
-	}
-	return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected %s, found %s", path, key,
-		    names[type], jtype(v));
-}
-
-/* Integers of the model: want() plus a range. */
-static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
-		    long long max, long long *out, char *err, size_t errsize)
-{
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-
-	if (rc || !v)
-		return rc;
-	if (!json_is_integer(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected an integer, found %s", path,
-			    key, jtype(v));
-	if (json_integer_value(v) < min && min == 0)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is negative", path, key,
-			    (long long)json_integer_value(v));
-	if (json_integer_value(v) < min || json_integer_value(v) > max)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: %lld is out of range [%lld, %lld]",
-			    path, key, (long long)json_integer_value(v), min, max);
-	*out = json_integer_value(v);
-	return 0;
-}
-
-static int want_num(json_t *o, const char *path, const char *key, bool required, double *out,
-		    char *err, size_t errsize)
-{
-	int rc = want(o, path, key, JSON_REAL, required, err, errsize);
-
-	if (!rc && json_object_get(o, key))
-		*out = json_number_value(json_object_get(o, key));
-	return rc;
-}
-
-static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
-		     char *err, size_t errsize)
-{
-	json_t *v;
-	int rc = field(o, path, key, required, &v, err, errsize);
-
-	if (rc || !v)
-		return rc;
-	if (!json_is_boolean(v))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected true or false, found %s",
-			    path, key, jtype(v));
-	*out = json_is_true(v);
-	return 0;
-}
-
-/* A string of the model: it must fit, the writer would write it back cut. */
-static int want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
-		    size_t size, char *err, size_t errsize)
-{
-	int rc = want(o, path, key, JSON_STRING, required, err, errsize);
-	json_t *v = json_object_get(o, key);
-
-	if (rc || !v)
-		return rc;
-	if (json_string_length(v) >= size)
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: longer than %zu characters", path,
-			    key, size - 1);
-	snprintf(dst, size, "%s", json_string_value(v));
-	return 0;
-}
-
-/* A fixed word of the document (e.g. "source": "timing"), when present. */
-static int want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
-		     size_t errsize)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		return 0;
-	if (!json_is_string(v) || strcmp(json_string_value(v), word))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected \"%s\", found %s", path,
-			    key, word, json_is_string(v) ? json_string_value(v) : jtype(v));
-	return 0;
-}
-
 static int read_orders(json_t *o, const char *path, const char *key,
 		       struct collapse_doc_orders *out, char *err, size_t errsize)
 {
@@ -484,7 +360,7 @@ static int read_orders(json_t *o, const char *path, const char *key,
 	size_t i;
 	int rc;
 
-	if ((rc = want(o, path, key, JSON_ARRAY, false, err, errsize)) || !a)
+	if ((rc = jr_want(o, path, key, JSON_ARRAY, false, err, errsize)) || !a)
 		return rc;
 	json_array_foreach(a, i, v) {
 		long long k;
@@ -492,7 +368,7 @@ static int read_orders(json_t *o, const char *path, const char *key,
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		    json_integer_value(v) > FOLIO_MAX_ORDER)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: expected an order 0-%d, "
-				    "found %s", path, key, i, FOLIO_MAX_ORDER, jtype(v));
+				    "found %s", path, key, i, FOLIO_MAX_ORDER, jr_jtype(v));
 		k = json_integer_value(v);
 		if (seen & (1UL << k))
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: order %lld twice", path,
@@ -542,7 +418,7 @@ static int read_hist(json_t *hist, const char *hp, unsigned long long *pages,
 				    canon);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
-				    "count (an integer >= 0), found %s", hp, k, jtype(v));
+				    "count (an integer >= 0), found %s", hp, k, jr_jtype(v));
 		pages[o] = (unsigned long long)json_integer_value(v);
 		if (seen)
 			*seen |= 1UL << o;
@@ -554,7 +430,7 @@ static int read_hist(json_t *hist, const char *hp, unsigned long long *pages,
 static int read_hist_at(json_t *o, const char *path, bool required, unsigned long long *pages,
 			unsigned long *seen, char *err, size_t errsize)
 {
-	int rc = want(o, path, "hist", JSON_OBJECT, required, err, errsize);
+	int rc = jr_want(o, path, "hist", JSON_OBJECT, required, err, errsize);
 
 	if (rc || !json_object_get(o, "hist"))
 		return rc;
@@ -571,20 +447,20 @@ static int read_measure(json_t *m, const char *path, const char *state,
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    jtype(m));
+			    jr_jtype(m));
 	snprintf(p, sizeof(p), "%s.ns_per_access", path);
-	if ((rc = want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
-	    (rc = want_word(m, path, "span_state", state, err, errsize)) ||
-	    (rc = want(m, path, "ns_per_access", JSON_OBJECT, true, err, errsize)))
+	if ((rc = jr_want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
+	    (rc = jr_want_word(m, path, "span_state", state, err, errsize)) ||
+	    (rc = jr_want(m, path, "ns_per_access", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	npa = json_object_get(m, "ns_per_access");
-	if ((rc = want_num(npa, p, "value", true, &dm->ns_per_access, err, errsize)) ||
-	    (rc = want_word(npa, p, "source", W_TIMING, err, errsize)) ||
-	    (rc = want_num(npa, p, "min", false, &dm->ns_min, err, errsize)) ||
-	    (rc = want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
-	    (rc = want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
+	if ((rc = jr_want_num(npa, p, "value", true, &dm->ns_per_access, err, errsize)) ||
+	    (rc = jr_want_word(npa, p, "source", W_TIMING, err, errsize)) ||
+	    (rc = jr_want_num(npa, p, "min", false, &dm->ns_min, err, errsize)) ||
+	    (rc = jr_want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
+	    (rc = jr_want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
 			   errsize)) ||
-	    (rc = want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
+	    (rc = jr_want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
 	    (rc = read_hist_at(m, path, false, dm->pages, NULL, err, errsize)))
 		return rc;
 	dm->reps = (int)x;
@@ -601,39 +477,39 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 	size_t i;
 	int rc;
 
-	if ((rc = want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
-	    (rc = want_int(run, path, "elapsed_ms", false, 0, LLONG_MAX, &dr->elapsed_ms, err,
+	if ((rc = jr_want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
+	    (rc = jr_want_int(run, path, "elapsed_ms", false, 0, LLONG_MAX, &dr->elapsed_ms, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "span_pages", false, 0, LLONG_MAX, &dr->span_pages, err,
+	    (rc = jr_want_int(run, path, "span_pages", false, 0, LLONG_MAX, &dr->span_pages, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "filled_pages", false, 0, LLONG_MAX, &dr->filled_pages,
+	    (rc = jr_want_int(run, path, "filled_pages", false, 0, LLONG_MAX, &dr->filled_pages,
 			   err, errsize)) ||
-	    (rc = want_int(run, path, "rss_before", false, 0, LLONG_MAX, &dr->rss_before, err,
+	    (rc = jr_want_int(run, path, "rss_before", false, 0, LLONG_MAX, &dr->rss_before, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "rss_after", false, 0, LLONG_MAX, &dr->rss_after, err,
+	    (rc = jr_want_int(run, path, "rss_after", false, 0, LLONG_MAX, &dr->rss_after, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "rss_growth_bytes", false, LLONG_MIN, LLONG_MAX,
+	    (rc = jr_want_int(run, path, "rss_growth_bytes", false, LLONG_MIN, LLONG_MAX,
 			   &dr->rss_growth_bytes, err, errsize)) ||
-	    (rc = want_num(run, path, "bloat", false, &dr->bloat, err, errsize)))
+	    (rc = jr_want_num(run, path, "bloat", false, &dr->bloat, err, errsize)))
 		return rc;
 	dr->first_collapse_ms = -1;
 	if ((v = json_object_get(run, "first_collapse_ms")) && !json_is_null(v) &&
-	    (rc = want_int(run, path, "first_collapse_ms", false, 0, LLONG_MAX,
+	    (rc = jr_want_int(run, path, "first_collapse_ms", false, 0, LLONG_MAX,
 			   &dr->first_collapse_ms, err, errsize)))
 		return rc;
-	if ((rc = want(run, path, "khugepaged", JSON_OBJECT, false, err, errsize)))
+	if ((rc = jr_want(run, path, "khugepaged", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "khugepaged"))) {
 		snprintf(p, sizeof(p), "%s.khugepaged", path);
-		if ((rc = want_int(v, p, "pages_collapsed", false, LLONG_MIN, LLONG_MAX,
+		if ((rc = jr_want_int(v, p, "pages_collapsed", false, LLONG_MIN, LLONG_MAX,
 				   &dr->pages_collapsed, err, errsize)) ||
-		    (rc = want_int(v, p, "full_scans", false, LLONG_MIN, LLONG_MAX,
+		    (rc = jr_want_int(v, p, "full_scans", false, LLONG_MIN, LLONG_MAX,
 				   &dr->full_scans, err, errsize)) ||
-		    (rc = want_word(v, p, "scope", W_SCOPE, err, errsize)) ||
-		    (rc = want_word(v, p, "source", W_KERNEL, err, errsize)))
+		    (rc = jr_want_word(v, p, "scope", W_SCOPE, err, errsize)) ||
+		    (rc = jr_want_word(v, p, "source", W_KERNEL, err, errsize)))
 			return rc;
 	}
-	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+	if ((rc = jr_want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
 		return rc;
 	v = json_object_get(run, "collapse_counters");
 	if (json_array_size(v) &&
@@ -645,64 +521,64 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
 		if (!json_is_object(c))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				    jtype(c));
+				    jr_jtype(c));
 		x = 0;
-		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
-		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
-		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
+		if ((rc = jr_want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		    (rc = jr_want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
+		    (rc = jr_want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
 				   errsize)))
 			return rc;
 		k->order = (int)x;
 		dr->nr_counters = i + 1;
 	}
-	if ((rc = want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
+	if ((rc = jr_want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "madvise"))) {
 		dr->has_madvise = true;
 		snprintf(p, sizeof(p), "%s.madvise", path);
 		if ((c = json_object_get(v, "error")) && !json_is_null(c) &&
-		    (rc = want_str(v, p, "error", false, dr->madvise_error,
+		    (rc = jr_want_str(v, p, "error", false, dr->madvise_error,
 				   sizeof(dr->madvise_error), err, errsize)))
 			return rc;
 		if (c && json_is_string(c) && !dr->madvise_error[0])
 			return ms_fail(err, errsize, -EBADMSG, "%s.error: empty (null when none)", p);
-		if ((rc = want_int(v, p, "ns", false, 0, LLONG_MAX, &dr->madvise_ns, err,
+		if ((rc = jr_want_int(v, p, "ns", false, 0, LLONG_MAX, &dr->madvise_ns, err,
 				   errsize)))
 			return rc;
 	}
 	if ((rc = read_orders(run, path, "orders_reached", &dr->orders_reached, err, errsize)) ||
 	    (rc = read_orders(run, path, "orders_final", &dr->orders_final, err, errsize)) ||
-	    (rc = want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
+	    (rc = jr_want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "creep"))) {
 		snprintf(p, sizeof(p), "%s.creep", path);
-		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
+		if ((rc = jr_want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
 			return rc;
 		if (dr->creep) {
 			x = 0;
-			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+			if ((rc = jr_want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
 				return rc;
 			dr->creep_from = (int)x;
-			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+			if ((rc = jr_want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
 				return rc;
 			dr->creep_to = (int)x;
-			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+			if ((rc = jr_want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
 					   errsize)))
 				return rc;
 		}
 	}
-	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
+	if ((rc = jr_want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
-	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
+	    (rc = jr_want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
 			   err, errsize)) ||
-	    (rc = want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
+	    (rc = jr_want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "measure"))) {
 		dr->has_measure = true;
 		snprintf(p, sizeof(p), "%s.measure", path);
-		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
+		if ((rc = jr_want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = jr_want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = jr_want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
 			return rc;
 		snprintf(p, sizeof(p), "%s.measure.before", path);
 		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
@@ -774,9 +650,9 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 
 	if (!json_is_object(run))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    jtype(run));
-	if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
-	    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
+			    jr_jtype(run));
+	if ((rc = jr_want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = jr_want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
 		return rc;
 	dr->max_ptes_none = json_integer_value(json_object_get(run, "max_ptes_none"));
 	snprintf(hp, sizeof(hp), "%s.max_ptes_none", path);
@@ -795,19 +671,19 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 		snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
 		if (!json_is_object(smp))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
-				    hp, jtype(smp));
-		if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
-		    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
+				    hp, jr_jtype(smp));
+		if ((rc = jr_want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
+		    (rc = jr_want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
 			return rc;
 		s->t_ms = json_integer_value(json_object_get(smp, "t_ms"));
 		if ((rc = read_hist(json_object_get(smp, "hist"), hp, s->pages, seen, err,
 				    errsize)))
 			return rc;
-		if ((rc = want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
+		if ((rc = jr_want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->partial = (unsigned long long)x;
 		x = 0;
-		if ((rc = want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
+		if ((rc = jr_want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->rss_bytes = (unsigned long long)x;
 		dr->nr_samples = i + 1;
@@ -824,21 +700,21 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 	size_t i;
 	int rc;
 
-	if ((rc = want_word(cfg, p, "command", W_COMMAND, err, errsize)) ||
-	    (rc = want_str(cfg, p, "mode", false, c->mode, sizeof(c->mode), err, errsize)) ||
-	    (rc = want_int(cfg, p, "span", false, 0, LLONG_MAX, &c->span, err, errsize)) ||
-	    (rc = want_num(cfg, p, "fill", false, &c->fill, err, errsize)) ||
+	if ((rc = jr_want_word(cfg, p, "command", W_COMMAND, err, errsize)) ||
+	    (rc = jr_want_str(cfg, p, "mode", false, c->mode, sizeof(c->mode), err, errsize)) ||
+	    (rc = jr_want_int(cfg, p, "span", false, 0, LLONG_MAX, &c->span, err, errsize)) ||
+	    (rc = jr_want_num(cfg, p, "fill", false, &c->fill, err, errsize)) ||
 	    (rc = read_orders(cfg, p, "orders", &c->orders, err, errsize)) ||
-	    (rc = want(cfg, p, "enabled_as", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(cfg, p, "max_ptes_none", JSON_ARRAY, false, err, errsize)) ||
-	    (rc = want_int(cfg, p, "interval_ms", false, 0, LLONG_MAX, &c->interval_ms, err,
+	    (rc = jr_want(cfg, p, "enabled_as", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = jr_want(cfg, p, "max_ptes_none", JSON_ARRAY, false, err, errsize)) ||
+	    (rc = jr_want_int(cfg, p, "interval_ms", false, 0, LLONG_MAX, &c->interval_ms, err,
 			   errsize)) ||
-	    (rc = want_int(cfg, p, "timeout_ms", false, 0, LLONG_MAX, &c->timeout_ms, err,
+	    (rc = jr_want_int(cfg, p, "timeout_ms", false, 0, LLONG_MAX, &c->timeout_ms, err,
 			   errsize)) ||
-	    (rc = want_int(cfg, p, "seed", false, 0, LLONG_MAX, (long long *)&c->seed, err,
+	    (rc = jr_want_int(cfg, p, "seed", false, 0, LLONG_MAX, (long long *)&c->seed, err,
 			   errsize)) ||
-	    (rc = want_bool(cfg, p, "measure", false, &c->measure, err, errsize)) ||
-	    (rc = want(cfg, p, "khugepaged", JSON_OBJECT, false, err, errsize)))
+	    (rc = jr_want_bool(cfg, p, "measure", false, &c->measure, err, errsize)) ||
+	    (rc = jr_want(cfg, p, "khugepaged", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	json_object_foreach(json_object_get(cfg, "enabled_as"), k, w) {
 		char *end;
@@ -854,7 +730,7 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 		x = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
 		if (x < 0)
 			return ms_fail(err, errsize, -EBADMSG, "$.config.enabled_as.%s: expected a "
-				    "THP word, found %s", k, jtype(w));
+				    "THP word, found %s", k, jr_jtype(w));
 		c->enabled_as[c->nr_enabled_as].order = (int)o;
 		c->enabled_as[c->nr_enabled_as++].word = (enum thp_word)x;
 	}
@@ -866,7 +742,7 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 		snprintf(ep, sizeof(ep), "$.config.max_ptes_none[%zu]", i);
 		if (!json_is_integer(w))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an integer, found %s",
-				    ep, jtype(w));
+				    ep, jr_jtype(w));
 		if ((rc = check_mpn(mpn, ep, json_integer_value(w), err, errsize)))
 			return rc;
 		c->max_ptes_none[c->nr_max_ptes_none++] = (int)json_integer_value(w);
@@ -874,11 +750,11 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 	if ((v = json_object_get(cfg, "khugepaged"))) {
 		c->has_khugepaged = true;
 		p = "$.config.khugepaged";
-		if ((rc = want_int(v, p, "scan_sleep_millisecs", true, 0, LLONG_MAX,
+		if ((rc = jr_want_int(v, p, "scan_sleep_millisecs", true, 0, LLONG_MAX,
 				   &c->scan_sleep_millisecs, err, errsize)) ||
-		    (rc = want_int(v, p, "pages_to_scan", true, 0, LLONG_MAX, &c->pages_to_scan,
+		    (rc = jr_want_int(v, p, "pages_to_scan", true, 0, LLONG_MAX, &c->pages_to_scan,
 				   err, errsize)) ||
-		    (rc = want_int(v, p, "alloc_sleep_millisecs", true, 0, LLONG_MAX,
+		    (rc = jr_want_int(v, p, "alloc_sleep_millisecs", true, 0, LLONG_MAX,
 				   &c->alloc_sleep_millisecs, err, errsize)))
 			return rc;
 	}
@@ -896,7 +772,7 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 
 	if (!json_is_object(doc))
 		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
-			    "found %s", jtype(doc));
+			    "found %s", jr_jtype(doc));
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema)
 		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
@@ -907,23 +783,23 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
 			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
 	}
-	if ((rc = want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+	if ((rc = jr_want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = jr_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = jr_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = jr_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = jr_want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
 		return rc;
 	if ((v = json_object_get(doc, "tool"))) {
 		d->has_tool = true;
-		if ((rc = want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
-		    (rc = want_str(v, "$.tool", "version", true, d->tool_version,
+		if ((rc = jr_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
+		    (rc = jr_want_str(v, "$.tool", "version", true, d->tool_version,
 				   sizeof(d->tool_version), err, errsize)))
 			return rc;
 	}
 	host = json_object_get(doc, "host");
 	cfg = json_object_get(doc, "config");
 	runs = json_object_get(doc, "runs");
-	if ((rc = want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
+	if ((rc = jr_want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
 	    (rc = results_host_read(host, "$.host", &d->host, err, errsize)))
 		return rc;
 	if (d->host.topo.page_size <= 0)
