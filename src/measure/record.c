@@ -72,6 +72,7 @@ struct rec {
 	const struct rec_options *o;
 	struct record_doc *d;
 	struct smp_ring *ring[REC_MAX_RINGS];
+	int tid[REC_MAX_RINGS];       /* --pid: the thread of each ring */
 	int nr_rings;
 	struct proc **procs;
 	int nr_procs;
@@ -385,8 +386,9 @@ static int extent_order(const struct folio_extent *e, bool *pmd)
 }
 
 /* Look addr up in maps[i]'s part of its window, scanning the window at
- * most once a drain. */
-static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd)
+ * most once a drain: *order a folio order or RECORD_AT_*; 0 or -errno. */
+static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd,
+		      int *order)
 {
 	unsigned long lo = addr & ~r->win_mask, hi = lo + r->win_mask + 1;
 	long ps = r->d->host.topo.page_size;
@@ -411,11 +413,14 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	for (k = 0; k < p->nr_ext; k++) {
 		const struct folio_extent *e = &p->ext[k];
 
-		if (addr >= e->start && addr < e->start + e->pages * (unsigned long)ps)
-			return extent_order(e, pmd);
+		if (addr >= e->start && addr < e->start + e->pages * (unsigned long)ps) {
+			*order = extent_order(e, pmd);
+			return 0;
+		}
 	}
 	*pmd = false;
-	return RECORD_AT_UNMAPPED;
+	*order = RECORD_AT_UNMAPPED;
+	return 0;
 }
 
 static void count(struct rec *r, int row, int pid, unsigned long addr, int order, bool pmd,
@@ -456,7 +461,7 @@ static void resolve(struct rec *r, const struct pending *s, bool retried)
 {
 	struct proc *p = proc_get(r, s->pid);
 	bool pmd = false;
-	int i, order, row;
+	int i, order, row, err;
 
 	if (!p) {
 		r->err = -ENOMEM;
@@ -481,15 +486,15 @@ static void resolve(struct rec *r, const struct pending *s, bool retried)
 		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
 		return;
 	}
-	order = page_order(r, p, i, s->addr, &pmd);
-	if (order == -ESRCH) {
+	err = page_order(r, p, i, s->addr, &pmd, &order);
+	if (err == -ESRCH) {
 		p->gone = true;
 		resolve(r, s, retried);
 		return;
 	}
-	if (order < RECORD_AT_NONE) { /* another -errno: say it once, count unmapped */
+	if (err) { /* say it once, count unmapped */
 		if (!r->err)
-			r->err = order;
+			r->err = err;
 		order = RECORD_AT_UNMAPPED;
 	}
 	if (order == RECORD_AT_UNMAPPED && !retried && r->nr_retry < REC_MAX_PENDING) {
@@ -637,6 +642,7 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 
 	(void)pids;
 	(void)n;
+	if (getenv("RECDBG")) fprintf(stderr, "tick %d\n", n);
 	if (stop_requests > r->stops_sent && r->pgid > 0) {
 		/* as the terminal would: SIGINT to the command's group; a second
 		 * request kills it */
@@ -652,6 +658,7 @@ static void on_exit_stop(void *ctx, pid_t pid)
 	struct rec *r = ctx;
 	struct proc *p;
 
+	if (getenv("RECDBG")) fprintf(stderr, "exit %d\n", pid);
 	/* twice: the first drain's misses are looked up once more while the
 	 * memory is still there */
 	drain(r);
@@ -663,14 +670,18 @@ static void on_exit_stop(void *ctx, pid_t pid)
 
 /* ---- the rings ---------------------------------------------------------------- */
 
-static int ring_open(struct rec *r, int pid, bool child)
+/* One ring: a command's on one CPU (inherited over its tree), or one
+ * thread's of a running process on every CPU (cpu < 0, not inherited:
+ * new threads are found by rings_for_pid). */
+static int ring_open(struct rec *r, int pid, int cpu)
 {
+	bool child = cpu >= 0;
 	const struct rec_options *o = r->o;
 	struct smp_options so = {
 		.event = o->event, .period = o->period, .freq = o->period ? 0 : o->freq,
 		.data_pages = o->data_pages, .precise = o->precise,
-		.include_kernel = geteuid() == 0, .pid = pid, .inherit = true,
-		.enable_on_exec = child, .data_page_size = r->d->config.data_page_size,
+		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
+		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
 		.phys_addr = o->phys_addr && geteuid() == 0,
 		.raw = !strcmp(r->d->config.source, "ibs"),
 	};
@@ -694,6 +705,16 @@ static int ring_open(struct rec *r, int pid, bool child)
 	return child ? 0 : smp_enable(r->ring[r->nr_rings - 1]);
 }
 
+static bool tid_known(const struct rec *r, int tid)
+{
+	int k;
+
+	for (k = 0; k < r->nr_rings; k++)
+		if (r->tid[k] == tid)
+			return true;
+	return false;
+}
+
 /* Every thread of a running process, each its own ring (perf_event_open
  * shares a ring only between events of one task or one CPU). */
 static int rings_for_pid(struct rec *r, int pid)
@@ -712,7 +733,11 @@ static int rings_for_pid(struct rec *r, int pid)
 
 		if (tid <= 0)
 			continue;
-		err = ring_open(r, tid, false);
+		if (tid_known(r, tid))
+			continue;
+		err = ring_open(r, tid, -1);
+		if (!err)
+			r->tid[r->nr_rings - 1] = tid;
 		if (err == -ESRCH)
 			err = 0; /* the thread ended meanwhile */
 		if (err == -E2BIG) {
@@ -747,6 +772,21 @@ static long long now_ns(void)
 
 /* ---- the two targets ------------------------------------------------------------ */
 
+static int rings_for_command(struct rec *r, int pid)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	int err = 0;
+
+	for (cpu = 0; cpu < n && cpu < REC_MAX_RINGS; cpu++) {
+		err = ring_open(r, pid, (int)cpu);
+		if (err == -ENODEV || err == -ENXIO)
+			err = 0; /* an offline CPU */
+		if (err)
+			break;
+	}
+	return err;
+}
+
 static int run_command(struct rec *r)
 {
 	struct child_opts co = { .trace = true };
@@ -762,7 +802,7 @@ static int run_command(struct rec *r)
 		return err;
 	r->pgid = ch.pid;
 	fail_stage = STAGE_EVENT;
-	if ((err = ring_open(r, ch.pid, true)))
+	if ((err = rings_for_command(r, ch.pid)))
 		goto out;
 	fail_stage = STAGE_LAUNCH;
 	if (!ch.traced)
@@ -787,6 +827,7 @@ out:
 static int run_pid(struct rec *r)
 {
 	long long t0 = now_ns(), end = t0 + (long long)(r->o->duration_s * 1e9);
+	unsigned long ticks = 0;
 	struct proc *p;
 	int err;
 
@@ -811,6 +852,8 @@ static int run_pid(struct rec *r)
 		ts.tv_sec = step / 1000000000LL;
 		ts.tv_nsec = step % 1000000000LL;
 		nanosleep(&ts, NULL); /* a signal cuts it short */
+		if (++ticks % 10 == 0)
+			rings_for_pid(r, r->o->pid); /* threads started since */
 		drain(r);
 		if (kill(r->o->pid, 0) && errno == ESRCH) {
 			r->d->outcome.target_gone = true;
@@ -952,5 +995,7 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 		warn_add("looking samples up failed: %s", strerror(-r.err));
 out:
 	rec_free(&r);
+	if (err)
+		record_doc_free(d);
 	return err;
 }

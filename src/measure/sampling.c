@@ -159,7 +159,7 @@ int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t 
 
 uint64_t smp_sample_type(const struct smp_options *o)
 {
-	return SMP_SAMPLE_TYPE | (o->cpu ? PERF_SAMPLE_CPU : 0) | (o->raw ? PERF_SAMPLE_RAW : 0) |
+	return SMP_SAMPLE_TYPE | (o->sample_cpu ? PERF_SAMPLE_CPU : 0) | (o->raw ? PERF_SAMPLE_RAW : 0) |
 	       (o->phys_addr ? PERF_SAMPLE_PHYS_ADDR : 0) |
 	       (o->data_page_size ? PERF_SAMPLE_DATA_PAGE_SIZE : 0);
 }
@@ -198,7 +198,7 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 		return -ENOMEM;
 	r->base = MAP_FAILED;
 	r->sample_type = attr.sample_type;
-	r->fd = ctr_perf_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	r->fd = ctr_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
 		goto out;

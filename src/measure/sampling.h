@@ -31,12 +31,17 @@ struct smp_options {
 	int pid;
 	bool inherit;                 /* the target's later threads and children too */
 	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
+	/* on one CPU only (on_cpu): the kernel maps no ring of an inherited
+	 * event bound to a task on every CPU, so an inherited target takes one
+	 * ring per CPU, as perf record does */
+	bool on_cpu;
+	int cpu;
 	/* more of the sample, each where the kernel allows it (open fails
 	 * with -EINVAL where it does not: see smp_open) */
 	bool data_page_size;          /* PERF_SAMPLE_DATA_PAGE_SIZE (5.11+) */
 	bool phys_addr;               /* PERF_SAMPLE_PHYS_ADDR (root) */
 	bool raw;                     /* PERF_SAMPLE_RAW (IBS op registers) */
-	bool cpu;                     /* PERF_SAMPLE_CPU */
+	bool sample_cpu;              /* PERF_SAMPLE_CPU */
 };
 
 struct smp_sample {
