@@ -87,6 +87,8 @@ struct rec {
 	int err;                      /* the first failure inside a callback */
 	pid_t pgid;
 	int stops_sent;
+	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
+	struct sigaction old_int, old_term;
 };
 
 static char warnings[1024];
@@ -772,6 +774,18 @@ static long long now_ns(void)
 
 /* ---- the two targets ------------------------------------------------------------ */
 
+/* SIGINT and SIGTERM end the recording, not mthpscope: the document is
+ * still written (a command gets SIGINT from on_tick). */
+static void catch_stops(struct rec *r)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &r->old_int);
+	sigaction(SIGTERM, &sa, &r->old_term);
+	r->caught = true;
+}
+
 static int rings_for_command(struct rec *r, int pid)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
@@ -801,6 +815,8 @@ static int run_command(struct rec *r)
 	if ((err = child_prepare(&ch, r->o->argv, &co)))
 		return err;
 	r->pgid = ch.pid;
+	/* after child_prepare, whose cleanup hooks own the signals until now */
+	catch_stops(r);
 	fail_stage = STAGE_EVENT;
 	if ((err = rings_for_command(r, ch.pid)))
 		goto out;
@@ -842,6 +858,7 @@ static int run_pid(struct rec *r)
 	fail_stage = STAGE_EVENT;
 	if ((err = rings_for_pid(r, r->o->pid)))
 		return err;
+	catch_stops(r);
 	r->d->outcome.nr_processes = 1;
 	while (!stop_requests && now_ns() < end) {
 		long long left = end - now_ns(), step = (long long)r->o->interval_ms * 1000000LL;
@@ -955,7 +972,6 @@ static void rec_free(struct rec *r)
 
 int rec_run(const struct rec_options *o, struct record_doc *d)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
 	struct rec r = { .o = o, .d = d };
 	struct folio_probe fp;
 	size_t i;
@@ -975,9 +991,6 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 		err = -EPERM;
 		goto out;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	err = o->argv ? run_command(&r) : run_pid(&r);
 	/* the last samples: their processes have ended */
 	drain(&r);
@@ -986,8 +999,10 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 		resolve(&r, &r.retry[i], true);
 	if (stop_requests)
 		d->outcome.interrupted = true;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	if (r.caught) {
+		sigaction(SIGINT, &r.old_int, NULL);
+		sigaction(SIGTERM, &r.old_term, NULL);
+	}
 	rings_close(&r);
 	if (!err)
 		err = doc_windows(&r);
