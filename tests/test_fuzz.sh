@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A short libFuzzer run of every reader (results, collapse document,
-# journal, sysfs words, /proc smaps, pagemap/kpageflags records, command
+# A short libFuzzer run of every reader (results, collapse and record
+# documents, PEBS/IBS/SPE decoders and the perf ring, journal, sysfs words, /proc smaps, pagemap/kpageflags records, command
 # line) under ASan + UBSan, from the kept corpora in tests/fuzz. Objects are
 # cached next to the test's working directory, so a re-run only recompiles
 # what changed. FUZZ_RUNS (default 5000) bounds each target's executions,
@@ -19,7 +19,7 @@ if [ $rc -ne 0 ]; then
 	exit $rc
 fi
 fail=0
-for t in results results_reader collapse_doc journal sysfs proc pagemap cli; do
+for t in results results_reader collapse_doc record_doc journal sysfs proc pagemap cli ibs spe sample; do
 	"$src/tests/fuzz/run.sh" "$t" "$runs" "$secs" "$out" || fail=1
 done
 exit $fail

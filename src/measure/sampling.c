@@ -111,6 +111,10 @@ int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint
 
 	if (sample_type & ~(uint64_t)SMP_KNOWN)
 		return -EINVAL;
+	/* the kernel never runs more than a ring ahead: anything else is a
+	 * corrupt head, and a copy of it would wrap onto itself */
+	if (head - *tail > size)
+		return -EBADMSG;
 	while (*tail < head) {
 		struct perf_event_header h;
 		uint64_t avail = head - *tail, off = *tail & (size - 1);
