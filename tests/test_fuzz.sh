@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A short libFuzzer run of every reader (results, collapse and record
-# documents, PEBS/IBS/SPE decoders and the perf ring, journal, sysfs words, /proc smaps, pagemap/kpageflags records, command
-# line) under ASan + UBSan, from the kept corpora in tests/fuzz. Objects are
+# documents, journal, sysfs words, /proc smaps, pagemap/kpageflags records,
+# command line, the perf ring and the PEBS/IBS/SPE decoders) under ASan + UBSan, from the kept corpora in tests/fuzz. Objects are
 # cached next to the test's working directory, so a re-run only recompiles
 # what changed. FUZZ_RUNS (default 5000) bounds each target's executions,
 # FUZZ_SECONDS (default 30) its time. The long runs: tests/fuzz/run.sh NAME
