@@ -57,8 +57,13 @@ struct proc {
 struct pending {
 	int pid;
 	unsigned long addr;
-	bool tlb_miss, psize_given;
+	bool tlb_miss, psize_given, retried;
 	unsigned long long psize;
+};
+
+struct pending_list {
+	struct pending *v;
+	size_t n, cap;
 };
 
 struct win {
@@ -76,8 +81,8 @@ struct rec {
 	int nr_rings;
 	struct proc **procs;
 	int nr_procs;
-	struct pending *pend, *retry;
-	size_t nr_pend, nr_retry, cap_pend, cap_retry;
+	struct pending_list batch;    /* this drain's samples, then sorted */
+	struct pending_list retry;    /* not present yet: looked up at the next drain */
 	struct win *wins;
 	size_t nr_wins, cap_wins;
 	size_t *hash;                 /* wins index + 1; 0 = empty */
@@ -173,6 +178,14 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 				"version does not map yet (its packet decoder is in, untested on "
 				"hardware); record a software or PEBS/IBS event instead");
 	return ctr_strerror(err, hw, buf, size);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* ---- processes, VMAs and doc rows ----------------------------------------- */
@@ -412,12 +425,24 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 		p->win_lo = lo;
 		p->win_hi = hi;
 	}
-	for (k = 0; k < p->nr_ext; k++) {
-		const struct folio_extent *e = &p->ext[k];
+	{
+		/* extents come in address order: the last one starting at or below addr */
+		size_t a = 0, b = p->nr_ext;
 
-		if (addr >= e->start && addr < e->start + e->pages * (unsigned long)ps) {
-			*order = extent_order(e, pmd);
-			return 0;
+		while (a < b) {
+			k = (a + b) / 2;
+			if (p->ext[k].start <= addr)
+				a = k + 1;
+			else
+				b = k;
+		}
+		if (a) {
+			const struct folio_extent *e = &p->ext[a - 1];
+
+			if (addr < e->start + e->pages * (unsigned long)ps) {
+				*order = extent_order(e, pmd);
+				return 0;
+			}
 		}
 	}
 	*pmd = false;
@@ -442,24 +467,24 @@ static void count(struct rec *r, int row, int pid, unsigned long addr, int order
 	record_counts_add(&w->s, order, pmd, s->tlb_miss, s->psize_given, s->psize);
 }
 
-static void retry_later(struct rec *r, const struct pending *s)
+static void push(struct rec *r, struct pending_list *l, const struct pending *s)
 {
-	if (r->nr_retry == r->cap_retry) {
-		size_t cap = r->cap_retry ? 2 * r->cap_retry : 4096;
-		struct pending *n = realloc(r->retry, cap * sizeof(*n));
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		struct pending *n = realloc(l->v, cap * sizeof(*n));
 
 		if (!n) {
 			r->err = -ENOMEM;
 			return;
 		}
-		r->retry = n;
-		r->cap_retry = cap;
+		l->v = n;
+		l->cap = cap;
 	}
-	r->retry[r->nr_retry++] = *s;
+	l->v[l->n++] = *s;
 }
 
 /* One sample (or one retried): into its VMA, window and folio order. */
-static void resolve(struct rec *r, const struct pending *s, bool retried)
+static void resolve(struct rec *r, const struct pending *s)
 {
 	struct proc *p = proc_get(r, s->pid);
 	bool pmd = false;
@@ -478,7 +503,7 @@ static void resolve(struct rec *r, const struct pending *s, bool retried)
 	if (i < 0 && !p->maps_fresh) {
 		if (maps_read(p) == -ESRCH) {
 			p->gone = true;
-			resolve(r, s, retried);
+			resolve(r, s);
 			return;
 		}
 		i = maps_find(p, s->addr);
@@ -491,7 +516,7 @@ static void resolve(struct rec *r, const struct pending *s, bool retried)
 	err = page_order(r, p, i, s->addr, &pmd, &order);
 	if (err == -ESRCH) {
 		p->gone = true;
-		resolve(r, s, retried);
+		resolve(r, s);
 		return;
 	}
 	if (err) { /* say it once, count unmapped */
@@ -499,8 +524,11 @@ static void resolve(struct rec *r, const struct pending *s, bool retried)
 			r->err = err;
 		order = RECORD_AT_UNMAPPED;
 	}
-	if (order == RECORD_AT_UNMAPPED && !retried && r->nr_retry < REC_MAX_PENDING) {
-		retry_later(r, s);
+	if (order == RECORD_AT_UNMAPPED && !s->retried && r->retry.n < REC_MAX_PENDING) {
+		struct pending again = *s;
+
+		again.retried = true;
+		push(r, &r->retry, &again);
 		return;
 	}
 	if ((row = vma_row(r, p, i)) < 0) {
@@ -535,38 +563,45 @@ static int on_sample(const struct smp_sample *s, void *ctx)
 		count(r, -1, x.pid, 0, RECORD_AT_NONE, false, &x);
 		return 0;
 	}
-	resolve(r, &x, false);
+	push(r, &r->batch, &x);
 	return 0;
 }
 
-/* Drain every ring and join: last drain's retries first, then new samples. */
+static int by_pid_addr(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Drain every ring and join. The samples (and the last drain's retries)
+ * are sorted by process and address first: each window is then scanned
+ * once a drain, however the program's accesses interleave. */
 static void drain(struct rec *r)
 {
-	struct pending *t;
-	size_t n, i, c;
+	size_t i;
 	int k;
 
 	for (k = 0; k < r->nr_procs; k++) {
 		r->procs[k]->win_valid = false;
 		r->procs[k]->maps_fresh = false;
 	}
-	t = r->pend;
-	r->pend = r->retry;
-	r->retry = t;
-	c = r->cap_pend;
-	r->cap_pend = r->cap_retry;
-	r->cap_retry = c;
-	n = r->nr_retry;
-	r->nr_retry = 0;
-	r->nr_pend = n;
-	for (i = 0; i < n; i++)
-		resolve(r, &r->pend[i], true);
+	r->batch.n = 0;
+	for (i = 0; i < r->retry.n; i++)
+		push(r, &r->batch, &r->retry.v[i]);
+	r->retry.n = 0;
 	for (k = 0; k < r->nr_rings; k++) {
 		int err = smp_drain(r->ring[k], on_sample, r);
 
 		if (err && !r->err)
 			r->err = err;
 	}
+	qsort(r->batch.v, r->batch.n, sizeof(*r->batch.v), by_pid_addr);
+	for (i = 0; i < r->batch.n; i++)
+		resolve(r, &r->batch.v[i]);
+	r->batch.n = 0;
 }
 
 /* ---- memory at the end ------------------------------------------------------ */
@@ -644,7 +679,7 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 
 	(void)pids;
 	(void)n;
-	if (getenv("RECDBG")) fprintf(stderr, "tick %d\n", n);
+
 	if (stop_requests > r->stops_sent && r->pgid > 0) {
 		/* as the terminal would: SIGINT to the command's group; a second
 		 * request kills it */
@@ -660,7 +695,8 @@ static void on_exit_stop(void *ctx, pid_t pid)
 	struct rec *r = ctx;
 	struct proc *p;
 
-	if (getenv("RECDBG")) fprintf(stderr, "exit %d\n", pid);
+	long long t0 = now_ns();
+
 	/* twice: the first drain's misses are looked up once more while the
 	 * memory is still there */
 	drain(r);
@@ -668,6 +704,8 @@ static void on_exit_stop(void *ctx, pid_t pid)
 	p = proc_get(r, pid);
 	if (p)
 		memory_scan(r, p);
+	if (getenv("RECDBG"))
+		fprintf(stderr, "exit stop of %d: %.3f s\n", pid, (double)(now_ns() - t0) / 1e9);
 }
 
 /* ---- the rings ---------------------------------------------------------------- */
@@ -764,13 +802,6 @@ static void rings_close(struct rec *r)
 	r->nr_rings = 0;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* ---- the two targets ------------------------------------------------------------ */
 
@@ -964,8 +995,8 @@ static void rec_free(struct rec *r)
 	for (k = 0; k < r->nr_procs; k++)
 		proc_free(r->procs[k]);
 	free(r->procs);
-	free(r->pend);
-	free(r->retry);
+	free(r->batch.v);
+	free(r->retry.v);
 	free(r->wins);
 	free(r->hash);
 }
@@ -995,8 +1026,10 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	/* the last samples: their processes have ended */
 	drain(&r);
 	drain(&r);
-	for (i = 0; i < r.nr_retry; i++)
-		resolve(&r, &r.retry[i], true);
+	/* what is still not present is unmapped: resolve counts a retried
+	 * sample as it finds it */
+	for (i = 0; i < r.retry.n; i++)
+		resolve(&r, &r.retry.v[i]);
 	if (stop_requests)
 		d->outcome.interrupted = true;
 	if (r.caught) {
