@@ -598,7 +598,8 @@ static void drain(struct rec *r)
 		if (err && !r->err)
 			r->err = err;
 	}
-	qsort(r->batch.v, r->batch.n, sizeof(*r->batch.v), by_pid_addr);
+	if (r->batch.n)
+		qsort(r->batch.v, r->batch.n, sizeof(*r->batch.v), by_pid_addr);
 	for (i = 0; i < r->batch.n; i++)
 		resolve(r, &r->batch.v[i]);
 	r->batch.n = 0;
@@ -967,7 +968,8 @@ static int doc_windows(struct rec *r)
 	struct record_doc *d = r->d;
 	size_t n = r->nr_wins < r->o->top_windows ? r->nr_wins : r->o->top_windows, i;
 
-	qsort(r->wins, r->nr_wins, sizeof(*r->wins), by_samples);
+	if (r->nr_wins)
+		qsort(r->wins, r->nr_wins, sizeof(*r->wins), by_samples);
 	if (!n)
 		return 0;
 	d->windows = calloc(n, sizeof(*d->windows));
