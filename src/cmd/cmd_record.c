@@ -29,6 +29,7 @@ enum {
 	OPT_NO_PAGE_SIZE,
 	OPT_PHYS,
 	OPT_PRECISE,
+	OPT_INPUT = 'i',
 };
 
 static const struct cli_opt record_options[] = {
@@ -51,6 +52,8 @@ static const struct cli_opt record_options[] = {
 	{ "no-page-size", OPT_NO_PAGE_SIZE, NULL, "do not ask for PERF_SAMPLE_DATA_PAGE_SIZE" },
 	{ "phys-addr", OPT_PHYS, NULL, "also ask for PERF_SAMPLE_PHYS_ADDR (root; PEBS, IBS)" },
 	{ "precise", OPT_PRECISE, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)" },
+	{ "input", OPT_INPUT, "FILE", "record nothing: print the report of a record document "
+	  "(-o FILE of an earlier record) on stdout, in --format" },
 	{ NULL },
 };
 
@@ -77,7 +80,7 @@ static const struct cli_cmd record_cli = {
 
 struct record_cmd_opts {
 	struct rec_options ro;
-	const char *output;
+	const char *output, *input;
 	enum report_format format;
 	bool have_count, have_freq, have_duration;
 };
@@ -121,6 +124,8 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return 0;
 	case OPT_OUTPUT:
 		return cli_parse_path("output", arg, &o->output);
+	case OPT_INPUT:
+		return cli_parse_path("input", arg, &o->input);
 	case OPT_FORMAT:
 		if (report_parse_format(arg, &o->format)) {
 			ms_err("invalid --format '%s' (text, markdown or json)", arg);
@@ -206,6 +211,27 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
 	return -1;
 }
 
+/* --input: the report of a document written before. */
+static int show(const struct record_cmd_opts *o, int argc, int i)
+{
+	struct record_doc d;
+	char err[1024];
+	int rc;
+
+	if (i < argc) {
+		ms_err("record: --input reads a document; it records no command");
+		return MS_EXIT_USAGE;
+	}
+	rc = record_doc_load(o->input, &d, err, sizeof(err));
+	if (rc) {
+		ms_err("record: %s", err);
+		return MS_EXIT_FAIL;
+	}
+	rc = record_report_write(&d, o->format, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK;
+	record_doc_free(&d);
+	return rc;
+}
+
 /* What the outcome says on stderr, and the exit status it gives. */
 static int outcome(const struct record_doc *d)
 {
@@ -251,6 +277,8 @@ static int record_cmd(int argc, char **argv)
 		return MS_EXIT_OK;
 	if (i < 0)
 		return MS_EXIT_USAGE;
+	if (o.input)
+		return show(&o, argc, i);
 	if ((rc = check(&o, argc, argv, i)) >= 0)
 		return rc;
 	if (!o.have_duration)

@@ -272,8 +272,10 @@ static const char *vma_kind(const struct scan_vma *v)
 		return "heap";
 	if (!strncmp(v->name, "[stack", 6))
 		return "stack";
+	/* shared memory by name (a shared mapping of a plain file is "file") */
 	if (!strncmp(v->name, "/memfd:", 7) || !strncmp(v->name, "/SYSV", 5) ||
-	    !strncmp(v->name, "/dev/shm/", 9) || v->perms[3] == 's')
+	    !strncmp(v->name, "/dev/shm/", 9) || !strncmp(v->name, "/dev/zero", 9) ||
+	    !strcmp(v->name, "[anon_shmem]"))
 		return "shmem";
 	if (v->name[0] == '/')
 		return "file";

@@ -158,8 +158,8 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 	} else {
 		snprintf(target, sizeof(target), "pid %d for %.1f s", c->pid, c->duration_s);
 	}
-	fprintf(f->f, "%s%s: %s (%s), sampled %s; %s\n", f->md ? "**record** " : "record ",
-		f->md ? "" : "of", c->event, c->source, rate, target);
+	fprintf(f->f, "%s %s (%s), sampled %s; %s\n", f->md ? "**record**:" : "record:", c->event,
+		c->source, rate, target);
 	if (o->has_exit && o->exit_signal)
 		fprintf(f->f, "the command died of signal %d (%s) after %.2f s\n", o->exit_signal,
 			strsignal(o->exit_signal), o->wall_s);
