@@ -3,7 +3,8 @@
 # What 'mthpscope record' costs the program it records: its wall time alone,
 # under record -c 1 and under record's default rate (-F 4000), side by side,
 # ROUNDS times interleaved (alone, -c 1, default, alone, ...). Prints each
-# round, then the medians and their ratios, and the load average. "whole" is
+# round, then the medians and the median of the per-round ratios, and the
+# load average. "whole" is
 # mthpscope's own wall time (start-up, the exit-stop scan, the document);
 # "program" is the command's, exec to exit, from the document.
 #   scripts/record-cost.sh MTHPSCOPE ROUNDS -- CMD [ARGS]
@@ -34,9 +35,12 @@ for r in $(seq "$rounds"); do
 done
 median() { sort -g "$1" | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 a=$(median "$tmp/alone")
+# each round's ratio to the run alone just before it (the load drifts on a
+# shared machine: a pair a few seconds apart sees the same), and their median
 for k in c1 c1p def defp; do
-	m=$(median "$tmp/$k")
-	printf 'median %-5s %.3f s  x%.2f of alone (%.3f s)\n' "$k" "$m" "$(echo "$m / $a" | bc -l)" "$a"
+	paste "$tmp/$k" "$tmp/alone" | awk '{print $1 / $2}' >"$tmp/$k.ratio"
+	printf 'median %-5s %.3f s; median of paired ratios x%.2f (alone %.3f s)\n' "$k" \
+		"$(median "$tmp/$k")" "$(median "$tmp/$k.ratio")" "$a"
 done
 printf 'samples (last round): -c 1 %s, default %s\n' "$(jq .total.total "$tmp/c1.json")" \
 	"$(jq .total.total "$tmp/def.json")"

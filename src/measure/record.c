@@ -39,6 +39,14 @@ void rec_options_init(struct rec_options *o)
 
 /* ---- state ---------------------------------------------------------------- */
 
+/* The extents of one range scanned in this drain. */
+struct extcache {
+	bool valid;
+	unsigned long lo, hi;
+	size_t nr;
+	struct folio_extent ext[REC_MAX_EXTENTS];
+};
+
 struct proc {
 	int pid;
 	bool gone, final_done;
@@ -47,11 +55,9 @@ struct proc {
 	size_t nr_maps;
 	int *row;                     /* doc VMA row of maps[i], -1 until sampled */
 	bool maps_fresh;              /* read during this drain */
-	/* the window scanned last in this drain */
-	bool win_valid;
-	unsigned long win_lo, win_hi;
-	struct folio_extent ext[REC_MAX_EXTENTS];
-	size_t nr_ext;
+	/* the ranges scanned last in this drain: the 16-page block of a
+	 * sample, and its PMD window when the block cuts its folio */
+	struct extcache near, wide;
 };
 
 struct pending {
@@ -383,12 +389,49 @@ static struct win *win_get(struct rec *r, int pid, unsigned long long start, int
 
 static int keep_extent(const struct folio_extent *e, void *ctx)
 {
-	struct proc *p = ctx;
+	struct extcache *c = ctx;
 
-	if (p->nr_ext == REC_MAX_EXTENTS)
+	if (c->nr == REC_MAX_EXTENTS)
 		return 0; /* more than a window holds on any page size: the rest unseen */
-	p->ext[p->nr_ext++] = *e;
+	c->ext[c->nr++] = *e;
 	return 0;
+}
+
+/* The extents of [lo, hi), scanned unless this drain did already. */
+static int cache_scan(struct proc *p, struct extcache *c, unsigned long lo, unsigned long hi)
+{
+	int err;
+
+	if (c->valid && c->lo == lo && c->hi == hi)
+		return 0;
+	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+		return err;
+	c->nr = 0;
+	c->valid = false;
+	if ((err = folio_scanner_range(p->fs, lo, hi, NULL, keep_extent, c)))
+		return err;
+	c->valid = true;
+	c->lo = lo;
+	c->hi = hi;
+	return 0;
+}
+
+/* The extent holding addr, or NULL (extents come in address order). */
+static const struct folio_extent *cache_find(const struct extcache *c, unsigned long addr,
+					     long ps)
+{
+	size_t a = 0, b = c->nr, k;
+
+	while (a < b) {
+		k = (a + b) / 2;
+		if (c->ext[k].start <= addr)
+			a = k + 1;
+		else
+			b = k;
+	}
+	if (a && addr < c->ext[a - 1].start + c->ext[a - 1].pages * (unsigned long)ps)
+		return &c->ext[a - 1];
+	return NULL;
 }
 
 /* What backs addr: a folio order, or RECORD_AT_PARTIAL/OTHER/UNMAPPED. */
@@ -402,53 +445,31 @@ static int extent_order(const struct folio_extent *e, bool *pmd)
 	return e->order;
 }
 
-/* Look addr up in maps[i]'s part of its window, scanning the window at
- * most once a drain: *order a folio order or RECORD_AT_*; 0 or -errno. */
+/* Look addr up in maps[i]: first its 16-page block (a sparse sample costs
+ * 16 pages of pagemap, not a window's 512), then, when the block cuts the
+ * folio, its PMD window; each range scanned at most once a drain (the
+ * samples come sorted). *order a folio order or RECORD_AT_*; 0 or -errno. */
 static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd,
 		      int *order)
 {
-	unsigned long lo = addr & ~r->win_mask, hi = lo + r->win_mask + 1;
 	long ps = r->d->host.topo.page_size;
-	size_t k;
+	unsigned long block = (unsigned long)ps * 16, vs = p->maps[i].start, ve = p->maps[i].end;
+	unsigned long lo = addr & ~(block - 1), hi = lo + block;
+	const struct folio_extent *e;
 	int err;
 
-	if (lo < p->maps[i].start)
-		lo = p->maps[i].start;
-	if (hi > p->maps[i].end)
-		hi = p->maps[i].end;
-	if (!p->win_valid || p->win_lo != lo || p->win_hi != hi) {
-		if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+	if ((err = cache_scan(p, &p->near, lo < vs ? vs : lo, hi > ve ? ve : hi)))
+		return err;
+	e = cache_find(&p->near, addr, ps);
+	if (e && e->partial) {
+		lo = addr & ~r->win_mask;
+		hi = lo + r->win_mask + 1;
+		if ((err = cache_scan(p, &p->wide, lo < vs ? vs : lo, hi > ve ? ve : hi)))
 			return err;
-		p->nr_ext = 0;
-		p->win_valid = false;
-		if ((err = folio_scanner_range(p->fs, lo, hi, NULL, keep_extent, p)))
-			return err;
-		p->win_valid = true;
-		p->win_lo = lo;
-		p->win_hi = hi;
-	}
-	{
-		/* extents come in address order: the last one starting at or below addr */
-		size_t a = 0, b = p->nr_ext;
-
-		while (a < b) {
-			k = (a + b) / 2;
-			if (p->ext[k].start <= addr)
-				a = k + 1;
-			else
-				b = k;
-		}
-		if (a) {
-			const struct folio_extent *e = &p->ext[a - 1];
-
-			if (addr < e->start + e->pages * (unsigned long)ps) {
-				*order = extent_order(e, pmd);
-				return 0;
-			}
-		}
+		e = cache_find(&p->wide, addr, ps);
 	}
 	*pmd = false;
-	*order = RECORD_AT_UNMAPPED;
+	*order = e ? extent_order(e, pmd) : RECORD_AT_UNMAPPED;
 	return 0;
 }
 
@@ -587,7 +608,8 @@ static void drain(struct rec *r)
 	int k;
 
 	for (k = 0; k < r->nr_procs; k++) {
-		r->procs[k]->win_valid = false;
+		r->procs[k]->near.valid = false;
+		r->procs[k]->wide.valid = false;
 		r->procs[k]->maps_fresh = false;
 	}
 	r->batch.n = 0;
