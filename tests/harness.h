@@ -73,6 +73,14 @@ static inline void harness_exit(int status)
 		harness_exit(HARNESS_SKIP_STATUS);                              \
 	} while (0)
 
+/* A line of the test's log: which of the kernel's behaviours it asserts. */
+#define TEST_NOTE(...)                                                          \
+	do {                                                                    \
+		printf("  NOTE: ");                                             \
+		printf(__VA_ARGS__);                                            \
+		printf("\n");                                                   \
+	} while (0)
+
 #define FAIL_AT(...)                                                            \
 	do {                                                                    \
 		printf("  FAIL %s:%d: ", __FILE__, __LINE__);                   \

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (sysfs writes, PFNs)"; exit 77; }
 [ -r "$THP/hpage_pmd_size" ] || { echo "SKIP: no THP sysfs"; exit 77; }
-[ -e "$THP/hugepages-2048kB/enabled" ] || { echo "SKIP: needs x86-64 4K pages (2M PMD)"; exit 77; }
+[ -e "$THP/hugepages-2048kB/enabled" ] || { echo "SKIP: needs the per-size knobs of a 2M PMD size (hugepages-2048kB: Linux 6.8 or newer, 4K pages)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: needs python3 to read the JSON"; exit 77; }
 
 # Every knob, counters excepted (khugepaged's move on their own).
