@@ -33,6 +33,7 @@ static void fill(struct record_doc *d)
 	d->outcome.has_exit = true;
 	d->outcome.exit_code = 3;
 	d->outcome.wall_s = 1.25;
+	d->outcome.exit_scan_s = 0.125;
 	d->outcome.lost = 7;
 	d->outcome.no_vma = 2;
 	d->outcome.process_gone = 1;
@@ -86,6 +87,7 @@ TEST(round_trip)
 	EXPECT_TRUE(b.outcome.interrupted);
 	EXPECT_EQ(b.outcome.nr_processes, 2);
 	EXPECT_NEAR(b.outcome.wall_s, 1.25, 1e-9);
+	EXPECT_NEAR(b.outcome.exit_scan_s, 0.125, 1e-9);
 	ASSERT_EQ(b.nr_vmas, 2);
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(b.vmas[i].start, a.vmas[i].start);

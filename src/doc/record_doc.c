@@ -144,8 +144,9 @@ static json_t *config_json(const struct record_config *c)
 
 static json_t *outcome_json(const struct record_outcome *o)
 {
-	json_t *j = json_pack("{s:b, s:b, s:f, s:I, s:I, s:I, s:i}", "interrupted", o->interrupted,
-			      "target_gone", o->target_gone, "wall_s", o->wall_s, "lost",
+	json_t *j = json_pack("{s:b, s:b, s:f, s:f, s:I, s:I, s:I, s:i}", "interrupted",
+			      o->interrupted, "target_gone", o->target_gone, "wall_s", o->wall_s,
+			      "exit_scan_s", o->exit_scan_s, "lost",
 			      (json_int_t)o->lost, "no_vma", (json_int_t)o->no_vma, "process_gone",
 			      (json_int_t)o->process_gone, "processes", o->nr_processes);
 
@@ -381,6 +382,7 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	if ((rc = jr_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
 	    (rc = jr_want_bool(o, p, "target_gone", true, &r->target_gone, err, errsize)) ||
 	    (rc = jr_want_num(o, p, "wall_s", true, &r->wall_s, err, errsize)) ||
+	    (rc = jr_want_num(o, p, "exit_scan_s", false, &r->exit_scan_s, err, errsize)) ||
 	    (rc = want_ull(o, p, "lost", true, &r->lost, err, errsize)) ||
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
@@ -388,8 +390,8 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	    (rc = jr_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
 	    (rc = jr_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
 		return rc;
-	if (!(r->wall_s >= 0))
-		return ms_fail(err, errsize, -EBADMSG, "$.outcome.wall_s: negative");
+	if (!(r->wall_s >= 0) || !(r->exit_scan_s >= 0))
+		return ms_fail(err, errsize, -EBADMSG, "$.outcome: a negative time");
 	r->nr_processes = (int)procs;
 	r->has_exit = json_object_get(o, "exit_code") != NULL;
 	r->exit_code = (int)code;

@@ -729,8 +729,7 @@ static void on_exit_stop(void *ctx, pid_t pid)
 	p = proc_get(r, pid);
 	if (p)
 		memory_scan(r, p);
-	if (getenv("RECDBG"))
-		fprintf(stderr, "exit stop of %d: %.3f s\n", pid, (double)(now_ns() - t0) / 1e9);
+	r->d->outcome.exit_scan_s += (double)(now_ns() - t0) / 1e9;
 }
 
 /* ---- the rings ---------------------------------------------------------------- */

@@ -166,6 +166,9 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 	else if (o->has_exit)
 		fprintf(f->f, "the command exited with status %d after %.2f s\n", o->exit_code,
 			o->wall_s);
+	if (o->exit_scan_s > 0)
+		fprintf(f->f, "its memory was scanned at its exit stop: %.3f s of that\n",
+			o->exit_scan_s);
 	if (o->interrupted)
 		fprintf(f->f, "interrupted (SIGINT/SIGTERM): the samples up to then\n");
 	if (o->target_gone)
