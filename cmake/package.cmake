@@ -1,5 +1,6 @@
 # cpack -G DEB (run in a build directory): a Debian package whose Depends
-# come from the binary's shared libraries (dpkg-shlibdeps).
+# come from the binary's shared libraries (dpkg-shlibdeps): libc6, libjansson4,
+# libhwloc15, libpfm4, libpcre2-8-0 (tests/check-deb.sh checks each).
 set(CPACK_PACKAGE_NAME mthpscope)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 # The .invalid domain (RFC 2606) says plainly that no real address is set:

@@ -30,7 +30,7 @@ trap cleanup EXIT
 
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_GNU_SOURCE $(for d in base measure doc analysis present; do printf -- "-I%s/src/%s " "$src" "$d"; done) "$src/scripts/bench-scan.c" \
-	"$build/libmthpscope_core.a" $(pkg-config --libs jansson hwloc) -lpfm -lm \
+	"$build/libmthpscope_core.a" $(pkg-config --libs jansson hwloc libpcre2-8) -lpfm -lm \
 	-o "$tmp/bench-scan-build"
 
 mkfifo "$tmp/in" "$tmp/out"

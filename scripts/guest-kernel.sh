@@ -72,7 +72,7 @@ fetch() {
 		# shellcheck disable=SC2046
 		if ! (cd "$tmp" && apt-get $(apt_opts) -qq download "$pkg:$da" >&2); then
 			rm -rf "$tmp"
-			die 3 "cannot download $pkg:$da (not in bookworm or bookworm-backports?)"
+			die 3 "cannot download $pkg:$da (not in bookworm, bookworm-backports or bookworm-security?)"
 		fi
 		deb=$(ls "$tmp"/*.deb | head -n 1)
 		mkdir -p "$tmp/x"

@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
 	--out) need_val "$@"; out=$2; shift 2 ;;
 	--shell) shell=1; shift ;;
 	--no-icount) icount=0; shift ;;
-	-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	--) shift; break ;;
 	*) die 2 "unknown option '$1' (the tool's arguments go after --)" ;;
 	esac
@@ -73,7 +73,9 @@ esac
 case "$accel" in auto|kvm|tcg) ;; *) die 2 "--accel must be auto, kvm or tcg" ;; esac
 [[ "$cpus" =~ ^[1-9][0-9]*$ ]] || die 2 "--cpus must be a positive integer"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die 2 "--timeout must be a positive number of seconds"
-[[ "$mem" =~ ^[1-9][0-9]*[MG]?$ ]] || die 2 "--mem must look like 512M or 1G"
+# qemu takes a bare number as MiB: --mem 1 would be 1 MiB, so a unit is required
+[[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || die 2 "--mem needs a size with its unit, like 512M or 1G (not '$mem')"
+case "$mem" in *G) mem_mib=$((${mem%G} * 1024)) ;; *) mem_mib=${mem%M} ;; esac
 
 if [ "$arch" = x86_64 ]; then
 	qemu=qemu-system-x86_64
@@ -211,6 +213,17 @@ INIT
 chmod +x "$ir/init"
 [ "$shell" = 1 ] && : >"$ir/shell"
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/ir.cpio.gz"
+# The guest holds the compressed image, its unpacked files and the kernel in
+# RAM at once: below that it panics or never reaches /init, which says
+# nothing about --mem.
+ir_mib=$(( $(du -sm "$ir" | cut -f1) + $(du -sm "$work/ir.cpio.gz" | cut -f1) ))
+mem_need=$((ir_mib * 2 + 96))
+mem_hint() {
+	[ "$mem_mib" -lt "$mem_need" ] &&
+		echo "guest-run.sh: --mem $mem is likely too small for the initramfs ($ir_mib MiB, compressed and unpacked): try --mem ${mem_need}M or more" >&2
+	return 0
+}
+mem_hint
 
 # --- accelerator
 kvm_works() {
@@ -285,11 +298,13 @@ fi
 if ! grep -q "=MTHPSCOPE-INIT=" "$log"; then
 	echo "guest-run.sh: the guest never reached /init; last console lines:" >&2
 	last_lines
+	mem_hint
 	exit 4
 fi
 if ! grep -q "=MTHPSCOPE-PAYLOAD-END=" "$log"; then
 	echo "guest-run.sh: the guest stopped before mthpscope finished (panic or crash?); last console lines:" >&2
 	last_lines
+	mem_hint
 	exit 4
 fi
 

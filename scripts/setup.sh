@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages mthpscope needs. Idempotent; quiet when all is
 # present. Run as root on Debian 12 (or with sudo available).
-#   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, gnuplot
+#   scripts/setup.sh           build + run: compiler, cmake, libpfm4, hwloc, jansson, pcre2, gnuplot
 #   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing, man,
 #                              dpkg-dev + lintian for the .deb,
 #                              arm64 cross compiler, qemu-user, arm64 libraries,
@@ -19,14 +19,15 @@ for a in "$@"; do
 	esac
 done
 
-pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev gnuplot-nox)
+pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev libpcre2-dev gnuplot-nox)
 if [ "$want_tests" = 1 ]; then
 	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step;
 	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh)
 	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian
 	       qemu-system-x86 qemu-system-arm busybox-static cpio)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64)
+		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64
+		    libpcre2-dev:arm64)
 else
 	arm64_pkgs=()
 fi

@@ -18,7 +18,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Package)" = mthpscope ] || err "Package: $(field Package)"
 [ "$(field Recommends)" = gnuplot-nox ] || err "Recommends: $(field Recommends)"
 dep=$(field Depends)
-for lib in libc6 libjansson4 libhwloc15 libpfm4; do
+for lib in libc6 libjansson4 libhwloc15 libpfm4 libpcre2-8-0; do
 	[[ $dep == *"$lib"* ]] || err "Depends lacks $lib: '$dep'"
 done
 [[ $dep == *asan* || $dep == *ubsan* ]] && err "Depends names a sanitizer runtime: '$dep'"

@@ -5,11 +5,16 @@
  * faults that took (its own getrusage, so other processes on the machine do
  * not count): at folio order k exactly N MiB / (page size << k).
  *
- *   helper_alloc MIB [fork] [sleep=MS] [exit=N] [pidfile=PATH]
+ *   helper_alloc MIB [fork] [sleep=MS] [exit=N] [pidfile=PATH] [thpoff] [nohuge]
+ *                [shared] [memfd] [knob=PATH]
  *
  * fork: a child allocates and the parent waits for it (inherit over the
  * tree); sleep: stay alive MS ms after touching; exit: the exit status;
  * pidfile: the allocating process writes its pid there (after touching).
+ * thpoff: prctl(PR_SET_THP_DISABLE) first; nohuge: MADV_NOHUGEPAGE on the
+ * mapping; shared: MAP_SHARED anonymous; memfd: a memfd mapped shared;
+ * knob=PATH: write "never" to that THP sysfs file before touching (a
+ * command that rewrites the knobs). The causes of low coverage, one each.
  * Prints "faults: F" and "mib_per_s: R" on stdout.
  */
 #include <stdint.h>
@@ -17,12 +22,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *pidfile;
+static const char *pidfile, *knob;
+static int nohuge, shared, use_memfd;
+
+/* The mapping as the options say: private, shared, or a shared memfd. */
+static char *map_it(size_t len)
+{
+	int fd = -1;
+	char *p;
+
+	if (use_memfd) {
+		fd = memfd_create("helper_alloc", 0);
+		if (fd < 0 || ftruncate(fd, (off_t)len)) {
+			perror("memfd");
+			return MAP_FAILED;
+		}
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 (shared || use_memfd ? MAP_SHARED : MAP_PRIVATE) | (fd < 0 ? MAP_ANONYMOUS : 0), fd,
+		 0);
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
 
 static int allocate(unsigned long mib, long sleep_ms)
 {
@@ -33,12 +61,20 @@ static int allocate(unsigned long mib, long sleep_ms)
 	size_t off;
 	double s;
 
-	p = mmap(NULL, len + pmd, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = map_it(len + pmd);
 	if (p == MAP_FAILED) {
 		perror("mmap");
 		return 1;
 	}
 	base = (char *)(((uintptr_t)p + pmd - 1) & ~(uintptr_t)(pmd - 1));
+	if (nohuge && madvise(p, len + pmd, MADV_NOHUGEPAGE))
+		perror("madvise");
+	if (knob) {
+		FILE *k = fopen(knob, "w");
+
+		if (!k || fputs("never", k) < 0 || fclose(k))
+			perror(knob);
+	}
 	/* every page the measurement itself writes is faulted before it */
 	getrusage(RUSAGE_SELF, &b);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -87,6 +123,16 @@ int main(int argc, char **argv)
 			status = atoi(argv[i] + 5);
 		else if (!strncmp(argv[i], "pidfile=", 8))
 			pidfile = argv[i] + 8;
+		else if (!strncmp(argv[i], "knob=", 5))
+			knob = argv[i] + 5;
+		else if (!strcmp(argv[i], "thpoff"))
+			prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+		else if (!strcmp(argv[i], "nohuge"))
+			nohuge = 1;
+		else if (!strcmp(argv[i], "shared"))
+			shared = 1;
+		else if (!strcmp(argv[i], "memfd"))
+			use_memfd = 1;
 	}
 	if (fork_child) {
 		pid_t pid = fork();

@@ -3,15 +3,25 @@
  * The child launcher (child.h) and counters on a target: CMD resolution as
  * execvp would, prepare/start/wait with exit status and timeout, a failed
  * exec reported by start, exit stops of every process of a tree (ptrace),
- * and software counters inherited over a child's tree from its exec on.
+ * and software counters inherited over a child's tree from its exec on;
+ * the hostile commands of issue 23: one that reads the terminal from the
+ * background (a real pty), one forked from a 1 GiB launcher (max RSS), one
+ * that leaves processes behind, a tree of over 1024 processes, a watch that
+ * overruns its CPU budget, piped input for several children.
  * No THP knob is touched.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -141,6 +151,276 @@ TEST(counters_follow_the_tree)
 	/* three shells' faults: more than one exec'd sh alone takes (~100) */
 	EXPECT_TRUE(v.value > 150);
 	EXPECT_TRUE(res.ru.ru_minflt > 150);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * In a new session whose controlling terminal is a fresh pty: launch argv
+ * (foreground or not) with a 10 s timeout; 'input' (may be NULL) is typed
+ * into the pty after 0.3 s. Reports through a pipe: the result, the wall
+ * time and the CPU time of the launcher and its children.
+ */
+struct tty_report {
+	int rc;
+	struct child_result res;
+	double wall_s, cpu_s;
+	bool tty_back;
+};
+
+static void tty_session(int master_fd, const char *slave, char *const argv[], bool fg,
+			int report_fd)
+{
+	struct child_opts o = { .trace = true, .foreground = fg,
+				.stdout_path = "/dev/null" };
+	struct child_watch w = { .timeout_ns = 10000000000LL };
+	struct tty_report rep = { 0 };
+	struct rusage ru;
+	struct child c;
+	int s;
+	double t0;
+
+	close(master_fd);
+	setsid();
+	s = open(slave, O_RDWR);
+	if (s < 0 || ioctl(s, TIOCSCTTY, 0))
+		_exit(3);
+	dup2(s, 0);
+	dup2(s, 1);
+	dup2(s, 2);
+	t0 = now_s();
+	rep.rc = child_prepare(&c, argv, &o);
+	if (!rep.rc)
+		rep.rc = child_start(&c);
+	if (!rep.rc)
+		rep.rc = child_wait(&c, &w, &rep.res);
+	rep.wall_s = now_s() - t0;
+	getrusage(RUSAGE_SELF, &ru);
+	rep.cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	rep.cpu_s += (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	rep.tty_back = tcgetpgrp(s) == getpgrp();
+	if (write(report_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+		_exit(4);
+	_exit(0);
+}
+
+static int run_in_pty(char *const argv[], bool fg, const char *input, struct tty_report *rep)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY), p[2], st;
+	char buf[256];
+	pid_t pid;
+	ssize_t n;
+
+	if (m < 0 || grantpt(m) || unlockpt(m) || pipe(p))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		tty_session(m, ptsname(m), argv, fg, p[1]);
+	}
+	close(p[1]);
+	if (input) {
+		usleep(300000);
+		if (write(m, input, strlen(input)) < 0)
+			return -errno;
+	}
+	/* drain the pty (the session writes nothing much) until the report */
+	fcntl(m, F_SETFL, O_NONBLOCK);
+	n = read(p[0], rep, sizeof(*rep));
+	while (read(m, buf, sizeof(buf)) > 0)
+		;
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(m);
+	return n == (ssize_t)sizeof(*rep) && WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
+/* A command reading /dev/tty from the background group gets SIGTTIN: the
+ * launcher used to resume it after each stop, a spin on both CPUs until
+ * the timeout. Now it ends at once, flagged needs_tty. */
+TEST(terminal_read_from_background_ends_at_once)
+{
+	char *const argv[] = { "sh", "-c", "read x </dev/tty", NULL };
+	struct tty_report rep;
+
+	ASSERT_EQ(run_in_pty(argv, false, NULL, &rep), 0);
+	EXPECT_EQ(rep.rc, 0);
+	EXPECT_TRUE(rep.res.needs_tty);
+	EXPECT_TRUE(!rep.res.timed_out);
+	EXPECT_TRUE(rep.wall_s < 2.0);
+	/* no spin: a spin burns about wall x 2 CPUs */
+	EXPECT_TRUE(rep.cpu_s < 1.0);
+	printf("  wall %.2f s, cpu %.2f s\n", rep.wall_s, rep.cpu_s);
+}
+
+/* foreground: the child's group has the terminal, reads what is typed, and
+ * the launcher has the terminal back after. */
+TEST(foreground_child_reads_the_terminal)
+{
+	char *const argv[] = { "sh", "-c", "read x </dev/tty; [ \"$x\" = hi ]", NULL };
+	struct tty_report rep;
+
+	ASSERT_EQ(run_in_pty(argv, true, "hi\n", &rep), 0);
+	EXPECT_EQ(rep.rc, 0);
+	EXPECT_TRUE(!rep.res.needs_tty);
+	EXPECT_TRUE(WIFEXITED(rep.res.status) && WEXITSTATUS(rep.res.status) == 0);
+	EXPECT_TRUE(rep.wall_s < 5.0);
+	EXPECT_TRUE(rep.tty_back);
+}
+
+/* fork copies the launcher's resident memory into the child, and exec
+ * carried that into ru_maxrss: /bin/true read 1 GiB. */
+TEST(max_rss_is_the_commands_own)
+{
+	char *const argv[] = { "/bin/true", NULL };
+	size_t len = 1UL << 30;
+	struct child_result res;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_TRUE(p != MAP_FAILED);
+	memset(p, 1, len);
+	ASSERT_EQ(run(argv, true, 0, 0, &res), 0);
+	munmap(p, len);
+	printf("  /bin/true max RSS %ld kB\n", res.max_rss_kb);
+	EXPECT_TRUE(res.rss_from_hwm);
+	EXPECT_TRUE(res.max_rss_kb > 0 && res.max_rss_kb < 10 * 1024);
+}
+
+/* A daemonized grandchild used to be killed silently with its parent. */
+TEST(outlived_processes_are_counted)
+{
+	char *const kill_argv[] = { "sh", "-c", "sleep 30 & setsid sleep 30 & exit 0", NULL };
+	char *const wait_argv[] = { "sh", "-c", "(sleep 0.5) & exit 0", NULL };
+	struct child_opts o = { .trace = true };
+	struct child_watch w = { .wait_descendants = true };
+	struct child_result res;
+	struct child c;
+	double t0 = now_s();
+
+	ASSERT_EQ(run(kill_argv, true, 0, 0, &res), 0);
+	EXPECT_EQ(res.nr_outlived, 2);
+	EXPECT_TRUE(now_s() - t0 < 5);
+	EXPECT_TRUE(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	ASSERT_EQ(child_prepare(&c, wait_argv, &o), 0);
+	ASSERT_EQ(child_start(&c), 0);
+	ASSERT_EQ(child_wait(&c, &w, &res), 0);
+	EXPECT_EQ(res.nr_outlived, 1);
+	EXPECT_TRUE(res.wall_ns >= 500000000LL);
+}
+
+static int max_tick;
+
+static void count_tick(void *ctx, const pid_t *pids, int n)
+{
+	(void)ctx;
+	(void)pids;
+	if (n > max_tick)
+		max_tick = n;
+}
+
+/* The periodic call used to get at most 1024 processes. */
+TEST(ticks_see_a_tree_over_1024)
+{
+	char *const argv[] = { "sh", "-c",
+			       "i=0; while [ $i -lt 1100 ]; do sleep 60 & i=$((i+1)); done; "
+			       "sleep 0.5",
+			       NULL };
+	struct child_opts o = { .trace = true };
+	struct child_watch w = { .interval_ms = 100, .tick = count_tick, .timeout_ns = 60e9 };
+	struct child_result res;
+	struct child c;
+
+	max_tick = 0;
+	ASSERT_EQ(child_prepare(&c, argv, &o), 0);
+	ASSERT_EQ(child_start(&c), 0);
+	ASSERT_EQ(child_wait(&c, &w, &res), 0);
+	printf("  most processes in a tick %d, live at once %d\n", max_tick, res.max_live);
+	EXPECT_TRUE(max_tick > 1024);
+	EXPECT_TRUE(res.max_live > 1024);
+	EXPECT_TRUE(res.nr_outlived >= 1100);
+}
+
+static void slow_tick(void *ctx, const pid_t *pids, int n)
+{
+	struct timespec ts;
+	long long t0, t;
+
+	(void)ctx;
+	(void)pids;
+	(void)n;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	t0 = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	do {
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		t = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	} while (t - t0 < 20000000LL);
+}
+
+/* A watch that costs 20 ms of CPU a tick at a 10 ms interval would take
+ * the CPU: it is held to the budget by putting ticks off. */
+TEST(watch_cpu_kept_to_its_budget)
+{
+	char *const argv[] = { "sleep", "1", NULL };
+	struct child_opts o = { .trace = true };
+	struct child_watch w = { .interval_ms = 10, .tick = slow_tick, .cpu_budget = 0.05 };
+	struct child_result res;
+	struct child c;
+
+	ASSERT_EQ(child_prepare(&c, argv, &o), 0);
+	ASSERT_EQ(child_start(&c), 0);
+	ASSERT_EQ(child_wait(&c, &w, &res), 0);
+	printf("  watch cpu %.1f ms over %.0f ms, %d ticks put off\n", res.watch_cpu_ns / 1e6,
+	       res.wall_ns / 1e6, res.ticks_skipped);
+	EXPECT_TRUE(res.ticks_skipped > 10);
+	EXPECT_TRUE(res.watch_cpu_ns > 0);
+	/* the budget, plus the one tick that crossed it */
+	EXPECT_TRUE((double)res.watch_cpu_ns < 0.05 * (double)res.wall_ns + 25e6);
+}
+
+/* Piped input, read once, the same for every child. */
+TEST(piped_input_reaches_every_child)
+{
+	char *const argv[] = { "cat", NULL };
+	char path[64], buf[64];
+	struct child_opts o = { .trace = true, .stdout_path = "/tmp/mthpscope-child-in.out" };
+	struct child_watch w = { 0 };
+	struct child_result res;
+	struct child c;
+	struct stat st;
+	int p[2], fd, i;
+	FILE *f;
+
+	ASSERT_EQ(pipe(p), 0);
+	ASSERT_EQ(write(p[1], "hello\n", 6), 6);
+	close(p[1]);
+	ASSERT_EQ(child_stdin_snapshot(p[0], 1 << 20, NULL, NULL, &fd), 0);
+	close(p[0]);
+	ASSERT_EQ(fstat(fd, &st), 0);
+	EXPECT_EQ(st.st_nlink, 0); /* unlinked: nothing left after a SIGKILL */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	o.stdin_path = path;
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(child_prepare(&c, argv, &o), 0);
+		ASSERT_EQ(child_start(&c), 0);
+		ASSERT_EQ(child_wait(&c, &w, &res), 0);
+		f = fopen(o.stdout_path, "r");
+		ASSERT_TRUE(f != NULL);
+		EXPECT_TRUE(fgets(buf, sizeof(buf), f) && !strcmp(buf, "hello\n"));
+		fclose(f);
+	}
+	unlink(o.stdout_path);
+	close(fd);
+	EXPECT_EQ(child_stdin_snapshot(open("/dev/zero", O_RDONLY), 4096, NULL, NULL, &fd),
+		  -EFBIG);
 }
 
 HARNESS_MAIN

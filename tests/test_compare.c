@@ -329,6 +329,28 @@ TEST(too_few_reps_warns)
 	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
 	EXPECT_TRUE(has_warning(&r, "smallest possible Mann-Whitney p-value", "--reps"));
 	EXPECT_EQ(compare_count_regressions(&r, 0.0), 0);
+	/* a +200 % change the test cannot call significant is not "same" */
+	for (size_t i = 0; i < r.nr_rows; i++) {
+		EXPECT_EQ(r.rows[i].verdict, COMPARE_UNCLEAR);
+		EXPECT_TRUE(!strcmp(compare_verdict_name(r.rows[i].verdict),
+				    "unclear (too few reps)"));
+	}
+	compare_report_free(&r);
+}
+
+/* Three reps each, one metric: +84 % is still "unclear", as no rank test on
+ * 3 + 3 values reaches 0.05 (issue 23). */
+TEST(three_reps_unclear_not_same)
+{
+	static const double a[] = { 100, 101, 102 }, b[] = { 184, 186, 152 };
+	struct compare_series sa[1] = { { "p", 0, 4096, "ns_per_access", a, 3 } };
+	struct compare_series sb[1] = { { "p", 0, 4096, "ns_per_access", b, 3 } };
+	struct compare_input in[2] = { input("a", sa, 1), input("b", sb, 1) };
+	struct compare_report r;
+
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	ASSERT_EQ(r.nr_rows, 1);
+	EXPECT_EQ(r.rows[0].verdict, COMPARE_UNCLEAR);
 	compare_report_free(&r);
 }
 

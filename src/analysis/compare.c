@@ -35,7 +35,8 @@ const char *compare_dir_name(enum compare_dir d)
 
 const char *compare_verdict_name(enum compare_verdict v)
 {
-	static const char *const names[] = { "same", "better", "worse", "changed" };
+	static const char *const names[] = { "same", "better", "worse", "changed",
+					     "unclear (too few reps)" };
 
 	return names[v];
 }
@@ -620,6 +621,7 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 {
 	double *p = NULL, *adj = NULL, min_p;
 	size_t i, m = 0, na = 0, nb = 0;
+	bool underpowered;
 	int err = 0;
 
 	p = calloc(last - first + 1, sizeof(*p));
@@ -641,6 +643,11 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 		if (err)
 			goto out;
 	}
+	/* With few repetitions the rank test cannot reach alpha once Holm
+	 * multiplies by the number of rows: a row that is not significant is
+	 * then "unclear", not "same", and the report says why. */
+	min_p = m && na <= 20 && nb <= 20 ? stats_mann_whitney_min_p(na, nb) : 0;
+	underpowered = m && min_p * (double)m >= alpha;
 	m = 0;
 	for (i = first; i < last; i++) {
 		struct compare_row *row = &r->rows[i];
@@ -648,19 +655,15 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 			row->p_holm = adj[m++];
 		row->significant = !isnan(row->p_holm) && row->p_holm < alpha;
 		row_verdict(row);
+		if (row->verdict == COMPARE_SAME && (underpowered || isnan(row->p_value)))
+			row->verdict = COMPARE_UNCLEAR;
 	}
-	/* With few repetitions the rank test cannot reach alpha once Holm
-	 * multiplies by the number of rows: say so rather than report
-	 * "no change" as if it were evidence. */
-	if (m && na <= 20 && nb <= 20) {
-		min_p = stats_mann_whitney_min_p(na, nb);
-		if (min_p * (double)m >= alpha)
-			err = add_warning(r, "with %zu and %zu repetitions the smallest possible "
-					  "Mann-Whitney p-value is %.3g; after Holm over %zu rows no "
-					  "change can be significant at %.2g: run more repetitions "
-					  "(--reps) or compare fewer metrics (--metric)",
-					  na, nb, min_p, m, alpha);
-	}
+	if (underpowered)
+		err = add_warning(r, "with %zu and %zu repetitions the smallest possible "
+				  "Mann-Whitney p-value is %.3g; after Holm over %zu rows no "
+				  "change can be significant at %.2g: run more repetitions "
+				  "(--reps) or compare fewer metrics (--metric)",
+				  na, nb, min_p, m, alpha);
 out:
 	free(p);
 	free(adj);

@@ -96,6 +96,8 @@ enum compare_verdict {
 	COMPARE_BETTER,
 	COMPARE_WORSE,
 	COMPARE_CHANGED,    /* significant, metric has no better direction */
+	COMPARE_UNCLEAR,    /* not significant, but too few reps to be: "unclear
+			     * (too few reps)", never "same" */
 };
 const char *compare_verdict_name(enum compare_verdict v);
 

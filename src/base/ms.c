@@ -3,6 +3,7 @@
  * and exit statuses are the command layer's, in cmd/cli.c). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,4 +55,26 @@ int ms_fail(char *err, size_t size, int code, const char *fmt, ...)
 	vsnprintf(err, size, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+char *ms_escape(const char *s)
+{
+	char *out = malloc(4 * strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\' || c == '\n' || c == '\t' || c == 27) {
+			*o++ = '\\';
+			*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : c == 27 ? 'e' : '\\';
+		} else if (c < 0x20 || c == 0x7f) {
+			o += sprintf(o, "\\x%02x", c);
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	*o = '\0';
+	return out;
 }

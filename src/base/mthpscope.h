@@ -45,6 +45,10 @@ int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4,
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);
 
+/* 's' fit for one line of a terminal: control bytes as \n, \t, \e or \xNN,
+ * a backslash doubled. malloc'd (free()), NULL without memory. */
+char *ms_escape(const char *s);
+
 /* Bytes for people: "1.5 GiB", "12.0 MiB", "64 KiB"; "-" when not finite
  * (nothing measured). */
 void ms_format_bytes(double b, char *buf, size_t size);

@@ -45,6 +45,8 @@ enum {
 	OPT_LOG,
 	OPT_SHOW_OUTPUT,
 	OPT_SCHEDULE,
+	OPT_STDIN,
+	OPT_WAIT_DESCENDANTS,
 	OPT_OUTPUT = 'o',
 };
 
@@ -84,7 +86,13 @@ static const struct cli_opt run_options[] = {
 	  "-- CMD: direction of the --metric just before (default lower)" },
 	{ "log", OPT_LOG, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR" },
 	{ "show-output", OPT_SHOW_OUTPUT, NULL,
-	  "-- CMD: let the command write to the terminal" },
+	  "-- CMD: let the command write to the terminal (and have it, to read)" },
+	{ "stdin", OPT_STDIN, "FILE",
+	  "-- CMD: every trial's standard input, read from the start (default: piped "
+	  "input, read once and given whole to every trial; a terminal: /dev/null)" },
+	{ "wait-descendants", OPT_WAIT_DESCENDANTS, NULL,
+	  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
+	  "how many)" },
 	{ NULL },
 };
 
@@ -117,12 +125,15 @@ struct run_cmd_opts {
 	const char *output;
 	bool have_seed;
 	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
+	const char *stdin_file; /* --stdin */
 };
 
 struct run {
 	struct run_cmd_opts o;
 	struct session s;
 	struct progress pg;
+	char stdin_path[64]; /* every trial's stdin (child_input); "" the default */
+	int stdin_fd;        /* the unlinked copy of piped stdin, or -1 */
 };
 
 /* The options of run -- CMD. */
@@ -168,7 +179,10 @@ static int on_cmd_opt(int key, const char *arg, struct run *r)
 	}
 	if (key == OPT_LOG)
 		o->log_dir = arg;
+	if (key == OPT_STDIN)
+		r->o.stdin_file = arg;
 	o->show_output |= key == OPT_SHOW_OUTPUT;
+	o->wait_descendants |= key == OPT_WAIT_DESCENDANTS;
 	return 0;
 }
 
@@ -453,8 +467,8 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 		return MS_EXIT_USAGE;
 	}
 	if (!r->s.cmd && r->o.cmd_only_opt) {
-		ms_err("run: --scan-interval, --timeout, --metric, --better, --log and "
-		       "--show-output apply to a command only (run [OPTIONS] -- CMD)");
+		ms_err("run: --scan-interval, --timeout, --metric, --better, --log, --show-output, "
+		       "--stdin and --wait-descendants apply to a command only (run [OPTIONS] -- CMD)");
 		return MS_EXIT_USAGE;
 	}
 	if (r->s.cmd && (r->o.patterns_arg || r->s.o.span || r->s.o.sweep_min || r->s.o.accesses ||
@@ -467,6 +481,33 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 		ms_err("run: --span and --sweep exclude each other");
 		return MS_EXIT_USAGE;
 	}
+	return 0;
+}
+
+static void input_waiting(void *ctx)
+{
+	(void)ctx;
+	ms_note("reading standard input to give all of it to every trial (--stdin FILE, or "
+		"--stdin /dev/null for none)");
+}
+
+/* Every trial's stdin, before anything is touched. */
+static int check_input(struct run *r)
+{
+	int err = child_input(r->o.stdin_file, input_waiting, NULL, r->stdin_path,
+			      sizeof(r->stdin_path), &r->stdin_fd);
+
+	if (err == -EFBIG) {
+		ms_err("run: standard input is over %llu MiB: give it as --stdin FILE",
+		       CHILD_INPUT_MAX >> 20);
+		return MS_EXIT_USAGE;
+	}
+	if (err) {
+		ms_err("run: %s %s: %s", r->o.stdin_file ? "--stdin" : "reading standard input",
+		       r->o.stdin_file ? r->o.stdin_file : "", strerror(-err));
+		return r->o.stdin_file ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+	}
+	r->s.o.stdin_path = r->stdin_path[0] ? r->stdin_path : NULL;
 	return 0;
 }
 
@@ -489,12 +530,16 @@ static int check_cmd(struct run *r)
 		       strchr(r->s.cmd[0], '/') ? "" : " in PATH");
 		return MS_EXIT_USAGE;
 	}
-	if (r->s.o.log_dir && (stat(r->s.o.log_dir, &st) || !S_ISDIR(st.st_mode) ||
-			     access(r->s.o.log_dir, W_OK | X_OK))) {
+	if (r->s.o.log_dir && stat(r->s.o.log_dir, &st)) {
+		ms_err("run: --log %s: %s", r->s.o.log_dir,
+		       errno == ENOENT ? "does not exist" : strerror(errno));
+		return MS_EXIT_USAGE;
+	}
+	if (r->s.o.log_dir && (!S_ISDIR(st.st_mode) || access(r->s.o.log_dir, W_OK | X_OK))) {
 		ms_err("run: --log %s: not a writable directory", r->s.o.log_dir);
 		return MS_EXIT_USAGE;
 	}
-	return 0;
+	return check_input(r);
 }
 
 /* Parse and check everything that needs no privilege; an exit status, or
@@ -580,6 +625,7 @@ static int run_cmd(int argc, char **argv)
 	int i, rc, err;
 
 	memset(&r, 0, sizeof(r));
+	r.stdin_fd = -1;
 	r.s.o.backend = BENCH_BACKEND_AUTO;
 	r.s.o.defrag = THP_W_NONE;
 	r.s.o.scan_interval_ms = 250;
@@ -596,6 +642,11 @@ static int run_cmd(int argc, char **argv)
 	if (!err)
 		err = session_trials(&r.s);
 	progress_clear(&r.pg);
+	if (err == -ENOTTY) {
+		ms_err("run: %s needs a terminal: use --stdin FILE or --show-output", r.s.cmd[0]);
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
@@ -606,6 +657,8 @@ static int run_cmd(int argc, char **argv)
 out:
 	session_free(&r.s);
 out_opts:
+	if (r.stdin_fd >= 0)
+		close(r.stdin_fd);
 	for (i = 0; i < r.s.o.nr_metrics; i++)
 		bench_metric_free(&r.s.o.metrics[i]);
 	return rc;

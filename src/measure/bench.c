@@ -717,149 +717,293 @@ out:
 
 /* ---- a user's command ------------------------------------------------------- */
 
-int bench_metric_parse(const char *arg, struct bench_metric *m, char *why, size_t size)
-{
-	const char *eq = strchr(arg, '=');
-	size_t nl;
-	int rc;
+/* What a sample saw besides folios: the causes of low coverage. Bytes. */
+struct evidence {
+	unsigned long long thp_off;  /* anon of processes with THP_enabled: 0 (prctl) */
+	unsigned long long nohuge;   /* anon in VMAs with VmFlags nh (MADV_NOHUGEPAGE) */
+	unsigned long long shmem;    /* resident in shared anonymous/memfd/SysV mappings */
+};
 
-	memset(m, 0, sizeof(*m));
-	if (!eq || eq == arg) {
-		snprintf(why, size, "'%s' is not NAME=REGEX", arg);
-		return -EINVAL;
-	}
-	nl = (size_t)(eq - arg);
-	if (nl >= sizeof(m->name)) {
-		snprintf(why, size, "metric name longer than %zu characters", sizeof(m->name) - 1);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < nl; i++)
-		if (!(arg[i] == '_' || (arg[i] >= 'a' && arg[i] <= 'z') ||
-		      (arg[i] >= 'A' && arg[i] <= 'Z') || (i && arg[i] >= '0' && arg[i] <= '9'))) {
-			snprintf(why, size, "metric name '%.*s': letters, digits and _ only", (int)nl,
-				 arg);
-			return -EINVAL;
-		}
-	memcpy(m->name, arg, nl);
-	if (strlen(eq + 1) >= sizeof(m->regex) || !eq[1]) {
-		snprintf(why, size, "the regex of '%s' is empty or longer than %zu characters",
-			 m->name, sizeof(m->regex) - 1);
-		return -EINVAL;
-	}
-	snprintf(m->regex, sizeof(m->regex), "%s", eq + 1);
-	rc = regcomp(&m->re, m->regex, REG_EXTENDED | REG_NEWLINE);
-	if (rc) {
-		char msg[128];
+/* The last scan of one process of the tree. */
+struct wproc {
+	pid_t pid;
+	int live;      /* 0, 1; 2 while a tick sorts the live set */
+	bool scanned;
+	struct scan_stats st;
+	struct evidence ev;
+};
 
-		regerror(rc, &m->re, msg, sizeof(msg));
-		snprintf(why, size, "regex '%s': %s", m->regex, msg);
-		memset(&m->re, 0, sizeof(m->re));
-		m->regex[0] = '\0';
-		return -EINVAL;
-	}
-	if (m->re.re_nsub < 1) {
-		regfree(&m->re);
-		m->regex[0] = '\0';
-		snprintf(why, size, "regex '%s' has no capture group: put the number in ( )",
-			 eq + 1);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-void bench_metric_free(struct bench_metric *m)
-{
-	if (m->regex[0])
-		regfree(&m->re);
-	m->regex[0] = '\0';
-}
-
-int bench_metric_extract(const struct bench_metric *m, const char *path, double *value)
-{
-	char *line = NULL, last[128] = "";
-	size_t cap = 0;
-	bool found = false;
-	FILE *f = fopen(path, "re");
-	char *end;
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		regmatch_t g[2];
-
-		if (regexec(&m->re, line, 2, g, 0) || g[1].rm_so < 0)
-			continue;
-		found = true;
-		snprintf(last, sizeof(last), "%.*s", (int)(g[1].rm_eo - g[1].rm_so),
-			 line + g[1].rm_so);
-	}
-	free(line);
-	fclose(f);
-	if (!found)
-		return -ENOENT;
-	errno = 0;
-	*value = strtod(last, &end);
-	if (end == last || *end || errno || !isfinite(*value))
-		return -EINVAL;
-	return 0;
-}
-
-/* What the watch keeps: the scan of the tree (or of one process at its exit)
- * with the most anonymous memory. */
+/* What the watch keeps: each process's last scan, their sum over the live
+ * ones (kept up to date: a sample is that sum), and the sample with the most
+ * anonymous memory. A tick scans in rotation from where the last one
+ * stopped, for at most its share of the CPU budget; a process is also
+ * scanned at its exit stop. */
 struct watch {
 	struct scan_opts so;
-	struct scan_stats cur, best;
+	struct wproc *p;
+	int n, cap, cursor;
+	struct scan_stats sum, best;
+	struct evidence sum_ev, best_ev;
 	unsigned long long best_anon;
+	int live, scanned_live, best_live, best_scanned;
+	long long slice_ns;
 	int samples, exit_samples, scan_err;
+	/* the scan in progress */
+	struct scan_stats cur;
+	struct evidence cur_ev;
 };
+
+static int watch_new(struct watch **out)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	scan_opts_init(&w->so);
+	/* one worker: the workload keeps the other CPU */
+	w->so.nr_threads = 1;
+	*out = w;
+	return 0;
+}
+
+static void watch_free(struct watch *w)
+{
+	if (w)
+		free(w->p);
+	free(w);
+}
+
+static void stats_acc(struct scan_stats *d, const struct scan_stats *s, int sign)
+{
+	unsigned long long *dp = (unsigned long long *)d;
+	const unsigned long long *sp = (const unsigned long long *)s;
+
+	for (size_t i = 0; i < sizeof(*d) / sizeof(*dp); i++)
+		dp[i] += sign > 0 ? sp[i] : -sp[i];
+}
+
+static void ev_acc(struct evidence *d, const struct evidence *s, int sign)
+{
+	d->thp_off += sign > 0 ? s->thp_off : -s->thp_off;
+	d->nohuge += sign > 0 ? s->nohuge : -s->nohuge;
+	d->shmem += sign > 0 ? s->shmem : -s->shmem;
+}
+
+static bool is_shmem_vma(const struct scan_vma *v)
+{
+	return v->perms[3] == 's' && (!strncmp(v->name, "/dev/zero", 9) ||
+				      !strncmp(v->name, "/memfd:", 7) ||
+				      !strncmp(v->name, "/SYSV", 5) ||
+				      !strncmp(v->name, "/dev/shm/", 9));
+}
 
 static int add_vma(const struct scan_vma *v, void *ctx)
 {
 	struct watch *w = ctx;
 
-	if (v->scanned)
-		scan_stats_add(&w->cur, &v->st);
+	if (!v->scanned)
+		return 0;
+	scan_stats_add(&w->cur, &v->st);
+	if (is_shmem_vma(v))
+		w->cur_ev.shmem += v->st.total[SCAN_FILE] << w->so.page_shift;
 	return 0;
+}
+
+static struct wproc *watch_proc(struct watch *w, pid_t pid)
+{
+	int lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (w->p[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < w->n && w->p[lo].pid == pid)
+		return &w->p[lo];
+	if (w->n == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 64;
+		struct wproc *np = realloc(w->p, (size_t)cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		w->p = np;
+		w->cap = cap;
+	}
+	memmove(&w->p[lo + 1], &w->p[lo], (size_t)(w->n - lo) * sizeof(*w->p));
+	w->n++;
+	memset(&w->p[lo], 0, sizeof(w->p[lo]));
+	w->p[lo].pid = pid;
+	return &w->p[lo];
+}
+
+/* "THP_enabled: 0" in /proc/PID/status: PR_SET_THP_DISABLE. */
+static bool thp_disabled(pid_t pid)
+{
+	char path[64], line[128];
+	FILE *f;
+	bool off = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "THP_enabled:", 12)) {
+			off = atoi(line + 12) == 0;
+			break;
+		}
+	fclose(f);
+	return off;
+}
+
+/* Anonymous bytes in VMAs advised MADV_NOHUGEPAGE (smaps VmFlags nh). */
+static unsigned long long nohuge_anon(pid_t pid)
+{
+	char path[64];
+	struct scan_vma *v = NULL;
+	size_t nr = 0;
+	unsigned long long kb = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	if (!scan_parse_smaps(f, &v, &nr))
+		for (size_t i = 0; i < nr; i++)
+			kb += v[i].vm_nohuge ? v[i].anon_kb : 0;
+	free(v);
+	fclose(f);
+	return kb << 10;
+}
+
+/* Scan one process into its entry; the live sum follows. */
+static void scan_one(struct watch *w, struct wproc *p, bool at_exit)
+{
+	int err;
+
+	memset(&w->cur, 0, sizeof(w->cur));
+	memset(&w->cur_ev, 0, sizeof(w->cur_ev));
+	err = scan_process((int)p->pid, &w->so, add_vma, w);
+	/* a process that ended during the scan is no error */
+	if (err && err != -ESRCH && err != -ENOENT && !w->scan_err)
+		w->scan_err = err;
+	if (err)
+		return;
+	if (thp_disabled(p->pid))
+		w->cur_ev.thp_off = w->cur.total[SCAN_ANON] << w->so.page_shift;
+	/* smaps walks the page tables: only where the answer can matter */
+	if (at_exit && w->cur.total[SCAN_ANON] << w->so.page_shift >= (4ULL << 20))
+		w->cur_ev.nohuge = nohuge_anon(p->pid);
+	else
+		w->cur_ev.nohuge = p->ev.nohuge;
+	if (p->live) {
+		stats_acc(&w->sum, &p->st, -1);
+		ev_acc(&w->sum_ev, &p->ev, -1);
+		stats_acc(&w->sum, &w->cur, 1);
+		ev_acc(&w->sum_ev, &w->cur_ev, 1);
+		w->scanned_live += !p->scanned;
+	}
+	p->st = w->cur;
+	p->ev = w->cur_ev;
+	p->scanned = true;
 }
 
 static void keep_if_best(struct watch *w)
 {
-	unsigned long long anon = w->cur.total[SCAN_ANON];
+	unsigned long long anon = w->sum.total[SCAN_ANON];
 
 	w->samples++;
+	/* the evidence is the most seen in any sample: smaps' VmFlags are read
+	 * at exit stops only, and the largest sample may be a tick's */
+	w->best_ev.thp_off = w->best_ev.thp_off > w->sum_ev.thp_off ? w->best_ev.thp_off
+								   : w->sum_ev.thp_off;
+	w->best_ev.nohuge = w->best_ev.nohuge > w->sum_ev.nohuge ? w->best_ev.nohuge
+								 : w->sum_ev.nohuge;
+	w->best_ev.shmem = w->best_ev.shmem > w->sum_ev.shmem ? w->best_ev.shmem
+							      : w->sum_ev.shmem;
 	if (w->samples == 1 || anon > w->best_anon) {
-		w->best = w->cur;
+		w->best = w->sum;
 		w->best_anon = anon;
+		w->best_live = w->live;
+		w->best_scanned = w->scanned_live;
 	}
 }
 
-static void scan_one(struct watch *w, pid_t pid)
+static void set_live(struct watch *w, struct wproc *p, bool live)
 {
-	int err = scan_process((int)pid, &w->so, add_vma, w);
+	if (p->live == live)
+		return;
+	p->live = live;
+	w->live += live ? 1 : -1;
+	if (p->scanned) {
+		stats_acc(&w->sum, &p->st, live ? 1 : -1);
+		ev_acc(&w->sum_ev, &p->ev, live ? 1 : -1);
+		w->scanned_live += live ? 1 : -1;
+	}
+}
 
-	/* a process that ended during the scan is no error */
-	if (err && err != -ESRCH && err != -ENOENT && !w->scan_err)
-		w->scan_err = err;
+static long long cpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static void on_tick(void *ctx, const pid_t *pids, int n)
 {
 	struct watch *w = ctx;
+	long long c0 = cpu_now_ns();
+	int i, done;
 
-	memset(&w->cur, 0, sizeof(w->cur));
-	for (int i = 0; i < n; i++)
-		scan_one(w, pids[i]);
+	if (n <= 0)
+		return;
+	/* the live set is the tick's list */
+	for (i = 0; i < w->n; i++)
+		w->p[i].live = w->p[i].live ? 2 : 0;
+	for (i = 0; i < n; i++) {
+		struct wproc *p = watch_proc(w, pids[i]);
+
+		if (!p)
+			return;
+		if (p->live)
+			p->live = 1;
+		else
+			set_live(w, p, true);
+	}
+	for (i = 0; i < w->n; i++)
+		if (w->p[i].live == 2) {
+			w->p[i].live = 1;
+			set_live(w, &w->p[i], false);
+		}
+	/* in rotation, within the tick's share of the budget */
+	for (done = 0; done < n; done++) {
+		struct wproc *p = watch_proc(w, pids[(w->cursor + done) % n]);
+
+		if (done && cpu_now_ns() - c0 > w->slice_ns)
+			break;
+		if (p)
+			scan_one(w, p, false);
+	}
+	w->cursor = (w->cursor + done) % n;
 	keep_if_best(w);
 }
 
 static void on_exit_stop(void *ctx, pid_t pid)
 {
 	struct watch *w = ctx;
+	struct wproc *p = watch_proc(w, pid);
 
-	memset(&w->cur, 0, sizeof(w->cur));
-	scan_one(w, pid);
+	if (!p)
+		return;
+	set_live(w, p, true);
+	scan_one(w, p, true);
 	w->exit_samples++;
 	keep_if_best(w);
+	/* it exits: its memory leaves the tree's sum */
+	set_live(w, p, false);
 }
 
 /* The kept sample as a histogram of anonymous memory by folio order, and
@@ -888,39 +1032,34 @@ static void watch_hist(const struct watch *w, int order, struct results_trial *t
 	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
 }
 
-/* The trial's stdout/stderr files: in --log DIR, or temporary ones that a
- * signal removes too (cleanup slots in id[], -1 when none). */
+/* The trial's stdout/stderr files: in --log DIR, or unlinked ones (child.h:
+ * child_tmpfile) reached as /proc/self/fd/N, which a SIGKILL cannot leave
+ * behind; fd[] holds them (-1 when none). */
 static int log_paths(const struct bench_command *w, int order, int rep, long seq, char *out,
-		     char *err, size_t size, int id[2])
+		     char *err, size_t size, int fd[2])
 {
 	char *p[2] = { out, err };
-	int i, fd;
+	int i, e;
 
-	id[0] = id[1] = -1;
+	fd[0] = fd[1] = -1;
 	if (w->log_dir) {
 		snprintf(out, size, "%s/trial-%03ld-order%d-rep%d.out", w->log_dir, seq, order, rep);
 		snprintf(err, size, "%s/trial-%03ld-order%d-rep%d.err", w->log_dir, seq, order, rep);
 		return 0;
 	}
 	for (i = 0; i < 2; i++) {
-		snprintf(p[i], size, "/tmp/mthpscope-cmd-XXXXXX.%s", i ? "err" : "out");
-		fd = mkstemps(p[i], 4);
-		if (fd < 0)
-			return -errno;
-		close(fd);
-		id[i] = cleanup_unlink_path(p[i]);
+		if ((e = child_tmpfile(&fd[i])))
+			return e;
+		snprintf(p[i], size, "/proc/self/fd/%d", fd[i]);
 	}
 	return 0;
 }
 
-static void drop_logs(char *out, char *err, const int id[2])
+static void drop_logs(const int fd[2])
 {
-	if (out[0])
-		unlink(out);
-	if (err[0])
-		unlink(err);
-	cleanup_forget_path(id[0]);
-	cleanup_forget_path(id[1]);
+	for (int i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
 }
 
 /* --show-output with --metric: stdout went to the file for the metric;
@@ -936,6 +1075,36 @@ static void replay(const char *path)
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		fwrite(buf, 1, n, stderr);
 	fclose(f);
+}
+
+/* One --metric from the output, or a warning that says why it is absent. */
+static void user_metric(struct bench *b, const struct bench_metric *bm, struct results_trial *t,
+			const char *out_path)
+{
+	struct results_metric *m;
+	double v;
+	long line = 0;
+	int err = bench_metric_extract(bm, out_path, &v, &line);
+
+	if (err == -ENOENT)
+		warn(b, "order %d rep %d: --metric %s: no line of the output matches '%s'; "
+		     "the metric is absent", t->order, t->rep, bm->name, bm->regex);
+	else if (err == -EINVAL)
+		warn(b, "order %d rep %d: --metric %s: the captured text is not a number; "
+		     "the metric is absent", t->order, t->rep, bm->name);
+	else if (err == -E2BIG)
+		warn(b, "order %d rep %d: --metric %s: the regex hit PCRE2's match limit on line "
+		     "%ld of the output (it backtracks without bound: nested quantifiers such as "
+		     "(a+)+); the metric is absent", t->order, t->rep, bm->name, line);
+	else if (err == -ETIME)
+		warn(b, "order %d rep %d: --metric %s: matching took over %g s (stopped at line "
+		     "%ld); the metric is absent", t->order, t->rep, bm->name,
+		     BENCH_METRIC_BUDGET_S, line);
+	else if (err)
+		warn(b, "order %d rep %d: --metric %s: %s", t->order, t->rep, bm->name,
+		     strerror(-err));
+	else if ((m = results_trial_set_metric(t, bm->name, v, "workload", NULL, -1)))
+		m->higher_better = bm->higher_better;
 }
 
 static void command_metrics(struct bench *b, const struct bench_command *w,
@@ -976,24 +1145,8 @@ static void command_metrics(struct bench *b, const struct bench_command *w,
 			snprintf(m->formula, sizeof(m->formula), "%s / (user_ns + sys_ns) x 1e9",
 				 per_cpu[i]);
 	}
-	for (i = 0; i < w->nr_metrics && out_path; i++) {
-		double v;
-		int err = bench_metric_extract(&w->metrics[i], out_path, &v);
-
-		if (err == -ENOENT)
-			warn(b, "order %d rep %d: --metric %s: no line of the output matches '%s'; "
-			     "the metric is absent", t->order, t->rep, w->metrics[i].name,
-			     w->metrics[i].regex);
-		else if (err == -EINVAL)
-			warn(b, "order %d rep %d: --metric %s: the captured text is not a number; "
-			     "the metric is absent", t->order, t->rep, w->metrics[i].name);
-		else if (err)
-			warn(b, "order %d rep %d: --metric %s: %s", t->order, t->rep,
-			     w->metrics[i].name, strerror(-err));
-		else if ((m = results_trial_set_metric(t, w->metrics[i].name, v, "workload", NULL,
-						       -1)))
-			m->higher_better = w->metrics[i].higher_better;
-	}
+	for (i = 0; i < w->nr_metrics && out_path; i++)
+		user_metric(b, &w->metrics[i], t, out_path);
 }
 
 /* Counters on the child: opened between prepare and start, counting from
@@ -1026,25 +1179,68 @@ static void command_counters_read(struct bench *b, struct results_trial *t, stru
 		flag_pmu(b, t, v);
 }
 
-/* Why the kernel did not give the order, in words. */
-static void explain_coverage(struct bench *b, const struct results_trial *t)
+/* What the kernel's settings were at the trial's end, against what it set:
+ * "" when as set, else the first knob the command (or someone) changed. */
+static void knobs_changed(const struct bench *b, int order, char *what, size_t size)
+{
+	struct thp_settings now;
+
+	what[0] = '\0';
+	if (thp_read(&now))
+		return;
+	if (now.enabled != THP_W_ALWAYS) {
+		snprintf(what, size, "enabled is '%s' (the trial set 'always')",
+			 thp_word_name(now.enabled));
+		return;
+	}
+	for (int i = 0; i < now.nr_sizes; i++) {
+		const struct thp_size *z = &now.sizes[i];
+		enum thp_word want = z->order == order ? THP_W_ALWAYS : THP_W_NEVER;
+
+		if (!z->anon || b->thp->legacy_pmd || z->enabled == want)
+			continue;
+		snprintf(what, size, "hugepages-%lukB/enabled is '%s' (the trial set '%s')", z->kb,
+			 thp_word_name(z->enabled), thp_word_name(want));
+		return;
+	}
+}
+
+/* Why the kernel did not give the order, from what was seen: the knobs at
+ * the end, the process's prctl, its VMAs' advice, its shared memory, the
+ * fallback count; then the sizes of its memory. */
+static void explain_coverage(struct bench *b, const struct results_trial *t,
+			     const struct watch *wt, const char *knobs)
 {
 	const struct results_metric *fb = results_trial_metric(t, "anon_fault_fallback");
-	char why[256] = "";
 	unsigned long long folio = (unsigned long long)b->thp->page_size << t->order;
+	unsigned long long anon = t->anon_bytes, half = anon / 2;
+	const struct evidence *ev = &wt->best_ev;
+	char why[320] = "";
 
-	if (fb && fb->value > 0)
+	if (knobs[0])
+		snprintf(why, sizeof(why), "the THP settings changed during the trial: %s (the "
+			 "command, or another program, wrote them)", knobs);
+	else if (anon && ev->thp_off > half)
+		snprintf(why, sizeof(why), "the process disabled THP for itself "
+			 "(prctl PR_SET_THP_DISABLE: THP_enabled 0 in /proc/PID/status)");
+	else if (anon && ev->nohuge > half)
+		snprintf(why, sizeof(why), "%llu MiB of its %llu MiB anonymous memory is advised "
+			 "MADV_NOHUGEPAGE (VmFlags nh in smaps)", ev->nohuge >> 20, anon >> 20);
+	else if (fb && fb->value > 0)
 		snprintf(why, sizeof(why), "the kernel fell back %.0f times (no free block of "
 			 "the size: fragmentation or memory pressure)", fb->value);
-	else if (t->anon_bytes < 16 * folio)
-		snprintf(why, sizeof(why), "little anonymous memory (%llu KiB, under 16 folios "
-			 "of the order): a small heap is mostly partial folios and edges",
-			 (unsigned long long)t->anon_bytes >> 10);
-	else if (t->file_bytes > t->anon_bytes)
+	else if (ev->shmem > anon)
+		snprintf(why, sizeof(why), "most of its memory is shared anonymous or memfd "
+			 "memory (%llu MiB, %llu MiB private anon): shmem, governed by "
+			 "shmem_enabled and hugepages-<size>kB/shmem_enabled, not by the anon "
+			 "settings this run changes", ev->shmem >> 20, anon >> 20);
+	else if (t->file_bytes > anon)
 		snprintf(why, sizeof(why), "most of its memory is file-backed (%llu MiB file, "
 			 "%llu MiB anon): anonymous mTHP settings do not apply to it",
-			 (unsigned long long)t->file_bytes >> 20,
-			 (unsigned long long)t->anon_bytes >> 20);
+			 (unsigned long long)t->file_bytes >> 20, anon >> 20);
+	else if (anon < 16 * folio)
+		snprintf(why, sizeof(why), "little anonymous memory (%llu KiB, under 16 folios "
+			 "of the order): a small heap is mostly partial folios and edges", anon >> 10);
 	else
 		snprintf(why, sizeof(why), "mappings too small or unaligned for the size, or "
 			 "memory faulted before the order was set");
@@ -1062,65 +1258,186 @@ static int command_set_order(struct bench *b, int order)
 	return err ? err : thp_set_top("enabled", THP_W_ALWAYS);
 }
 
-/* The last non-empty line of a file, for a failure's message. */
-static void last_line(const char *path, char *buf, size_t size)
+/* The command at 'order': knobs set, the child run and watched to its end,
+ * its counters and the size's stats read, the knobs as the end found them
+ * in 'knobs' (knobs_changed). -ENOTTY when it needed the terminal. */
+static int command_run(struct bench *b, const struct bench_command *w, int order,
+		       struct results_trial *t, const struct child_opts *co,
+		       const struct child_watch *cw, struct child *ch, struct child_result *cr,
+		       char *knobs, size_t size)
+{
+	struct ctr_set *sw = NULL, *pmu = NULL;
+	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0;
+	bool stats;
+	int err;
+
+	if ((err = command_set_order(b, order)))
+		return err;
+	stats = order && !buf_size_stats(order, &a0, &f0);
+	if ((err = child_prepare(ch, w->argv, co)))
+		goto out;
+	command_counters_open(b, ch->pid, &sw, &pmu);
+	if ((err = child_start(ch)) || (err = child_wait(ch, cw, cr)))
+		goto out;
+	knobs_changed(b, order, knobs, size);
+	command_counters_read(b, t, sw, pmu);
+	if (stats && !buf_size_stats(order, &a1, &f1)) {
+		results_trial_set_metric(t, "anon_fault_alloc", (double)(a1 - a0), "kernel", NULL,
+					 -1);
+		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
+					 NULL, -1);
+	}
+	if (cr->needs_tty)
+		err = -ENOTTY;
+out:
+	ctr_set_close(sw);
+	ctr_set_close(pmu);
+	return err;
+}
+
+/* The trial's knobs back to the user's (per size, then the top level): the
+ * lock and journal stay for the next trial. */
+static int command_put_back(struct bench *b)
+{
+	int err = put_sizes_back(b);
+
+	if (!err && b->thp->enabled != THP_W_NONE)
+		err = thp_set_top("enabled", b->thp->enabled);
+	return err;
+}
+
+/* The last non-empty line of a file, for a failure's message; 0 when the
+ * file is empty. */
+static long last_line(const char *path, char *buf, size_t size)
 {
 	char line[512];
 	FILE *f = path ? fopen(path, "re") : NULL;
+	long bytes;
 
 	buf[0] = '\0';
 	if (!f)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
 			snprintf(buf, size, ": \"%.200s\"", line);
 	}
+	bytes = ftell(f);
 	fclose(f);
+	return bytes;
+}
+
+/* Debuggers and tracers ptrace their inferior; a process has one tracer,
+ * and run -- CMD is already the tree's (gdb then says "exited with code
+ * 127"). */
+static bool is_tracer(const char *argv0)
+{
+	static const char *const names[] = { "gdb", "gdb-multiarch", "strace", "ltrace", "lldb",
+					     "rr", "cgdb" };
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	for (size_t i = 0; i < MS_ARRAY_SIZE(names); i++)
+		if (!strcmp(base, names[i]))
+			return true;
+	return false;
+}
+
+/* Where the command said why it failed: stderr, or stdout when stderr is
+ * empty and stdout is not. */
+static void failure_tail(const struct bench_command *w, const char *out_path,
+			 const char *err_path, char *tail, size_t size, const char **see)
+{
+	bool logs = w->log_dir != NULL;
+
+	*see = NULL;
+	if (!w->show_output && last_line(err_path, tail, size) > 0) {
+		*see = logs ? err_path : NULL;
+		return;
+	}
+	if ((!w->show_output || w->nr_metrics) && last_line(out_path, tail, size) > 0)
+		*see = logs ? out_path : NULL;
+}
+
+static void command_failed(struct bench *b, const struct bench_command *w,
+			   struct results_trial *t, const struct child_result *cr,
+			   const char *tail, const char *see)
+{
+	char what[64];
+
+	t->flags |= RESULTS_F_FAILED;
+	if (WIFSIGNALED(cr->status))
+		snprintf(what, sizeof(what), "died of signal %d (%s)", WTERMSIG(cr->status),
+			 strsignal(WTERMSIG(cr->status)));
+	else
+		snprintf(what, sizeof(what), "exited with status %d", WEXITSTATUS(cr->status));
+	warn(b, "order %d rep %d: %s %s%s%s%s; the trial is flagged failed", t->order, t->rep,
+	     w->argv[0], what, tail, see ? ", see " : "", see ? see : "");
+	if (is_tracer(w->argv[0]))
+		warn(b, "%s traces its program with ptrace, but run -- CMD already traces the "
+		     "command's tree and a process has one tracer: the program cannot start "
+		     "under it (gdb says \"exited with code 127\"); measure the program itself, "
+		     "not its debugger", w->argv[0]);
 }
 
 static void command_outcome(struct bench *b, const struct bench_command *w,
 			    struct results_trial *t, const struct child_result *cr,
-			    const char *err_path, const char *stderr_file)
+			    const char *out_path, const char *err_path)
 {
+	const char *see;
 	char tail[256];
 
-	last_line(stderr_file, tail, sizeof(tail));
+	failure_tail(w, out_path, err_path, tail, sizeof(tail), &see);
 	if (cr->timed_out) {
 		t->flags |= RESULTS_F_FAILED | RESULTS_F_TIMEOUT;
 		warn(b, "order %d rep %d: %s killed after the --timeout of %g s; the trial is "
 		     "flagged timeout", t->order, t->rep, w->argv[0], w->timeout_s);
-	} else if (WIFSIGNALED(cr->status)) {
-		t->flags |= RESULTS_F_FAILED;
-		warn(b, "order %d rep %d: %s died of signal %d (%s)%s%s%s; the trial is flagged "
-		     "failed", t->order, t->rep, w->argv[0], WTERMSIG(cr->status),
-		     strsignal(WTERMSIG(cr->status)), tail, err_path ? ", see " : "",
-		     err_path ? err_path : "");
-	} else if (WEXITSTATUS(cr->status)) {
-		t->flags |= RESULTS_F_FAILED;
-		warn(b, "order %d rep %d: %s exited with status %d%s%s%s; the trial is flagged "
-		     "failed", t->order, t->rep, w->argv[0], WEXITSTATUS(cr->status), tail,
-		     err_path ? ", see " : "", err_path ? err_path : "");
+	} else if (WIFSIGNALED(cr->status) || WEXITSTATUS(cr->status)) {
+		command_failed(b, w, t, cr, tail, see);
 	}
+	if (cr->nr_outlived > 0)
+		warn(b, "order %d rep %d: %d process%s outlived %s and %s %s", t->order, t->rep,
+		     cr->nr_outlived, cr->nr_outlived == 1 ? "" : "es", w->argv[0],
+		     cr->nr_outlived == 1 ? "was" : "were",
+		     w->wait_descendants ? "waited for (--wait-descendants)"
+					 : "killed (--wait-descendants waits for them)");
 	t->exit_signal = WIFSIGNALED(cr->status) ? WTERMSIG(cr->status) : 0;
 	t->exit_code = WIFEXITED(cr->status) ? WEXITSTATUS(cr->status) : -1;
+}
+
+/* The scans' own cost and reach: the watcher's CPU against the trial's wall
+ * time, and processes that no scan covered. */
+static void command_watch_report(struct bench *b, struct results_trial *t,
+				 const struct child_result *cr, const struct watch *wt)
+{
+	results_trial_set_metric(t, "watch_cpu_ns", (double)cr->watch_cpu_ns, "kernel", NULL, -1);
+	if (cr->exit_scans_skipped)
+		warn(b, "order %d rep %d: %d of the tree's %d processes were not scanned at their "
+		     "exit (the scans keep within %.0f%% of the wall time in CPU)", t->order,
+		     t->rep, cr->exit_scans_skipped, cr->nr_processes, CHILD_CPU_BUDGET * 100);
+	if (wt->best_live > wt->best_scanned)
+		warn(b, "order %d rep %d: the largest sample of the tree scanned %d of its %d "
+		     "live processes (the scans keep within %.0f%% of the wall time in CPU); "
+		     "anon_bytes and coverage count those only", t->order, t->rep,
+		     wt->best_scanned, wt->best_live, CHILD_CPU_BUDGET * 100);
 }
 
 int bench_command_trial(struct bench *b, const struct bench_command *w, int order, int rep,
 			long seq, struct results_trial *t)
 {
 	char out_path[512] = "", err_path[512] = "";
-	struct child_opts co = { .trace = true };
+	struct child_opts co = { .trace = true, .stdin_path = w->stdin_path,
+				 .foreground = w->show_output };
 	struct child_watch cw = { .interval_ms = w->scan_interval_ms,
 				  .timeout_ns = (long long)(w->timeout_s * 1e9),
-				  .tick = on_tick, .at_exit = on_exit_stop };
-	struct ctr_set *sw = NULL, *pmu = NULL;
-	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0;
+				  .tick = on_tick, .at_exit = on_exit_stop,
+				  .wait_descendants = w->wait_descendants };
 	struct child_result cr;
 	struct watch *wt = NULL;
 	struct child ch = { .go_fd = -1, .err_fd = -1 };
-	bool stats, keep_logs = w->log_dir != NULL, want_out = w->nr_metrics > 0;
-	int log_id[2] = { -1, -1 };
+	bool want_out = w->nr_metrics > 0;
+	char knobs[160];
+	int log_fd[2] = { -1, -1 };
 	int err;
 
 	results_trial_init(t, order, "command", 0, rep);
@@ -1129,61 +1446,44 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	if ((err = results_trial_set_argv(t, w->argv)))
 		return err;
 	if ((err = log_paths(w, order, rep, seq < 0 ? 0 : seq, out_path, err_path,
-			     sizeof(out_path), log_id)))
+			     sizeof(out_path), log_fd)))
 		goto out;
 	if (!w->show_output || want_out)
 		co.stdout_path = out_path;
 	if (!w->show_output)
 		co.stderr_path = err_path;
-	wt = calloc(1, sizeof(*wt));
-	if (!wt)
-		return -ENOMEM;
-	scan_opts_init(&wt->so);
-	/* one worker: the workload keeps the other CPU */
-	wt->so.nr_threads = 1;
+	if ((err = watch_new(&wt)))
+		goto out;
 	cw.ctx = wt;
-	if ((err = command_set_order(b, order)))
+	wt->slice_ns = (long long)((double)w->scan_interval_ms * 1e6 * CHILD_CPU_BUDGET);
+	if ((err = command_run(b, w, order, t, &co, &cw, &ch, &cr, knobs, sizeof(knobs))))
 		goto out;
-	stats = order && !buf_size_stats(order, &a0, &f0);
-	if ((err = child_prepare(&ch, w->argv, &co)))
-		goto out;
-	command_counters_open(b, ch.pid, &sw, &pmu);
-	if ((err = child_start(&ch)))
-		goto out;
-	if ((err = child_wait(&ch, &cw, &cr)))
-		goto out;
-	command_counters_read(b, t, sw, pmu);
-	if (stats && !buf_size_stats(order, &a1, &f1)) {
-		results_trial_set_metric(t, "anon_fault_alloc", (double)(a1 - a0), "kernel", NULL,
-					 -1);
-		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
-					 NULL, -1);
-	}
 	if (wt->samples)
 		watch_hist(wt, order, t);
-	command_outcome(b, w, t, &cr, co.stderr_path && keep_logs ? err_path : NULL,
-			co.stderr_path);
+	command_watch_report(b, t, &cr, wt);
+	/* nothing of the command's output is read at the trial's settings */
+	if ((err = command_put_back(b)))
+		goto out;
+	command_outcome(b, w, t, &cr, co.stdout_path, co.stderr_path);
 	command_metrics(b, w, t, &cr, co.stdout_path);
 	if (w->show_output && want_out)
 		replay(out_path);
 	if (!ch.traced && ch.trace_err)
 		warn(b, "order %d rep %d: ptrace does not attach (%s): no last scan at exit; a "
-		     "short-lived process may be missed", order, rep, strerror(ch.trace_err));
+		     "short-lived process may be missed, and max_rss_bytes includes mthpscope's "
+		     "own memory at fork", order, rep, strerror(ch.trace_err));
 	if (wt->scan_err)
 		warn(b, "order %d rep %d: scanning the command's memory failed: %s", order, rep,
 		     strerror(-wt->scan_err));
 	if (t->has_folios && t->coverage < BENCH_COVERAGE_MIN && !(t->flags & RESULTS_F_FAILED)) {
 		t->flags |= RESULTS_F_LOW_COVERAGE;
 		b->low_coverage++;
-		explain_coverage(b, t);
+		explain_coverage(b, t, wt, knobs);
 	}
 out:
 	if (err)
 		child_cancel(&ch);
-	ctr_set_close(sw);
-	ctr_set_close(pmu);
-	free(wt);
-	if (!keep_logs)
-		drop_logs(out_path, err_path, log_id);
+	watch_free(wt);
+	drop_logs(log_fd);
 	return err;
 }

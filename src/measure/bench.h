@@ -17,7 +17,6 @@
 #ifndef BENCH_H
 #define BENCH_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -170,28 +169,36 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 /* ---- a user's command ------------------------------------------------------- */
 
 /* --metric NAME=REGEX: the first capture group of the last line of stdout the
- * regex matches, as a number. */
+ * regex matches, as a number. The regex is PCRE2 (Perl syntax), matched with
+ * limits (src/measure/bench_metric.c): a pattern that backtracks without
+ * bound gives up on its trial instead of running for hours. */
 struct bench_metric {
 	char name[32];
 	char regex[256];
-	regex_t re;
+	struct pcre2_real_code_8 *re;
 	bool higher_better;
 };
 /* Parse and compile "NAME=REGEX": -EINVAL with the reason in 'why'. */
 int bench_metric_parse(const char *arg, struct bench_metric *m, char *why, size_t size);
 void bench_metric_free(struct bench_metric *m);
 /* The value in a file: 0, -ENOENT when no line matches, -EINVAL when the
- * capture is not a number (or the regex has no group). */
-int bench_metric_extract(const struct bench_metric *m, const char *path, double *value);
+ * capture is not a number, -E2BIG when a line hit PCRE2's match, depth or
+ * heap limit, -ETIME past BENCH_METRIC_BUDGET_S of matching; the number of
+ * the line where it stopped in *line (may be NULL). */
+#define BENCH_METRIC_BUDGET_S 1.0
+int bench_metric_extract(const struct bench_metric *m, const char *path, double *value,
+			 long *line);
 
 struct bench_command {
 	char *const *argv;
 	unsigned scan_interval_ms;  /* periodic scans of the tree; 0 none */
 	double timeout_s;           /* per trial; 0 none */
-	const char *log_dir;        /* stdout/stderr per trial; NULL: a temporary file */
-	bool show_output;           /* pass stdout/stderr through */
+	const char *log_dir;        /* stdout/stderr per trial; NULL: unlinked files */
+	bool show_output;           /* pass stdout/stderr through (and the terminal) */
 	const struct bench_metric *metrics;
 	int nr_metrics;
+	const char *stdin_path;     /* every trial's stdin from the start; NULL: as child.h */
+	bool wait_descendants;      /* wait for processes that outlive the command */
 };
 
 /*
@@ -199,9 +206,12 @@ struct bench_command {
  * never) and the top-level enabled 'always', the command run to its end with
  * its tree watched (periodic scans, a last scan of each process at its exit),
  * rusage of the tree, inherited software (and PMU) counters, the size's
- * stats/ deltas, the user's metrics. A command that fails is a trial flagged
- * failed (timeout: failed and timeout), not an error; an error is the
- * engine's own (-errno).
+ * stats/ deltas; then the user's per-size and top-level settings are put
+ * back (the journal and the lock stay) before anything of the output is
+ * read: the user's metrics never run with the knobs changed. A command that
+ * fails is a trial flagged failed (timeout: failed and timeout), not an
+ * error; an error is the engine's own (-errno), or -ENOTTY when the command
+ * needed the terminal (SIGTTIN/SIGTTOU: child.h), which ends the run.
  */
 int bench_command_trial(struct bench *b, const struct bench_command *w, int order, int rep,
 			long seq, struct results_trial *t);

@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -100,6 +102,113 @@ int child_resolve(const char *cmd, char *path, size_t size)
 	return err;
 }
 
+int child_tmpfile(int *fd)
+{
+	const char *dir = getenv("TMPDIR");
+	int f = -1;
+
+	if (dir && *dir)
+		f = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (f < 0)
+		f = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (f < 0)
+		f = memfd_create("mthpscope-cmd", MFD_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	*fd = f;
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int child_stdin_snapshot(int in, unsigned long long max_bytes, void (*waiting)(void *ctx),
+			 void *ctx, int *fd)
+{
+	unsigned long long total = 0;
+	struct pollfd pfd = { .fd = in, .events = POLLIN };
+	bool said = false;
+	char *buf = malloc(65536);
+	int f = -1, err;
+
+	if (!buf)
+		return -ENOMEM;
+	if ((err = child_tmpfile(&f)))
+		goto out;
+	for (;;) {
+		ssize_t n;
+		int r = poll(&pfd, 1, said || !waiting ? -1 : 2000);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			waiting(ctx);
+			said = true;
+			continue;
+		}
+		n = read(in, buf, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		total += (unsigned long long)n;
+		if (total > max_bytes) {
+			err = -EFBIG;
+			goto out;
+		}
+		if ((err = write_all(f, buf, (size_t)n)))
+			goto out;
+	}
+	*fd = f;
+	f = -1;
+out:
+	if (f >= 0)
+		close(f);
+	free(buf);
+	return err;
+}
+
+int child_input(const char *file, void (*waiting)(void *ctx), void *ctx, char *path, size_t size,
+		int *fd)
+{
+	struct stat st;
+	int in = file ? open(file, O_RDONLY | O_CLOEXEC) : STDIN_FILENO, err = 0;
+
+	*fd = -1;
+	path[0] = '\0';
+	if (in < 0)
+		return -errno;
+	if ((!file && isatty(in)) || fstat(in, &st))
+		goto out; /* the default: /dev/null for a terminal */
+	if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snprintf(path, size, "%s", file ? file : "/proc/self/fd/0");
+		goto out;
+	}
+	if ((err = child_stdin_snapshot(in, CHILD_INPUT_MAX, waiting, ctx, fd)))
+		goto out;
+	snprintf(path, size, "/proc/self/fd/%d", *fd);
+out:
+	if (file)
+		close(in);
+	return err;
+}
+
 static int redirect(const char *path, int fd)
 {
 	int f;
@@ -131,15 +240,18 @@ static void child_main(int go, int errw, char *const argv[], const struct child_
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 	}
-	if (isatty(STDIN_FILENO)) {
-		int n = open("/dev/null", O_RDONLY);
+	if (o->stdin_path || isatty(STDIN_FILENO)) {
+		int n = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 
+		if (n < 0)
+			e = errno;
 		if (n >= 0 && n != STDIN_FILENO) {
 			dup2(n, STDIN_FILENO);
 			close(n);
 		}
 	}
-	if (redirect(o->stdout_path, STDOUT_FILENO) || redirect(o->stderr_path, STDERR_FILENO))
+	if (!e && (redirect(o->stdout_path, STDOUT_FILENO) ||
+		   redirect(o->stderr_path, STDERR_FILENO)))
 		e = errno;
 	/* wait for child_start(): EOF without a byte means cancel */
 	while (!e && read(go, &c, 1) < 0 && errno == EINTR)
@@ -153,6 +265,37 @@ static void child_main(int go, int errw, char *const argv[], const struct child_
 	while (write(errw, &e, sizeof(e)) < 0 && errno == EINTR)
 		;
 	_exit(127);
+}
+
+/* The launcher's own writes to the terminal must not stop it while the
+ * child's group has it (SIGTTOU under tostop): ignored meanwhile. */
+static struct sigaction ttou_saved;
+
+static void give_tty(struct child *c)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (tcgetpgrp(fd) != getpgrp() || tcsetpgrp(fd, c->pid)) {
+		close(fd);
+		return;
+	}
+	sigaction(SIGTTOU, &(struct sigaction){ .sa_handler = SIG_IGN }, &ttou_saved);
+	c->has_tty = true;
+	c->tty_fd = fd;
+}
+
+static void take_tty_back(struct child *c)
+{
+	if (!c->has_tty)
+		return;
+	/* SIGTTOU ignored: a background group may set the foreground one */
+	tcsetpgrp(c->tty_fd, getpgrp());
+	sigaction(SIGTTOU, &ttou_saved, NULL);
+	close(c->tty_fd);
+	c->has_tty = false;
+	c->tty_fd = -1;
 }
 
 int child_prepare(struct child *c, char *const argv[], const struct child_opts *o)
@@ -187,6 +330,8 @@ int child_prepare(struct child *c, char *const argv[], const struct child_opts *
 	setpgid(pid, pid);
 	c->pid = pid;
 	current_pgid = pid;
+	if (o->foreground)
+		give_tty(c);
 	c->go_fd = go[1];
 	c->err_fd = ex[0];
 	go[1] = ex[0] = -1;
@@ -250,29 +395,52 @@ struct proc {
 struct tree {
 	struct proc *p;
 	int n, cap;
-	int nr_processes;
+	int nr_processes, nr_live; /* thread groups seen, alive */
+	bool needs_tty;            /* a SIGTTIN/SIGTTOU was seen */
+	long hwm_kb;               /* the largest VmHWM at an exit stop */
+	long long watch_cpu_ns;
+	long long t0_ns;           /* the command's start */
+	double budget;             /* watch CPU / wall time */
+	int exit_skipped;          /* at_exit calls left out for the budget */
 };
 
-static pid_t read_tgid(pid_t tid)
+static bool over_budget(const struct tree *t, long long now)
+{
+	return (double)t->watch_cpu_ns > t->budget * (double)(now - t->t0_ns);
+}
+
+/* The CPU time of the launcher (the watch's calls run in it, their scan
+ * workers too). */
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* "Tgid:" or "VmHWM:" (kB) of /proc/TID/status; 'def' when absent. */
+static long read_status(pid_t tid, const char *key, long def)
 {
 	char path[64], line[128];
+	size_t kl = strlen(key);
 	FILE *f;
-	long tgid = tid;
+	long v = def;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
 	f = fopen(path, "re");
 	if (!f)
-		return tid;
+		return def;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+		if (!strncmp(line, key, kl) && sscanf(line + kl, "%ld", &v) == 1)
 			break;
 	fclose(f);
-	return (pid_t)tgid;
+	return v;
 }
 
 static struct proc *tree_find(struct tree *t, pid_t tid)
 {
-	for (int i = 0; i < t->n; i++)
+	for (int i = t->n - 1; i >= 0; i--)
 		if (t->p[i].tid == tid)
 			return &t->p[i];
 	return NULL;
@@ -294,24 +462,32 @@ static struct proc *tree_add(struct tree *t, pid_t tid, pid_t tgid)
 		t->cap = cap;
 	}
 	p = &t->p[t->n++];
-	*p = (struct proc){ .tid = tid, .tgid = tgid ? tgid : read_tgid(tid), .alive = true,
-			    .exit_scan_ns = -1 };
+	*p = (struct proc){ .tid = tid, .tgid = tgid ? tgid : (pid_t)read_status(tid, "Tgid:", tid),
+			    .alive = true, .exit_scan_ns = -1 };
 	t->nr_processes += p->tgid == tid;
+	t->nr_live += p->tgid == tid;
 	return p;
 }
 
-/* The live thread-group ids, each once. */
-static int tree_tgids(const struct tree *t, pid_t *out, int max)
+/* The live thread-group ids, each once (a thread group's leader entry
+ * stands for it), into a buffer grown as needed. */
+static int tree_tgids(const struct tree *t, pid_t **out, int *cap)
 {
-	int n = 0, i, j;
+	int n = 0;
 
-	for (i = 0; i < t->n && n < max; i++) {
-		if (!t->p[i].alive)
+	for (int i = 0; i < t->n; i++) {
+		if (!t->p[i].alive || t->p[i].tid != t->p[i].tgid)
 			continue;
-		for (j = 0; j < n && out[j] != t->p[i].tgid; j++)
-			;
-		if (j == n)
-			out[n++] = t->p[i].tgid;
+		if (n == *cap) {
+			int nc = *cap ? 2 * *cap : 256;
+			pid_t *np = realloc(*out, (size_t)nc * sizeof(*np));
+
+			if (!np)
+				return -ENOMEM;
+			*out = np;
+			*cap = nc;
+		}
+		(*out)[n++] = t->p[i].tgid;
 	}
 	return n;
 }
@@ -329,6 +505,30 @@ static void tree_kill(const struct tree *t, pid_t pgid)
  * its leader. */
 #define CHILD_EXIT_SCAN_GAP_NS 100000000LL
 
+static void on_exit_event(struct tree *t, struct proc *p, pid_t pid, const struct child_watch *w)
+{
+	struct proc *leader = tree_find(t, p->tgid);
+	long long now = now_ns(), c0;
+	long hwm = read_status(pid, "VmHWM:", 0);
+
+	/* the mm is still there: its high-water mark since exec */
+	if (hwm > t->hwm_kb)
+		t->hwm_kb = hwm;
+	if (leader && w->at_exit &&
+	    (pid == p->tgid || leader->exit_scan_ns < 0 ||
+	     now - leader->exit_scan_ns > CHILD_EXIT_SCAN_GAP_NS)) {
+		/* within the budget, except the command itself */
+		if (p->tgid != t->p[0].tgid && over_budget(t, now)) {
+			t->exit_skipped += pid == p->tgid;
+			return;
+		}
+		c0 = cpu_ns();
+		w->at_exit(w->ctx, p->tgid);
+		t->watch_cpu_ns += cpu_ns() - c0;
+		leader->exit_scan_ns = now_ns();
+	}
+}
+
 static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch *w)
 {
 	int ev = st >> 16, sig = WSTOPSIG(st);
@@ -336,15 +536,8 @@ static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch 
 	struct proc *p = tree_add(t, pid, 0);
 
 	if (ev == PTRACE_EVENT_EXIT) {
-		struct proc *leader = p ? tree_find(t, p->tgid) : NULL;
-		long long now = now_ns();
-
-		if (p && leader && w->at_exit &&
-		    (pid == p->tgid || leader->exit_scan_ns < 0 ||
-		     now - leader->exit_scan_ns > CHILD_EXIT_SCAN_GAP_NS)) {
-			w->at_exit(w->ctx, p->tgid);
-			leader->exit_scan_ns = now_ns();
-		}
+		if (p)
+			on_exit_event(t, p, pid, w);
 		sig = 0;
 	} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
 		   ev == PTRACE_EVENT_CLONE) {
@@ -354,6 +547,12 @@ static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch 
 	} else if (ev == PTRACE_EVENT_STOP) {
 		/* the first stop of an auto-attached child, or a group stop:
 		 * a benchmark runs on */
+		sig = 0;
+	} else if (sig == SIGTTIN || sig == SIGTTOU) {
+		/* the terminal from the background: passed on, it stops the
+		 * group, which the line above would resume into the same read
+		 * (a spin on both CPUs); the tree is killed instead */
+		t->needs_tty = true;
 		sig = 0;
 	}
 	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
@@ -387,14 +586,24 @@ static int reap_ready(struct child *c, struct tree *t, const struct child_watch 
 	pid_t pid;
 	int st;
 
-	while ((pid = wait4(-1, &st, __WALL | WNOHANG, &ru)) > 0) {
+	while ((pid = wait4(-1, &st, __WALL | WNOHANG | WUNTRACED, &ru)) > 0) {
 		struct proc *p;
 
-		if (WIFSTOPPED(st)) {
+		if (WIFSTOPPED(st) && c->traced) {
 			on_stop(t, pid, st, w);
+			if (t->nr_live > res->max_live)
+				res->max_live = t->nr_live;
+			continue;
+		}
+		if (WIFSTOPPED(st)) {
+			/* untraced: only a terminal stop is ours to end */
+			if (WSTOPSIG(st) == SIGTTIN || WSTOPSIG(st) == SIGTTOU)
+				t->needs_tty = true;
 			continue;
 		}
 		p = tree_find(t, pid);
+		if (p && p->alive && p->tgid == pid)
+			t->nr_live--;
 		if (p)
 			p->alive = false;
 		if (!p || p->tgid == pid)
@@ -403,21 +612,84 @@ static int reap_ready(struct child *c, struct tree *t, const struct child_watch 
 		if (pid == c->pid) {
 			res->status = st;
 			res->wall_ns = now_ns() - c->t0_ns;
+			res->nr_outlived = -1; /* counted once the batch is reaped */
 			*main_done = true;
 		}
 	}
 	return pid < 0 && errno == ECHILD ? -ECHILD : 0;
 }
 
+/* A periodic call, unless the watch is over its CPU budget: then it is put
+ * off to the next interval. */
+static int tick(struct child *c, struct tree *t, const struct child_watch *w,
+		struct child_result *res, pid_t **pids, int *cap)
+{
+	long long c0;
+	int n;
+
+	(void)c;
+	if (over_budget(t, now_ns())) {
+		res->ticks_skipped++;
+		return 0;
+	}
+	n = tree_tgids(t, pids, cap);
+	if (n < 0)
+		return n;
+	c0 = cpu_ns();
+	if (w->tick && n)
+		w->tick(w->ctx, *pids, n);
+	t->watch_cpu_ns += cpu_ns() - c0;
+	return 0;
+}
+
+/* How long to sleep: to the next tick or the deadline, at most 1 s. */
+static long long wait_until(long long now, long long next_tick, long long deadline,
+			    bool main_done, bool killed)
+{
+	long long until = now + 1000000000LL;
+
+	if (!main_done && next_tick >= 0 && next_tick < until)
+		until = next_tick;
+	if (deadline >= 0 && !killed && deadline < until)
+		until = deadline;
+	return until < now ? now : until;
+}
+
+/* The end of the wait: usage, the terminal back, the command's ^C. */
+static void wait_done(struct child *c, struct tree *t, struct child_result *res)
+{
+	struct rusage ru1;
+	bool ctrl_c;
+
+	getrusage(RUSAGE_CHILDREN, &ru1);
+	rusage_delta(&c->ru0, &ru1, &res->ru);
+	res->nr_processes = t->nr_processes;
+	res->needs_tty = t->needs_tty;
+	res->watch_cpu_ns = t->watch_cpu_ns;
+	res->exit_scans_skipped = t->exit_skipped;
+	if (res->nr_outlived < 0)
+		res->nr_outlived = 0;
+	if (c->traced && t->hwm_kb > 0) {
+		res->max_rss_kb = t->hwm_kb;
+		res->rss_from_hwm = true;
+	}
+	ctrl_c = c->has_tty && WIFSIGNALED(res->status) &&
+		 (WTERMSIG(res->status) == SIGINT || WTERMSIG(res->status) == SIGQUIT);
+	take_tty_back(c);
+	c->pid = 0;
+	current_pgid = 0;
+	if (ctrl_c)
+		raise(WTERMSIG(res->status));
+}
+
 int child_wait(struct child *c, const struct child_watch *w, struct child_result *res)
 {
 	struct tree t = { 0 };
 	sigset_t chld, old;
-	long long next_tick, deadline;
+	long long next_tick, deadline, interval = (long long)w->interval_ms * 1000000LL;
 	bool main_done = false, killed = false;
 	pid_t *pids = NULL;
-	struct rusage ru1;
-	int err = 0;
+	int err = 0, cap = 0;
 
 	memset(res, 0, sizeof(*res));
 	sigemptyset(&chld);
@@ -425,11 +697,13 @@ int child_wait(struct child *c, const struct child_watch *w, struct child_result
 	/* blocked before the first reap: a change after it stays pending and
 	 * wakes sigtimedwait */
 	sigprocmask(SIG_BLOCK, &chld, &old);
+	t.t0_ns = c->t0_ns;
+	t.budget = w->cpu_budget > 0 ? w->cpu_budget : CHILD_CPU_BUDGET;
 	if (!tree_add(&t, c->pid, c->pid)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	next_tick = w->interval_ms ? c->t0_ns + (long long)w->interval_ms * 1000000LL : -1;
+	next_tick = interval ? c->t0_ns + interval : -1;
 	deadline = w->timeout_ns > 0 ? c->t0_ns + w->timeout_ns : -1;
 	for (;;) {
 		struct timespec ts;
@@ -437,50 +711,37 @@ int child_wait(struct child *c, const struct child_watch *w, struct child_result
 
 		if (reap_ready(c, &t, w, res, &main_done) == -ECHILD)
 			break;
-		if (main_done && !killed) {
+		if (res->nr_outlived < 0)
+			res->nr_outlived = t.nr_live;
+		if (!killed && (t.needs_tty || (main_done && !w->wait_descendants))) {
 			/* what is left of the tree ends with its command */
 			tree_kill(&t, c->pid);
 			killed = true;
 			continue;
 		}
 		now = now_ns();
-		if (!main_done && deadline >= 0 && now >= deadline && !killed) {
-			res->timed_out = true;
+		if (deadline >= 0 && now >= deadline && !killed) {
+			res->timed_out = !main_done;
 			tree_kill(&t, c->pid);
 			killed = true;
 			continue;
 		}
 		if (!main_done && next_tick >= 0 && now >= next_tick) {
-			int n;
-
-			if (!pids && !(pids = malloc(1024 * sizeof(*pids)))) {
-				err = -ENOMEM;
+			if ((err = tick(c, &t, w, res, &pids, &cap)))
 				goto out;
-			}
-			n = tree_tgids(&t, pids, 1024);
-			if (w->tick && n)
-				w->tick(w->ctx, pids, n);
 			now = now_ns();
-			next_tick += (long long)w->interval_ms * 1000000LL;
+			next_tick += interval;
 			if (next_tick <= now)
-				next_tick = now + (long long)w->interval_ms * 1000000LL;
+				next_tick = now + interval;
 		}
-		until = now + 1000000000LL;
-		if (!main_done && next_tick >= 0 && next_tick < until)
-			until = next_tick;
-		if (!main_done && deadline >= 0 && !killed && deadline < until)
-			until = deadline;
-		if (until < now)
-			until = now;
+		until = wait_until(now, next_tick, deadline, main_done, killed);
 		ts.tv_sec = (until - now) / 1000000000LL;
 		ts.tv_nsec = (until - now) % 1000000000LL;
 		sigtimedwait(&chld, NULL, &ts);
 	}
-	getrusage(RUSAGE_CHILDREN, &ru1);
-	rusage_delta(&c->ru0, &ru1, &res->ru);
-	res->nr_processes = t.nr_processes;
-	c->pid = 0;
-	current_pgid = 0;
+	if (w->wait_descendants && main_done)
+		res->wall_ns = now_ns() - c->t0_ns;
+	wait_done(c, &t, res);
 out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(pids);
@@ -516,6 +777,7 @@ void child_cancel(struct child *c)
 				ptrace(PTRACE_CONT, r, NULL, NULL);
 		}
 	}
+	take_tty_back(c);
 	c->pid = 0;
 	current_pgid = 0;
 }

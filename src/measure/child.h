@@ -13,6 +13,17 @@
  * interval is still seen. mthpscope is a child subreaper meanwhile, so
  * orphans of the tree come back to it and their resource usage counts.
  *
+ * Job control: the child's group is in the background of the launcher's
+ * terminal, so a process of it that reads the terminal (or writes to it
+ * under `stty tostop`) is sent SIGTTIN/SIGTTOU. That signal is never passed
+ * on into a stop-resume loop: the tree is killed at once and the result
+ * says needs_tty. With child_opts.foreground the child's group is given the
+ * terminal instead (tcsetpgrp, as a shell does) and it is taken back after.
+ *
+ * Its peak memory is the exec'd image's own: VmHWM of /proc/PID/status at
+ * each exit stop (a fork copies the launcher's resident memory into the
+ * child, and exec carries that copy's high-water mark into ru_maxrss).
+ *
  * Return convention: 0 or negative errno; nothing here prints.
  */
 #ifndef CHILD_H
@@ -32,6 +43,13 @@ struct child_opts {
 	const char *stdout_path;  /* NULL: the launcher's stdout */
 	const char *stderr_path;  /* NULL: the launcher's stderr */
 	bool trace;               /* follow the tree with ptrace */
+	/* opened read-only as stdin, each child its own offset ("/proc/self/
+	 * fd/N" reopens an unlinked file); NULL: the launcher's stdin, or
+	 * /dev/null when that is a terminal */
+	const char *stdin_path;
+	/* give the child's group the controlling terminal while it runs (when
+	 * the launcher is in the foreground of one) */
+	bool foreground;
 };
 
 struct child {
@@ -43,7 +61,34 @@ struct child {
 	/* set by child_start(): */
 	struct rusage ru0;
 	long long t0_ns;
+	/* the terminal given to the child (child_opts.foreground) */
+	bool has_tty;
+	int tty_fd;
 };
+
+/* An unlinked read-write file in $TMPDIR (else /tmp) by O_TMPFILE, or a
+ * memfd where the filesystem has no O_TMPFILE: nothing of it is left after
+ * any end of the launcher, SIGKILL included. 0 with *fd (O_CLOEXEC) or
+ * -errno. A child reaches it as "/proc/self/fd/N". */
+int child_tmpfile(int *fd);
+
+/* Copy all of 'in' (a pipe, a socket) into a child_tmpfile(): the same
+ * input for every child. At most max_bytes (-EFBIG beyond); 'waiting' (may
+ * be NULL) is called once when nothing has come for 2 s, so the caller can
+ * say what it waits for. 0 with *fd, or -errno. */
+int child_stdin_snapshot(int in, unsigned long long max_bytes, void (*waiting)(void *ctx),
+			 void *ctx, int *fd);
+
+/* Every child's stdin, the same for each (as hyperfine's --input): 'file'
+ * (NULL: the launcher's stdin). A regular file or a device is reopened by
+ * each child from its start ('path' names it); a pipe, FIFO or socket is
+ * read once into a child_tmpfile() (*fd, else -1; the caller closes it),
+ * 'path' then "/proc/self/fd/N"; a terminal or a closed stdin gives "" (the
+ * child_opts default). At most CHILD_INPUT_MAX bytes (-EFBIG); 'waiting' as
+ * in child_stdin_snapshot. 0 or -errno (of 'file's open). */
+#define CHILD_INPUT_MAX (1ULL << 30)
+int child_input(const char *file, void (*waiting)(void *ctx), void *ctx, char *path, size_t size,
+		int *fd);
 
 /* Fork the child: its own process group, stdin from /dev/null when the
  * launcher's stdin is a terminal (a background group must not read it),
@@ -64,8 +109,19 @@ struct child_result {
 	bool timed_out;         /* killed by the timeout */
 	long long wall_ns;      /* start to the command's exit */
 	struct rusage ru;       /* the whole tree: RUSAGE_CHILDREN over the wait */
-	long max_rss_kb;        /* the largest process of the tree */
+	long max_rss_kb;        /* the largest process of the tree (VmHWM of its
+				 * exec'd image when traced, else ru_maxrss) */
+	bool rss_from_hwm;      /* max_rss_kb came from VmHWM */
 	int nr_processes;       /* processes seen (with tracing) */
+	bool needs_tty;         /* killed: it read (or wrote under tostop) the
+				 * terminal from the background (SIGTTIN/SIGTTOU) */
+	int nr_outlived;        /* processes alive when the command ended (killed,
+				 * or waited for with wait_descendants) */
+	int max_live;           /* the most processes alive at once (traced) */
+	long long watch_cpu_ns; /* CPU time of the tick and at_exit calls */
+	int ticks_skipped;      /* ticks put off to keep within cpu_budget */
+	int exit_scans_skipped; /* processes not passed to at_exit, for the same
+				 * (the command's own process always is) */
 };
 
 /* Called every interval with the live processes of the tree (thread-group
@@ -79,11 +135,23 @@ struct child_watch {
 	child_tick_fn tick;
 	child_exit_fn at_exit;
 	void *ctx;
+	/* the share of the wall time the tick and at_exit calls may take in
+	 * CPU time; while they are over it a tick is put off and an exit stop
+	 * of a process other than the command is not passed on. 0: 0.02. */
+	double cpu_budget;
+	/* when the command ends, wait for the rest of its tree (to the
+	 * timeout) instead of killing it; wall_ns then runs to the last */
+	bool wait_descendants;
 };
+
+#define CHILD_CPU_BUDGET 0.02
 
 /* Follow the tree until the command and every process left of its tree
  * have ended; when the command itself ends, the rest of its tree is
- * killed (no process outlives its trial). Fills 'res'. */
+ * killed (no process outlives its trial) and counted in nr_outlived. When
+ * the child had the terminal and died of the terminal's SIGINT or SIGQUIT,
+ * the launcher raises that signal on itself once the terminal is back (the
+ * user's ^C meant the whole run). Fills 'res'. */
 int child_wait(struct child *c, const struct child_watch *w, struct child_result *res);
 
 #endif

@@ -99,6 +99,12 @@ static void parse_field(const char *line, struct scan_vma *v)
 	};
 	size_t i;
 
+	if (!strncmp(line, "VmFlags:", 8)) {
+		/* two-letter words separated by spaces */
+		v->vm_nohuge = strstr(line + 8, " nh") != NULL;
+		v->vm_hugepage = strstr(line + 8, " hg") != NULL;
+		return;
+	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t len = strlen(keys[i].key);
 		if (!strncmp(line, keys[i].key, len)) {

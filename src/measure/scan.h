@@ -57,6 +57,9 @@ struct scan_vma {
 	 * mappings (then ShmemPmdMapped is 0 and FilePmdMapped holds both) */
 	unsigned long long rss_kb, anon_kb, anon_huge_kb, shmem_pmd_kb, file_pmd_kb;
 	bool scanned;          /* accessible (and Rss > 0 with smaps): thpmaps skips the others */
+	/* smaps VmFlags (only where smaps was read): "nh" (MADV_NOHUGEPAGE),
+	 * "hg" (MADV_HUGEPAGE) */
+	bool vm_nohuge, vm_hugepage;
 	struct scan_stats st;
 };
 

@@ -381,7 +381,9 @@ static int command_trials(struct session *s)
 				   .scan_interval_ms = (unsigned)s->o.scan_interval_ms,
 				   .timeout_s = s->o.timeout_s, .log_dir = s->o.log_dir,
 				   .show_output = s->o.show_output, .metrics = s->o.metrics,
-				   .nr_metrics = s->o.nr_metrics };
+				   .nr_metrics = s->o.nr_metrics,
+				   .stdin_path = s->o.stdin_path,
+				   .wait_descendants = s->o.wait_descendants };
 	int i, err;
 
 	for (i = 0; i < s->nr_cells; i++) {

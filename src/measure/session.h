@@ -73,6 +73,8 @@ struct session_opts {
 	int nr_metrics;
 	const char *log_dir;
 	bool show_output;
+	const char *stdin_path;   /* every trial's stdin (child.h: child_input); NULL default */
+	bool wait_descendants;    /* wait for processes that outlive CMD */
 };
 
 struct session {

@@ -201,14 +201,40 @@ static void print_command_row(const struct results *r, FILE *f, int o, double *v
 	fprintf(f, "\n");
 }
 
+/* The scans' own CPU (watch_cpu_ns) against the wall time, where it passes
+ * 1 %: the measurement's share of the machine. */
+static void print_watch_share(const struct results *r, FILE *f, double *v)
+{
+	const struct results_config *c = &r->head.config;
+
+	for (int i = 0; i < c->nr_orders; i++) {
+		int o = c->orders[i], n;
+		double cpu, wall;
+
+		n = summary_collect(r, "command", false, 0, o, "watch_cpu_ns", v);
+		cpu = summary_median(v, n);
+		n = summary_collect(r, "command", false, 0, o, "wall_ns", v);
+		wall = summary_median(v, n);
+		if (isfinite(cpu) && wall > 0 && cpu / wall > 0.01)
+			fprintf(f, "order %d: the scans took %.1f%% of the wall time in CPU "
+				"(watch_cpu_ns %.0f ms, median)\n", o, 100 * cpu / wall, cpu / 1e6);
+	}
+}
+
 static void print_command_summary(const struct results *r, FILE *f, double *v)
 {
 	const struct results_config *c = &r->head.config;
 	struct widest w = { NAN, 0 };
 	int i, k;
 
-	for (i = 0; i < c->argc; i++)
-		fprintf(f, i ? " %s" : "%s", c->argv[i]);
+	/* escaped: a newline or an escape code in an argument must not break
+	 * (or recolour) the table */
+	for (i = 0; i < c->argc; i++) {
+		char *e = ms_escape(c->argv[i]);
+
+		fprintf(f, i ? " %s" : "%s", e ? e : "?");
+		free(e);
+	}
 	fprintf(f, "\n%ld reps, scan every %ld ms\n", c->reps, c->scan_interval_ms);
 	fprintf(f, "%5s %7s %8s %9s %21s %9s %10s %10s %6s", "order", "folio", "coverage",
 		"wall s", "95% CI", "cpu s", "faults", "max RSS", "failed");
@@ -218,6 +244,7 @@ static void print_command_summary(const struct results *r, FILE *f, double *v)
 	for (i = 0; i < c->nr_orders; i++)
 		print_command_row(r, f, c->orders[i], v, &w);
 	print_precision(f, &w, false);
+	print_watch_share(r, f, v);
 	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
 		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"
 		"rusage). coverage: the lowest share over the reps of the anonymous memory in\n"

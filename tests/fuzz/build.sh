@@ -13,7 +13,7 @@ mkdir -p "$out/obj" || exit 1
 arch=x86; case $(uname -m) in aarch64|arm64) arch=arm64;; esac
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DMTHPSCOPE_VERSION=\"fuzz\" -DMTHPSCOPE_DATADIR=\"$src/scripts\"
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-       -I"$src/src/base" -I"$src/src/measure" -I"$src/src/doc" -I"$src/src/analysis" -I"$src/src/present" -I"$src/src/cmd" -I"$src/arch" -I"$src/kernels-micro" $(pkg-config --cflags jansson hwloc))
+       -I"$src/src/base" -I"$src/src/measure" -I"$src/src/doc" -I"$src/src/analysis" -I"$src/src/present" -I"$src/src/cmd" -I"$src/arch" -I"$src/kernels-micro" $(pkg-config --cflags jansson hwloc libpcre2-8))
 
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' >"$out/probe.c"
 if ! clang -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null; then
@@ -36,7 +36,7 @@ for t in "$src"/tests/fuzz/fuzz_*.c; do
 	name=$(basename "$t" .c)
 	if [ ! "$out/$name" -nt "$t" ] || [ "$out/libcore.a" -nt "$out/$name" ]; then
 		clang "${flags[@]}" -fsanitize=fuzzer "$t" "$out/libcore.a" \
-			$(pkg-config --libs jansson hwloc) -lpfm -lm -o "$out/$name" ||
+			$(pkg-config --libs jansson hwloc libpcre2-8) -lpfm -lm -o "$out/$name" ||
 			{ echo "FAIL: $name does not link"; exit 1; }
 	fi
 done
