@@ -858,9 +858,13 @@ static int rings_for_command(struct rec *r, int pid)
 
 static int run_command(struct rec *r)
 {
-	struct child_opts co = { .trace = true };
+	/* the terminal is the command's while it runs, as under perf record:
+	 * it reads its input there, and Ctrl-C reaches it */
+	struct child_opts co = { .trace = true, .foreground = true, .tty_stdin = true };
+	/* the ring must be drained whatever the drains cost (a ring left full
+	 * loses samples): no CPU budget short of all of one CPU */
 	struct child_watch cw = { .interval_ms = r->o->interval_ms, .tick = on_tick,
-				  .at_exit = on_exit_stop, .ctx = r };
+				  .at_exit = on_exit_stop, .ctx = r, .cpu_budget = 1.0 };
 	struct child ch = { .go_fd = -1, .err_fd = -1 };
 	struct child_result cr;
 	struct record_outcome *out = &r->d->outcome;
@@ -888,6 +892,11 @@ static int run_command(struct rec *r)
 	out->exit_signal = WIFSIGNALED(cr.status) ? WTERMSIG(cr.status) : 0;
 	out->wall_s = (double)cr.wall_ns / 1e9;
 	out->nr_processes = cr.nr_processes;
+	/* Ctrl-C at the terminal reaches the command, whose group holds it;
+	 * child_wait raises it here then, and catch_stops counts it */
+	if (cr.needs_tty)
+		warn_add("%s was stopped for reading the terminal, which it could not be given",
+			 r->o->argv[0]);
 out:
 	if (err)
 		child_cancel(&ch);
