@@ -63,8 +63,10 @@ static const struct cli_cmd record_cli = {
 	.summary = "Sample a program's page faults (or TLB misses) with their data addresses and "
 		   "join each with its VMA and the folio order of its page.",
 	.details =
-		"The command's stdin, stdout and stderr are its own, as under perf record; the\n"
-		"report goes to stderr and the document to -o FILE, never into its stdout.\n"
+		"The command's stdin, stdout and stderr are its own, as under perf record (at\n"
+		"a terminal it is given the terminal: it reads what is typed, Ctrl-C reaches\n"
+		"it); the report goes to stderr and the document to -o FILE, never into its\n"
+		"stdout.\n"
 		"Each sample is looked up when the ring is drained (every --interval ms): its\n"
 		"VMA in /proc/PID/maps, its folio in pagemap + kpageflags (root). A page not\n"
 		"present yet is looked up once more at the next drain, then counted unmapped.\n"
