@@ -34,7 +34,7 @@ expect() { # expected, words...
 
 cmds=$("$bin" --help | awk '/^Commands:/{on=1; next} on && /^  [a-z]/{print $1} on && /^$/{exit}')
 expect "$(printf '%s\n' $cmds help | sort | tr '\n' ' ' | sed 's/ $//')" mthpscope ""
-expect "restore run" mthpscope r
+expect "record restore run" mthpscope r
 expect "collapse compare" mthpscope help co
 expect "--help --version -V -h" mthpscope -
 # every option --help lists, and only those

@@ -10,6 +10,7 @@
 #include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
+#include "record_doc.h"
 #include "commands.h"
 #include "plot.h"
 #include "results.h"
@@ -38,6 +39,9 @@ static const struct cli_cmd plot_cli = {
 		   "written.\n"
 		   "An mthpscope collapse document (" COLLAPSE_SCHEMA ") gives collapse.*:\n"
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
+		   "An mthpscope record document (" RECORD_SCHEMA ") gives record_orders.*\n"
+		   "(per VMA, the share of its samples and of its memory at each folio order)\n"
+		   "and record_windows.* (the hottest windows, samples by order).\n"
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing, or -o names something other than a directory that can be\n"
 		   "written.",
@@ -68,7 +72,38 @@ static int on_opt(int key, const char *arg, void *ctx)
 }
 
 /* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over
- * time); anything else goes to the results reader and its checks. */
+ * time), a record document (RECORD_SCHEMA) its two; anything else goes to
+ * the results reader and its checks. */
+static bool has_schema(const char *file, const char *prefix)
+{
+	json_t *doc = json_load_file(file, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool yes = schema && !strncmp(schema, prefix, strlen(prefix));
+
+	json_decref(doc);
+	return yes;
+}
+
+static int plot_record_file(const char *file, const struct plot_cmd_opts *o)
+{
+	struct plot_files files = { .nr = 0 };
+	struct record_doc d;
+	char err[1024];
+	int i, rc;
+
+	rc = record_doc_load(file, &d, err, sizeof(err));
+	if (!rc)
+		rc = plot_record(&d, o->dir, o->format, &files, err, sizeof(err));
+	if (rc)
+		ms_err("plot: %s: %s", file, err);
+	for (i = 0; i < files.nr; i++)
+		printf("%s/%s\n", o->dir, files.name[i]);
+	record_doc_free(&d);
+	if (rc == -ENOPKG)
+		return MS_EXIT_ENV;
+	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+}
+
 static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
 {
 	struct plot_files files = { .nr = 0 };
@@ -114,6 +149,8 @@ static int plot_cmd(int argc, char **argv)
 	}
 	if (collapse_doc_file_is(file))
 		return plot_collapse_file(file, &o);
+	if (has_schema(file, RECORD_SCHEMA_PREFIX))
+		return plot_record_file(file, &o);
 	if (results_load(file, &r, err, sizeof(err))) {
 		ms_err("plot: %s", err);
 		return MS_EXIT_FAIL;

@@ -20,6 +20,7 @@ extern const struct ms_command cmd_plot;
 extern const struct ms_command cmd_scan;
 extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
+extern const struct ms_command cmd_record;
 
 /* --threshold and --span of analyze and plot (cmd_analyze.c): the verdict's
  * materiality and the span it rests on. analyze_verdict_opt() returns 0, or

@@ -19,6 +19,7 @@ static const struct {
 	const char *cmd, *opt, *words;
 } value_words[] = {
 	{ "analyze", "format", "text markdown json" },
+	{ "record", "format", "text markdown json" },
 	{ "plot", "format", "png svg" },
 	{ "compare", "format", "text markdown json lkml" },
 	{ "compare", "plot-format", "png svg" },

@@ -17,6 +17,7 @@ static const struct ms_command *const commands[] = {
 	&cmd_plot,
 	&cmd_compare,
 	&cmd_scan,
+	&cmd_record,
 	&cmd_collapse,
 	&cmd_events,
 	&cmd_restore,

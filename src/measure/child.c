@@ -240,7 +240,7 @@ static void child_main(int go, int errw, char *const argv[], const struct child_
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 	}
-	if (o->stdin_path || isatty(STDIN_FILENO)) {
+	if (o->stdin_path || (isatty(STDIN_FILENO) && !(o->foreground && o->tty_stdin))) {
 		int n = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 
 		if (n < 0)

@@ -50,6 +50,9 @@ struct child_opts {
 	/* give the child's group the controlling terminal while it runs (when
 	 * the launcher is in the foreground of one) */
 	bool foreground;
+	/* with foreground: a terminal stdin stays the child's (record, as
+	 * perf record), not /dev/null */
+	bool tty_stdin;
 };
 
 struct child {

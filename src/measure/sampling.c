@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct smp_ring {
 	size_t map_len;
 	unsigned char *data;
 	uint64_t data_size;
+	uint64_t sample_type;
 	struct smp_stats st;
 };
 
@@ -35,16 +37,88 @@ static void ring_copy(const unsigned char *data, uint64_t size, uint64_t pos, vo
 		memcpy((unsigned char *)dst + first, data, len - first);
 }
 
-int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
-	      struct smp_stats *st, smp_sample_fn fn, void *ctx)
-{
-	/* the largest record read field by field: a sample of SMP_SAMPLE_TYPE
-	 * (8 + 8 + 8 + 8 + 8) or a LOST record (8 + 8 + 8) */
-	uint64_t rec[8];
+/* The fields this reader knows, in the order perf_event.h lays out a
+ * PERF_RECORD_SAMPLE (sample_type bit order, RAW as { u32 size; data }). */
+#define SMP_KNOWN (SMP_SAMPLE_TYPE | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW | PERF_SAMPLE_PHYS_ADDR | \
+		   PERF_SAMPLE_DATA_PAGE_SIZE)
 
+/* A cursor over one record's bytes: every read is bounds-checked. */
+struct cursor {
+	const unsigned char *p;
+	size_t len, off;
+	bool bad;
+};
+
+static uint64_t take_u64(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	if (c->bad || c->len - c->off < 8) {
+		c->bad = true;
+		return 0;
+	}
+	memcpy(&v, c->p + c->off, 8);
+	c->off += 8;
+	return v;
+}
+
+/* One PERF_RECORD_SAMPLE body (after the header) of 'type' into *s. */
+static int decode_sample(const unsigned char *body, size_t len, uint64_t type,
+			 struct smp_sample *s)
+{
+	struct cursor c = { .p = body, .len = len };
+	uint64_t v;
+
+	memset(s, 0, sizeof(*s));
+	if (type & PERF_SAMPLE_TID) {
+		v = take_u64(&c);
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		s->time = take_u64(&c);
+	if (type & PERF_SAMPLE_ADDR)
+		s->addr = take_u64(&c);
+	if (type & PERF_SAMPLE_CPU)
+		s->cpu = (uint32_t)take_u64(&c); /* { u32 cpu, res; } */
+	if (type & PERF_SAMPLE_RAW) {
+		uint32_t n = 0;
+
+		if (c.bad || c.len - c.off < 4)
+			return -EBADMSG;
+		memcpy(&n, c.p + c.off, 4);
+		/* the kernel pads size + data to a multiple of 8 */
+		if (n > c.len - c.off - 4 || (4 + (size_t)n) % 8)
+			return -EBADMSG;
+		s->raw = c.p + c.off + 4;
+		s->raw_size = n;
+		c.off += 4 + (size_t)n;
+	}
+	if (type & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take_u64(&c);
+	if (type & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take_u64(&c);
+	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take_u64(&c);
+	return c.bad ? -EBADMSG : 0;
+}
+
+int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+		   uint64_t sample_type, struct smp_stats *st, smp_sample_fn fn, void *ctx)
+{
+	/* one record, copied out of the ring (it may wrap) */
+	uint64_t rec[SMP_MAX_RECORD / 8];
+
+	if (sample_type & ~(uint64_t)SMP_KNOWN)
+		return -EINVAL;
+	/* the kernel never runs more than a ring ahead: anything else is a
+	 * corrupt head, and a copy of it would wrap onto itself */
+	if (head - *tail > size)
+		return -EBADMSG;
 	while (*tail < head) {
 		struct perf_event_header h;
 		uint64_t avail = head - *tail, off = *tail & (size - 1);
+		struct smp_sample s;
 		int ret;
 
 		if (avail < sizeof(h))
@@ -55,22 +129,14 @@ int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t 
 		if (off + h.size > size)
 			st->wrapped++;
 		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
-			size_t need = h.type == PERF_RECORD_SAMPLE ? 40 : 24;
-
-			if (h.size < need || h.size > sizeof(rec))
+			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24))
 				return -EBADMSG;
 			ring_copy(data, size, *tail, rec, h.size);
 		}
 		if (h.type == PERF_RECORD_SAMPLE) {
-			/* perf_event.h, PERF_RECORD_SAMPLE: fields in sample_type bit order */
-			struct smp_sample s = {
-				.pid = (uint32_t)rec[1],
-				.tid = (uint32_t)(rec[1] >> 32),
-				.time = rec[2],
-				.addr = rec[3],
-				.data_src = rec[4],
-			};
-
+			if ((ret = decode_sample((unsigned char *)rec + sizeof(h),
+						 h.size - sizeof(h), sample_type, &s)))
+				return ret;
 			st->samples++;
 			if (fn && (ret = fn(&s, ctx))) {
 				*tail += h.size;
@@ -89,6 +155,19 @@ int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t 
 	return 0;
 }
 
+int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+	      struct smp_stats *st, smp_sample_fn fn, void *ctx)
+{
+	return smp_parse_type(data, size, head, tail, SMP_SAMPLE_TYPE, st, fn, ctx);
+}
+
+uint64_t smp_sample_type(const struct smp_options *o)
+{
+	return SMP_SAMPLE_TYPE | (o->sample_cpu ? PERF_SAMPLE_CPU : 0) | (o->raw ? PERF_SAMPLE_RAW : 0) |
+	       (o->phys_addr ? PERF_SAMPLE_PHYS_ADDR : 0) |
+	       (o->data_page_size ? PERF_SAMPLE_DATA_PAGE_SIZE : 0);
+}
+
 int smp_open(struct smp_ring **rp, const struct smp_options *o)
 {
 	struct perf_event_attr attr;
@@ -97,13 +176,18 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	int err;
 
 	*rp = NULL;
-	if (!o->data_pages || (o->data_pages & (o->data_pages - 1)) || !o->period)
+	if (!o->data_pages || (o->data_pages & (o->data_pages - 1)) || (!o->period && !o->freq))
 		return -EINVAL;
 	err = ctr_encode(o->event, o->include_kernel, &attr);
 	if (err)
 		return err;
-	attr.sample_period = o->period;
-	attr.sample_type = SMP_SAMPLE_TYPE;
+	if (o->freq) {
+		attr.freq = 1;
+		attr.sample_freq = o->freq;
+	} else {
+		attr.sample_period = o->period;
+	}
+	attr.sample_type = smp_sample_type(o);
 	attr.precise_ip = (unsigned)o->precise & 3;
 	attr.disabled = 1;
 	/* a target child: its samples, and its threads' and children's (their
@@ -117,7 +201,8 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	if (!r)
 		return -ENOMEM;
 	r->base = MAP_FAILED;
-	r->fd = ctr_perf_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	r->sample_type = attr.sample_type;
+	r->fd = ctr_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
 		goto out;
@@ -170,7 +255,7 @@ int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx)
 	 * the records (perf_event.h: "issue an smp_rmb() after reading"). */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail; /* only we write it */
-	ret = smp_parse(r->data, r->data_size, head, &tail, &r->st, fn, ctx);
+	ret = smp_parse_type(r->data, r->data_size, head, &tail, r->sample_type, &r->st, fn, ctx);
 	/* Release: every read of the records is done before the kernel may
 	 * reuse their space (the smp_mb() before writing data_tail). */
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);

@@ -2,9 +2,10 @@
 /*
  * Sampling through the perf ring buffer (for 'record'): one event on the
  * calling thread or a target process (pid, inherit, enable_on_exec),
- * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, drained by the
- * reader in place (data_head / data_tail protocol), with PERF_RECORD_LOST
- * counted. Return convention: 0 or negative errno; nothing prints.
+ * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, and on request CPU, RAW (AMD IBS
+ * registers), PHYS_ADDR and DATA_PAGE_SIZE, drained by the reader in place
+ * (data_head / data_tail protocol), with PERF_RECORD_LOST counted. Return
+ * convention: 0 or negative errno; nothing prints.
  *
  * Precise memory sampling: Intel PEBS with a libpfm4 string such as
  * "icl::MEM_INST_RETIRED:STLB_MISS_LOADS" and precise = 2; AMD IBS op with
@@ -21,6 +22,8 @@
 struct smp_options {
 	const char *event;            /* any ctr_encode() string: "page-faults", libpfm4, raw */
 	unsigned long long period;    /* sample every N events (1: every one) */
+	unsigned long long freq;      /* instead: about this many samples a second
+				       * (attr.freq; perf -F); 0 = use period */
 	unsigned data_pages;          /* ring size in pages, a power of two */
 	int precise;                  /* attr.precise_ip (0-3) */
 	bool include_kernel;
@@ -28,6 +31,17 @@ struct smp_options {
 	int pid;
 	bool inherit;                 /* the target's later threads and children too */
 	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
+	/* on one CPU only (on_cpu): the kernel maps no ring of an inherited
+	 * event bound to a task on every CPU, so an inherited target takes one
+	 * ring per CPU, as perf record does */
+	bool on_cpu;
+	int cpu;
+	/* more of the sample, each where the kernel allows it (open fails
+	 * with -EINVAL where it does not: see smp_open) */
+	bool data_page_size;          /* PERF_SAMPLE_DATA_PAGE_SIZE (5.11+) */
+	bool phys_addr;               /* PERF_SAMPLE_PHYS_ADDR (root) */
+	bool raw;                     /* PERF_SAMPLE_RAW (IBS op registers) */
+	bool sample_cpu;              /* PERF_SAMPLE_CPU */
 };
 
 struct smp_sample {
@@ -35,6 +49,12 @@ struct smp_sample {
 	uint64_t time;     /* ns, perf clock */
 	uint64_t addr;     /* data address (the faulting address for page faults) */
 	uint64_t data_src; /* union perf_mem_data_src */
+	/* present when asked for (smp_options), else 0 / NULL */
+	uint32_t cpu;
+	uint64_t phys_addr;
+	uint64_t data_page_size; /* bytes of the mapping at sample time; 0 = none */
+	const void *raw;         /* PERF_SAMPLE_RAW bytes (valid during the call) */
+	uint32_t raw_size;
 };
 
 struct smp_stats {
@@ -69,6 +89,14 @@ void smp_close(struct smp_ring *r);
  */
 int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
 	      struct smp_stats *st, smp_sample_fn fn, void *ctx);
+/* The same for samples of another sample_type (the PERF_SAMPLE_* bits of
+ * smp_sample_type(); others are -EINVAL). Records longer than
+ * SMP_MAX_RECORD are -EBADMSG. */
+#define SMP_MAX_RECORD 1024
+int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+		   uint64_t sample_type, struct smp_stats *st, smp_sample_fn fn, void *ctx);
+/* The sample_type smp_open asks for with these options. */
+uint64_t smp_sample_type(const struct smp_options *o);
 
 /* PERF_MEM_TLB_* bits of a data_src, decoded. */
 struct smp_tlb {

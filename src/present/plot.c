@@ -19,6 +19,7 @@
 #include "collapse_doc.h"
 #include "folio_types.h"
 #include "plot.h"
+#include "record_report.h"
 
 
 int plot_parse_format(const char *s, enum plot_format *f)
@@ -943,4 +944,197 @@ int plot_compare(const struct compare_report *r, const char *dir, enum plot_form
 		first = i;
 	}
 	return rc;
+}
+
+/* ---- record: samples against memory, hot windows ------------------------------- */
+
+#define PLOT_RECORD_VMAS 10
+
+/* A quoted data-file label: gnuplot's "..." with no quote or control inside. */
+static void dat_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
+	fputc('"', f);
+}
+
+/* The orders any row shows, as the columns of both figures: "0 4 9". */
+static unsigned long record_columns(const struct record_doc *d, char *names, size_t size, int *n)
+{
+	unsigned long cols = 0;
+	size_t i;
+	int o;
+
+	for (i = 0; i < d->nr_vmas; i++)
+		for (o = 0; o <= RECORD_MAX_ORDER; o++)
+			if (d->vmas[i].s.order[o] || (d->vmas[i].mem.scanned && d->vmas[i].mem.pages[o]))
+				cols |= 1UL << o;
+	names[0] = '\0';
+	*n = 0;
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(names + strlen(names), size - strlen(names), "%s%d", (*n)++ ? " " : "",
+				 o);
+	return cols;
+}
+
+static void record_row(FILE *f, const char *label, const unsigned long long *by_order,
+		       unsigned long cols, unsigned long long partial, unsigned long long other,
+		       unsigned long long unmapped)
+{
+	unsigned long long all = partial + other + unmapped;
+	int o;
+
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		all += (cols & (1UL << o)) ? by_order[o] : 0;
+	dat_label(f, label);
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			num(f, all ? 100.0 * (double)by_order[o] / (double)all : 0);
+	num(f, all ? 100.0 * (double)partial / (double)all : 0);
+	num(f, all ? 100.0 * (double)other / (double)all : 0);
+	num(f, all ? 100.0 * (double)unmapped / (double)all : 0);
+	fputc('\n', f);
+}
+
+static int by_vma_samples(const void *a, const void *b)
+{
+	const struct record_vma *x = *(const struct record_vma *const *)a;
+	const struct record_vma *y = *(const struct record_vma *const *)b;
+
+	return x->s.samples != y->s.samples ? (x->s.samples < y->s.samples ? 1 : -1) : 0;
+}
+
+static void record_subtitle(const struct record_doc *d, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s (%s), %llu samples, kernel %s", d->config.event, d->config.source,
+		 d->total.samples, d->host.topo.kernel[0] ? d->host.topo.kernel : "?");
+}
+
+/* Per VMA (most samples first), two stacked bars: its samples by the order
+ * of the page they hit, its memory by order at the last scan. */
+static int plot_record_orders(const struct record_doc *d, const char *dir, enum plot_format fmt,
+			      struct plot_files *out, char *err, size_t errsize)
+{
+	const struct record_vma *v[PLOT_RECORD_VMAS], **all;
+	char names[128], label[96], name[64], sub[256];
+	unsigned long cols;
+	size_t i, n;
+	int ncols, rc;
+	struct fig g;
+	FILE *f, *s;
+
+	cols = record_columns(d, names, sizeof(names), &ncols);
+	all = calloc(d->nr_vmas + 1, sizeof(*all));
+	if (!all)
+		return ms_fail(err, errsize, -ENOMEM, "out of memory");
+	for (i = 0; i < d->nr_vmas; i++)
+		all[i] = &d->vmas[i];
+	qsort(all, d->nr_vmas, sizeof(*all), by_vma_samples);
+	for (n = 0; n < d->nr_vmas && n < PLOT_RECORD_VMAS; n++)
+		v[n] = all[n];
+	free(all);
+	fig_init(&g, dir, "record_orders", fmt);
+	if ((rc = open_dat(&g, &f, err, errsize)))
+		return rc;
+	fprintf(f, "# label, then %% by order (%s), partial, zero/other, unmapped\n", names);
+	for (i = 0; i < n; i++) {
+		const struct record_memory *m = &v[i]->mem;
+
+		record_vma_label(v[i], name, sizeof(name));
+		snprintf(label, sizeof(label), "%s\\n%llu samples", name, v[i]->s.samples);
+		record_row(f, label, v[i]->s.order, cols, v[i]->s.partial, v[i]->s.other,
+			   v[i]->s.unmapped);
+		snprintf(label, sizeof(label), "%s\\nmemory", name);
+		if (m->scanned)
+			record_row(f, label, m->pages, cols, m->partial, m->other, 0);
+		else
+			record_row(f, label, (unsigned long long[RECORD_MAX_ORDER + 1]){ 0 }, cols,
+				   0, 0, 0);
+		/* a gap between VMAs: an empty bar */
+		record_row(f, "", (unsigned long long[RECORD_MAX_ORDER + 1]){ 0 }, cols, 0, 0, 0);
+	}
+	if ((rc = close_checked(f)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	record_subtitle(d, sub, sizeof(sub));
+	s = fig_script(&g, "mthpscope record: where the samples land, and what backs the memory",
+		       sub, "% of the VMA's samples / of its memory");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "ncols = %d\norders = ", ncols);
+	gp_string(s, names);
+	fprintf(s, "\nnbars = %zu\n", 3 * n);
+	return fig_finish(&g, s, "record_orders.gp", out, err, errsize);
+}
+
+/* The hottest windows, most samples first: their samples by order. */
+static int plot_record_windows(const struct record_doc *d, const char *dir, enum plot_format fmt,
+			       struct plot_files *out, char *err, size_t errsize)
+{
+	char names[128], label[96], sub[256], ws[16];
+	unsigned long cols = 0;
+	int ncols = 0, o, rc;
+	struct fig g;
+	size_t i;
+	FILE *f, *s;
+
+	for (i = 0; i < d->nr_windows; i++)
+		for (o = 0; o <= RECORD_MAX_ORDER; o++)
+			if (d->windows[i].s.order[o])
+				cols |= 1UL << o;
+	names[0] = '\0';
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%d",
+				 ncols++ ? " " : "", o);
+	fig_init(&g, dir, "record_windows", fmt);
+	if ((rc = open_dat(&g, &f, err, errsize)))
+		return rc;
+	fprintf(f, "# window, then samples by order (%s), partial, zero/other, unmapped\n", names);
+	for (i = 0; i < d->nr_windows; i++) {
+		const struct record_window *w = &d->windows[i];
+		const char *slash = strrchr(w->vma, '/');
+
+		snprintf(label, sizeof(label), "%llx\\n%.20s", w->start,
+			 slash ? slash + 1 : w->vma[0] ? w->vma : "anon");
+		dat_label(f, label);
+		for (o = 0; o <= RECORD_MAX_ORDER; o++)
+			if (cols & (1UL << o))
+				num(f, (double)w->s.order[o]);
+		num(f, (double)w->s.partial);
+		num(f, (double)w->s.other);
+		num(f, (double)w->s.unmapped);
+		fputc('\n', f);
+	}
+	if ((rc = close_checked(f)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	record_subtitle(d, sub, sizeof(sub));
+	ms_format_size(d->config.window_bytes, ws, sizeof(ws));
+	snprintf(label, sizeof(label), "mthpscope record: the hottest %s windows, samples by folio "
+		 "order", ws);
+	s = fig_script(&g, label, sub, "samples");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "ncols = %d\norders = ", ncols);
+	gp_string(s, names);
+	fprintf(s, "\nnbars = %zu\n", d->nr_windows);
+	return fig_finish(&g, s, "record_windows.gp", out, err, errsize);
+}
+
+int plot_record(const struct record_doc *d, const char *dir, enum plot_format fmt,
+		struct plot_files *out, char *err, size_t errsize)
+{
+	int rc;
+
+	if (out)
+		out->nr = 0;
+	if (!d->nr_vmas)
+		return ms_fail(err, errsize, -ENODATA, "no sample fell in a VMA: nothing to plot");
+	if ((rc = make_dir(dir, err, errsize)) ||
+	    (rc = plot_record_orders(d, dir, fmt, out, err, errsize)))
+		return rc;
+	if (!d->nr_windows)
+		return 0;
+	return plot_record_windows(d, dir, fmt, out, err, errsize);
 }

@@ -21,6 +21,7 @@
 #include "collapse_doc.h"
 #include "compare.h"
 #include "tlb_predict.h"
+#include "record_doc.h"
 
 enum plot_format {
 	PLOT_PNG,
@@ -89,5 +90,14 @@ int plot_compare(const struct compare_report *report, const char *dir, enum plot
  */
 int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format f,
 		  struct plot_files *out, char *err, size_t errsize);
+
+/*
+ * The figures of a record document into dir: record_orders (per VMA, most
+ * samples first, the share of its samples and of its memory at each folio
+ * order, stacked) and record_windows (the hottest windows, samples by
+ * order). 0 or -errno as plot_analysis; -ENODATA when no sample is in a VMA.
+ */
+int plot_record(const struct record_doc *d, const char *dir, enum plot_format f,
+		struct plot_files *out, char *err, size_t errsize);
 
 #endif

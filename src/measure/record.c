@@ -1,0 +1,1083 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "record.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "counters.h"
+#include "folio.h"
+#include "hwsample.h"
+#include "mthpscope.h"
+#include "sampling.h"
+#include "scan.h"
+#include "thp.h"
+#include "topo.h"
+
+#define REC_MAX_RINGS 256      /* threads of a --pid target */
+#define REC_MAX_EXTENTS 1024   /* extents of one window (512 pages at most on 4K) */
+#define REC_MAX_PENDING (1u << 20)
+
+void rec_options_init(struct rec_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->event = "page-faults";
+	o->freq = 4000; /* perf record's default */
+	o->data_pages = 256;
+	o->interval_ms = 10;
+	o->top_windows = 20;
+	o->data_page_size = true;
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+/* The extents of one range scanned in this drain. */
+struct extcache {
+	bool valid;
+	unsigned long lo, hi;
+	size_t nr;
+	struct folio_extent ext[REC_MAX_EXTENTS];
+};
+
+struct proc {
+	int pid;
+	bool gone, final_done;
+	struct folio_scanner *fs;
+	struct scan_vma *maps;
+	size_t nr_maps;
+	int *row;                     /* doc VMA row of maps[i], -1 until sampled */
+	bool maps_fresh;              /* read during this drain */
+	/* the ranges scanned last in this drain: the 16-page block of a
+	 * sample, and its PMD window when the block cuts its folio */
+	struct extcache near, wide;
+};
+
+struct pending {
+	int pid;
+	unsigned long addr;
+	bool tlb_miss, psize_given, retried;
+	unsigned long long psize;
+};
+
+struct pending_list {
+	struct pending *v;
+	size_t n, cap;
+};
+
+struct win {
+	int pid, row;
+	unsigned long long start;
+	struct record_counts s;
+	struct record_memory mem;
+};
+
+struct rec {
+	const struct rec_options *o;
+	struct record_doc *d;
+	struct smp_ring *ring[REC_MAX_RINGS];
+	int tid[REC_MAX_RINGS];       /* --pid: the thread of each ring */
+	int nr_rings;
+	struct proc **procs;
+	int nr_procs;
+	struct pending_list batch;    /* this drain's samples, then sorted */
+	struct pending_list retry;    /* not present yet: looked up at the next drain */
+	struct win *wins;
+	size_t nr_wins, cap_wins;
+	size_t *hash;                 /* wins index + 1; 0 = empty */
+	size_t hash_size;
+	size_t vma_cap;
+	unsigned long win_mask;
+	int err;                      /* the first failure inside a callback */
+	pid_t pgid;
+	int stops_sent;
+	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
+	struct sigaction old_int, old_term;
+};
+
+static char warnings[1024];
+static volatile sig_atomic_t stop_requests;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requests++;
+}
+
+/* Where the last rec_run failed, for rec_strerror. */
+enum { STAGE_EVENT, STAGE_PFNS, STAGE_TARGET, STAGE_LAUNCH };
+static int fail_stage;
+
+static void warn_add(const char *fmt, ...) MS_PRINTF(1, 2);
+static void warn_add(const char *fmt, ...)
+{
+	size_t n = strlen(warnings);
+	va_list ap;
+
+	if (n + 2 >= sizeof(warnings))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(warnings + n, sizeof(warnings) - n - 1, fmt, ap);
+	va_end(ap);
+	strcat(warnings, "\n");
+}
+
+const char *rec_warnings(void)
+{
+	return warnings;
+}
+
+const char *rec_event_source(const char *event)
+{
+	if (!strncmp(event, "ibs_op", 6))
+		return "ibs";
+	if (!strncmp(event, "arm_spe", 7))
+		return "spe";
+	if (!strcmp(event, "page-faults") || !strcmp(event, "faults") ||
+	    !strcmp(event, "minor-faults") || !strcmp(event, "major-faults"))
+		return "sw";
+	return "pmu";
+}
+
+int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
+{
+	bool hw = strcmp(rec_event_source(o->event), "sw") != 0;
+
+	if (fail_stage == STAGE_PFNS)
+		return snprintf(buf, size, "folio orders need the PFNs of pagemap and "
+				"/proc/kpageflags, which only root reads: run as root");
+	if (fail_stage == STAGE_LAUNCH)
+		return snprintf(buf, size, "cannot run '%s': %s", o->argv ? o->argv[0] : "?",
+				strerror(-err));
+	switch (-err) {
+	case ESRCH:
+		return snprintf(buf, size, "no process %d (it has exited, or never was)", o->pid);
+	case EOPNOTSUPP:
+		return snprintf(buf, size, "'%s' has no sampling support here (EOPNOTSUPP): the "
+				"PMU counts it but cannot sample it, or not with addresses; a VM "
+				"without a virtual PMU cannot sample hardware events at all; "
+				"'-e page-faults' samples everywhere", o->event);
+	case EPERM:
+	case EACCES:
+		if (o->pid)
+			return snprintf(buf, size, "not permitted to sample process %d: it is not "
+					"yours (ptrace access mode) or perf_event_paranoid is %d; run "
+					"as root", o->pid, ctr_paranoid());
+		break;
+	case ENOSPC:
+	case ENOMEM:
+		return snprintf(buf, size, "the sample ring cannot be mapped (%s): "
+				"perf_event_mlock_kb limits a user's locked rings; use a smaller "
+				"-m/--mmap-pages or run as root", strerror(-err));
+	case ENOEXEC:
+		return snprintf(buf, size, "the command could not be executed");
+	}
+	if (!strcmp(rec_event_source(o->event), "spe") && err == -EPROTONOSUPPORT)
+		return snprintf(buf, size, "Arm SPE writes its records to an AUX area, which this "
+				"version does not map yet (its packet decoder is in, untested on "
+				"hardware); record a software or PEBS/IBS event instead");
+	return ctr_strerror(err, hw, buf, size);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ---- processes, VMAs and doc rows ----------------------------------------- */
+
+static void proc_free(struct proc *p)
+{
+	if (!p)
+		return;
+	folio_scanner_close(p->fs);
+	free(p->maps);
+	free(p->row);
+	free(p);
+}
+
+static struct proc *proc_get(struct rec *r, int pid)
+{
+	struct proc **n, *p;
+	int i;
+
+	for (i = 0; i < r->nr_procs; i++)
+		if (r->procs[i]->pid == pid)
+			return r->procs[i];
+	n = realloc(r->procs, (size_t)(r->nr_procs + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	r->procs = n;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	r->procs[r->nr_procs++] = p;
+	return p;
+}
+
+static int maps_read(struct proc *p)
+{
+	char path[64];
+	struct scan_vma *v = NULL;
+	size_t nr = 0, i;
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	err = scan_parse_smaps(f, &v, &nr);
+	fclose(f);
+	if (err)
+		return err;
+	free(p->maps);
+	free(p->row);
+	p->maps = v;
+	p->nr_maps = nr;
+	p->row = malloc((nr ? nr : 1) * sizeof(*p->row));
+	if (!p->row)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		p->row[i] = -1;
+	p->maps_fresh = true;
+	return nr ? 0 : -ESRCH; /* a process without a VMA is a zombie */
+}
+
+static int maps_find(const struct proc *p, unsigned long addr)
+{
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr < p->maps[mid].start)
+			hi = mid;
+		else if (addr >= p->maps[mid].end)
+			lo = mid + 1;
+		else
+			return (int)mid;
+	}
+	return -1;
+}
+
+static const char *vma_kind(const struct scan_vma *v)
+{
+	if (!strcmp(v->name, "[heap]"))
+		return "heap";
+	if (!strncmp(v->name, "[stack", 6))
+		return "stack";
+	/* shared memory by name (a shared mapping of a plain file is "file") */
+	if (!strncmp(v->name, "/memfd:", 7) || !strncmp(v->name, "/SYSV", 5) ||
+	    !strncmp(v->name, "/dev/shm/", 9) || !strncmp(v->name, "/dev/zero", 9) ||
+	    !strcmp(v->name, "[anon_shmem]"))
+		return "shmem";
+	if (v->name[0] == '/')
+		return "file";
+	if (v->name[0] == '[' && strncmp(v->name, "[anon", 5))
+		return "special";
+	return "anon";
+}
+
+/* The doc row of maps[i] (found or added). */
+static int vma_row(struct rec *r, struct proc *p, int i)
+{
+	const struct scan_vma *v = &p->maps[i];
+	struct record_doc *d = r->d;
+	struct record_vma *row;
+	size_t k;
+
+	if (p->row[i] >= 0)
+		return p->row[i];
+	for (k = 0; k < d->nr_vmas; k++)
+		if (d->vmas[k].pid == p->pid && d->vmas[k].start == v->start &&
+		    d->vmas[k].end == v->end && !strncmp(d->vmas[k].name, v->name, RECORD_NAME_MAX - 1))
+			return p->row[i] = (int)k;
+	if (d->nr_vmas == r->vma_cap) {
+		size_t cap = r->vma_cap ? 2 * r->vma_cap : 64;
+		struct record_vma *n = realloc(d->vmas, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->vmas = n;
+		r->vma_cap = cap;
+	}
+	row = &d->vmas[d->nr_vmas];
+	memset(row, 0, sizeof(*row));
+	row->pid = p->pid;
+	row->start = v->start;
+	row->end = v->end;
+	snprintf(row->name, sizeof(row->name), "%s", v->name);
+	snprintf(row->kind, sizeof(row->kind), "%s", vma_kind(v));
+	return p->row[i] = (int)d->nr_vmas++;
+}
+
+/* ---- hot windows: an open-addressing table ---------------------------------- */
+
+static size_t win_hash(int pid, unsigned long long start, size_t size)
+{
+	unsigned long long h = (start >> 21) * 0x9E3779B97F4A7C15ULL ^ (unsigned long long)pid;
+
+	return (size_t)(h ^ (h >> 29)) & (size - 1);
+}
+
+static int win_grow(struct rec *r)
+{
+	size_t size = r->hash_size ? 2 * r->hash_size : 1024, i;
+	size_t *h = calloc(size, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_wins; i++) {
+		size_t k = win_hash(r->wins[i].pid, r->wins[i].start, size);
+
+		while (h[k])
+			k = (k + 1) & (size - 1);
+		h[k] = i + 1;
+	}
+	free(r->hash);
+	r->hash = h;
+	r->hash_size = size;
+	return 0;
+}
+
+/* The window of (pid, start); 'add' makes it when missing. */
+static struct win *win_get(struct rec *r, int pid, unsigned long long start, int row, bool add)
+{
+	size_t k;
+
+	if (!r->hash_size || (add && 2 * (r->nr_wins + 1) > r->hash_size))
+		if (win_grow(r))
+			return NULL;
+	for (k = win_hash(pid, start, r->hash_size); r->hash[k]; k = (k + 1) & (r->hash_size - 1)) {
+		struct win *w = &r->wins[r->hash[k] - 1];
+
+		if (w->pid == pid && w->start == start)
+			return w;
+	}
+	if (!add)
+		return NULL;
+	if (r->nr_wins == r->cap_wins) {
+		size_t cap = r->cap_wins ? 2 * r->cap_wins : 256;
+		struct win *n = realloc(r->wins, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		r->wins = n;
+		r->cap_wins = cap;
+	}
+	memset(&r->wins[r->nr_wins], 0, sizeof(r->wins[0]));
+	r->wins[r->nr_wins].pid = pid;
+	r->wins[r->nr_wins].start = start;
+	r->wins[r->nr_wins].row = row;
+	r->hash[k] = ++r->nr_wins;
+	return &r->wins[r->nr_wins - 1];
+}
+
+/* ---- the join ------------------------------------------------------------- */
+
+static int keep_extent(const struct folio_extent *e, void *ctx)
+{
+	struct extcache *c = ctx;
+
+	if (c->nr == REC_MAX_EXTENTS)
+		return 0; /* more than a window holds on any page size: the rest unseen */
+	c->ext[c->nr++] = *e;
+	return 0;
+}
+
+/* The extents of [lo, hi), scanned unless this drain did already. */
+static int cache_scan(struct proc *p, struct extcache *c, unsigned long lo, unsigned long hi)
+{
+	int err;
+
+	if (c->valid && c->lo == lo && c->hi == hi)
+		return 0;
+	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+		return err;
+	c->nr = 0;
+	c->valid = false;
+	if ((err = folio_scanner_range(p->fs, lo, hi, NULL, keep_extent, c)))
+		return err;
+	c->valid = true;
+	c->lo = lo;
+	c->hi = hi;
+	return 0;
+}
+
+/* The extent holding addr, or NULL (extents come in address order). */
+static const struct folio_extent *cache_find(const struct extcache *c, unsigned long addr,
+					     long ps)
+{
+	size_t a = 0, b = c->nr, k;
+
+	while (a < b) {
+		k = (a + b) / 2;
+		if (c->ext[k].start <= addr)
+			a = k + 1;
+		else
+			b = k;
+	}
+	if (a && addr < c->ext[a - 1].start + c->ext[a - 1].pages * (unsigned long)ps)
+		return &c->ext[a - 1];
+	return NULL;
+}
+
+/* What backs addr: a folio order, or RECORD_AT_PARTIAL/OTHER/UNMAPPED. */
+static int extent_order(const struct folio_extent *e, bool *pmd)
+{
+	*pmd = e->pmd_mapped;
+	if (e->kind == FOLIO_ZERO || e->kind == FOLIO_HUGETLB || e->kind == FOLIO_OTHER)
+		return RECORD_AT_OTHER;
+	if (e->partial || e->order < 0)
+		return RECORD_AT_PARTIAL;
+	return e->order;
+}
+
+/* Look addr up in maps[i]: first its 16-page block (a sparse sample costs
+ * 16 pages of pagemap, not a window's 512), then, when the block cuts the
+ * folio, its PMD window; each range scanned at most once a drain (the
+ * samples come sorted). *order a folio order or RECORD_AT_*; 0 or -errno. */
+static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd,
+		      int *order)
+{
+	long ps = r->d->host.topo.page_size;
+	unsigned long block = (unsigned long)ps * 16, vs = p->maps[i].start, ve = p->maps[i].end;
+	unsigned long lo = addr & ~(block - 1), hi = lo + block;
+	const struct folio_extent *e;
+	int err;
+
+	if ((err = cache_scan(p, &p->near, lo < vs ? vs : lo, hi > ve ? ve : hi)))
+		return err;
+	e = cache_find(&p->near, addr, ps);
+	if (e && e->partial) {
+		lo = addr & ~r->win_mask;
+		hi = lo + r->win_mask + 1;
+		if ((err = cache_scan(p, &p->wide, lo < vs ? vs : lo, hi > ve ? ve : hi)))
+			return err;
+		e = cache_find(&p->wide, addr, ps);
+	}
+	*pmd = false;
+	*order = e ? extent_order(e, pmd) : RECORD_AT_UNMAPPED;
+	return 0;
+}
+
+static void count(struct rec *r, int row, int pid, unsigned long addr, int order, bool pmd,
+		  const struct pending *s)
+{
+	struct win *w;
+
+	record_counts_add(&r->d->total, order, pmd, s->tlb_miss, s->psize_given, s->psize);
+	if (row < 0)
+		return;
+	record_counts_add(&r->d->vmas[row].s, order, pmd, s->tlb_miss, s->psize_given, s->psize);
+	w = win_get(r, pid, addr & ~(unsigned long long)r->win_mask, row, true);
+	if (!w) {
+		r->err = -ENOMEM;
+		return;
+	}
+	record_counts_add(&w->s, order, pmd, s->tlb_miss, s->psize_given, s->psize);
+}
+
+static void push(struct rec *r, struct pending_list *l, const struct pending *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		struct pending *n = realloc(l->v, cap * sizeof(*n));
+
+		if (!n) {
+			r->err = -ENOMEM;
+			return;
+		}
+		l->v = n;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *s;
+}
+
+/* One sample (or one retried): into its VMA, window and folio order. */
+static void resolve(struct rec *r, const struct pending *s)
+{
+	struct proc *p = proc_get(r, s->pid);
+	bool pmd = false;
+	int i, order, row, err;
+
+	if (!p) {
+		r->err = -ENOMEM;
+		return;
+	}
+	if (p->gone || p->final_done) {
+		r->d->outcome.process_gone++;
+		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+		return;
+	}
+	i = p->maps ? maps_find(p, s->addr) : -1;
+	if (i < 0 && !p->maps_fresh) {
+		if (maps_read(p) == -ESRCH) {
+			p->gone = true;
+			resolve(r, s);
+			return;
+		}
+		i = maps_find(p, s->addr);
+	}
+	if (i < 0) {
+		r->d->outcome.no_vma++;
+		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+		return;
+	}
+	err = page_order(r, p, i, s->addr, &pmd, &order);
+	if (err == -ESRCH) {
+		p->gone = true;
+		resolve(r, s);
+		return;
+	}
+	if (err) { /* say it once, count unmapped */
+		if (!r->err)
+			r->err = err;
+		order = RECORD_AT_UNMAPPED;
+	}
+	if (order == RECORD_AT_UNMAPPED && !s->retried && r->retry.n < REC_MAX_PENDING) {
+		struct pending again = *s;
+
+		again.retried = true;
+		push(r, &r->retry, &again);
+		return;
+	}
+	if ((row = vma_row(r, p, i)) < 0) {
+		r->err = row;
+		return;
+	}
+	count(r, row, s->pid, s->addr, order, pmd, s);
+}
+
+static int on_sample(const struct smp_sample *s, void *ctx)
+{
+	struct rec *r = ctx;
+	struct pending x = { .pid = (int)s->pid };
+	struct hws_access a;
+	struct hws_ibs_op op;
+
+	if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
+		hws_ibs_op_access(&op, &a);
+	else
+		hws_from_perf(s->addr, s->data_src, s->phys_addr, s->data_page_size, &a);
+	x.addr = (unsigned long)a.vaddr;
+	x.tlb_miss = a.tlb == HWS_TLB_MISS;
+	if (r->o->data_page_size && r->d->config.data_page_size) {
+		x.psize_given = true;
+		x.psize = s->data_page_size;
+	} else if (a.page_size) {
+		x.psize_given = true;
+		x.psize = a.page_size;
+	}
+	if (!a.vaddr_valid && !s->addr) {
+		r->d->outcome.no_vma++;
+		count(r, -1, x.pid, 0, RECORD_AT_NONE, false, &x);
+		return 0;
+	}
+	push(r, &r->batch, &x);
+	return 0;
+}
+
+static int by_pid_addr(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Drain every ring and join. The samples (and the last drain's retries)
+ * are sorted by process and address first: each window is then scanned
+ * once a drain, however the program's accesses interleave. */
+static void drain(struct rec *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->nr_procs; k++) {
+		r->procs[k]->near.valid = false;
+		r->procs[k]->wide.valid = false;
+		r->procs[k]->maps_fresh = false;
+	}
+	r->batch.n = 0;
+	for (i = 0; i < r->retry.n; i++)
+		push(r, &r->batch, &r->retry.v[i]);
+	r->retry.n = 0;
+	for (k = 0; k < r->nr_rings; k++) {
+		int err = smp_drain(r->ring[k], on_sample, r);
+
+		if (err && !r->err)
+			r->err = err;
+	}
+	if (r->batch.n)
+		qsort(r->batch.v, r->batch.n, sizeof(*r->batch.v), by_pid_addr);
+	for (i = 0; i < r->batch.n; i++)
+		resolve(r, &r->batch.v[i]);
+	r->batch.n = 0;
+}
+
+/* ---- memory at the end ------------------------------------------------------ */
+
+struct mem_ctx {
+	struct rec *r;
+	int pid;
+	struct record_memory *vma;
+};
+
+static void memory_add(struct record_memory *m, const struct folio_extent *e)
+{
+	bool pmd;
+	int o = extent_order(e, &pmd);
+
+	m->scanned = true;
+	m->present += e->pages;
+	if (o >= 0)
+		m->pages[o] += e->pages;
+	else if (o == RECORD_AT_PARTIAL)
+		m->partial += e->pages;
+	else
+		m->other += e->pages;
+}
+
+static int memory_extent(const struct folio_extent *e, void *ctx)
+{
+	struct mem_ctx *m = ctx;
+	struct win *w = win_get(m->r, m->pid, e->start & ~(unsigned long long)m->r->win_mask, -1,
+				false);
+
+	memory_add(m->vma, e);
+	if (w)
+		memory_add(&w->mem, e);
+	return 0;
+}
+
+/* Scan every sampled VMA of p (its memory is still mapped: an exit stop,
+ * or the end of --duration). */
+static void memory_scan(struct rec *r, struct proc *p)
+{
+	struct mem_ctx m = { .r = r, .pid = p->pid };
+	size_t k;
+	int err;
+
+	if (p->final_done || p->gone)
+		return;
+	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+		goto out;
+	for (k = 0; k < r->d->nr_vmas; k++) {
+		struct record_vma *v = &r->d->vmas[k];
+
+		if (v->pid != p->pid)
+			continue;
+		m.vma = &v->mem;
+		memset(&v->mem, 0, sizeof(v->mem));
+		v->mem.scanned = true;
+		err = folio_scanner_range(p->fs, (unsigned long)v->start, (unsigned long)v->end,
+					  NULL, memory_extent, &m);
+		if (err == -ESRCH)
+			break;
+		/* a VMA unmapped since its samples: its memory is what is left */
+	}
+out:
+	p->final_done = true;
+	folio_scanner_close(p->fs);
+	p->fs = NULL;
+}
+
+/* ---- following the command --------------------------------------------------- */
+
+static void on_tick(void *ctx, const pid_t *pids, int n)
+{
+	struct rec *r = ctx;
+
+	(void)pids;
+	(void)n;
+
+	if (stop_requests > r->stops_sent && r->pgid > 0) {
+		/* as the terminal would: SIGINT to the command's group; a second
+		 * request kills it */
+		kill(-r->pgid, r->stops_sent ? SIGKILL : SIGINT);
+		r->stops_sent++;
+		r->d->outcome.interrupted = true;
+	}
+	drain(r);
+}
+
+static void on_exit_stop(void *ctx, pid_t pid)
+{
+	struct rec *r = ctx;
+	struct proc *p;
+
+	long long t0 = now_ns();
+
+	/* twice: the first drain's misses are looked up once more while the
+	 * memory is still there */
+	drain(r);
+	drain(r);
+	p = proc_get(r, pid);
+	if (p)
+		memory_scan(r, p);
+	r->d->outcome.exit_scan_s += (double)(now_ns() - t0) / 1e9;
+}
+
+/* ---- the rings ---------------------------------------------------------------- */
+
+/* One ring: a command's on one CPU (inherited over its tree), or one
+ * thread's of a running process on every CPU (cpu < 0, not inherited:
+ * new threads are found by rings_for_pid). */
+static int ring_open(struct rec *r, int pid, int cpu)
+{
+	bool child = cpu >= 0;
+	const struct rec_options *o = r->o;
+	struct smp_options so = {
+		.event = o->event, .period = o->period, .freq = o->period ? 0 : o->freq,
+		.data_pages = o->data_pages, .precise = o->precise,
+		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
+		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
+		.phys_addr = o->phys_addr && geteuid() == 0,
+		.raw = !strcmp(r->d->config.source, "ibs"),
+	};
+	int err;
+
+	if (r->nr_rings == REC_MAX_RINGS)
+		return -E2BIG;
+	err = smp_open(&r->ring[r->nr_rings], &so);
+	if (err == -EINVAL && so.data_page_size) {
+		/* before 5.11, or not for this event: go on without the sizes */
+		so.data_page_size = false;
+		err = smp_open(&r->ring[r->nr_rings], &so);
+		if (!err) {
+			r->d->config.data_page_size = false;
+			warn_add("the kernel refused PERF_SAMPLE_DATA_PAGE_SIZE: no data page sizes");
+		}
+	}
+	if (err)
+		return err;
+	r->nr_rings++;
+	return child ? 0 : smp_enable(r->ring[r->nr_rings - 1]);
+}
+
+static bool tid_known(const struct rec *r, int tid)
+{
+	int k;
+
+	for (k = 0; k < r->nr_rings; k++)
+		if (r->tid[k] == tid)
+			return true;
+	return false;
+}
+
+/* Every thread of a running process, each its own ring (perf_event_open
+ * shares a ring only between events of one task or one CPU). */
+static int rings_for_pid(struct rec *r, int pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!err && (e = readdir(dir))) {
+		int tid = atoi(e->d_name);
+
+		if (tid <= 0)
+			continue;
+		if (tid_known(r, tid))
+			continue;
+		err = ring_open(r, tid, -1);
+		if (!err)
+			r->tid[r->nr_rings - 1] = tid;
+		if (err == -ESRCH)
+			err = 0; /* the thread ended meanwhile */
+		if (err == -E2BIG) {
+			warn_add("more than %d threads: the rest are not sampled", REC_MAX_RINGS);
+			err = 0;
+			break;
+		}
+	}
+	closedir(dir);
+	return err;
+}
+
+static void rings_close(struct rec *r)
+{
+	int k;
+
+	for (k = 0; k < r->nr_rings; k++) {
+		smp_disable(r->ring[k]);
+		r->d->outcome.lost += smp_stats(r->ring[k])->lost_samples;
+		smp_close(r->ring[k]);
+	}
+	r->nr_rings = 0;
+}
+
+
+/* ---- the two targets ------------------------------------------------------------ */
+
+/* SIGINT and SIGTERM end the recording, not mthpscope: the document is
+ * still written (a command gets SIGINT from on_tick). */
+static void catch_stops(struct rec *r)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &r->old_int);
+	sigaction(SIGTERM, &sa, &r->old_term);
+	r->caught = true;
+}
+
+static int rings_for_command(struct rec *r, int pid)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	int err = 0;
+
+	for (cpu = 0; cpu < n && cpu < REC_MAX_RINGS; cpu++) {
+		err = ring_open(r, pid, (int)cpu);
+		if (err == -ENODEV || err == -ENXIO)
+			err = 0; /* an offline CPU */
+		if (err)
+			break;
+	}
+	return err;
+}
+
+static int run_command(struct rec *r)
+{
+	/* the terminal is the command's while it runs, as under perf record:
+	 * it reads its input there, and Ctrl-C reaches it */
+	struct child_opts co = { .trace = true, .foreground = true, .tty_stdin = true };
+	/* the ring must be drained whatever the drains cost (a ring left full
+	 * loses samples): no CPU budget short of all of one CPU */
+	struct child_watch cw = { .interval_ms = r->o->interval_ms, .tick = on_tick,
+				  .at_exit = on_exit_stop, .ctx = r, .cpu_budget = 1.0 };
+	struct child ch = { .go_fd = -1, .err_fd = -1 };
+	struct child_result cr;
+	struct record_outcome *out = &r->d->outcome;
+	int err;
+
+	fail_stage = STAGE_LAUNCH;
+	if ((err = child_prepare(&ch, r->o->argv, &co)))
+		return err;
+	r->pgid = ch.pid;
+	/* after child_prepare, whose cleanup hooks own the signals until now */
+	catch_stops(r);
+	fail_stage = STAGE_EVENT;
+	if ((err = rings_for_command(r, ch.pid)))
+		goto out;
+	fail_stage = STAGE_LAUNCH;
+	if (!ch.traced)
+		warn_add("ptrace does not attach (%s): no scan at exit, memory shares are absent",
+			 strerror(ch.trace_err));
+	if ((err = child_start(&ch)))
+		goto out;
+	if ((err = child_wait(&ch, &cw, &cr)))
+		goto out;
+	out->has_exit = true;
+	out->exit_code = WIFEXITED(cr.status) ? WEXITSTATUS(cr.status) : -1;
+	out->exit_signal = WIFSIGNALED(cr.status) ? WTERMSIG(cr.status) : 0;
+	out->wall_s = (double)cr.wall_ns / 1e9;
+	out->nr_processes = cr.nr_processes;
+	/* Ctrl-C at the terminal reaches the command, whose group holds it;
+	 * child_wait raises it here then, and catch_stops counts it */
+	if (cr.needs_tty)
+		warn_add("%s was stopped for reading the terminal, which it could not be given",
+			 r->o->argv[0]);
+out:
+	if (err)
+		child_cancel(&ch);
+	r->pgid = 0;
+	return err;
+}
+
+static int run_pid(struct rec *r)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(r->o->duration_s * 1e9);
+	unsigned long ticks = 0;
+	struct proc *p;
+	int err;
+
+	fail_stage = STAGE_TARGET;
+	if (kill(r->o->pid, 0) && errno == ESRCH)
+		return -ESRCH;
+	if (!(p = proc_get(r, r->o->pid)))
+		return -ENOMEM;
+	/* the target's memory must be readable before anything is sampled */
+	if ((err = folio_scanner_open(&p->fs, r->o->pid)))
+		return err == -ENOENT ? -ESRCH : err;
+	fail_stage = STAGE_EVENT;
+	if ((err = rings_for_pid(r, r->o->pid)))
+		return err;
+	catch_stops(r);
+	r->d->outcome.nr_processes = 1;
+	while (!stop_requests && now_ns() < end) {
+		long long left = end - now_ns(), step = (long long)r->o->interval_ms * 1000000LL;
+		struct timespec ts;
+
+		if (left < step)
+			step = left > 0 ? left : 0;
+		ts.tv_sec = step / 1000000000LL;
+		ts.tv_nsec = step % 1000000000LL;
+		nanosleep(&ts, NULL); /* a signal cuts it short */
+		if (++ticks % 10 == 0)
+			rings_for_pid(r, r->o->pid); /* threads started since */
+		drain(r);
+		if (kill(r->o->pid, 0) && errno == ESRCH) {
+			r->d->outcome.target_gone = true;
+			break;
+		}
+	}
+	r->d->outcome.interrupted = stop_requests > 0;
+	drain(r);
+	drain(r);
+	p = proc_get(r, r->o->pid);
+	if (p && !r->d->outcome.target_gone)
+		memory_scan(r, p);
+	r->d->outcome.wall_s = (double)(now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* ---- the document --------------------------------------------------------------- */
+
+static int doc_begin(struct rec *r)
+{
+	struct record_doc *d = r->d;
+	struct record_config *c = &d->config;
+	struct topo_info t;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->tool_version, sizeof(d->tool_version), "%s", ms_version);
+	topo_describe(&t);
+	if (!thp_read(&d->thp))
+		d->has_thp = true;
+	results_host_describe(&d->host, &t, &d->thp);
+	if (d->host.topo.page_size <= 0)
+		d->host.topo.page_size = sysconf(_SC_PAGESIZE);
+	snprintf(c->event, sizeof(c->event), "%s", r->o->event);
+	snprintf(c->source, sizeof(c->source), "%s", rec_event_source(r->o->event));
+	c->period = r->o->period;
+	c->freq = r->o->period ? 0 : r->o->freq;
+	c->data_pages = r->o->data_pages;
+	c->interval_ms = r->o->interval_ms;
+	c->data_page_size = r->o->data_page_size;
+	c->phys_addr = r->o->phys_addr && geteuid() == 0;
+	c->pid = r->o->pid;
+	c->duration_s = r->o->pid ? r->o->duration_s : 0;
+	c->window_bytes = d->thp.pmd_size ? (unsigned)d->thp.pmd_size : 2u << 20;
+	c->top_windows = r->o->top_windows;
+	r->win_mask = c->window_bytes - 1;
+	if (r->o->argv && (err = record_config_set_argv(c, r->o->argv)))
+		return err;
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct win *x = a, *y = b;
+
+	if (x->s.samples != y->s.samples)
+		return x->s.samples < y->s.samples ? 1 : -1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int doc_windows(struct rec *r)
+{
+	struct record_doc *d = r->d;
+	size_t n = r->nr_wins < r->o->top_windows ? r->nr_wins : r->o->top_windows, i;
+
+	if (r->nr_wins)
+		qsort(r->wins, r->nr_wins, sizeof(*r->wins), by_samples);
+	if (!n)
+		return 0;
+	d->windows = calloc(n, sizeof(*d->windows));
+	if (!d->windows)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct record_window *w = &d->windows[i];
+
+		w->pid = r->wins[i].pid;
+		w->start = r->wins[i].start;
+		w->s = r->wins[i].s;
+		w->mem = r->wins[i].mem;
+		if (r->wins[i].row >= 0)
+			snprintf(w->vma, sizeof(w->vma), "%s", d->vmas[r->wins[i].row].name);
+	}
+	d->nr_windows = n;
+	return 0;
+}
+
+static void rec_free(struct rec *r)
+{
+	int k;
+
+	rings_close(r);
+	for (k = 0; k < r->nr_procs; k++)
+		proc_free(r->procs[k]);
+	free(r->procs);
+	free(r->batch.v);
+	free(r->retry.v);
+	free(r->wins);
+	free(r->hash);
+}
+
+int rec_run(const struct rec_options *o, struct record_doc *d)
+{
+	struct rec r = { .o = o, .d = d };
+	struct folio_probe fp;
+	size_t i;
+	int err;
+
+	warnings[0] = '\0';
+	stop_requests = 0;
+	fail_stage = STAGE_EVENT;
+	if ((err = doc_begin(&r)))
+		goto out;
+	if (!strcmp(d->config.source, "spe")) {
+		err = -EPROTONOSUPPORT;
+		goto out;
+	}
+	if (folio_probe(&fp) || !fp.pfns_visible || !fp.kpageflags_readable) {
+		fail_stage = STAGE_PFNS;
+		err = -EPERM;
+		goto out;
+	}
+	err = o->argv ? run_command(&r) : run_pid(&r);
+	/* the last samples: their processes have ended */
+	drain(&r);
+	drain(&r);
+	/* what is still not present is unmapped: resolve counts a retried
+	 * sample as it finds it */
+	for (i = 0; i < r.retry.n; i++)
+		resolve(&r, &r.retry.v[i]);
+	if (stop_requests)
+		d->outcome.interrupted = true;
+	if (r.caught) {
+		sigaction(SIGINT, &r.old_int, NULL);
+		sigaction(SIGTERM, &r.old_term, NULL);
+	}
+	rings_close(&r);
+	if (!err)
+		err = doc_windows(&r);
+	if (!err && r.err && r.err != -ESRCH)
+		warn_add("looking samples up failed: %s", strerror(-r.err));
+out:
+	rec_free(&r);
+	if (err)
+		record_doc_free(d);
+	return err;
+}

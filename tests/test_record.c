@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `mthpscope record` end to end with the built binary ($MTHPSCOPE_BIN) and
+ * tests/helper_record: per-VMA folio orders of sampled page faults (64 MiB
+ * at order 0, 64 MiB at order 4), --pid on a live process, bad input
+ * (events, pids, a failing command, SIGINT, a full disk).
+ * Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "harness.h"
+#include "record_doc.h"
+#include "thp.h"
+
+static const char *bin(void)
+{
+	const char *b = getenv("MTHPSCOPE_BIN");
+
+	if (!b || access(b, X_OK))
+		SKIP("MTHPSCOPE_BIN is not set to the built binary");
+	return b;
+}
+
+static const char *helper(void)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%.4000s", bin());
+	*strrchr(path, '/') = '\0';
+	strcat(path, "/tests/helper_record");
+	if (access(path, X_OK))
+		SKIP("no %s", path);
+	return path;
+}
+
+static char tmpdir[64];
+
+static void make_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mthpscope-record-XXXXXX");
+	ASSERT_TRUE(mkdtemp(tmpdir) != NULL);
+}
+
+static void need_root(void)
+{
+	if (geteuid())
+		SKIP("record reads PFNs: needs root");
+}
+
+/* Start the binary with argv (argv[0] ignored): stdout to 'out', stderr to
+ * 'err' (NULL: /dev/null). */
+static pid_t start(char *const argv[], const char *out, const char *err, uid_t uid)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		dup2(o, 1);
+		dup2(e, 2);
+		if (uid && (setgid(uid) || setuid(uid)))
+			_exit(126);
+		execv(bin(), argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run(char *const argv[], const char *out, const char *err)
+{
+	return wait_status(start(argv, out, err, 0));
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	char buf[16384];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, needle) != NULL;
+}
+
+static void load(const char *path, struct record_doc *d)
+{
+	char err[512];
+	int rc = record_doc_load(path, d, err, sizeof(err));
+
+	if (rc)
+		printf("  %s\n", err);
+	ASSERT_EQ(rc, 0);
+}
+
+/* The row of the VMA holding addr. */
+static const struct record_vma *vma_at(const struct record_doc *d, unsigned long long addr)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_vmas; i++)
+		if (addr >= d->vmas[i].start && addr < d->vmas[i].end)
+			return &d->vmas[i];
+	return NULL;
+}
+
+static void path_in(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", tmpdir, name);
+}
+
+/* The issue's acceptance: record -e page-faults -c 1 of 64 MiB faulted at
+ * order 0 and 64 MiB at order 4 gives >= 16384 order-0 samples on the
+ * first VMA and 1024 (+-2 %) order-4 samples on the second. */
+TEST(orders_per_vma)
+{
+	char out[128], doc[128], err[128], line[256];
+	char *argv[] = { "mthpscope", "record", "-e", "page-faults", "-c", "1", "-o", doc, "--",
+			 (char *)helper(), NULL };
+	unsigned long long small = 0, large = 0;
+	const struct record_vma *a, *b;
+	struct thp_settings s;
+	struct record_doc d;
+	char msg[256];
+	FILE *f;
+	int rc;
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	path_in(doc, sizeof(doc), "r.json");
+	path_in(err, sizeof(err), "err");
+	if ((rc = thp_journal_begin())) {
+		thp_strerror(rc, msg, sizeof(msg));
+		SKIP("cannot take the THP lock: %s", msg);
+	}
+	if (thp_read(&s) || !thp_size_by_order(&s, 4)) {
+		thp_restore();
+		SKIP("no anon mTHP size of order 4");
+	}
+	rc = thp_set_only_order(&s, 4);
+	if (!rc)
+		rc = run(argv, out, err);
+	ASSERT_EQ(thp_restore(), 0);
+	ASSERT_EQ(rc, 0);
+	/* the command's stdout is its own: the addresses, no report */
+	f = fopen(out, "r");
+	ASSERT_TRUE(f && fgets(line, sizeof(line), f));
+	fclose(f);
+	ASSERT_EQ(sscanf(line, "small %llx large %llx", &small, &large), 2);
+	EXPECT_TRUE(!file_contains(out, "record:"));
+	EXPECT_TRUE(file_contains(err, "samples"));
+	load(doc, &d);
+	a = vma_at(&d, small);
+	b = vma_at(&d, large);
+	ASSERT_TRUE(a && b);
+	printf("  order-0 VMA: %llu samples, %llu at order 0; order-4 VMA: %llu samples, %llu at "
+	       "order 4\n", a->s.samples, a->s.order[0], b->s.samples, b->s.order[4]);
+	EXPECT_TRUE(a->s.order[0] >= 16384);
+	EXPECT_TRUE(b->s.order[4] >= 1004 && b->s.order[4] <= 1044);
+	EXPECT_EQ(b->s.order[0], 0);
+	EXPECT_TRUE(a->mem.scanned && a->mem.pages[0] == 16384);
+	EXPECT_TRUE(b->mem.scanned && b->mem.pages[4] == 16384);
+	EXPECT_TRUE(d.outcome.has_exit && d.outcome.exit_code == 0);
+	EXPECT_TRUE(d.nr_windows > 0);
+	record_doc_free(&d);
+}
+
+/* --pid: a running process sampled for a second, left running unharmed. */
+TEST(pid_duration)
+{
+	char pidfile[128], doc[128], hout[128], pidarg[16], spin[] = "spin=3000", pf[160];
+	char *argv[] = { "mthpscope", "record", "--pid", pidarg, "--duration", "1", "-o", doc, NULL };
+	struct record_doc d;
+	pid_t h;
+	FILE *f;
+	int pid = 0, i, st;
+
+	need_root();
+	make_tmpdir();
+	path_in(pidfile, sizeof(pidfile), "pid");
+	path_in(doc, sizeof(doc), "p.json");
+	path_in(hout, sizeof(hout), "hout");
+	snprintf(pf, sizeof(pf), "pidfile=%s", pidfile);
+	h = fork();
+	if (h == 0) {
+		int o = open(hout, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		dup2(o, 1);
+		execl(helper(), "helper_record", "mib=8", spin, pf, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 500 && !pid; i++) {
+		usleep(10000);
+		if ((f = fopen(pidfile, "r"))) {
+			if (fscanf(f, "%d", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+	}
+	ASSERT_TRUE(pid == h);
+	snprintf(pidarg, sizeof(pidarg), "%d", pid);
+	EXPECT_EQ(run(argv, NULL, NULL), 0);
+	EXPECT_EQ(kill(h, 0), 0); /* still running after the recording */
+	ASSERT_EQ(waitpid(h, &st, 0), h);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	EXPECT_TRUE(file_contains(hout, "spun "));
+	load(doc, &d);
+	printf("  %llu samples in 1 s of --pid\n", d.total.samples);
+	EXPECT_TRUE(d.total.samples > 100);
+	EXPECT_EQ(d.config.pid, pid);
+	EXPECT_TRUE(!d.outcome.target_gone);
+	record_doc_free(&d);
+}
+
+/* Events and targets this machine cannot sample: advice and exit 3. */
+TEST(bad_event_and_pid)
+{
+	char err[128], pidarg[16];
+	char *nosuch[] = { "mthpscope", "record", "-e", "no_such_event_xyz", "--", "/bin/true", NULL };
+	char *gone[] = { "mthpscope", "record", "--pid", pidarg, "--duration", "1", NULL };
+	char *init[] = { "mthpscope", "record", "--pid", "1", "--duration", "1", NULL };
+	char *usage[] = { "mthpscope", "record", "-c", "1", "-F", "10", "--", "/bin/true", NULL };
+	pid_t p;
+
+	make_tmpdir();
+	path_in(err, sizeof(err), "err");
+	if (!geteuid()) {
+		EXPECT_EQ(run(nosuch, NULL, err), 3);
+		EXPECT_TRUE(file_contains(err, "cannot be encoded"));
+	}
+	p = fork();
+	if (p == 0)
+		_exit(0);
+	waitpid(p, NULL, 0);
+	snprintf(pidarg, sizeof(pidarg), "%d", p);
+	EXPECT_EQ(run(gone, NULL, err), 3);
+	/* not ours: as nobody */
+	EXPECT_EQ(wait_status(start(init, NULL, err, 65534)), 3);
+	EXPECT_EQ(run(usage, NULL, NULL), 2);
+}
+
+/* A hardware event on a machine without a PMU: perf's advice, exit 3. */
+TEST(hardware_event_without_pmu)
+{
+	char err[128];
+	char *argv[] = { "mthpscope", "record", "-e", "cycles", "--", "/bin/true", NULL };
+	int rc;
+
+	need_root();
+	make_tmpdir();
+	path_in(err, sizeof(err), "err");
+	rc = run(argv, NULL, err);
+	if (rc == 0)
+		SKIP("this machine samples cycles: a PMU is there");
+	EXPECT_EQ(rc, 3);
+	EXPECT_TRUE(file_contains(err, "PMU") || file_contains(err, "sampling"));
+}
+
+/* A failing command: its exit status is reported, its samples kept. */
+TEST(failing_command)
+{
+	char doc[128], err[128];
+	char *argv[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", (char *)helper(),
+			 "mib=4", "exit=7", NULL };
+	struct record_doc d;
+
+	need_root();
+	make_tmpdir();
+	path_in(doc, sizeof(doc), "f.json");
+	path_in(err, sizeof(err), "err");
+	EXPECT_EQ(run(argv, NULL, err), 1);
+	EXPECT_TRUE(file_contains(err, "exited with status 7"));
+	load(doc, &d);
+	EXPECT_EQ(d.outcome.exit_code, 7);
+	EXPECT_TRUE(d.total.samples >= 1024); /* the order-0 VMA alone */
+	record_doc_free(&d);
+}
+
+/* SIGINT stops the recording; the document is still written. */
+TEST(sigint_writes_document)
+{
+	char doc[128];
+	char *argv[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", (char *)helper(),
+			 "mib=4", "spin=20000", NULL };
+	struct record_doc d;
+	struct timespec t0, t1;
+	pid_t p;
+
+	need_root();
+	make_tmpdir();
+	path_in(doc, sizeof(doc), "i.json");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p = start(argv, NULL, NULL, 0);
+	usleep(800000);
+	kill(p, SIGINT);
+	EXPECT_EQ(wait_status(p), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT_TRUE(t1.tv_sec - t0.tv_sec < 10);
+	load(doc, &d);
+	EXPECT_TRUE(d.outcome.interrupted);
+	EXPECT_TRUE(d.total.samples > 100); /* kept: up to the signal */
+	record_doc_free(&d);
+}
+
+/* A full disk leaves no half-written file; /dev/null stays a device. */
+TEST(full_disk)
+{
+	char doc[160], dir[128];
+	char *full[] = { "mthpscope", "record", "-o", "/dev/full", "--", "/bin/true", NULL };
+	char *null[] = { "mthpscope", "record", "-o", "/dev/null", "--", "/bin/true", NULL };
+	char *tiny[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", (char *)helper(), "mib=4",
+			 NULL };
+	struct stat st;
+	DIR *dd;
+	struct dirent *e;
+	int left = 0;
+
+	need_root();
+	make_tmpdir();
+	EXPECT_EQ(run(full, NULL, NULL), 1);
+	EXPECT_EQ(run(null, NULL, NULL), 0);
+	EXPECT_TRUE(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	path_in(dir, sizeof(dir), "tiny");
+	ASSERT_EQ(mkdir(dir, 0755), 0);
+	if (mount("tmpfs", dir, "tmpfs", 0, "size=4k"))
+		SKIP("cannot mount a tmpfs: %s", strerror(errno));
+	snprintf(doc, sizeof(doc), "%s/doc.json", dir);
+	EXPECT_EQ(run(tiny, NULL, NULL), 1);
+	dd = opendir(dir);
+	while (dd && (e = readdir(dd)))
+		left += e->d_name[0] != '.';
+	if (dd)
+		closedir(dd);
+	umount(dir);
+	EXPECT_EQ(left, 0);
+}
+
+HARNESS_MAIN
