@@ -140,6 +140,11 @@ ir=$work/ir
 mkdir -p "$ir"/{bin,sbin,proc,sys,dev,tmp,run,out,lib,lib64,usr/bin}
 cp "$bb" "$ir/bin/busybox"
 cp "$bin" "$ir/usr/bin/mthpscope"
+# the kernel's config where a Debian system has it (/boot/config-<release>):
+# info reads it to tell why THP is missing (src/measure/kconfig.c)
+for c in "$(dirname "$kimg")"/config-*; do
+	[ -f "$c" ] && { mkdir -p "$ir/boot"; cp "$c" "$ir/boot/"; }
+done
 
 # shared libraries: x86_64 from ldd; arm64 from the NEEDED entries, resolved in
 # Debian's multiarch and cross directories

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "counters.h"
 #include "folio.h"
+#include "kconfig.h"
 #include "results.h"
 #include "thp.h"
 #include "topo.h"
@@ -60,6 +61,32 @@ static json_t *sw_events_json(void)
 	return arr;
 }
 
+/* Why THP is missing or limited (kconfig.h): thp.kernel, and the reasons. */
+static void add_kernel_json(json_t *thp)
+{
+	struct thp_kernel k;
+	char why[512];
+
+	thp_kernel_probe(&k);
+	json_object_set_new(thp, "kernel",
+			    json_pack("{s:s, s:s?, s:b, s:b, s:b, s:b}", "release", k.release,
+				      "config", k.config_path[0] ? k.config_path : NULL,
+				      "preempt_rt", k.preempt_rt, "cmdline_never",
+				      k.cmdline_never, "sysfs", k.sysfs, "per_size", k.per_size));
+	json_object_set_new(json_object_get(thp, "kernel"), "transparent_hugepage_config",
+			    k.configured < 0 ? json_null() : json_boolean(k.configured));
+	thp_kernel_why(&k, why, sizeof(why));
+	if (why[0] && json_is_true(json_object_get(thp, "available")))
+		json_object_set_new(thp, "per_size_reason", json_string(why));
+	thp_kernel_boot_note(&k, why, sizeof(why));
+	/* stale once someone wrote the knob: said only while it still says never */
+	if (why[0] && !json_is_false(json_object_get(thp, "available")) &&
+	    strcmp(json_string_value(json_object_get(thp, "enabled")) ?: "never", "never"))
+		why[0] = '\0';
+	if (why[0])
+		json_object_set_new(thp, "boot_note", json_string(why));
+}
+
 static json_t *build_info(int *env_err)
 {
 	struct topo_info t;
@@ -94,6 +121,7 @@ static json_t *build_info(int *env_err)
 							: "no per-size collapse counters below the PMD size: "
 							  "khugepaged collapses only to the PMD size"));
 	}
+	add_kernel_json(thp);
 	json_object_set_new(doc, "thp", thp);
 	folio_probe(&fp);
 	json_object_set_new(doc, "pagemap",
@@ -161,9 +189,13 @@ static void print_text(json_t *doc)
 	       json_integer_value(json_object_get(host, "pmd_size")) / 1024);
 
 	printf("\nTransparent huge pages\n");
+	if (json_object_get(thp, "boot_note"))
+		printf("  note: %s\n", str(thp, "boot_note"));
 	if (!json_is_true(json_object_get(thp, "available"))) {
 		printf("  not available: %s\n", str(thp, "reason"));
 	} else {
+		if (json_object_get(thp, "per_size_reason"))
+			printf("  limited: %s\n", str(thp, "per_size_reason"));
 		json_t *sizes = json_object_get(thp, "sizes");
 		printf("  enabled %s, defrag %s, shmem_enabled %s\n", str(thp, "enabled"),
 		       str(thp, "defrag"), str(thp, "shmem_enabled"));
