@@ -41,6 +41,13 @@ expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --format markdown -
 # Three files: the lkml table has one column per file.
 expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" "$D/compare-noise.json" --format lkml
 grep -q "6.18.0-base.*6.18.0-slow.*6.18.0-noise" "$T/out" || { echo "FAIL: 3-column header"; fails=$((fails + 1)); }
+# Files named after their kernels (as scripts/kernel-ab.sh writes them): the
+# header row of names is printed once, not again as the row of labels.
+cp "$base" "$T/6.18.0-base.json" && cp "$D/compare-slow20.json" "$T/6.18.0-slow.json"
+expect 0 "" -- "$B" compare "$T/6.18.0-base.json" "$T/6.18.0-slow.json" --format lkml
+[ "$(grep -c '6.18.0-base.*6.18.0-slow' "$T/out")" -eq 1 ] ||
+	{ echo "FAIL: kernel names printed twice in the lkml header"; head -3 "$T/out"; fails=$((fails + 1)); }
+[ "$(sed -n 2p "$T/out" | cut -c1-6)" = "Median" ] || { echo "FAIL: lkml header not one row"; fails=$((fails + 1)); }
 
 # Usage errors: status 2.
 expect 2 "needs two results files" -- "$B" compare "$base"

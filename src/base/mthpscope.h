@@ -41,6 +41,11 @@ void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
  * negative errno), so that 'return ms_fail(err, size, -EINVAL, ...)' is one line. */
 int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4, 5);
 
+/* Leading and trailing blanks dropped, runs of blanks made one space, in
+ * place: CPUID brand strings come padded ("AMD EPYC 7B13 64-Core Processor
+ * " and "       Intel(R) Xeon(R) CPU           E5-2680"). */
+void ms_squeeze_spaces(char *s);
+
 /* A size as "4096", "64K", "2M" (binary units, only when exact); returns
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);

@@ -349,6 +349,7 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	    (err = rd_string(rd, host, path, "emulation", false, true, t->emul_reason,
 			     sizeof(t->emul_reason))))
 		return err;
+	ms_squeeze_spaces(t->cpu_model); /* files written before it was trimmed */
 	x = 0;
 	if ((err = rd_int(rd, host, path, "page_size", false, 0, 1 << 30, &x)))
 		return err;
@@ -883,6 +884,7 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 	    (err = rd_string(rd, host, "$.host", "emulation", false, false, r->emulation,
 			     sizeof(r->emulation))))
 		return err;
+	ms_squeeze_spaces(r->cpu_model); /* files written before it was trimmed */
 	x = 4096;
 	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))
 		return err;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "mthpscope.h"
 #include "topo.h"
 
 #include <errno.h>
@@ -178,6 +179,7 @@ int topo_describe(struct topo_info *t)
 		if ((s = hwloc_obj_get_info_by_name(pkg, "CPUModelNumber")))
 			sscanf(s, "%d", &t->cpu_model_number);
 	}
+	ms_squeeze_spaces(t->cpu_model);
 	if (!t->cpu_model[0])
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "unknown");
 	return 0;

@@ -791,6 +791,27 @@ static void lkml_cell(const struct compare_row *w, bool baseline, int vw, char *
 		snprintf(buf, size, "%*s (%7.2f%%)", vw, v, g);
 }
 
+/* The kernel names, then the file labels where they add something (files
+ * named after their kernels, as scripts/kernel-ab.sh writes, give one row). */
+static void lkml_header(const struct compare_report *r, FILE *f, int lw, int cw)
+{
+	bool labels = false;
+	size_t i;
+
+	for (i = 0; i < r->nr_inputs; i++)
+		labels |= strcmp(r->inputs[i].label, compare_kernel_name(&r->inputs[i])) != 0;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
+	fputc('\n', f);
+	if (!labels)
+		return;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, r->inputs[i].label);
+	fputc('\n', f);
+}
+
 static void write_lkml(const struct compare_report *r, FILE *f)
 {
 	int lw = 0, vw = 6, cw;
@@ -833,13 +854,7 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 		cw = m > cw ? m : cw;
 	}
 	vw = cw - 11;
-	fprintf(f, "%-6s %-*s", "", lw, "");
-	for (i = 0; i < r->nr_inputs; i++)
-		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
-	fprintf(f, "\n%-6s %-*s", "", lw, "");
-	for (i = 0; i < r->nr_inputs; i++)
-		fprintf(f, "  %*s", cw, r->inputs[i].label);
-	fputc('\n', f);
+	lkml_header(r, f, lw, cw);
 	for (k = 0; k < nkeys; k++) {
 		lkml_label(r, keys[k], buf, sizeof(buf));
 		fprintf(f, "%-6s %-*s", "Median", lw, buf);
