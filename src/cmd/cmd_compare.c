@@ -22,6 +22,7 @@ enum {
 	OPT_ALPHA,
 	OPT_PLOT,
 	OPT_PLOT_FORMAT,
+	OPT_GAIN_RUN_SD,
 };
 
 static const struct cli_opt compare_options[] = {
@@ -30,7 +31,12 @@ static const struct cli_opt compare_options[] = {
 	{ "metric", OPT_METRIC, "M", "compare only metric M (repeat, or M1,M2); default: every "
 				     "metric both files have" },
 	{ "fail-on-regression", OPT_FAIL, "PCT", "exit 1 when a significant change for the "
-						 "worse is larger than PCT percent" },
+						 "worse is larger than PCT percent (gain rows: points); "
+						 "drift-prone absolute rows with a gain row are not counted" },
+	{ "gain-run-sd", OPT_GAIN_RUN_SD, "POINTS", "run-to-run SD of an access-time gain per "
+						     "file, added to the gain rows' variance "
+						     "(default 1.7, from A/A runs on a shared VM; "
+						     "0: within-run only)" },
 	{ "alpha", OPT_ALPHA, "A", "significance level after Holm correction (default 0.05)" },
 	{ "plot", OPT_PLOT, "DIR", "also write A/B figures (per order, A and B side by side with "
 				   "CIs; one per metric) into DIR through gnuplot" },
@@ -66,6 +72,7 @@ struct compare_cmd_opts {
 	size_t nr_bufs;
 	double fail_pct; /* < 0: off */
 	double alpha;
+	double gain_run_sd;
 	const char *plot_dir;
 	enum plot_format plot_format;
 };
@@ -104,6 +111,8 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return cli_parse_double("fail-on-regression", arg, 0, 1e9, &o->fail_pct);
 	case OPT_ALPHA:
 		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
+	case OPT_GAIN_RUN_SD:
+		return cli_parse_double("gain-run-sd", arg, 0, 100, &o->gain_run_sd);
 	case OPT_PLOT:
 		return cli_parse_path("plot", arg, &o->plot_dir);
 	case OPT_PLOT_FORMAT:
@@ -149,14 +158,22 @@ static void print_regressions(const struct compare_report *r, double pct)
 {
 	size_t i;
 
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+
+		if (compare_gain_gates(g, pct))
+			ms_err("regression: %s order %d %s gain vs order 0: %+.2f%% -> %+.2f%% "
+			       "(%+.2f points, Holm p = %.3g) in %s", g->pattern, g->order,
+			       g->metric, g->gain_a, g->gain_b, g->diff, g->p_holm,
+			       r->inputs[g->other].label);
+	}
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
 
-		if (w->verdict != COMPARE_WORSE || !(w->delta_pct > pct || -w->delta_pct > pct))
-			continue;
-		ms_err("regression: %s order %d %s: %.2f -> %.2f (%+.2f%%, Holm p = %.3g) in %s",
-		       w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct, w->p_holm,
-		       r->inputs[w->other].label);
+		if (compare_row_gates(r, w, pct))
+			ms_err("regression: %s order %d %s: %.2f -> %.2f (%+.2f%%, Holm p = %.3g) "
+			       "in %s", w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct,
+			       w->p_holm, r->inputs[w->other].label);
 	}
 }
 
@@ -168,6 +185,7 @@ static void show_rows(size_t done, size_t total, void *ctx)
 static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
+				      .gain_run_sd = COMPARE_GAIN_RUN_SD,
 				      .plot_format = PLOT_PNG };
 	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
 	struct compare_report report = { .nr_rows = 0 };
@@ -176,7 +194,7 @@ static int compare_cmd(int argc, char **argv)
 	struct results **res = NULL;
 	char **labels = NULL, **v, msg[512];
 	int i, first, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
-	size_t k, nreg;
+	size_t k, nreg, skipped;
 
 	/* options may come before, between and after the file names; one
 	 * parser for all of them, so a missing value is a usage error */
@@ -237,6 +255,7 @@ static int compare_cmd(int argc, char **argv)
 	copts.metrics = o.metrics;
 	copts.nr_metrics = o.nr_metrics;
 	copts.alpha = o.alpha;
+	copts.gain_run_sd = o.gain_run_sd;
 	progress_init(&prog);
 	copts.progress = show_rows;
 	copts.progress_ctx = &prog;
@@ -267,7 +286,11 @@ static int compare_cmd(int argc, char **argv)
 	}
 	rc = MS_EXIT_OK;
 	if (o.fail_pct >= 0) {
-		nreg = compare_count_regressions(&report, o.fail_pct);
+		nreg = compare_count_regressions(&report, o.fail_pct, &skipped);
+		if (skipped)
+			ms_note("compare: %zu significant change%s for the worse in drift-prone "
+				"absolute rows not counted: their gains against order 0 are the "
+				"drift-proof test (gain rows)", skipped, skipped == 1 ? "" : "s");
 		if (nreg) {
 			fflush(stdout);
 			print_regressions(&report, o.fail_pct);
