@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The helpers of mthpscope.h that library modules use too (the messages
  * and exit statuses are the command layer's, in cmd/cli.c). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,18 @@ int ms_format_size(unsigned long long bytes, char *buf, size_t size)
 	if (u < 0)
 		return snprintf(buf, size, "%llu", bytes);
 	return snprintf(buf, size, "%llu%c", bytes, units[u]);
+}
+
+void ms_format_bytes(double b, char *buf, size_t size)
+{
+	if (!isfinite(b))
+		snprintf(buf, size, "-");
+	else if (b >= 1 << 30)
+		snprintf(buf, size, "%.1f GiB", b / (1 << 30));
+	else if (b >= 1 << 20)
+		snprintf(buf, size, "%.1f MiB", b / (1 << 20));
+	else
+		snprintf(buf, size, "%.0f KiB", b / 1024);
 }
 
 int ms_fail(char *err, size_t size, int code, const char *fmt, ...)

@@ -50,6 +50,10 @@ void ms_squeeze_spaces(char *s);
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);
 
+/* Bytes for people: "1.5 GiB", "12.0 MiB", "64 KiB"; "-" when not finite
+ * (nothing measured). */
+void ms_format_bytes(double b, char *buf, size_t size);
+
 /* Map a negative errno from a module to an exit status: 3 for what the
  * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
  * Usage errors (2) come from the option parsers only. */

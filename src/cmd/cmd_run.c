@@ -3,66 +3,27 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "arch.h"
 #include "atomic.h"
 #include "bench.h"
 #include "child.h"
 #include "cli.h"
 #include "commands.h"
-#include "counters.h"
-#include "folio.h"
 #include "kernel.h"
 #include "progress.h"
 #include "results.h"
-#include "stats.h"
+#include "run_summary.h"
+#include "session.h"
+#include "summary.h"
 #include "thp.h"
-#include "topo.h"
 
-#define RUN_MAX_SPANS RESULTS_MAX_SPANS
-#define RUN_MAX_PATTERNS RESULTS_MAX_PATTERNS
-#define RUN_MAX_METRICS RESULTS_MAX_METRICS
-#define RUN_COVERAGE_MIN BENCH_COVERAGE_MIN
-/*
- * Reps per order: 10, not the 5 first planned. With 5, the 95 % percentile
- * bootstrap CI of a median is the range of the five values (a resample's
- * median falls on the smallest value with probability 5.8 % > 2.5 %), so one
- * disturbed trial sets the CI; 7 or more trim one value at each end. On the
- * shared 2-vCPU VM 10 reps took 30 s and gave order 0 a CI of +/-3 %. And
- * with 5 a side the exact Mann-Whitney p is at least 2/252 = 0.008, which
- * Holm across 8 orders lifts above 0.05: analyze could never call a gain
- * significant.
- */
-#define RUN_DEFAULT_REPS 10
-#define RUN_QUICK_REPS 3
-/*
- * The interleaved schedule: many short reps instead. Each rep re-populates
- * every order, so it samples placement and the machine's state anew, and
- * that rep-to-rep variation, not the burst-to-burst noise inside a rep, is
- * what bounds the paired gain's CI. On the project's VM (recorded runs of
- * 10 reps x 0.5 s per order): per-round log ratios scatter with sd
- * 0.15-0.22, a rep's gain moves by sd 0.03-0.08 beyond that. 30 reps of
- * 0.15 s each (9 rounds) take about the time of 10 x 0.5 s (populating 16 MiB
- * at 9 orders costs ~40 ms a rep) and gave CI half-widths of 2.6 points
- * (median; 3.8 the widest) against 3.2 (5.1) for 10 x 0.5 s, measured side
- * by side on the same machine and load: see the README.
- */
-#define RUN_INTERLEAVED_REPS 30
-#define RUN_INTERLEAVED_TRIAL_NS 0.15e9
-/* Never map more than this share of MemAvailable: the rest of the machine
- * keeps working and the kernel keeps room to compact for the large orders. */
-#define RUN_MEM_SHARE 0.5
+#define RUN_MAX_PATTERNS SESSION_MAX_PATTERNS
+#define RUN_MAX_METRICS SESSION_MAX_METRICS
 
 enum {
 	OPT_ORDERS = 256,
@@ -149,33 +110,28 @@ static const struct cli_cmd run_cli = {
 	.opts = run_options,
 };
 
+/* The options only the command layer uses; the rest go to the session. */
 struct run_cmd_opts {
 	const char *orders_arg;
 	const char *patterns_arg;
-	unsigned long long span, sweep_min, sweep_max;
-	long reps, cpu, sparse_k;
-	unsigned long long seed, accesses;
-	bool quick, have_seed, have_reps, have_cpu, have_sparse;
-	enum bench_backend backend;
-	int defrag; /* enum thp_word, or THP_W_NONE: leave it */
 	const char *output;
-	int schedule;      /* -1: default; else enum results_schedule */
-	/* -- CMD */
-	long scan_interval_ms;
-	double timeout_s;
-	struct bench_metric metrics[RUN_MAX_METRICS];
-	int nr_metrics;
-	const char *log_dir;
-	bool show_output;
+	bool have_seed;
 	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
 };
 
+struct run {
+	struct run_cmd_opts o;
+	struct session s;
+	struct progress pg;
+};
+
 /* The options of run -- CMD. */
-static int on_cmd_opt(int key, const char *arg, struct run_cmd_opts *o)
+static int on_cmd_opt(int key, const char *arg, struct run *r)
 {
+	struct session_opts *o = &r->s.o;
 	char why[512];
 
-	o->cmd_only_opt = true;
+	r->o.cmd_only_opt = true;
 	switch (key) {
 	case OPT_SCAN_INTERVAL:
 		return cli_parse_long("scan-interval", arg, 0, 3600000, &o->scan_interval_ms);
@@ -218,16 +174,17 @@ static int on_cmd_opt(int key, const char *arg, struct run_cmd_opts *o)
 
 static int on_opt(int key, const char *arg, void *ctx)
 {
-	struct run_cmd_opts *o = ctx;
+	struct run *r = ctx;
+	struct session_opts *o = &r->s.o;
 	long v;
 	char *colon;
 
 	switch (key) {
 	case OPT_ORDERS:
-		o->orders_arg = arg;
+		r->o.orders_arg = arg;
 		return 0;
 	case OPT_PATTERN:
-		o->patterns_arg = arg;
+		r->o.patterns_arg = arg;
 		return 0;
 	case OPT_SPAN:
 		return cli_parse_size_min("span", arg, 1, &o->span);
@@ -256,7 +213,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		if (cli_parse_long("seed", arg, 0, LONG_MAX, &v))
 			return -1;
 		o->seed = (unsigned long long)v;
-		o->have_seed = true;
+		r->o.have_seed = true;
 		return 0;
 	case OPT_CPU:
 		o->have_cpu = true;
@@ -293,7 +250,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		}
 		return 0;
 	case OPT_OUTPUT:
-		return cli_parse_path("output", arg, &o->output);
+		return cli_parse_path("output", arg, &r->o.output);
 	case OPT_SCHEDULE:
 		if (!strcmp(arg, "interleaved") || !strcmp(arg, "sequential")) {
 			o->schedule = strcmp(arg, "interleaved") ? RESULTS_SCHED_SEQUENTIAL
@@ -303,7 +260,7 @@ static int on_opt(int key, const char *arg, void *ctx)
 		ms_err("invalid --schedule value '%s' (interleaved or sequential)", arg);
 		return -1;
 	}
-	return on_cmd_opt(key, arg, o);
+	return on_cmd_opt(key, arg, r);
 }
 
 /* ---- parsing of lists ---------------------------------------------------- */
@@ -407,82 +364,7 @@ bad:
 	return MS_EXIT_USAGE;
 }
 
-/* ---- defaults from the machine ------------------------------------------- */
-
-/* Bytes the last-level data TLB maps with base pages: CPUID where x86 has
- * it (arch_tlb_geometry); elsewhere 2048 entries are assumed, the size of
- * current big cores' second-level TLBs (Golden Cove, Neoverse V2), and the
- * config says so. */
-static unsigned long long tlb_reach(long page_size, const char **source)
-{
-	struct arch_tlb t;
-	int entries;
-
-	if (!arch_tlb_geometry(&t)) {
-		entries = t.l2_4k ? t.l2_4k : t.l1d_4k;
-		if (entries > 0) {
-			*source = t.source ? t.source : "cpuid";
-			return (unsigned long long)entries * (unsigned long long)page_size;
-		}
-	}
-	*source = "assumed: 2048 entries";
-	return 2048ULL * (unsigned long long)page_size;
-}
-
-static unsigned long long round_up(unsigned long long v, unsigned long long to)
-{
-	return (v + to - 1) / to * to;
-}
-
-/*
- * chase-tlb: one line per page, so the chased lines take span/64 bytes; keep
- * them within half the L2 (32 x L2) while the pages are at least twice the
- * TLB reach. The other patterns want memory, not cache: four times the
- * last-level cache.
- */
-static unsigned long long default_span(const struct kern_desc *k, const struct topo_info *t,
-				       unsigned long long reach, unsigned long pmd)
-{
-	unsigned long long v, l2 = t->l2_bytes ? t->l2_bytes : 1ULL << 20;
-	unsigned long long llc = t->l3_bytes ? t->l3_bytes : l2;
-
-	if (k == &kern_chase_tlb) {
-		v = 32 * l2;
-		if (v < 2 * reach)
-			v = 2 * reach;
-	} else {
-		v = 4 * llc;
-		if (v < 64ULL << 20)
-			v = 64ULL << 20;
-	}
-	if (v > 1ULL << 30)
-		v = 1ULL << 30;
-	return round_up(v, pmd);
-}
-
 /* ---- the run ----------------------------------------------------------------- */
-
-struct run {
-	struct run_cmd_opts o;
-	struct thp_settings s;
-	struct topo_info topo;
-	int orders[BENCH_MAX_ORDERS], nr_orders;
-	const struct kern_desc *pats[RUN_MAX_PATTERNS];
-	int nr_pats;
-	unsigned long long spans[RUN_MAX_SPANS];
-	int nr_spans;
-	unsigned long long accesses[RUN_MAX_PATTERNS][RUN_MAX_SPANS];
-	double target_ns;
-	enum results_schedule schedule;
-	char **cmd; /* -- CMD [ARGS...], NULL-terminated; NULL for micro-benchmarks */
-	struct bench_cell *cells;
-	int nr_cells;
-	struct results_trial *trials; /* [2 * nr_cells]: each cell's trial and its sparse one */
-	int nr_done;
-	struct progress pg;
-	json_t *doc;
-	struct bench b;
-};
 
 /* The engine's progress and warnings, on the terminal. */
 static void on_event(const struct bench_event *ev, void *ctx)
@@ -516,490 +398,11 @@ static void on_event(const struct bench_event *ev, void *ctx)
 	}
 }
 
-static void progress(struct run *r, int done, const struct bench_cell *c)
-{
-	struct bench_event ev = { .kind = BENCH_EV_TRIAL, .cell = c, .done = done,
-				  .total = r->nr_cells };
-
-	ev.what = r->cmd ? r->cmd[0] : c ? r->pats[c->pattern]->name : "";
-	on_event(&ev, r);
-}
-
-/* ---- summary -------------------------------------------------------------- */
-
-/* Values of one metric over the reps of one cell (failed trials left out);
- * "coverage" is the verified folio coverage. Returns how many. */
-static int collect(const struct run *r, const char *pattern, bool sparse, uint64_t span,
-		   int order, const char *metric, double *v)
-{
-	int j, n = 0;
-
-	for (j = 0; j < 2 * r->nr_done; j++) {
-		const struct results_trial *t = &r->trials[j];
-		const struct results_metric *m;
-
-		if (!t->pattern[0] || t->sparse != sparse || t->order != order ||
-		    t->span != span || (t->flags & RESULTS_F_FAILED) ||
-		    (!sparse && strcmp(t->pattern, pattern)))
-			continue;
-		if (!strcmp(metric, "coverage")) {
-			if (t->has_folios)
-				v[n++] = t->coverage;
-			continue;
-		}
-		m = results_trial_metric(t, metric);
-		if (m)
-			v[n++] = m->value;
-	}
-	return n;
-}
-
-static double median_or_nan(const double *v, int n)
-{
-	double m;
-
-	return n > 0 && !stats_median(v, (size_t)n, &m) ? m : NAN;
-}
-
-static double min_or_nan(const double *v, int n)
-{
-	double m = NAN;
-
-	/* the worst rep: one bad trial is what must show */
-	while (n-- > 0)
-		m = isnan(m) || v[n] < m ? v[n] : m;
-	return m;
-}
-
-static void fmt_bytes(double b, char *buf, size_t size)
-{
-	if (!isfinite(b))
-		snprintf(buf, size, "-");
-	else if (b >= 1 << 30)
-		snprintf(buf, size, "%.1f GiB", b / (1 << 30));
-	else if (b >= 1 << 20)
-		snprintf(buf, size, "%.1f MiB", b / (1 << 20));
-	else
-		snprintf(buf, size, "%.0f KiB", b / 1024);
-}
-
-/* prec digits after the point, or significant digits with 'sig'; "-" when
- * nothing was measured */
-static const char *fmt_num(double v, int prec, bool sig, char *buf, size_t size)
-{
-	if (!isfinite(v))
-		snprintf(buf, size, "-");
-	else if (sig)
-		snprintf(buf, size, "%.*g", prec, v);
-	else
-		snprintf(buf, size, "%.*f", prec, v);
-	return buf;
-}
-
-static void fmt_coverage(double cov, char *buf, size_t size)
-{
-	if (isnan(cov))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.3f%s", cov, cov < RUN_COVERAGE_MIN ? "!" : "");
-}
-
-#define RUN_CI_LEVEL 0.95
-#define RUN_CI_ITERS 2000
-#define RUN_CI_TARGET 0.05
-
-/* Median and "[lo, hi]" (or "-") of v; *half the farther end from the median. */
-static double median_ci(const struct run *r, const double *v, int n, double scale, char *ci,
-			size_t size, double *half)
-{
-	double med = median_or_nan(v, n), lo, hi;
-
-	*half = NAN;
-	if (n > 1 && !stats_bootstrap_median_ci(v, (size_t)n, RUN_CI_LEVEL, RUN_CI_ITERS,
-						r->o.seed, &lo, &hi)) {
-		snprintf(ci, size, "[%.2f, %.2f]", lo / scale, hi / scale);
-		*half = fmax(hi - med, med - lo);
-	} else {
-		snprintf(ci, size, "-");
-	}
-	return med;
-}
-
-static void print_precision(FILE *f, double base, double widest, bool paired)
-{
-	/* The precision a reader can expect of a gain: CIs against the
-	 * order-0 value they are compared to. With the interleaved schedule
-	 * the gains are paired (print_paired_precision): each order's own
-	 * median CI then only says how much the load moved the times. */
-	if (!isfinite(base) || base <= 0)
-		return;
-	if (paired)
-		fprintf(f, "unpaired: each order's own median CI reaches %.1f%% of order 0's "
-			"median at most\n(it carries the load that pairing by round cancels)\n",
-			100 * widest / base);
-	else
-		fprintf(f, "precision: the widest CI reaches %.1f%% of order 0's median "
-			"(%.1f%% or less resolves a 5%% gain)%s\n", 100 * widest / base,
-			RUN_CI_TARGET * 100,
-			widest / base > RUN_CI_TARGET
-				? "; more --reps or a quieter machine narrow it"
-				: "");
-}
-
-static void print_micro_cell(struct run *r, FILE *f, int p, int sp, double *v)
-{
-	const char *pat = r->pats[p]->name;
-	unsigned long long span = r->spans[sp];
-	double base = NAN, widest = 0, half;
-	char spb[32];
-	int i, n;
-
-	fmt_bytes((double)span, spb, sizeof(spb));
-	fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n", pat, spb,
-		r->accesses[p][sp], r->o.reps, r->o.cpu);
-	fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio", "coverage",
-		"ns/access", "95% CI", "faults", "populate", "sparse RSS");
-	for (i = 0; i < r->nr_orders; i++) {
-		int o = r->orders[i];
-		double med, faults, pop, rss;
-		char fol[16], rssb[32], ci[40], cvb[16], fb[16];
-
-		n = collect(r, pat, false, span, o, "ns_per_access", v);
-		med = median_ci(r, v, n, 1, ci, sizeof(ci), &half);
-		if (isfinite(half)) {
-			if (o == 0)
-				base = med;
-			widest = fmax(widest, half);
-		}
-		n = collect(r, pat, false, span, o, "coverage", v);
-		fmt_coverage(min_or_nan(v, n), cvb, sizeof(cvb));
-		n = collect(r, pat, false, span, o, "page_faults", v);
-		faults = median_or_nan(v, n);
-		if (isnan(faults))
-			snprintf(fb, sizeof(fb), "-");
-		else
-			snprintf(fb, sizeof(fb), "%.0f", faults);
-		n = collect(r, pat, false, span, o, "populate_ns", v);
-		pop = median_or_nan(v, n);
-		n = collect(r, pat, true, span, o, "rss_bytes", v);
-		rss = median_or_nan(v, n);
-		fmt_bytes(rss, rssb, sizeof(rssb));
-		snprintf(fol, sizeof(fol), "%lukB", (unsigned long)(r->topo.page_size << o) / 1024);
-		fprintf(f, "%5d %7s %8s %10.2f %21s %8s %8.2f ms %11s\n", o, fol, cvb, med, ci, fb,
-			pop / 1e6, rssb);
-	}
-	print_precision(f, base, widest, r->schedule == RESULTS_SCHED_INTERLEAVED);
-	fprintf(f, "\n");
-}
-
-/*
- * Interleaved: the precision of what analyze's verdict rests on, the paired
- * gains, told by the analyzer itself (the table above gives each order's
- * own median, whose CI also carries the load that pairing cancels). Silent
- * when the analysis cannot be made: analyze says why.
- */
-static void print_paired_precision(struct run *r, FILE *f)
-{
-	struct results *res = NULL;
-	struct analysis *a = NULL;
-	char *buf = json_dumps(r->doc, JSON_COMPACT), err[256], sb[32];
-	double widest = -1;
-	int k, at = -1;
-
-	if (!buf || results_load_buffer(buf, strlen(buf), "run", &res, err, sizeof(err)) ||
-	    analyze_run(res, NULL, &a, err, sizeof(err)) || a->method != AN_PAIRED)
-		goto out;
-	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
-		const struct analyze_change *g = &a->orders[k].gain;
-		double half = fmax(g->hi - g->value, g->value - g->lo);
-
-		if (a->orders[k].n_pairs && isfinite(half) && half > widest) {
-			widest = half;
-			at = k;
-		}
-	}
-	if (at < 0)
-		goto out;
-	fmt_bytes((double)a->span, sb, sizeof(sb));
-	fprintf(f, "paired precision (%s, span %s: what analyze's verdict rests on): the\n"
-		"widest gain CI is +/-%.1f points of order 0's time (order %d)%s\n\n", a->pattern, sb,
-		100 * widest, at,
-		widest > RUN_CI_TARGET ? "; more --reps or a quieter machine narrow it" : "");
-out:
-	analyze_free(a);
-	results_free(res);
-	free(buf);
-}
-
-/* The table goes to 'f': stdout, or stderr when the JSON goes to stdout. */
-static void print_micro_summary(struct run *r, FILE *f)
-{
-	/* every pattern's cell has its own sparse trial, and sparse trials
-	 * carry no pattern: a (span, order) has reps x patterns of them */
-	double *v = calloc((size_t)r->o.reps * (size_t)r->nr_pats, sizeof(double));
-	int p, sp;
-
-	if (!v)
-		return;
-	for (p = 0; p < r->nr_pats; p++)
-		for (sp = 0; sp < r->nr_spans; sp++)
-			print_micro_cell(r, f, p, sp, v);
-	free(v);
-	if (r->schedule == RESULTS_SCHED_INTERLEAVED)
-		print_paired_precision(r, f);
-	fprintf(f, "ns/access: median over the reps of the thread's CPU time per access (timing),\n"
-		"with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
-		"at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
-		"faults to populate the span (sw). populate: median time to fault it in (timing).\n"
-		"sparse RSS: resident bytes when one page in every %ld is touched (kernel, mincore).\n",
-		RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100, r->o.sparse_k);
-}
-
-/* Trials of an order that ran and those that failed. */
-static void count_failed(const struct run *r, int order, int *ran, int *failed)
-{
-	*ran = *failed = 0;
-	for (int j = 0; j < 2 * r->nr_done; j++) {
-		const struct results_trial *t = &r->trials[j];
-
-		if (!t->pattern[0] || t->order != order)
-			continue;
-		(*ran)++;
-		*failed += !!(t->flags & RESULTS_F_FAILED);
-	}
-}
-
-static void print_command_summary(struct run *r, FILE *f)
-{
-	double *v = calloc((size_t)r->o.reps, sizeof(double)), base = NAN, widest = 0, half;
-	int i, k, n;
-
-	if (!v)
-		return;
-	fprintf(f, "%s", r->cmd[0]);
-	for (i = 1; r->cmd[i]; i++)
-		fprintf(f, " %s", r->cmd[i]);
-	fprintf(f, "\n%ld reps, scan every %ld ms\n", r->o.reps, r->o.scan_interval_ms);
-	fprintf(f, "%5s %7s %8s %9s %21s %9s %10s %10s %6s", "order", "folio", "coverage",
-		"wall s", "95% CI", "cpu s", "faults", "max RSS", "failed");
-	for (k = 0; k < r->o.nr_metrics; k++)
-		fprintf(f, " %12s", r->o.metrics[k].name);
-	fprintf(f, "\n");
-	for (i = 0; i < r->nr_orders; i++) {
-		int o = r->orders[i], ran, failed;
-		double med, cpu, flt, rss;
-		char fol[16], ci[48], cvb[16], rssb[32], wb[32], cb[32], fb[32];
-
-		n = collect(r, "command", false, 0, o, "wall_ns", v);
-		med = median_ci(r, v, n, 1e9, ci, sizeof(ci), &half);
-		if (isfinite(half)) {
-			if (o == 0)
-				base = med;
-			widest = fmax(widest, half);
-		}
-		n = collect(r, "command", false, 0, o, "coverage", v);
-		fmt_coverage(min_or_nan(v, n), cvb, sizeof(cvb));
-		n = collect(r, "command", false, 0, o, "user_ns", v);
-		cpu = median_or_nan(v, n);
-		n = collect(r, "command", false, 0, o, "sys_ns", v);
-		cpu += median_or_nan(v, n);
-		n = collect(r, "command", false, 0, o, "minor_faults", v);
-		flt = median_or_nan(v, n);
-		n = collect(r, "command", false, 0, o, "max_rss_bytes", v);
-		rss = median_or_nan(v, n);
-		fmt_bytes(rss, rssb, sizeof(rssb));
-		count_failed(r, o, &ran, &failed);
-		snprintf(fol, sizeof(fol), "%lukB", (unsigned long)(r->topo.page_size << o) / 1024);
-		fprintf(f, "%5d %7s %8s %9s %21s %9s %10s %10s %3d/%-2d", o, fol, cvb,
-			fmt_num(med / 1e9, 3, false, wb, sizeof(wb)), ci,
-			fmt_num(cpu / 1e9, 3, false, cb, sizeof(cb)),
-			fmt_num(flt, 0, false, fb, sizeof(fb)),
-			rssb, failed, ran);
-		for (k = 0; k < r->o.nr_metrics; k++) {
-			n = collect(r, "command", false, 0, o, r->o.metrics[k].name, v);
-			fprintf(f, " %12s", fmt_num(median_or_nan(v, n), 6, true, wb, sizeof(wb)));
-		}
-		fprintf(f, "\n");
-	}
-	print_precision(f, base, widest, false);
-	free(v);
-	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
-		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"
-		"rusage). coverage: the lowest share over the reps of the anonymous memory in\n"
-		"folios of the order or larger, from the scan with the most anonymous memory\n"
-		"(pagemap; '!' below %.0f%%). faults: minor faults of the tree (kernel). failed:\n"
-		"trials whose command failed or timed out (left out of every median).\n",
-		RUN_CI_LEVEL * 100, RUN_COVERAGE_MIN * 100);
-}
-
-/* ---- the command ---------------------------------------------------------- */
-
-/* $.config: what run was asked and what it chose. Both shapes share
- * command, orders, reps, seed, cpu, backend, coverage_min and defrag;
- * results_head_json writes each shape's keys in its order. */
-static int fill_config(const struct run *r, struct results_config *c, const char *reach_source,
-		       unsigned long long reach)
-{
-	int i;
-
-	results_config_init(c);
-	snprintf(c->command, sizeof(c->command), "run");
-	for (i = 0; i < r->nr_orders; i++)
-		c->orders[i] = r->orders[i];
-	c->nr_orders = r->nr_orders;
-	c->reps = r->o.reps;
-	c->seed = r->o.seed;
-	c->cpu = r->o.cpu;
-	snprintf(c->backend, sizeof(c->backend), "%s", r->b.backend);
-	c->coverage_min = RUN_COVERAGE_MIN;
-	c->defrag = r->o.defrag;
-	if (r->cmd) {
-		c->workload = RESULTS_WL_COMMAND;
-		snprintf(c->pattern, sizeof(c->pattern), "command");
-		c->scan_interval_ms = r->o.scan_interval_ms;
-		c->timeout_s = r->o.timeout_s;
-		for (i = 0; i < r->o.nr_metrics; i++) {
-			snprintf(c->metrics[i].name, sizeof(c->metrics[i].name), "%s",
-				 r->o.metrics[i].name);
-			snprintf(c->metrics[i].regex, sizeof(c->metrics[i].regex), "%s",
-				 r->o.metrics[i].regex);
-			c->metrics[i].higher_better = r->o.metrics[i].higher_better;
-		}
-		c->nr_metrics = r->o.nr_metrics;
-		/* each trial enables its order with the top-level knob 'always' */
-		snprintf(c->top_enabled, sizeof(c->top_enabled), "always");
-		return results_config_set_argv(c, r->cmd);
-	}
-	snprintf(c->pattern, sizeof(c->pattern), "%s", r->pats[0]->name);
-	for (i = 0; i < r->nr_pats; i++)
-		snprintf(c->patterns[i], sizeof(c->patterns[i]), "%s", r->pats[i]->name);
-	c->nr_patterns = r->nr_pats;
-	for (i = 0; i < r->nr_spans; i++)
-		c->spans[i] = r->spans[i];
-	c->nr_spans = r->nr_spans;
-	c->quick = r->o.quick;
-	c->target_trial_seconds = r->target_ns / 1e9;
-	c->tlb_reach_bytes = reach;
-	snprintf(c->tlb_reach_source, sizeof(c->tlb_reach_source), "%s", reach_source);
-	c->sparse_k = r->o.sparse_k;
-	snprintf(c->sparse_metric, sizeof(c->sparse_metric), "rss_bytes");
-	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
-	snprintf(c->clock, sizeof(c->clock), "CLOCK_THREAD_CPUTIME_ID");
-	c->schedule = r->schedule;
-	return 0;
-}
-
-/* The results document: tool, host (with what the PMU can do), the THP
- * settings in effect and the config, as one typed head. */
-static int make_doc(struct run *r, const char *reach_source, unsigned long long reach)
-{
-	struct results_head h;
-	int err;
-
-	memset(&h, 0, sizeof(h));
-	h.has_tool = true;
-	snprintf(h.tool_version, sizeof(h.tool_version), "%s", ms_version);
-	results_host_describe(&h.host, &r->topo, &r->s);
-	/* the settings in effect: the user's, but for --defrag (the per-size
-	 * enabled values are the user's too: each trial sets its own) */
-	if (thp_read(&h.thp))
-		h.thp = r->s;
-	h.has_thp = true;
-	err = fill_config(r, &h.config, reach_source, reach);
-	if (!err)
-		err = results_head_json(&h, &r->doc);
-	results_config_clear(&h.config);
-	return err;
-}
-
-/* Interleaved unless asked otherwise or the spans of every order do not fit
- * at once (then sequential, and it says so). */
-static void choose_schedule(struct run *r, unsigned long long largest, unsigned long long avail)
-{
-	unsigned long long need = bench_interleaved_bytes(largest, r->nr_orders, r->s.pmd_size);
-
-	r->schedule = r->o.schedule < 0 ? RESULTS_SCHED_INTERLEAVED
-					: (enum results_schedule)r->o.schedule;
-	if (r->schedule == RESULTS_SCHED_INTERLEAVED && avail &&
-	    (double)need > RUN_MEM_SHARE * (double)avail) {
-		char a[32], l[32];
-
-		fmt_bytes((double)need, l, sizeof(l));
-		fmt_bytes((double)avail, a, sizeof(a));
-		ms_note("the spans of all %d orders at once (%s) exceed half of MemAvailable (%s): "
-			"the sequential schedule is used (one order per trial)", r->nr_orders, l, a);
-		r->schedule = RESULTS_SCHED_SEQUENTIAL;
-	}
-}
-
-/* Spans and the defaults that depend on the machine; an exit status or 0. */
-static int micro_setup(struct run *r, const char **reach_src, unsigned long long *reach)
-{
-	unsigned long long largest = 0, avail, u;
-	int i;
-
-	*reach = tlb_reach(r->topo.page_size, reach_src);
-	if (r->o.sweep_min) {
-		for (u = r->o.sweep_min; u <= r->o.sweep_max && r->nr_spans < RUN_MAX_SPANS; u *= 2)
-			r->spans[r->nr_spans++] = u;
-	} else if (r->o.span) {
-		r->spans[r->nr_spans++] = r->o.span;
-	} else {
-		r->spans[r->nr_spans++] = default_span(r->pats[0], &r->topo, *reach, r->s.pmd_size);
-	}
-	for (i = 0; i < r->nr_spans; i++) {
-		if (r->spans[i] % r->s.pmd_size) {
-			ms_err("run: span %llu is not a multiple of the PMD size (%lu bytes): every "
-			       "order must be able to fill it with aligned folios",
-			       r->spans[i], r->s.pmd_size);
-			return MS_EXIT_USAGE;
-		}
-		largest = r->spans[i] > largest ? r->spans[i] : largest;
-	}
-	if (largest / KERN_LINE > UINT32_MAX) {
-		ms_err("run: span %llu is too large (at most %llu bytes)", largest,
-		       (unsigned long long)UINT32_MAX * KERN_LINE);
-		return MS_EXIT_USAGE;
-	}
-	if (r->o.span && r->topo.l2_bytes && kern_find("chase-tlb") == r->pats[0] &&
-	    r->o.span / r->topo.page_size * KERN_LINE > r->topo.l2_bytes / 2)
-		ms_note("chase-tlb at %llu MiB chases %llu KiB of lines, more than half of the "
-			"L2 (%llu KiB): cache misses add to the translation cost", r->o.span >> 20,
-			r->o.span / (unsigned long long)r->topo.page_size * KERN_LINE >> 10,
-			r->topo.l2_bytes >> 10);
-	if (!r->o.have_sparse)
-		r->o.sparse_k = (long)(r->s.pmd_size / (unsigned long)r->topo.page_size);
-	r->target_ns = r->o.quick ? 0.1e9 : 0.5e9;
-	if (geteuid() != 0)
-		return 0; /* said by run_begin */
-	if (topo_mem_available(&avail))
-		avail = 0;
-	/* the span, the sparse copy is mapped after it is gone; the chase
-	 * set-up's successor table is up to span/16 */
-	if (avail &&
-	    (double)(largest + largest / 16 + r->s.pmd_size) > RUN_MEM_SHARE * (double)avail) {
-		char a[32], l[32];
-
-		fmt_bytes((double)largest, l, sizeof(l));
-		fmt_bytes((double)avail, a, sizeof(a));
-		ms_err("run: a span of %s is more than half of MemAvailable (%s); choose a "
-		       "smaller --span", l, a);
-		return MS_EXIT_ENV;
-	}
-	choose_schedule(r, largest, avail);
-	if (r->schedule == RESULTS_SCHED_INTERLEAVED && !r->o.quick) {
-		r->target_ns = RUN_INTERLEAVED_TRIAL_NS;
-		if (!r->o.have_reps)
-			r->o.reps = RUN_INTERLEAVED_REPS;
-	}
-	return 0;
-}
-
 /* Root, the output, counters, pinning, the journal: an exit status or 0. */
 static int run_begin(struct run *r)
 {
 	char why[512], msg[512];
-	int err, cpu = r->cmd && !r->o.have_cpu ? -1 : (int)r->o.cpu;
+	int err, cpu = r->s.cmd && !r->s.o.have_cpu ? -1 : (int)r->s.o.cpu;
 
 	if (geteuid() != 0) {
 		ms_err("run: needs root: it writes the THP sysfs settings and reads PFNs from "
@@ -1016,121 +419,22 @@ static int run_begin(struct run *r)
 		return MS_EXIT_ENV;
 	}
 	/* after pinning: a hybrid CPU's event set depends on the core type */
-	err = bench_open_counters(&r->b, r->o.backend, cpu, why, sizeof(why));
+	err = bench_open_counters(&r->s.b, r->s.o.backend, cpu, why, sizeof(why));
 	if (err) {
 		ms_err("run: --backend pmu: %s", why);
 		return MS_EXIT_ENV;
 	}
-	if (why[0] && r->o.backend != BENCH_BACKEND_TIMING)
+	if (why[0] && r->s.o.backend != BENCH_BACKEND_TIMING)
 		ms_note("hardware counters unavailable (%s): timing and software events only", why);
 	if ((err = thp_journal_begin())) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
 		return ms_exit_for_errno(err);
 	}
-	if (r->o.defrag != THP_W_NONE && (err = thp_set_top("defrag", r->o.defrag))) {
+	if (r->s.o.defrag != THP_W_NONE && (err = thp_set_top("defrag", r->s.o.defrag))) {
 		thp_strerror(err, msg, sizeof(msg));
-		ms_err("run: --defrag %s: %s", thp_word_name(r->o.defrag), msg);
+		ms_err("run: --defrag %s: %s", thp_word_name(r->s.o.defrag), msg);
 		return err == -EINVAL ? MS_EXIT_USAGE : ms_exit_for_errno(err);
-	}
-	return 0;
-}
-
-/* Interleaved: per rep and (pattern, span), every order at once, in rounds. */
-static int micro_trials_interleaved(struct run *r)
-{
-	int rep, p, sp, i, rounds, err, n = 0;
-
-	for (rep = 0; rep < r->o.reps; rep++) {
-		for (p = 0; p < r->nr_pats; p++) {
-			for (sp = 0; sp < r->nr_spans; sp++) {
-				struct bench_micro w = { .kern = r->pats[p], .pattern_index = p,
-							 .span = r->spans[sp],
-							 .sparse_k = r->o.sparse_k };
-				struct results_trial *t = &r->trials[2 * n];
-				struct bench_cell c = { .order = -1, .rep = rep, .pattern = p,
-							.span = sp };
-
-				progress(r, n, &c);
-				rounds = bench_rounds_for(r->accesses[p][sp], r->target_ns,
-							  r->nr_orders);
-				err = bench_micro_interleaved(&r->b, &w, r->orders, r->nr_orders, rep,
-							      r->accesses[p][sp], rounds, t,
-							      t + r->nr_orders);
-				r->nr_done = n + r->nr_orders;
-				if (err)
-					return err;
-				/* trial and sparse trial of each order side by side */
-				for (i = 0; i < r->nr_orders; i++) {
-					t[i].seq = t[r->nr_orders + i].seq = n + i;
-					if ((err = results_doc_add_trial(r->doc, &t[i])) ||
-					    (t[r->nr_orders + i].pattern[0] &&
-					     (err = results_doc_add_trial(r->doc,
-									  &t[r->nr_orders + i]))))
-						return err;
-				}
-				n += r->nr_orders;
-			}
-		}
-	}
-	return 0;
-}
-
-static int micro_trials(struct run *r)
-{
-	int p, sp, i, err;
-
-	for (p = 0; p < r->nr_pats; p++) {
-		for (sp = 0; sp < r->nr_spans; sp++) {
-			struct bench_micro w = { .kern = r->pats[p], .pattern_index = p,
-						 .span = r->spans[sp] };
-
-			if ((err = bench_micro_calibrate(&r->b, &w, r->o.accesses, r->target_ns,
-							 &r->accesses[p][sp])))
-				return err;
-		}
-	}
-	if (r->schedule == RESULTS_SCHED_INTERLEAVED)
-		return micro_trials_interleaved(r);
-	for (i = 0; i < r->nr_cells; i++) {
-		const struct bench_cell *c = &r->cells[i];
-		struct bench_micro w = { .kern = r->pats[c->pattern], .pattern_index = c->pattern,
-					 .span = r->spans[c->span], .sparse_k = r->o.sparse_k };
-		struct results_trial *t = &r->trials[2 * i];
-
-		progress(r, i, c);
-		err = bench_micro_trial(&r->b, &w, c->order, c->rep, r->accesses[c->pattern][c->span],
-					t, t + 1);
-		r->nr_done = i + 1;
-		if (err)
-			return err;
-		t[0].seq = t[1].seq = i;
-		if ((err = results_doc_add_trial(r->doc, t)) ||
-		    (t[1].pattern[0] && (err = results_doc_add_trial(r->doc, t + 1))))
-			return err;
-	}
-	return 0;
-}
-
-static int command_trials(struct run *r)
-{
-	struct bench_command w = { .argv = r->cmd, .scan_interval_ms = (unsigned)r->o.scan_interval_ms,
-				   .timeout_s = r->o.timeout_s, .log_dir = r->o.log_dir,
-				   .show_output = r->o.show_output, .metrics = r->o.metrics,
-				   .nr_metrics = r->o.nr_metrics };
-	int i, err;
-
-	for (i = 0; i < r->nr_cells; i++) {
-		const struct bench_cell *c = &r->cells[i];
-		struct results_trial *t = &r->trials[2 * i];
-
-		progress(r, i, c);
-		err = bench_command_trial(&r->b, &w, c->order, c->rep, i, t);
-		r->nr_done = i + 1;
-		if (err)
-			return err;
-		if ((err = results_doc_add_trial(r->doc, t)))
-			return err;
 	}
 	return 0;
 }
@@ -1139,7 +443,7 @@ static int command_trials(struct run *r)
 static int check_kind(struct run *r, int argc, char **argv, int i)
 {
 	if (i < argc && !strcmp(argv[i - 1], "--")) {
-		r->cmd = argv + i;
+		r->s.cmd = argv + i;
 	} else if (i < argc) {
 		ms_err("run: unexpected argument '%s' (a command to run goes after --)", argv[i]);
 		cli_usage(&run_cli, stderr);
@@ -1148,18 +452,18 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 		ms_err("run: no command after --");
 		return MS_EXIT_USAGE;
 	}
-	if (!r->cmd && r->o.cmd_only_opt) {
+	if (!r->s.cmd && r->o.cmd_only_opt) {
 		ms_err("run: --scan-interval, --timeout, --metric, --better, --log and "
 		       "--show-output apply to a command only (run [OPTIONS] -- CMD)");
 		return MS_EXIT_USAGE;
 	}
-	if (r->cmd && (r->o.patterns_arg || r->o.span || r->o.sweep_min || r->o.accesses ||
-		       r->o.have_sparse)) {
+	if (r->s.cmd && (r->o.patterns_arg || r->s.o.span || r->s.o.sweep_min || r->s.o.accesses ||
+		       r->s.o.have_sparse)) {
 		ms_err("run: --pattern, --span, --sweep, --accesses and --sparse apply to the "
 		       "micro-benchmarks, not to a command");
 		return MS_EXIT_USAGE;
 	}
-	if (r->o.span && r->o.sweep_min) {
+	if (r->s.o.span && r->s.o.sweep_min) {
 		ms_err("run: --span and --sweep exclude each other");
 		return MS_EXIT_USAGE;
 	}
@@ -1173,21 +477,21 @@ static int check_cmd(struct run *r)
 	struct stat st;
 	int err;
 
-	if (!r->cmd)
+	if (!r->s.cmd)
 		return 0;
-	err = child_resolve(r->cmd[0], path, sizeof(path));
+	err = child_resolve(r->s.cmd[0], path, sizeof(path));
 	if (err == -EACCES || err == -EISDIR) {
-		ms_err("run: '%s' is not executable%s", r->cmd[0], err == -EISDIR ? " (a directory)" : "");
+		ms_err("run: '%s' is not executable%s", r->s.cmd[0], err == -EISDIR ? " (a directory)" : "");
 		return MS_EXIT_USAGE;
 	}
 	if (err) {
-		ms_err("run: command '%s' not found%s", r->cmd[0],
-		       strchr(r->cmd[0], '/') ? "" : " in PATH");
+		ms_err("run: command '%s' not found%s", r->s.cmd[0],
+		       strchr(r->s.cmd[0], '/') ? "" : " in PATH");
 		return MS_EXIT_USAGE;
 	}
-	if (r->o.log_dir && (stat(r->o.log_dir, &st) || !S_ISDIR(st.st_mode) ||
-			     access(r->o.log_dir, W_OK | X_OK))) {
-		ms_err("run: --log %s: not a writable directory", r->o.log_dir);
+	if (r->s.o.log_dir && (stat(r->s.o.log_dir, &st) || !S_ISDIR(st.st_mode) ||
+			     access(r->s.o.log_dir, W_OK | X_OK))) {
+		ms_err("run: --log %s: not a writable directory", r->s.o.log_dir);
 		return MS_EXIT_USAGE;
 	}
 	return 0;
@@ -1207,37 +511,24 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		return MS_EXIT_USAGE;
 	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_cmd(r)))
 		return rc;
-	if ((err = thp_read(&r->s))) {
+	if ((err = thp_read(&r->s.s))) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
 		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
 	}
-	if ((rc = parse_orders(r->o.orders_arg, &r->s, r->orders, &r->nr_orders)) ||
-	    (rc = parse_patterns(r->o.patterns_arg, r->pats, &r->nr_pats)))
+	if ((rc = parse_orders(r->o.orders_arg, &r->s.s, r->s.orders, &r->s.nr_orders)) ||
+	    (rc = parse_patterns(r->o.patterns_arg, r->s.pats, &r->s.nr_pats)))
 		return rc;
-	topo_describe(&r->topo);
-	if (r->topo.page_size <= 0)
-		r->topo.page_size = sysconf(_SC_PAGESIZE);
+	topo_describe(&r->s.topo);
+	if (r->s.topo.page_size <= 0)
+		r->s.topo.page_size = sysconf(_SC_PAGESIZE);
 	/* defaults applied after parsing */
-	if (!r->o.have_reps)
-		r->o.reps = r->o.quick ? RUN_QUICK_REPS : RUN_DEFAULT_REPS;
+	if (!r->s.o.have_reps)
+		r->s.o.reps = r->s.o.quick ? SESSION_QUICK_REPS : SESSION_DEFAULT_REPS;
 	if (!r->o.have_seed)
-		r->o.seed = 1;
-	if (!r->o.have_cpu)
-		r->o.cpu = topo_default_cpu();
-	return -1;
-}
-
-/* Every trial of an order failed: the run measured nothing there. */
-static int all_failed_order(const struct run *r)
-{
-	for (int i = 0; i < r->nr_orders; i++) {
-		int ran, failed;
-
-		count_failed(r, r->orders[i], &ran, &failed);
-		if (ran && failed == ran)
-			return r->orders[i];
-	}
+		r->s.o.seed = 1;
+	if (!r->s.o.have_cpu)
+		r->s.o.cpu = topo_default_cpu();
 	return -1;
 }
 
@@ -1249,61 +540,62 @@ static int run_finish(struct run *r)
 	/* Put the user's settings back before printing: the numbers are in. */
 	thp_restore();
 	if (r->o.output) {
-		err = atomic_write_json(r->o.output, r->doc, JSON_INDENT(2));
+		err = atomic_write_json(r->o.output, r->s.doc, JSON_INDENT(2));
 		if (err) {
 			ms_err("run: writing '%s' failed: %s", r->o.output, strerror(-err));
 			return MS_EXIT_FAIL;
 		}
 		if (strcmp(r->o.output, "-"))
 			ms_note("results written to %s (%d trials)", r->o.output,
-				(int)json_array_size(json_object_get(r->doc, "trials")));
+				(int)json_array_size(json_object_get(r->s.doc, "trials")));
 	}
-	if (r->cmd)
-		print_command_summary(r, out);
-	else
-		print_micro_summary(r, out);
-	if (r->b.low_coverage)
+	run_summary_print(out, r->s.res);
+	if (r->s.b.low_coverage)
 		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
-			r->b.low_coverage, r->b.low_coverage == 1 ? "" : "s", RUN_COVERAGE_MIN * 100);
-	if (r->cmd && (bad = all_failed_order(r)) >= 0) {
+			r->s.b.low_coverage, r->s.b.low_coverage == 1 ? "" : "s",
+			SESSION_COVERAGE_MIN * 100);
+	if (r->s.cmd && (bad = summary_all_failed_order(r->s.res)) >= 0) {
 		ms_err("run: every trial of order %d failed: see the warnings above", bad);
 		return MS_EXIT_FAIL;
 	}
 	return MS_EXIT_OK;
 }
 
+/* The spans and schedule of a micro run: an exit status or 0. */
+static int run_setup(struct run *r)
+{
+	char why[512];
+	int err;
+
+	if (r->s.cmd || !(err = session_setup(&r->s, why, sizeof(why))))
+		return 0;
+	ms_err("run: %s", why);
+	return err == -ENOSPC ? MS_EXIT_ENV : MS_EXIT_USAGE;
+}
+
 static int run_cmd(int argc, char **argv)
 {
 	struct run r;
-	const char *reach_src = "";
-	unsigned long long reach = 0;
 	char msg[512];
 	int i, rc, err;
 
 	memset(&r, 0, sizeof(r));
-	r.o.backend = BENCH_BACKEND_AUTO;
-	r.o.defrag = THP_W_NONE;
-	r.o.scan_interval_ms = 250;
-	r.o.schedule = -1;
+	r.s.o.backend = BENCH_BACKEND_AUTO;
+	r.s.o.defrag = THP_W_NONE;
+	r.s.o.scan_interval_ms = 250;
+	r.s.o.schedule = -1;
 	if ((rc = run_prepare(&r, argc, argv)) >= 0)
 		goto out_opts;
-	if (!r.cmd && (rc = micro_setup(&r, &reach_src, &reach)))
-		goto out_opts;
-	bench_init(&r.b, &r.s, r.o.seed, on_event, &r);
-	if ((rc = run_begin(&r)))
+	bench_init(&r.s.b, &r.s.s, r.s.o.seed, on_event, &r);
+	if ((rc = run_setup(&r)) || (rc = run_begin(&r)))
 		goto out;
 	progress_init(&r.pg);
 	/* the command's own output owns the terminal */
-	r.pg.on &= !r.o.show_output;
-	err = bench_plan(r.orders, r.nr_orders, r.cmd ? 1 : r.nr_pats, r.cmd ? 1 : r.nr_spans,
-			 (int)r.o.reps, r.o.seed, &r.cells, &r.nr_cells);
-	if (!err && !(r.trials = calloc(2 * (size_t)r.nr_cells, sizeof(*r.trials))))
-		err = -ENOMEM;
+	r.pg.on &= !r.s.o.show_output;
+	err = session_prepare(&r.s);
 	if (!err)
-		err = make_doc(&r, reach_src, reach);
-	if (!err)
-		err = r.cmd ? command_trials(&r) : micro_trials(&r);
-	progress(&r, r.nr_cells, NULL);
+		err = session_trials(&r.s);
+	progress_clear(&r.pg);
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
@@ -1312,15 +604,10 @@ static int run_cmd(int argc, char **argv)
 	}
 	rc = run_finish(&r);
 out:
-	bench_close(&r.b);
-	json_decref(r.doc);
-	for (i = 0; r.trials && i < 2 * r.nr_cells; i++)
-		results_trial_clear(&r.trials[i]);
-	free(r.trials);
-	free(r.cells);
+	session_free(&r.s);
 out_opts:
-	for (i = 0; i < r.o.nr_metrics; i++)
-		bench_metric_free(&r.o.metrics[i]);
+	for (i = 0; i < r.s.o.nr_metrics; i++)
+		bench_metric_free(&r.s.o.metrics[i]);
 	return rc;
 }
 

@@ -1537,6 +1537,48 @@ out:
 	return rc;
 }
 
+static const char *word_or_empty(enum thp_word w)
+{
+	return w == THP_W_NONE ? "" : thp_word_name(w);
+}
+
+void results_summarize_head(struct results *r)
+{
+	const struct results_head *h = &r->head;
+	const struct topo_info *t = &h->host.topo;
+	int i;
+
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", h->tool_version);
+	snprintf(r->kernel, sizeof(r->kernel), "%s", t->kernel);
+	snprintf(r->arch, sizeof(r->arch), "%s", t->arch);
+	snprintf(r->cpu_vendor, sizeof(r->cpu_vendor), "%s", t->cpu_vendor);
+	snprintf(r->cpu_model, sizeof(r->cpu_model), "%s", t->cpu_model);
+	r->virtualized = t->virtualized;
+	r->emulated = t->emulated;
+	snprintf(r->emulation, sizeof(r->emulation), "%s", t->emul_reason);
+	r->page_size = t->page_size > 0 ? (uint64_t)t->page_size : 4096;
+	r->pmd_order = h->host.pmd_order;
+	r->pmu_available = h->host.pmu.available;
+	snprintf(r->pmu_reason, sizeof(r->pmu_reason), "%s", h->host.pmu.reason);
+	snprintf(r->thp_enabled, sizeof(r->thp_enabled), "%s", word_or_empty(h->thp.enabled));
+	snprintf(r->thp_defrag, sizeof(r->thp_defrag), "%s", word_or_empty(h->thp.defrag));
+	r->nr_sizes = 0;
+	for (i = 0; i < h->thp.nr_sizes && r->nr_sizes <= FOLIO_MAX_ORDER; i++) {
+		const struct thp_size *z = &h->thp.sizes[i];
+
+		r->sizes[r->nr_sizes].order = z->order;
+		snprintf(r->sizes[r->nr_sizes].enabled, sizeof(r->sizes[0].enabled), "%s",
+			 z->anon ? word_or_empty(z->enabled) : "");
+		r->nr_sizes++;
+	}
+	r->max_ptes_none = h->thp.khugepaged.max_ptes_none >= 0 ? h->thp.khugepaged.max_ptes_none
+								 : -1;
+	snprintf(r->config_pattern, sizeof(r->config_pattern), "%s", h->config.pattern);
+	r->config_schedule = h->config.schedule;
+	r->config_reps = h->config.reps;
+	r->config_seed = h->config.seed;
+}
+
 void results_free(struct results *r)
 {
 	size_t i;

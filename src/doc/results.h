@@ -267,6 +267,10 @@ int results_load(const char *path, struct results **out, char *err, size_t errsi
 int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
 			char *err, size_t errsize);
 void results_free(struct results *r);
+/* The flat summary of r (host, thp and config fields) from its typed head,
+ * as results_load fills it from the file: a document built in memory (run's
+ * session) is analysed without writing and reading it back. */
+void results_summarize_head(struct results *r);
 /* The metric of a trial by name, or NULL when absent. */
 const struct results_metric *results_trial_metric(const struct results_trial *t,
 						  const char *name);
