@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mthpscope.h"
 #include "topo.h"
+#include "steal.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -180,6 +181,12 @@ int topo_describe(struct topo_info *t)
 			sscanf(s, "%d", &t->cpu_model_number);
 	}
 	ms_squeeze_spaces(t->cpu_model);
+	{
+		int st = steal_reported();
+
+		t->steal_known = st >= 0;
+		t->steal_counted = st > 0;
+	}
 	if (!t->cpu_model[0])
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "unknown");
 	return 0;
