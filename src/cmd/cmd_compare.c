@@ -181,6 +181,18 @@ static void print_regressions(const struct compare_report *r, double pct)
 	}
 }
 
+/* The gate's count; a note for the drift-prone rows it left out. */
+static size_t count_regressions(const struct compare_report *r, double pct)
+{
+	size_t skipped, n = compare_count_regressions(r, pct, &skipped);
+
+	if (skipped)
+		ms_note("compare: %zu significant change%s for the worse in drift-prone "
+			"absolute rows not counted: their gains against order 0 are the "
+			"drift-proof test (gain rows)", skipped, skipped == 1 ? "" : "s");
+	return n;
+}
+
 static void show_rows(size_t done, size_t total, void *ctx)
 {
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
@@ -198,7 +210,7 @@ static int compare_cmd(int argc, char **argv)
 	struct results **res = NULL;
 	char **labels = NULL, **v, msg[512];
 	int i, first, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
-	size_t k, nreg, skipped;
+	size_t k, nreg;
 
 	/* options may come before, between and after the file names; one
 	 * parser for all of them, so a missing value is a usage error */
@@ -290,11 +302,7 @@ static int compare_cmd(int argc, char **argv)
 	}
 	rc = MS_EXIT_OK;
 	if (o.fail_pct >= 0) {
-		nreg = compare_count_regressions(&report, o.fail_pct, &skipped);
-		if (skipped)
-			ms_note("compare: %zu significant change%s for the worse in drift-prone "
-				"absolute rows not counted: their gains against order 0 are the "
-				"drift-proof test (gain rows)", skipped, skipped == 1 ? "" : "s");
+		nreg = count_regressions(&report, o.fail_pct);
 		if (nreg) {
 			fflush(stdout);
 			print_regressions(&report, o.fail_pct);
