@@ -33,7 +33,7 @@ cat >"$out/PROVENANCE.md" <<EOT
 - Command: \`$bin run ${reps[*]} --sweep ${SWEEP:-8M:128M} $*\` (then analyze, plot)
 - Started $start, took $((t1 - t0)) s; mthpscope $("$bin" --version | cut -d' ' -f2),
   commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-- Host: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),
+- Host: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//; s/ *$//; s/  */ /g'),
   $(nproc) CPUs, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)
 - Files: info.json (the machine), results.json (mthpscope.results/1), run.txt (run's
   summary), analysis.{txt,md,json} (mthpscope.analysis/1), plots/ (PNG, each with

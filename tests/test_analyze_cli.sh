@@ -135,6 +135,28 @@ done
 grep -qF "no trials of pattern 'chase-tlb' at span 50331648 (48 MiB); the file has 16 MiB, 64 MiB, 256 MiB, 1024 MiB" "$tmp/err" ||
 	err "--span 48M: $(cat "$tmp/err")"
 
+# steal time (src/measure/steal.c): a VM whose hypervisor reports none says
+# that CPU time includes the host's share; one that counts it says how many
+# rounds it left out; a file without the field (older) says neither
+python3 - "$data/load_step.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["virtualized"] = True
+d["host"]["steal_time_reported"] = False
+json.dump(d, open(sys.argv[2] + "/nosteal.json", "w"))
+d["host"]["steal_time_reported"] = True
+for t in d["trials"]:
+    if t.get("rounds"):
+        t["metrics"]["disturbed_rounds"] = {"value": 1, "source": "kernel"}
+        t["metrics"]["steal_ns"] = {"value": 3e7, "source": "kernel"}
+json.dump(d, open(sys.argv[2] + "/steal.json", "w"))
+PY
+"$bin" analyze "$tmp/nosteal.json" --format json | grep -q "reports no steal time (/proc/stat): the thread CPU time includes" ||
+	err "no-steal VM: no note"
+"$bin" analyze "$tmp/steal.json" --format json | grep -q "Steal time: [0-9]* of [0-9]* rounds lost more than 10 %" ||
+	err "steal counted: no note"
+"$bin" analyze "$data/load_step.json" --format json | grep -qi "steal" && err "a file without steal fields talks of steal"
+
 # usage errors: exit 2
 "$bin" analyze >/dev/null 2>&1; [ $? -eq 2 ] || err "no FILE: not exit 2"
 "$bin" analyze "$data/flat.json" --format xml >/dev/null 2>&1; [ $? -eq 2 ] || err "--format xml: not exit 2"

@@ -30,6 +30,16 @@ expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --fail-on-regressio
 expect 0 "" -- "$B" compare "$base" "$D/compare-noise.json" --fail-on-regression 0
 # An improvement is never a regression.
 expect 0 "" -- "$B" compare "$D/compare-slow20.json" "$base" --fail-on-regression 0
+# Without the run-to-run part the fixtures' order 3 (a gain 1.2 points larger in
+# slow20, its 10 reps all but separate from base's) is a change of gain.
+expect 1 "order 3 ns_per_access gain vs order 0" -- "$B" compare "$D/compare-slow20.json" "$base" --fail-on-regression 1 --gain-run-sd 0
+expect 2 "gain-run-sd" -- "$B" compare "$base" "$base" --gain-run-sd -1
+expect 2 "gain-run-sd" -- "$B" compare "$base" "$base" --gain-run-sd banana
+# The gate leads with the gains: a slowdown of every order alike is no change of
+# gain; the drift-prone time rows are not counted (a note says so), page faults are.
+expect 1 "9 significant changes for the worse in drift-prone" -- "$B" compare "$base" "$D/compare-slow20.json" --fail-on-regression 10
+grep -q "regression: chase-tlb order 2 ns_per_access:" "$T/err" && { echo "FAIL: a drift-prone row gated"; fails=$((fails + 1)); }
+grep -q "regression: chase-tlb order 2 page_faults:" "$T/err" || { echo "FAIL: page faults not gated"; fails=$((fails + 1)); }
 # Options before or after the files, short and long, with and without '='.
 expect 0 "" -- "$B" compare --format=json "$base" "$D/compare-noise.json"
 jq -e '.schema == "mthpscope.compare/1" and (.rows | length) == 18 and .comparable' "$T/out" >/dev/null ||
@@ -37,10 +47,21 @@ jq -e '.schema == "mthpscope.compare/1" and (.rows | length) == 18 and .comparab
 expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" -f lkml
 cmp -s "$T/out" "$D/compare-lkml.golden" || { echo "FAIL: lkml differs from golden"; diff "$T/out" "$D/compare-lkml.golden"; fails=$((fails + 1)); }
 expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --format markdown --metric ns_per_access
-[ "$(grep -c '^| ns_per_access' "$T/out")" -eq 9 ] || { echo "FAIL: markdown rows"; fails=$((fails + 1)); }
+[ "$(grep -c '^| ns_per_access' "$T/out")" -eq 17 ] || { echo "FAIL: markdown rows"; fails=$((fails + 1)); }
 # Three files: the lkml table has one column per file.
 expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" "$D/compare-noise.json" --format lkml
 grep -q "6.18.0-base.*6.18.0-slow.*6.18.0-noise" "$T/out" || { echo "FAIL: 3-column header"; fails=$((fails + 1)); }
+# Files named after their kernels (as scripts/kernel-ab.sh writes them): the
+# header row of names is printed once, not again as the row of labels.
+cp "$base" "$T/6.18.0-base.json" && cp "$D/compare-slow20.json" "$T/6.18.0-slow.json"
+expect 0 "" -- "$B" compare "$T/6.18.0-base.json" "$T/6.18.0-slow.json" --format lkml
+[ "$(grep -c '6.18.0-base.*6.18.0-slow' "$T/out")" -eq 1 ] ||
+	{ echo "FAIL: kernel names printed twice in the lkml header"; head -3 "$T/out"; fails=$((fails + 1)); }
+sed -n 2p "$T/out" | grep -q '^\(Gain\|Median\) ' || { echo "FAIL: lkml header not one row"; fails=$((fails + 1)); }
+# the gain rows lead; drift-prone absolute rows are marked
+[ "$(sed -n 2p "$T/out" | cut -c1-4)" = "Gain" ] || { echo "FAIL: lkml does not lead with gains"; fails=$((fails + 1)); }
+grep -q '^Median ns_per_access-o2 .* ~$' "$T/out" || { echo "FAIL: drift-prone row not marked"; fails=$((fails + 1)); }
+grep -q '^Median page_faults-o2 .*[^~]$' "$T/out" || { echo "FAIL: page faults marked drift-prone"; fails=$((fails + 1)); }
 
 # Usage errors: status 2.
 expect 2 "needs two results files" -- "$B" compare "$base"

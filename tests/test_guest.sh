@@ -3,6 +3,7 @@
 # Guest smoke test: the tool in real Debian kernels under qemu (TCG here).
 #   arm64 6.12 (4K pages): info --json, run --quick --orders 0,4,9, run --backend pmu
 #   amd64 6.12:            info --json, run --quick --orders 0,2,9
+#   amd64 6.12 -rt-:       info names CONFIG_TRANSPARENT_HUGEPAGE; run refuses (exit 3)
 # Assertions: emulated CPU detected, exact folio orders and coverage, exact
 # fault counts (span / folio size), the PMU counters opened (cycles,
 # instructions) and those the emulated PMUv3 lacks named. The kernels are in
@@ -20,11 +21,16 @@ trap 'rm -rf "$work"' EXIT
 skips=()
 fail=0
 
-kernel_for() { awk -v a="$1" '$1 == a { print $2 }' "$src/tests/guest-kernels"; }
+# The kernel package of an architecture: its -rt- one with "rt" as $2, else the other.
+kernel_for() {
+	awk -v a="$1" -v rt="${2:-}" '$1 == a && (rt == "rt") == ($2 ~ /-rt-/) { print $2; exit }' \
+		"$src/tests/guest-kernels"
+}
 
 # A kernel package, from the cache (or fetched now); empty when it cannot be had.
 kernel_image() {
-	"$src/scripts/guest-kernel.sh" --arch "$1" "$(kernel_for "$1")" 2>"$work/fetch-$1.err" || true
+	"$src/scripts/guest-kernel.sh" --arch "$1" "$(kernel_for "$1" "${2:-}")" \
+		2>"$work/fetch-$1${2:-}.err" || true
 }
 
 check() { # name python-assertions-on-files
@@ -37,12 +43,12 @@ PY
 	then echo "FAIL $1"; fail=$((fail + 1)); else echo "ok   $1"; fi
 }
 
-run_guest() { # arch outdir shell-command
-	local arch=$1 out=$2 cmd=$3 b kimg rc=0
+run_guest() { # arch outdir shell-command [rt]
+	local arch=$1 out=$2 cmd=$3 flavour=${4:-} b kimg rc=0
 	b=$([ "$arch" = arm64 ] && echo "$arm_bin" || echo "$bin")
-	kimg=$(kernel_image "$arch")
+	kimg=$(kernel_image "$arch" "$flavour")
 	if [ -z "$kimg" ]; then
-		skips+=("$arch: kernel package $(kernel_for "$arch") cannot be had: $(tail -n 1 "$work/fetch-$arch.err")")
+		skips+=("$arch$flavour: kernel package $(kernel_for "$arch" "$flavour") cannot be had: $(tail -n 1 "$work/fetch-$arch$flavour.err")")
 		return 77
 	fi
 	# ASan in an emulated guest: no leak check (its ptrace stop-the-world is slow under TCG)
@@ -119,8 +125,28 @@ for t in dense:
 	fi
 fi
 
+# The PREEMPT_RT flavour of 6.12 has no THP: info names the missing
+# configuration (read from the guest's /boot/config-<release>, which
+# guest-run.sh puts there), and run refuses with it (exit 3).
+if ! command -v qemu-system-x86_64 >/dev/null || [ "$(uname -m)" != x86_64 ]; then
+	skips+=("x86_64 rt: qemu-system-x86_64 missing or not an x86_64 host")
+elif run_guest x86_64 "$work/rt" 'mthpscope info --json >info.json; mthpscope info >info.txt;
+	mthpscope run --quick --orders 0 --span 2M -o run.json 2>run.err; echo $? >run.rc; true' rt; then
+	check x86_64-rt-info 't = J("rt/info.json")["thp"]
+k = t["kernel"]
+assert t["available"] is False and "built without CONFIG_TRANSPARENT_HUGEPAGE" in t["reason"], t
+assert "PREEMPT_RT" in t["reason"] and "6.8" not in t["reason"], t
+assert k["transparent_hugepage_config"] is False and k["preempt_rt"] is True and k["sysfs"] is False, k
+assert k["config"].startswith("/boot/config-6.12") and "-rt-" in k["release"], k
+assert "CONFIG_TRANSPARENT_HUGEPAGE" in open(os.path.join(w, "rt/info.txt")).read()'
+	check x86_64-rt-run 'assert open(os.path.join(w, "rt/run.rc")).read().strip() == "3"
+err = open(os.path.join(w, "rt/run.err")).read()
+assert "built without CONFIG_TRANSPARENT_HUGEPAGE" in err, err
+assert not os.path.exists(os.path.join(w, "rt/run.json"))'
+fi
+
 for s in "${skips[@]}"; do echo "SKIP $s"; done
 [ $fail = 0 ] || exit 1
 # SKIP only when nothing ran at all
-[ ${#skips[@]} -lt 2 ] || exit 77
+[ ${#skips[@]} -lt 3 ] || exit 77
 exit 0

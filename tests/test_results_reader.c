@@ -9,6 +9,7 @@
 
 #include "fixture_util.h"
 #include "harness.h"
+#include "mthpscope.h"
 #include "results.h"
 
 #define HEAD                                                                        \
@@ -31,6 +32,41 @@
 static int load(const char *doc, struct results **r, char *err, size_t size)
 {
 	return results_load_buffer(doc, strlen(doc), "t.json", r, err, size);
+}
+
+/* CPUID's padding is gone wherever the model is shown (files written before
+ * topo.c trimmed it keep it): plot titles, reports, compare. */
+TEST(cpu_model_padding_trimmed)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "Oxide Virtual Turin-like Processor             ",
+		  "Oxide Virtual Turin-like Processor" },
+		{ "       Intel(R) Xeon(R) CPU           E5-2680 0 @ 2.70GHz",
+		  "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz" },
+		{ "   ", "" }, { "", "" }, { "a\tb", "a b" },
+	};
+	const char *doc = "{\"schema\": \"mthpscope.results/1\", \"tool\": {\"name\": "
+		"\"mthpscope\", \"version\": \"0.1.0\"}, \"host\": {\"kernel\": \"6.18.0\", "
+		"\"arch\": \"x86_64\", \"cpu_model\": \"AMD EPYC 7B13 64-Core Processor    \", "
+		"\"page_size\": 4096, \"pmd_order\": 9, \"pmu\": {\"available\": false}}, "
+		"\"thp\": {}, \"config\": {}, "
+		"\"trials\": [" TRIAL0 "]}";
+	struct results *r;
+	char err[512] = "", buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		ms_squeeze_spaces(buf);
+		EXPECT_STREQ(buf, cases[i].out);
+	}
+	if (load(doc, &r, err, sizeof(err)))
+		FAIL_AT("%s", err);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_STREQ(r->cpu_model, "AMD EPYC 7B13 64-Core Processor");
+	results_free(r);
 }
 
 TEST(good_document)

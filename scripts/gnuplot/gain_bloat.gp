@@ -1,6 +1,6 @@
 # Gain against memory cost per order: x the sparse RSS as a multiple of
 # order 0's (log), y the gain in % with its CI; points labelled with sizes.
-# datafile columns: bloat_x label gain% lo% hi% recommended(0/1)
+# datafile columns: bloat_x label gain% lo% hi% recommended(0/1) fit% (not drawn here)
 load gp_dir . '/common.gp'
 set logscale x 2
 set xlabel 'sparse-access RSS as a multiple of order 0 (log scale; cost)'

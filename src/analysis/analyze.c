@@ -1184,6 +1184,35 @@ static bool vendor_is(const struct results *r, const char *vendor_id, const char
 	return !strcmp(r->cpu_vendor, vendor_id) || strcasestr(r->cpu_model, word);
 }
 
+/* What the hypervisor's steal accounting says about the times (steal.h in
+ * src/measure): none reported, or the rounds left out for it. */
+static void steal_note(const struct analysis *a, char *n, size_t size)
+{
+	const struct results *r = a->res;
+	double disturbed = 0, rounds = 0;
+	size_t i;
+
+	if (r->virtualized && r->steal_reported == 0) {
+		append(n, size, " This VM's hypervisor reports no steal time (/proc/stat): the "
+		       "thread CPU time includes the time the host gave this vCPU's CPU to other "
+		       "work, so in a VM wall and CPU time are both exposed to it.");
+		return;
+	}
+	for (i = 0; i < r->nr_trials; i++) {
+		const struct results_metric *m = results_trial_metric(&r->trials[i],
+								      "disturbed_rounds");
+
+		if (m && isfinite(m->value)) {
+			disturbed += m->value;
+			rounds += (double)r->trials[i].nr_rounds;
+		}
+	}
+	if (rounds > 0)
+		append(n, size, " Steal time: %.0f of %.0f rounds lost more than %.0f %% of their "
+		       "time to the hypervisor and were left out of the paired gains.", disturbed,
+		       rounds, 10.0);
+}
+
 static void hardware_note(struct analysis *a, int knee)
 {
 	const struct results *r = a->res;
@@ -1221,6 +1250,7 @@ static void hardware_note(struct analysis *a, int knee)
 		append(n, size, "%sThis ran in a VM: every TLB miss costs a two-dimensional "
 		       "(guest + host) walk, and the host's backing page size bounds what a "
 		       "guest folio can gain.", n[0] ? " " : "");
+	steal_note(a, n, size);
 	if (strcmp(a->metric_source, "pmu"))
 		append(n, size, " No hardware PMU counted TLB events here: the evidence is %s, "
 		       "which includes cache and memory effects.",

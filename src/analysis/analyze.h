@@ -149,7 +149,7 @@ struct analysis {
 	int candidate_order;         /* the order an inconclusive verdict leans to, or -1 */
 	char reason[2048];
 	char advice[512];            /* what to do next (inconclusive) or how to apply */
-	char hardware_note[512];
+	char hardware_note[1024];
 	char khugepaged_note[512];
 };
 

@@ -24,6 +24,16 @@ enum compare_dir compare_metric_dir(const char *metric)
 	return m->better == METRIC_BETTER_LOWER ? COMPARE_DIR_LOWER : COMPARE_DIR_HIGHER;
 }
 
+bool compare_metric_drift_prone(const char *metric, const char *source)
+{
+	size_t n = strlen(metric);
+
+	if (source && !strcmp(source, "timing"))
+		return true;
+	return strstr(metric, "cycles") || strstr(metric, "ns_per_") ||
+	       (n > 3 && !strcmp(metric + n - 3, "_ns"));
+}
+
 const char *compare_kernel_name(const struct compare_input *in)
 {
 	return in->kernel && *in->kernel ? in->kernel : "unknown kernel";
@@ -86,9 +96,11 @@ void compare_report_free(struct compare_report *r)
 		free(r->warnings[i]);
 	free(r->warnings);
 	free(r->rows);
+	free(r->gains);
 	r->warnings = NULL;
 	r->rows = NULL;
-	r->nr_warnings = r->nr_rows = 0;
+	r->gains = NULL;
+	r->nr_warnings = r->nr_rows = r->nr_gains = 0;
 }
 
 /* ---- inputs from results files --------------------------------------- */
@@ -124,7 +136,19 @@ struct owned {
 	struct compare_series *series;
 	struct compare_setting *settings;
 	double *values;
+	const struct results_trial **trials;
 };
+
+static void owned_free(struct owned *o)
+{
+	if (!o)
+		return;
+	free(o->series);
+	free(o->values);
+	free(o->settings);
+	free(o->trials);
+	free(o);
+}
 
 static void input_settings(const struct results *res, struct compare_setting *set, size_t *n)
 {
@@ -174,8 +198,9 @@ int compare_input_from_results(const struct results *res, const char *label,
 		goto out;
 	o->series = calloc(n + 1, sizeof(*o->series));
 	o->values = calloc(n + 1, sizeof(*o->values));
+	o->trials = calloc(n + 1, sizeof(*o->trials));
 	o->settings = calloc((size_t)res->nr_sizes + 3, sizeof(*o->settings));
-	if (!o->series || !o->values || !o->settings)
+	if (!o->series || !o->values || !o->settings || !o->trials)
 		goto out;
 	n = 0;
 	for (i = 0; i < res->nr_trials; i++) {
@@ -194,6 +219,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 	qsort(e, n, sizeof(*e), cmp_entry);
 	for (i = 0; i < n; i++) {
 		o->values[i] = e[i].m->value;
+		o->trials[i] = e[i].t;
 		if (i && same_key(&e[i - 1], &e[i])) {
 			o->series[ns - 1].n++;
 			continue;
@@ -201,7 +227,8 @@ int compare_input_from_results(const struct results *res, const char *label,
 		o->series[ns++] = (struct compare_series){
 			.pattern = e[i].t->pattern, .order = e[i].t->order,
 			.span = e[i].t->span, .metric = e[i].m->name,
-			.values = &o->values[i], .n = 1,
+			.source = e[i].m->source, .values = &o->values[i], .n = 1,
+			.trials = &o->trials[i],
 		};
 	}
 	input_settings(res, o->settings, &in->nr_settings);
@@ -213,6 +240,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 	in->emulated = res->emulated;
 	in->pmu_available = res->pmu_available;
 	in->page_size = (unsigned long)res->page_size;
+	in->interleaved = res->config_schedule == RESULTS_SCHED_INTERLEAVED;
 	in->settings = o->settings;
 	in->series = o->series;
 	in->nr_series = ns;
@@ -220,26 +248,14 @@ int compare_input_from_results(const struct results *res, const char *label,
 	o = NULL;
 	err = 0;
 out:
-	if (o) {
-		free(o->series);
-		free(o->values);
-		free(o->settings);
-		free(o);
-	}
+	owned_free(o);
 	free(e);
 	return err;
 }
 
 void compare_input_free(struct compare_input *in)
 {
-	struct owned *o = in->owned;
-
-	if (o) {
-		free(o->series);
-		free(o->values);
-		free(o->settings);
-		free(o);
-	}
+	owned_free(in->owned);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -699,6 +715,7 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 		row.span = sa->span;
 		row.metric = sa->metric;
 		row.dir = compare_metric_dir(sa->metric);
+		row.drift_prone = compare_metric_drift_prone(sa->metric, sa->source);
 		err = row_stats(&row, sa, sb, o);
 		if (!err)
 			err = add_row(&r->rows, &r->nr_rows, cap, &row);
@@ -725,7 +742,8 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 		return -ENODATA;
 	}
 	qsort(r->rows + first, r->nr_rows - first, sizeof(r->rows[0]), cmp_row);
-	return holm_pair(r, first, r->nr_rows, o->alpha);
+	err = holm_pair(r, first, r->nr_rows, o->alpha);
+	return err ? err : compare_gains_pair(r, o, other);
 }
 
 int compare_build(const struct compare_input *inputs, size_t nr_inputs,
@@ -774,12 +792,48 @@ int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 	return 0;
 }
 
-size_t compare_count_regressions(const struct compare_report *r, double pct)
+/* The pair has gain rows at the row's pattern and span: its mTHP question
+ * is answered by them (and by the rows that are not drift-prone). */
+static bool gain_covers(const struct compare_report *r, const struct compare_row *w)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+
+		if (g->other == w->other && g->span == w->span && !strcmp(g->pattern, w->pattern))
+			return true;
+	}
+	return false;
+}
+
+bool compare_gain_gates(const struct compare_gain_row *g, double pct)
+{
+	return g->verdict == COMPARE_WORSE && fabs(g->diff) > pct;
+}
+
+bool compare_row_gates(const struct compare_report *r, const struct compare_row *w, double pct)
+{
+	return w->verdict == COMPARE_WORSE && fabs(w->delta_pct) > pct &&
+	       !(w->drift_prone && gain_covers(r, w));
+}
+
+size_t compare_count_regressions(const struct compare_report *r, double pct, size_t *skipped)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < r->nr_rows; i++)
-		n += r->rows[i].verdict == COMPARE_WORSE && fabs(r->rows[i].delta_pct) > pct;
+	if (skipped)
+		*skipped = 0;
+	for (i = 0; i < r->nr_gains; i++)
+		n += compare_gain_gates(&r->gains[i], pct);
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct compare_row *w = &r->rows[i];
+
+		n += compare_row_gates(r, w, pct);
+		if (skipped && w->verdict == COMPARE_WORSE && fabs(w->delta_pct) > pct &&
+		    !compare_row_gates(r, w, pct))
+			(*skipped)++;
+	}
 	return n;
 }
 

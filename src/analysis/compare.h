@@ -31,6 +31,7 @@ enum compare_dir compare_metric_dir(const char *metric);
 const char *compare_dir_name(enum compare_dir d); /* "lower", "higher", "none" */
 
 /* The repetitions of one metric at one pattern, order and span, in one input. */
+struct results_trial;
 struct compare_series {
 	const char *pattern;
 	int order;
@@ -38,7 +39,16 @@ struct compare_series {
 	const char *metric;
 	const double *values;
 	size_t n;
+	const char *source;    /* "timing", "pmu", "sw", "kernel"; NULL: unknown */
+	/* the trial of each value (its rep and per-round times), for the gain
+	 * rows; NULL in inputs built by hand: no gain rows then */
+	const struct results_trial *const *trials;
 };
+
+/* A metric whose absolute value moves with the machine between runs (load,
+ * frequency, the host's share of a VM): times and cycles. Its absolute A/B
+ * rows are drift-prone; its gain against the file's own order 0 is not. */
+bool compare_metric_drift_prone(const char *metric, const char *source);
 
 /* A THP setting as "hugepages-64kB/enabled" = "never". */
 struct compare_setting {
@@ -63,6 +73,7 @@ struct compare_input {
 	const struct compare_series *series;
 	size_t nr_series;
 	size_t nr_dropped;     /* trials left out: their folios missed the order */
+	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
 	void *owned;
 };
 
@@ -83,12 +94,23 @@ struct compare_opts {
 	double ci_level;            /* default 0.95 */
 	unsigned bootstrap_iters;   /* default 2000 */
 	unsigned long long seed;    /* bootstrap seed, default 1 */
+	/* The run-to-run SD of an access-time gain, in points per file: the part
+	 * of a gain that moves between runs minutes apart but not within one
+	 * (the machine's state: other load, memory layout), which the reps of one
+	 * file cannot show. Added to each side's variance of the gain rows;
+	 * 0: within-run variance only. */
+	double gain_run_sd;
 	/* Called after each compared series (a progress line); may be NULL. */
 	void (*progress)(size_t done, size_t total, void *ctx);
 	void *progress_ctx;
 };
+/* Estimated from 30 A/A pairs of default runs on this project's VM
+ * (data/vm-amd-epyc-6.18/stability/after: the spread of the gain differences
+ * over their within-run standard errors is 1.9 without it, 1.0 with it). */
+#define COMPARE_GAIN_RUN_SD 1.7
 #define COMPARE_OPTS_DEFAULT                                                        \
-	{ .alpha = 0.05, .ci_level = 0.95, .bootstrap_iters = 2000, .seed = 1 }
+	{ .alpha = 0.05, .ci_level = 0.95, .bootstrap_iters = 2000, .seed = 1,          \
+	  .gain_run_sd = COMPARE_GAIN_RUN_SD }
 
 /* Worse, better or no change: what a reader of the row should conclude. */
 enum compare_verdict {
@@ -117,6 +139,32 @@ struct compare_row {
 	bool significant;    /* p_holm < alpha */
 	enum compare_dir dir;
 	enum compare_verdict verdict;
+	bool drift_prone;    /* compare_metric_drift_prone(): machine drift moves it */
+};
+
+/*
+ * The drift-proof row: each file's gain of an order against its own order 0
+ * (per pair of the same round, or rep, within the file, so drift between
+ * the runs cancels), and the difference of the two gains with a Welch CI
+ * and a rank test over the reps (compare_gain.c says why reps).
+ */
+struct compare_gain_row {
+	int other;
+	const char *pattern;
+	int order;
+	unsigned long long span;
+	const char *metric;
+	const char *paired_by; /* "round" or "rep" */
+	size_t na, nb;         /* pairs in A and in B */
+	double gain_a, gain_b; /* percent of order 0's value saved (lower is
+				  better) or added (higher is better) */
+	double diff;           /* gain_b - gain_a, percentage points */
+	double ci_lo, ci_hi;   /* CI of diff; NAN with fewer than 2 reps a side */
+	double p_value;        /* Welch t with the run-to-run part, two-sided */
+	double p_holm;         /* Holm over the gain rows of this pair */
+	bool significant;
+	enum compare_dir dir;
+	enum compare_verdict verdict; /* better: B gains more than A */
 };
 
 struct compare_report {
@@ -127,6 +175,8 @@ struct compare_report {
 	size_t nr_warnings;
 	struct compare_row *rows; /* grouped by other, then metric, span, order */
 	size_t nr_rows;
+	struct compare_gain_row *gains; /* the same grouping; orders above 0 */
+	size_t nr_gains;
 	bool single_span;    /* every row has the same span */
 	bool single_pattern; /* every row has the same pattern */
 	double alpha, ci_level;
@@ -141,8 +191,23 @@ int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 		  const struct compare_opts *opts, struct compare_report *report);
 void compare_report_free(struct compare_report *report);
 
-/* Significant changes for the worse larger than pct percent (in magnitude). */
-size_t compare_count_regressions(const struct compare_report *report, double pct);
+/*
+ * The gate: significant changes for the worse larger than pct (percent, or
+ * points of gain). Gain rows lead: a drift-prone absolute row counts only
+ * where the pair has no gain row at its pattern and span (no order 0 in
+ * both files); *skipped (may be NULL) gets the drift-prone absolute
+ * regressions left out so.
+ */
+size_t compare_count_regressions(const struct compare_report *report, double pct,
+				 size_t *skipped);
+
+/* Whether one row counts in the gate (compare_count_regressions()). */
+bool compare_gain_gates(const struct compare_gain_row *g, double pct);
+bool compare_row_gates(const struct compare_report *r, const struct compare_row *w, double pct);
+
+/* The gain rows of one pair (compare_gain.c); called by compare_build(). */
+int compare_gains_pair(struct compare_report *r, const struct compare_opts *o, int other);
+
 
 enum compare_format { COMPARE_FMT_TEXT, COMPARE_FMT_MARKDOWN, COMPARE_FMT_JSON, COMPARE_FMT_LKML };
 int compare_format_parse(const char *s, enum compare_format *out);

@@ -21,6 +21,24 @@ void ms_appendf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ms_squeeze_spaces(char *s)
+{
+	char *w = s;
+	const char *r;
+
+	for (r = s; *r; r++) {
+		if (*r == ' ' || *r == '\t') {
+			if (w > s && w[-1] != ' ')
+				*w++ = ' ';
+			continue;
+		}
+		*w++ = *r;
+	}
+	if (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
 int ms_format_size(unsigned long long bytes, char *buf, size_t size)
 {
 	static const char units[] = "KMGT";

@@ -43,6 +43,10 @@ int ms_fail(char *err, size_t size, int code, const char *fmt, ...) MS_PRINTF(4,
 
 /* Folio orders of a bitmask as ranges: "2-7", "4,6", "2-4,9", or "none". */
 void ms_format_orders(unsigned long mask, char *buf, size_t size);
+/* Leading and trailing blanks dropped, runs of blanks made one space, in
+ * place: CPUID brand strings come padded ("AMD EPYC 7B13 64-Core Processor
+ * " and "       Intel(R) Xeon(R) CPU           E5-2680"). */
+void ms_squeeze_spaces(char *s);
 
 /* A size as "4096", "64K", "2M" (binary units, only when exact); returns
  * snprintf's count. */

@@ -23,6 +23,7 @@ enum {
 	OPT_ALPHA,
 	OPT_PLOT,
 	OPT_PLOT_FORMAT,
+	OPT_GAIN_RUN_SD,
 };
 
 static const struct cli_opt compare_options[] = {
@@ -31,7 +32,12 @@ static const struct cli_opt compare_options[] = {
 	{ "metric", OPT_METRIC, "M", "compare only metric M (repeat, or M1,M2); default: every "
 				     "metric both files have" },
 	{ "fail-on-regression", OPT_FAIL, "PCT", "exit 1 when a significant change for the "
-						 "worse is larger than PCT percent" },
+						 "worse is larger than PCT percent (gain rows: points); "
+						 "drift-prone absolute rows with a gain row are not counted" },
+	{ "gain-run-sd", OPT_GAIN_RUN_SD, "POINTS", "run-to-run SD of an access-time gain per "
+						     "file, added to the gain rows' variance "
+						     "(default 1.7, from A/A runs on a shared VM; "
+						     "0: within-run only)" },
 	{ "alpha", OPT_ALPHA, "A", "significance level after Holm correction (default 0.05)" },
 	{ "plot", OPT_PLOT, "DIR", "also write A/B figures (per order, A and B side by side with "
 				   "CIs; one per metric) into DIR through gnuplot" },
@@ -49,6 +55,10 @@ static const struct cli_cmd compare_cli = {
 		"significance after Holm correction over all rows of a pair. Lower is better\n"
 		"for times, TLB misses, walks, faults and RSS; counts without a better\n"
 		"direction (instructions, stlb_hits, coalesced_hits) are shown, never judged.\n"
+		"First, for files with order-0 trials, gain rows: each order's gain in time\n"
+		"per access against its own file's order 0 (drift between the runs cancels),\n"
+		"their difference in points with a CI and Holm p; absolute time rows are\n"
+		"marked drift-prone (~), and the gate leads with the gain rows.\n"
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
@@ -68,6 +78,7 @@ struct compare_cmd_opts {
 	size_t nr_bufs;
 	double fail_pct; /* < 0: off */
 	double alpha;
+	double gain_run_sd;
 	const char *plot_dir;
 	enum plot_format plot_format;
 };
@@ -106,6 +117,8 @@ static int on_opt(int key, const char *arg, void *ctx)
 		return cli_parse_double("fail-on-regression", arg, 0, 1e9, &o->fail_pct);
 	case OPT_ALPHA:
 		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
+	case OPT_GAIN_RUN_SD:
+		return cli_parse_double("gain-run-sd", arg, 0, 100, &o->gain_run_sd);
 	case OPT_PLOT:
 		return cli_parse_path("plot", arg, &o->plot_dir);
 	case OPT_PLOT_FORMAT:
@@ -151,14 +164,22 @@ static void print_regressions(const struct compare_report *r, double pct)
 {
 	size_t i;
 
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+
+		if (compare_gain_gates(g, pct))
+			ms_err("regression: %s order %d %s gain vs order 0: %+.2f%% -> %+.2f%% "
+			       "(%+.2f points, Holm p = %.3g) in %s", g->pattern, g->order,
+			       g->metric, g->gain_a, g->gain_b, g->diff, g->p_holm,
+			       r->inputs[g->other].label);
+	}
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
 
-		if (w->verdict != COMPARE_WORSE || !(w->delta_pct > pct || -w->delta_pct > pct))
-			continue;
-		ms_err("regression: %s order %d %s: %.2f -> %.2f (%+.2f%%, Holm p = %.3g) in %s",
-		       w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct, w->p_holm,
-		       r->inputs[w->other].label);
+		if (compare_row_gates(r, w, pct))
+			ms_err("regression: %s order %d %s: %.2f -> %.2f (%+.2f%%, Holm p = %.3g) "
+			       "in %s", w->pattern, w->order, w->metric, w->a, w->b, w->delta_pct,
+			       w->p_holm, r->inputs[w->other].label);
 	}
 }
 
@@ -217,6 +238,18 @@ out:
 	return rc;
 }
 
+/* The gate's count; a note for the drift-prone rows it left out. */
+static size_t count_regressions(const struct compare_report *r, double pct)
+{
+	size_t skipped, n = compare_count_regressions(r, pct, &skipped);
+
+	if (skipped)
+		ms_note("compare: %zu significant change%s for the worse in drift-prone "
+			"absolute rows not counted: their gains against order 0 are the "
+			"drift-proof test (gain rows)", skipped, skipped == 1 ? "" : "s");
+	return n;
+}
+
 static void show_rows(size_t done, size_t total, void *ctx)
 {
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
@@ -273,7 +306,7 @@ static int compare_output(const struct compare_report *report, const struct comp
 		ms_note("%zu A/B figure%s written to %s", nfig, nfig == 1 ? "" : "s", o->plot_dir);
 	}
 	if (o->fail_pct >= 0) {
-		nreg = compare_count_regressions(report, o->fail_pct);
+		nreg = count_regressions(report, o->fail_pct);
 		if (nreg) {
 			fflush(stdout);
 			print_regressions(report, o->fail_pct);
@@ -288,6 +321,7 @@ static int compare_output(const struct compare_report *report, const struct comp
 static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
+				      .gain_run_sd = COMPARE_GAIN_RUN_SD,
 				      .plot_format = PLOT_PNG };
 	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
 	struct compare_report report = { .nr_rows = 0 };
@@ -340,6 +374,7 @@ static int compare_cmd(int argc, char **argv)
 	copts.metrics = o.metrics;
 	copts.nr_metrics = o.nr_metrics;
 	copts.alpha = o.alpha;
+	copts.gain_run_sd = o.gain_run_sd;
 	progress_init(&prog);
 	copts.progress = show_rows;
 	copts.progress_ctx = &prog;

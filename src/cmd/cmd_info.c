@@ -11,6 +11,7 @@
 #include "counters.h"
 #include "folio.h"
 #include "info_report.h"
+#include "thp_kernel.h"
 #include "kconfig.h"
 #include "results.h"
 #include "thp.h"
@@ -121,6 +122,32 @@ static json_t *sw_events_json(void)
 	return arr;
 }
 
+/* Why THP is missing or limited (kconfig.h): thp.kernel, and the reasons. */
+static void add_kernel_json(json_t *thp)
+{
+	struct thp_kernel k;
+	char why[512];
+
+	thp_kernel_probe(&k);
+	json_object_set_new(thp, "kernel",
+			    json_pack("{s:s, s:s?, s:b, s:b, s:b, s:b}", "release", k.release,
+				      "config", k.config_path[0] ? k.config_path : NULL,
+				      "preempt_rt", k.preempt_rt, "cmdline_never",
+				      k.cmdline_never, "sysfs", k.sysfs, "per_size", k.per_size));
+	json_object_set_new(json_object_get(thp, "kernel"), "transparent_hugepage_config",
+			    k.configured < 0 ? json_null() : json_boolean(k.configured));
+	thp_kernel_why(&k, why, sizeof(why));
+	if (why[0] && json_is_true(json_object_get(thp, "available")))
+		json_object_set_new(thp, "per_size_reason", json_string(why));
+	thp_kernel_boot_note(&k, why, sizeof(why));
+	/* stale once someone wrote the knob: said only while it still says never */
+	if (why[0] && !json_is_false(json_object_get(thp, "available")) &&
+	    strcmp(json_string_value(json_object_get(thp, "enabled")) ?: "never", "never"))
+		why[0] = '\0';
+	if (why[0])
+		json_object_set_new(thp, "boot_note", json_string(why));
+}
+
 /* The kernel's build config, where the system keeps it: the THP options. */
 static json_t *kconfig_json(void)
 {
@@ -198,6 +225,7 @@ static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 							 "in %s", msg,
 							 json_string_value(json_object_get(kc, "path"))));
 	}
+	add_kernel_json(thp);
 	json_object_set_new(doc, "thp", thp);
 	folio_probe(&fp);
 	json_object_set_new(doc, "pagemap",

@@ -22,6 +22,10 @@ struct topo_info {
 	int packages, cores, pus, numa_nodes;
 	unsigned long long l1d_bytes, l2_bytes, l3_bytes; /* 0 when unknown */
 	long page_size;
+	/* steal_known: /proc/stat was read (steal.h); steal_counted: it has
+	 * counted steal time since boot (false: a hypervisor that reports none,
+	 * so CPU time includes the host's share) */
+	bool steal_known, steal_counted;
 };
 
 #endif

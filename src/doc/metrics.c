@@ -33,6 +33,7 @@ const struct metric_def metric_table[] = {
 	{ "rss_bytes",           "RSS bytes",                false, LOWER, 0, 0, "kernel" },
 	/* listed after the ones above, by name, as compare always did */
 	{ "context_switches",    "context switches",         false, NONE,  0, 0, "sw" },
+	{ "disturbed_rounds",    "rounds left out (steal)",  false, NONE,  0, 0, "kernel" },
 	{ "dtlb_accesses",       NULL,     false,  NONE,  0, 0, "pmu" },
 	{ "dtlb_miss_ratio",     NULL,   false, NONE,  0, 0, "pmu" },
 	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false, NONE, 0, 3, "pmu" },
@@ -40,6 +41,7 @@ const struct metric_def metric_table[] = {
 	{ "ipc",                 NULL,   false, NONE,  0, 0, "pmu" },
 	{ "l2_tlb_refills",      NULL,    false,  NONE,  0, 0, "pmu" },
 	{ "loop_page_faults",    "page faults in the loop",  false, NONE,  0, 0, "sw" },
+	{ "steal_ns",            "ns stolen by the hypervisor", false, NONE, 0, 0, "kernel" },
 	{ "wall_ns",             "ns of wall time per run",  false, NONE,  0, 4, "timing" },
 	{ "walk_cycles_per_access", NULL, false, NONE, 0, 0, "pmu" },
 	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 1, "pmu" },

@@ -40,6 +40,9 @@ json_t *results_host_to_json(const struct results_host *h)
 	if (host) {
 		json_object_set_new(host, "emulated", json_boolean(t->emulated));
 		json_object_set_new(host, "emulation", json_string(t->emul_reason));
+		if (t->steal_known)
+			json_object_set_new(host, "steal_time_reported",
+					    json_boolean(t->steal_counted));
 	}
 	return host;
 }
@@ -175,6 +178,10 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	    (err = rd_bool(rd, host, path, "emulated", false, &t->emulated)) ||
 	    (err = rd_string(rd, host, path, "emulation", false, true, t->emul_reason,
 			     sizeof(t->emul_reason))))
+		return err;
+	ms_squeeze_spaces(t->cpu_model); /* files written before it was trimmed */
+	t->steal_known = json_object_get(host, "steal_time_reported") != NULL;
+	if ((err = rd_bool(rd, host, path, "steal_time_reported", false, &t->steal_counted)))
 		return err;
 	x = 0;
 	if ((err = rd_int(rd, host, path, "page_size", false, 0, 1 << 30, &x)))
@@ -744,6 +751,15 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 	    (err = rd_string(rd, host, "$.host", "emulation", false, false, r->emulation,
 			     sizeof(r->emulation))))
 		return err;
+	ms_squeeze_spaces(r->cpu_model); /* files written before it was trimmed */
+	r->steal_reported = -1;
+	if (json_object_get(host, "steal_time_reported")) {
+		bool b = false;
+
+		if ((err = rd_bool(rd, host, "$.host", "steal_time_reported", false, &b)))
+			return err;
+		r->steal_reported = b;
+	}
 	x = 4096;
 	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))
 		return err;
@@ -1421,6 +1437,7 @@ void results_summarize_head(struct results *r)
 	snprintf(r->cpu_model, sizeof(r->cpu_model), "%s", t->cpu_model);
 	r->virtualized = t->virtualized;
 	r->emulated = t->emulated;
+	r->steal_reported = t->steal_known ? t->steal_counted : -1;
 	snprintf(r->emulation, sizeof(r->emulation), "%s", t->emul_reason);
 	r->page_size = t->page_size > 0 ? (uint64_t)t->page_size : 4096;
 	r->pmd_order = h->host.pmd_order;

@@ -243,6 +243,7 @@ struct results {
 	char cpu_model[128];
 	bool virtualized;
 	bool emulated;         /* host.emulated: QEMU TCG, timing means nothing */
+	int steal_reported;    /* host.steal_time_reported: 1, 0, -1 absent */
 	char emulation[128];   /* host.emulation: the sign it was found by */
 	uint64_t page_size;
 	int pmd_order;

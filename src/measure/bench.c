@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The trial engine (bench.h). */
 #include "bench.h"
+#include "steal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -605,7 +607,44 @@ struct slot {
 	struct ctr_value faults, loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
 	struct bench_time sum;
 	double *ns; /* per round */
+	/* the rep's steal on this CPU and its disturbed rounds (steal.h);
+	 * steal_ns < 0: the hypervisor counts none, nothing recorded */
+	double steal_ns;
+	int disturbed;
 };
+
+/* Steal during one round of an interleaved rep, on the CPU this thread is
+ * pinned to. A round with more than STEAL_DISTURBED_SHARE of its wall time
+ * stolen is disturbed: its times are written as 0, which the paired
+ * analyses leave out (analyze.c, compare_gain.c); the counts go into the
+ * trials (steal_ns, disturbed_rounds). Only where the host counts steal. */
+struct round_steal {
+	bool on;
+	int cpu;
+	unsigned long long steal0, wall0;
+};
+
+static void round_steal_begin(struct round_steal *rs)
+{
+	rs->on = rs->on && !steal_read(rs->cpu, &rs->steal0);
+	rs->wall0 = clock_ns(CLOCK_MONOTONIC);
+}
+
+static void round_steal_end(struct round_steal *rs, struct slot *sl, int nr, int r)
+{
+	unsigned long long s1, wall = clock_ns(CLOCK_MONOTONIC) - rs->wall0;
+	int i;
+
+	if (!rs->on || steal_read(rs->cpu, &s1))
+		return;
+	for (i = 0; i < nr; i++) {
+		sl[i].steal_ns += (double)(s1 - rs->steal0);
+		if ((double)(s1 - rs->steal0) > STEAL_DISTURBED_SHARE * (double)wall) {
+			sl[i].ns[r] = 0.0;
+			sl[i].disturbed++;
+		}
+	}
+}
 
 /* The user's per-size settings, as read at the start, written back (the
  * journal and the lock stay: the next rep populates again). */
@@ -687,6 +726,10 @@ static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot
 		t->has_layout = true;
 	}
 	micro_metrics(b, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
+	if (s->steal_ns >= 0) {
+		results_trial_set_metric(t, "steal_ns", s->steal_ns, "kernel", NULL, -1);
+		results_trial_set_metric(t, "disturbed_rounds", s->disturbed, "kernel", NULL, -1);
+	}
 	if ((err = results_trial_set_rounds(t, s->ns, (size_t)rounds)))
 		return err;
 	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
@@ -706,6 +749,7 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 	uint64_t rng = mix(b->seed, 0x726f756e64ULL + (uint64_t)rep * 7919u +
 					    (uint64_t)w->pattern_index);
 	int perm[BENCH_MAX_ORDERS], i, j, r, err = 0;
+	struct round_steal rs = { .on = steal_reported() == 1, .cpu = sched_getcpu() };
 	struct slot *sl;
 
 	if (nr <= 0 || nr > BENCH_MAX_ORDERS || rounds <= 0 || accesses < (unsigned)rounds)
@@ -716,6 +760,7 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 	for (i = 0; i < nr; i++) {
 		sl[i].order = orders[i];
 		sl[i].faults.value = NAN;
+		sl[i].steal_ns = rs.on ? 0.0 : -1.0;
 		perm[i] = i;
 		if (!(sl[i].ns = calloc((size_t)rounds, sizeof(double))))
 			err = -ENOMEM;
@@ -732,8 +777,10 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 			perm[i] = perm[j];
 			perm[j] = t;
 		}
+		round_steal_begin(&rs);
 		for (i = 0; i < nr && !err; i++)
 			err = timed_burst(b, w, &sl[perm[i]], burst_of(accesses, rounds, r), r);
+		round_steal_end(&rs, sl, nr, r);
 	}
 	for (i = 0; i < nr && !err; i++)
 		err = finish_slot(b, w, &sl[i], rep, accesses, rounds, &trials[i]);

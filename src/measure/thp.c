@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "thp.h"
+#include "thp_kernel.h"
 #include "atomic.h"
 #include "cleanup.h"
 
@@ -64,6 +65,22 @@ const char *thp_rundir(void)
 	const char *r = getenv("MTHPSCOPE_RUNDIR");
 
 	return r && *r ? r : "/run";
+}
+
+/* ENOENT under the THP root: the kernel's true reason (kconfig.h). */
+static int why_not_found(char *buf, size_t size)
+{
+	struct thp_kernel k;
+	int n;
+
+	if (strncmp(last_path, thp_root(), strlen(thp_root())))
+		return snprintf(buf, size, "%s: not found", last_path);
+	thp_kernel_probe(&k);
+	if (!k.sysfs || !k.per_size)
+		return thp_kernel_why(&k, buf, size);
+	n = snprintf(buf, size, "%s: not found: this kernel (%s) does not offer it", last_path,
+		     k.release);
+	return n;
 }
 
 const char *thp_last_path(void)
@@ -909,10 +926,7 @@ int thp_strerror(int err, char *buf, size_t size)
 			return snprintf(buf, size, "the run directory %s does not exist (it holds the "
 					"lock and the settings journal; create it, or set "
 					"MTHPSCOPE_RUNDIR to an existing directory)", thp_rundir());
-		return snprintf(buf, size,
-				"%s: not found; this kernel has no transparent hugepage support there "
-				"(built without CONFIG_TRANSPARENT_HUGEPAGE; per-size mTHP needs "
-				"Linux 6.8 or newer)", last_path);
+		return why_not_found(buf, size);
 	case EBADMSG:
 		return snprintf(buf, size, "%s: unexpected contents (corrupt, or a format this "
 				"version does not know)", last_path);

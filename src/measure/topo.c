@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "mthpscope.h"
 #include "topo.h"
 #include "counters.h"
 #include "mthpscope.h"
+#include "steal.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -179,6 +181,13 @@ int topo_describe(struct topo_info *t)
 			sscanf(s, "%d", &t->cpu_family);
 		if ((s = hwloc_obj_get_info_by_name(pkg, "CPUModelNumber")))
 			sscanf(s, "%d", &t->cpu_model_number);
+	}
+	ms_squeeze_spaces(t->cpu_model);
+	{
+		int st = steal_reported();
+
+		t->steal_known = st >= 0;
+		t->steal_counted = st > 0;
 	}
 	if (!t->cpu_model[0])
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "unknown");

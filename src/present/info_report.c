@@ -30,10 +30,15 @@ static void print_thp(json_t *thp)
 	json_t *v;
 
 	printf("\nTransparent huge pages\n");
+	if (json_object_get(thp, "boot_note"))
+		printf("  note: %s\n", str(thp, "boot_note"));
 	if (!json_is_true(json_object_get(thp, "available"))) {
 		printf("  not available: %s\n", str(thp, "reason"));
 	} else {
 		json_t *sizes = json_object_get(thp, "sizes");
+
+		if (json_object_get(thp, "per_size_reason"))
+			printf("  limited: %s\n", str(thp, "per_size_reason"));
 		printf("  enabled %s, defrag %s, shmem_enabled %s\n", str(thp, "enabled"),
 		       str(thp, "defrag"), str(thp, "shmem_enabled"));
 		printf("  %5s %8s %5s %-9s %12s %12s %10s\n", "order", "size", "anon", "enabled",

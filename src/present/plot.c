@@ -395,6 +395,24 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	return fig_finish(&g, s, "bars.gp", out, err, errsize);
 }
 
+/* The verdict rests on the isotonic fit, and it differs from the raw gains
+ * somewhere (the raw gains break monotonicity): then the figure draws it. */
+static bool fit_differs(const struct analysis *a)
+{
+	int k;
+
+	if (!a->monotone)
+		return false;
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (o->primary.n && isfinite(o->fitted.value) && isfinite(o->gain.value) &&
+		    fabs(o->fitted.value - o->gain.value) > 1e-9)
+			return true;
+	}
+	return false;
+}
+
 /* The two gain figures of the primary metric, one writer: against the
  * folio order (gain.*: every order above 0, the materiality threshold
  * drawn) or against sparse RSS bloat (gain_bloat.*: the orders with a
@@ -411,7 +429,7 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	fig_init(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
-	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended\n",
+	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended fit_pct\n",
 		vs_bloat ? "rss_multiple" : "x");
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_order *o = &a->orders[k];
@@ -428,7 +446,9 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 		num(d, 100.0 * o->gain.value);
 		num(d, 100.0 * o->gain.lo);
 		num(d, 100.0 * o->gain.hi);
-		fprintf(d, " %d\n", k == a->min_order);
+		fprintf(d, " %d", k == a->min_order);
+		num(d, 100.0 * o->fitted.value); /* NaN where no fit was made */
+		fputc('\n', d);
 		n++;
 	}
 	if ((rc = close_checked(d)))
@@ -454,6 +474,8 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 		fprintf(s, "\nthreshold = %g", 100.0 * a->threshold);
 	if (!vs_bloat && a->method == AN_PAIRED)
 		fprintf(s, "\ngain_title = 'gain (paired by round, trimmed mean)'");
+	if (!vs_bloat && fit_differs(a))
+		fprintf(s, "\nfit_title = 'isotonic fit (the verdict rests on it)'");
 	fputc('\n', s);
 	return fig_finish(&g, s, vs_bloat ? "gain_bloat.gp" : "gain.gp", out, err, errsize);
 }

@@ -556,6 +556,38 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The gain rows: each file's gain against its own order 0, and their difference. */
+static json_t *compare_gains_json(const struct compare_report *r)
+{
+	json_t *gains = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+		json_t *ci = json_null();
+
+		if (isfinite(g->ci_lo) && isfinite(g->ci_hi))
+			ci = json_pack("[f, f]", g->ci_lo, g->ci_hi);
+		json_array_append_new(
+			gains, json_pack("{s:s, s:s, s:i, s:I, s:s, s:s?, s:s, s:I, s:I, s:o, s:o, "
+					 "s:o, s:o, s:o, s:o, s:b, s:s, s:s}",
+					 "pattern", g->pattern, "metric", g->metric, "order",
+					 g->order, "span", (json_int_t)g->span, "paired_by",
+					 g->paired_by, "file", r->inputs[g->other].label, "better",
+					 compare_dir_name(g->dir), "n_a", (json_int_t)g->na, "n_b",
+					 (json_int_t)g->nb, "gain_a_pct", num_or_null(g->gain_a),
+					 "gain_b_pct", num_or_null(g->gain_b), "diff_points",
+					 num_or_null(g->diff), "ci", ci, "p_value",
+					 num_or_null(g->p_value), "p_holm", num_or_null(g->p_holm),
+					 "significant", g->significant, "verdict",
+					 compare_verdict_name(g->verdict), "test",
+					 "Welch t test of the reps' mean log ratios with the "
+					 "run-to-run part (gain_run_sd), two-sided; Holm over the gain "
+					 "rows of each pair"));
+	}
+	return gains;
+}
+
 json_t *report_compare_json(const struct compare_report *r)
 {
 	json_t *doc, *warnings = json_array(), *rows = json_array(), *others = json_array();
@@ -583,6 +615,8 @@ json_t *report_compare_json(const struct compare_report *r)
 					(json_int_t)w->nb, "p_holm", num_or_null(w->p_holm), "better",
 					compare_dir_name(w->dir), "verdict",
 					compare_verdict_name(w->verdict), "pattern", w->pattern));
+		json_object_set_new(json_array_get(rows, i), "drift_prone",
+				    json_boolean(w->drift_prone));
 	}
 	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?}, s:o, s:f, s:f, s:s, s:o}", "schema",
 			COMPARE_SCHEMA, "comparable", r->comparable, "warnings", warnings,
@@ -590,6 +624,7 @@ json_t *report_compare_json(const struct compare_report *r)
 			"others", others, "alpha", r->alpha, "ci_level", r->ci_level, "test",
 			"Mann-Whitney U, two-sided; significance after Holm correction per pair",
 			"rows", rows);
+	json_object_set_new(doc, "gains", compare_gains_json(r));
 	return doc;
 }
 
@@ -660,6 +695,73 @@ static void fmt_row_cells(const struct compare_report *r, const struct compare_r
 	fmt_metric(r, w, c->m, sizeof(c->m));
 }
 
+/* The cells of one gain row, as the text and markdown tables print them. */
+struct gain_cells {
+	char m[96], sp[32], n[48], ga[32], gb[32], d[32], ci[64], p[32];
+};
+
+static void fmt_gain_cells(const struct compare_report *r, const struct compare_gain_row *g,
+			   struct gain_cells *c)
+{
+	struct compare_row key = { .metric = g->metric, .pattern = g->pattern };
+
+	fmt_metric(r, &key, c->m, sizeof(c->m));
+	fmt_span(g->span, c->sp, sizeof(c->sp));
+	snprintf(c->n, sizeof(c->n), "%zu/%zu %s", g->na, g->nb, g->paired_by);
+	fmt_pct(c->ga, sizeof(c->ga), g->gain_a, 1, "n/a");
+	fmt_pct(c->gb, sizeof(c->gb), g->gain_b, 1, "n/a");
+	snprintf(c->d, sizeof(c->d), "%+.2f", g->diff);
+	if (isfinite(g->ci_lo) && isfinite(g->ci_hi))
+		snprintf(c->ci, sizeof(c->ci), "[%+.2f, %+.2f]", g->ci_lo, g->ci_hi);
+	else
+		snprintf(c->ci, sizeof(c->ci), "n/a");
+	if (isnan(g->p_holm))
+		snprintf(c->p, sizeof(c->p), "n/a");
+	else
+		snprintf(c->p, sizeof(c->p), "%.4f%s", g->p_holm, g->significant ? " *" : "");
+}
+
+/* The gain table of one pair, before its absolute rows. */
+static void write_gains_text(const struct compare_report *r, size_t other, int mw, FILE *f)
+{
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+		struct gain_cells c;
+
+		if ((size_t)g->other != other)
+			continue;
+		if (!head) {
+			fprintf(f, "gains against each file's own order 0 (drift-proof): share of "
+				   "order 0's value saved, paired within the file; diff = B - A in "
+				   "points, %.0f%% Welch CI over the reps plus the run-to-run part; "
+				   "p: its t test, Holm-adjusted, * below %.2g\n", r->ci_level * 100,
+				r->alpha);
+			fprintf(f, "%-*s %5s %6s %18s %8s %8s %8s %18s %10s  %s\n", mw, "metric",
+				"order", "span", "pairs A/B", "gain A", "gain B", "diff", "CI", "p",
+				"verdict");
+			head = true;
+		}
+		fmt_gain_cells(r, g, &c);
+		fprintf(f, "%-*s %5d %6s %18s %8s %8s %8s %18s %10s  %s\n", mw, c.m, g->order, c.sp,
+			c.n, c.ga, c.gb, c.d, c.ci, c.p, compare_verdict_name(g->verdict));
+	}
+	if (head)
+		fputc('\n', f);
+}
+
+static bool any_drift_prone(const struct compare_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++)
+		if (r->rows[i].drift_prone)
+			return true;
+	return false;
+}
+
 static void write_compare_text(const struct compare_report *r, FILE *f)
 {
 	size_t i, other = 0;
@@ -682,6 +784,7 @@ static void write_compare_text(const struct compare_report *r, FILE *f)
 			if (i)
 				fputc('\n', f);
 			write_pair_head(r, other, f, "");
+			write_gains_text(r, other, mw, f);
 			fprintf(f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; "
 				   "p: Mann-Whitney U, Holm-adjusted, * below %.2g\n",
 				r->ci_level * 100, r->alpha);
@@ -689,9 +792,40 @@ static void write_compare_text(const struct compare_report *r, FILE *f)
 				"span", "A", "B", "delta", "CI", "p", "verdict");
 		}
 		fmt_row_cells(r, w, &c);
-		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s\n", mw, c.m, w->order, c.sp,
+		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s%s\n", mw, c.m, w->order, c.sp,
 			c.va, c.vb, c.d, c.ci, c.p, compare_verdict_name(w->verdict),
+			w->drift_prone ? " ~" : "",
 			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
+	}
+	if (any_drift_prone(r))
+		fprintf(f, "~ drift-prone: an absolute time or cycle count moves with the machine "
+			   "between runs (load, frequency, a VM host's share), so these rows can "
+			   "flag drift; the gain rows are the drift-proof test\n");
+}
+
+static void write_gains_markdown(const struct compare_report *r, size_t other, FILE *f)
+{
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+		struct gain_cells c;
+
+		if ((size_t)g->other != other)
+			continue;
+		if (!head) {
+			fprintf(f, "\nGains against each file's own order 0 (drift-proof; diff = B - A "
+				   "in points):\n\n| metric | order | span | pairs A/B | gain A | "
+				   "gain B | diff | %.0f %% CI | p (Holm) | verdict |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+				r->ci_level * 100);
+			head = true;
+		}
+		fmt_gain_cells(r, g, &c);
+		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.m, g->order,
+			c.sp, c.n, c.ga, c.gb, c.d, c.ci, c.p,
+			g->significant ? compare_verdict_name(g->verdict) : "");
 	}
 }
 
@@ -708,18 +842,23 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
 			if (i)
 				fputc('\n', f);
 			write_pair_head(r, other, f, "### ");
+			write_gains_markdown(r, other, f);
 			fprintf(f, "\n| metric | order | span | A median | B median | delta | "
 				   "%.0f %% CI | p (Holm) | verdict |\n"
 				   "|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
 				r->ci_level * 100);
 		}
 		fmt_row_cells(r, w, &c);
-		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m, w->order, c.sp,
-			c.va, c.vb, c.d, c.ci, c.p, w->significant ? compare_verdict_name(w->verdict) : "");
+		fprintf(f, "| %s%s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m,
+			w->drift_prone ? " ~" : "", w->order, c.sp, c.va, c.vb, c.d, c.ci, c.p,
+			w->significant ? compare_verdict_name(w->verdict) : "");
 	}
 	if (r->nr_rows)
 		fprintf(f, "\ndelta = (B - A) / A of the medians; p: Mann-Whitney U, two-sided, "
-			   "Holm-adjusted over each table; verdict when p < %.2g.\n", r->alpha);
+			   "Holm-adjusted over each table; verdict when p < %.2g.%s\n", r->alpha,
+			any_drift_prone(r) ? " ~ drift-prone: an absolute time moves with the "
+					     "machine between runs; the gain rows are the "
+					     "drift-proof test." : "");
 }
 
 /* lkml: the MMTests compare-kernels layout mm developers know from cover
@@ -778,6 +917,77 @@ static void lkml_cell(const struct compare_row *w, bool baseline, int vw, char *
 		snprintf(buf, size, "%*s (%7.2f%%)", vw, v, g);
 }
 
+/* The kernel names, then the file labels where they add something (files
+ * named after their kernels, as scripts/kernel-ab.sh writes, give one row). */
+static void lkml_header(const struct compare_report *r, FILE *f, int lw, int cw)
+{
+	bool labels = false;
+	size_t i;
+
+	for (i = 0; i < r->nr_inputs; i++)
+		labels |= strcmp(r->inputs[i].label, compare_kernel_name(&r->inputs[i])) != 0;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
+	fputc('\n', f);
+	if (!labels)
+		return;
+	fprintf(f, "%-6s %-*s", "", lw, "");
+	for (i = 0; i < r->nr_inputs; i++)
+		fprintf(f, "  %*s", cw, r->inputs[i].label);
+	fputc('\n', f);
+}
+
+static const struct compare_gain_row *find_gain(const struct compare_report *r, size_t other,
+					       const struct compare_gain_row *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++) {
+		const struct compare_gain_row *g = &r->gains[i];
+		if ((size_t)g->other == other && g->order == key->order && g->span == key->span &&
+		    !strcmp(g->metric, key->metric) && !strcmp(g->pattern, key->pattern))
+			return g;
+	}
+	return NULL;
+}
+
+/* The gain rows first (the drift-proof answer to an mTHP question): each
+ * file's gain against its own order 0, and in parentheses its difference in
+ * points from the baseline's. */
+static void lkml_gains(const struct compare_report *r, FILE *f, int lw, int vw)
+{
+	size_t i, k;
+	char buf[128], v[32];
+
+	for (k = 0; k < r->nr_gains; k++) {
+		const struct compare_gain_row *g0 = &r->gains[k];
+		struct compare_row key = { .pattern = g0->pattern, .metric = g0->metric,
+					   .order = g0->order, .span = g0->span };
+
+		if (g0->other != 1)
+			continue;
+		lkml_label(r, &key, buf, sizeof(buf));
+		fprintf(f, "%-6s %-*s", "Gain", lw, buf);
+		snprintf(v, sizeof(v), "%.2f%%", g0->gain_a);
+		fprintf(f, "  %*s (%7.2f) ", vw, v, 0.0);
+		for (i = 1; i < r->nr_inputs; i++) {
+			const struct compare_gain_row *g = find_gain(r, i, g0);
+
+			if (!g) {
+				fprintf(f, "  %*s %10s", vw, "n/a", "");
+				continue;
+			}
+			snprintf(v, sizeof(v), "%.2f%%", g->gain_b);
+			if (g->significant)
+				fprintf(f, "  %*s *%+7.2f*", vw, v, g->diff + 0.0);
+			else
+				fprintf(f, "  %*s (%+7.2f)", vw, v, g->diff + 0.0);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void write_lkml(const struct compare_report *r, FILE *f)
 {
 	int lw = 0, vw = 6, cw;
@@ -820,13 +1030,8 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 		cw = m > cw ? m : cw;
 	}
 	vw = cw - 11;
-	fprintf(f, "%-6s %-*s", "", lw, "");
-	for (i = 0; i < r->nr_inputs; i++)
-		fprintf(f, "  %*s", cw, compare_kernel_name(&r->inputs[i]));
-	fprintf(f, "\n%-6s %-*s", "", lw, "");
-	for (i = 0; i < r->nr_inputs; i++)
-		fprintf(f, "  %*s", cw, r->inputs[i].label);
-	fputc('\n', f);
+	lkml_header(r, f, lw, cw);
+	lkml_gains(r, f, lw, vw);
 	for (k = 0; k < nkeys; k++) {
 		lkml_label(r, keys[k], buf, sizeof(buf));
 		fprintf(f, "%-6s %-*s", "Median", lw, buf);
@@ -836,7 +1041,7 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 			lkml_cell(w, i == 0, vw, buf, sizeof(buf));
 			fprintf(f, "  %s", buf);
 		}
-		fputc('\n', f);
+		fputs(r->nr_gains && keys[k]->drift_prone ? " ~\n" : "\n", f);
 		lower |= keys[k]->dir == COMPARE_DIR_LOWER;
 		higher |= keys[k]->dir == COMPARE_DIR_HIGHER;
 		none |= keys[k]->dir == COMPARE_DIR_NONE;
@@ -847,6 +1052,12 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 		lower && higher ? "" : lower ? " (lower values are better)" : "",
 		higher && !lower ? " (higher values are better)" : "",
 		none ? "; plain change for counts without a better direction" : "", r->alpha);
+	if (r->nr_gains)
+		fprintf(f, "Gain: share of order 0's value saved, each file against its own order 0 "
+			   "(paired within the file, so drift between the runs cancels); (x.xx): "
+			   "difference in points from %s, *x.xx*: significant (Welch t over the reps "
+			   "plus the run-to-run part, Holm p < %.2g); ~: a drift-prone absolute row (times move with the "
+			   "machine between runs)\n", compare_kernel_name(&r->inputs[0]), r->alpha);
 	free(keys);
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer target for the THP sysfs word parsers ("always [madvise] never"). */
+/* libFuzzer target for the THP sysfs word parsers ("always [madvise] never")
+ * and the kernel config line reader (kconfig_line). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "thp_kernel.h"
 #include "thp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,6 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	thp_word_parse(text);
+	{
+		int c = kconfig_line(text, "TRANSPARENT_HUGEPAGE");
+
+		if (c < -1 || c > 1)
+			abort();
+	}
 	free(text);
 	return 0;
 }

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * compare's drift-proof rows (compare.h, struct compare_gain_row): in each
+ * file, every order against the same file's order 0, pair by pair (the same
+ * round of an interleaved rep: "round"; else the same rep: "rep"), as log
+ * ratios. Load that drifts between the two runs moves order 0 and order k
+ * of a file alike and cancels; only the difference of the two gains is
+ * compared.
+ *
+ * The independent unit is the rep: each rep places the buffers anew
+ * (bench.c populates per rep), so the rounds of one rep share its placement
+ * and are not independent of each other. Per rep, u = the 10 % trimmed mean
+ * of its log ratios (the one ratio when paired by rep); per file, m = the
+ * mean of u over the reps, the gain 1 - exp(m) (lower is better) or
+ * exp(m) - 1 (higher is better). The difference of the two gains gets a
+ * Welch interval and t test (delta method from the log scale, t quantile by
+ * the Cornish-Fisher expansion) whose variance adds a run-to-run part the
+ * reps of one file cannot show (compare.h, gain_run_sd).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "results.h"
+#include "stats.h"
+
+#define GAIN_TRIM 0.10
+
+/* The paired log ratios of one order in one file, grouped by rep. */
+struct gsample {
+	double *v;       /* grouped: rep g holds v[start[g] .. start[g] + size[g]) */
+	size_t *start, *size;
+	size_t n, ngroups;
+	double *u;       /* per rep: the trimmed mean of its log ratios */
+	bool rounds;     /* paired by round (else by rep) */
+};
+
+static void gsample_free(struct gsample *g)
+{
+	free(g->v);
+	free(g->start);
+	free(g->size);
+	free(g->u);
+	memset(g, 0, sizeof(*g));
+}
+
+static const struct compare_series *series_at(const struct compare_input *in,
+					      const struct compare_series *key, int order)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_series; i++) {
+		const struct compare_series *s = &in->series[i];
+
+		if (s->order == order && s->span == key->span && !strcmp(s->metric, key->metric) &&
+		    !strcmp(s->pattern, key->pattern))
+			return s;
+	}
+	return NULL;
+}
+
+static const struct results_trial *trial_of_rep(const struct compare_series *s, int rep,
+						double *value)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->trials[i]->rep == rep) {
+			*value = s->values[i];
+			return s->trials[i];
+		}
+	return NULL;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The GAIN_TRIM trimmed mean of x[0..n), sorting x in place. */
+static double trimmed_mean(double *x, size_t n)
+{
+	double lo, hi, cum = 0, sum = 0, wsum = 0;
+	size_t i;
+
+	qsort(x, n, sizeof(*x), cmp_double);
+	lo = GAIN_TRIM * (double)n;
+	hi = (double)n - lo;
+	for (i = 0; i < n && cum < hi; i++) {
+		double a = fmin(cum + 1.0, hi) - fmax(cum, lo);
+
+		if (a > 0) {
+			sum += a * x[i];
+			wsum += a;
+		}
+		cum += 1.0;
+	}
+	return wsum > 0 ? sum / wsum : NAN;
+}
+
+/* Append the pairs of trial tk (value vk) against t0 (v0) as one group. */
+static void add_group(struct gsample *g, const struct results_trial *tk, double vk,
+		      const struct results_trial *t0, double v0, bool by_round)
+{
+	size_t r, n = g->n;
+
+	if (by_round && tk->nr_rounds && t0->nr_rounds) {
+		size_t m = tk->nr_rounds < t0->nr_rounds ? tk->nr_rounds : t0->nr_rounds;
+
+		for (r = 0; r < m; r++)
+			if (tk->rounds[r] > 0.0 && t0->rounds[r] > 0.0)
+				g->v[g->n++] = log(tk->rounds[r] / t0->rounds[r]);
+		g->rounds |= g->n > n;
+	} else if (vk > 0.0 && v0 > 0.0 && isfinite(vk) && isfinite(v0)) {
+		g->v[g->n++] = log(vk / v0);
+	}
+	if (g->n > n) {
+		g->start[g->ngroups] = n;
+		g->size[g->ngroups] = g->n - n;
+		g->u[g->ngroups] = trimmed_mean(g->v + n, g->n - n);
+		g->ngroups++;
+	}
+}
+
+/* The pairs of order sk->order against order 0 in one file; -ENOMEM, or
+ * 0 with g->ngroups == 0 when nothing pairs. */
+static int gsample_build(const struct compare_input *in, const struct compare_series *sk,
+			 struct gsample *g)
+{
+	const struct compare_series *s0 = series_at(in, sk, 0);
+	bool by_round = in->interleaved && !strcmp(sk->metric, "ns_per_access");
+	size_t i, cap = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (!s0 || !sk->trials || !s0->trials)
+		return 0;
+	for (i = 0; i < sk->n; i++)
+		cap += (by_round ? sk->trials[i]->nr_rounds : 0) + 1;
+	g->v = malloc(cap * sizeof(*g->v));
+	g->start = malloc(sk->n * sizeof(*g->start));
+	g->size = malloc(sk->n * sizeof(*g->size));
+	g->u = malloc(sk->n * sizeof(*g->u));
+	if (!g->v || !g->start || !g->size || !g->u) {
+		gsample_free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < sk->n; i++) {
+		double v0;
+		const struct results_trial *t0 = trial_of_rep(s0, sk->trials[i]->rep, &v0);
+
+		if (t0)
+			add_group(g, sk->trials[i], sk->values[i], t0, v0, by_round);
+	}
+	return 0;
+}
+
+/* Mean and its squared standard error of the reps' u. */
+static void rep_mean(const struct gsample *g, double *m, double *se2)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < g->ngroups; i++)
+		s += g->u[i];
+	*m = s / (double)g->ngroups;
+	for (i = 0; i < g->ngroups; i++)
+		ss += (g->u[i] - *m) * (g->u[i] - *m);
+	*se2 = g->ngroups >= 2 ? ss / (double)(g->ngroups - 1) / (double)g->ngroups : NAN;
+}
+
+static double gain_pct(double m, enum compare_dir dir)
+{
+	return 100.0 * (dir == COMPARE_DIR_HIGHER ? exp(m) - 1.0 : 1.0 - exp(m));
+}
+
+/* The t quantile at normal quantile z with df degrees of freedom
+ * (Cornish-Fisher, within 0.5 % of the exact value from df = 3). */
+static double t_quantile(double z, double df)
+{
+	double z3 = z * z * z, z5 = z3 * z * z;
+
+	return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+}
+
+/* The two-sided normal quantile for a CI level (0.95 -> 1.96; bisection). */
+static double z_of_level(double level)
+{
+	double lo = 0, hi = 10, mid = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2;
+		if (erf(mid / sqrt(2.0)) < level)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return mid;
+}
+
+/* The two-sided p of a t statistic: the normal tail of the z whose
+ * t_quantile() is |t| (so that p < 1 - level exactly when the CI excludes 0). */
+static double t_two_sided_p(double t, double df)
+{
+	double lo = 0, hi = fabs(t), mid = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2;
+		if (t_quantile(mid, df) < fabs(t))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return erfc(mid / sqrt(2.0));
+}
+
+/* Gain rows are for the translation metrics: a time or cycle count per
+ * access, the same work at every order. Not for populate or per-fault
+ * times: their gains move with the machine's memory state between runs
+ * (free-page reporting, compaction: one A/A pair under load had order 9's
+ * populate gain at 81 % and 44 %), which pairing within a file cannot
+ * cancel. */
+static bool gain_metric(const char *metric, const char *source)
+{
+	return compare_metric_drift_prone(metric, source) &&
+	       (strstr(metric, "per_access") || strstr(metric, "cycles"));
+}
+
+/*
+ * diff, its Welch CI and p (each side >= 2 reps). The variance of each
+ * side's gain: the reps' (delta method from the log scale, d gain / d m =
+ * -+100 exp(m)) plus the run-to-run floor squared; degrees of freedom by
+ * Welch-Satterthwaite with the floor as known.
+ */
+static void gain_ci(struct compare_gain_row *w, const struct gsample *ga,
+		    const struct gsample *gb, const struct compare_opts *o)
+{
+	double ma, mb, va, vb, da, db, fl, se, df, t;
+
+	rep_mean(ga, &ma, &va);
+	rep_mean(gb, &mb, &vb);
+	da = 1e4 * exp(2 * ma) * va;
+	db = 1e4 * exp(2 * mb) * vb;
+	fl = o->gain_run_sd > 0 ? o->gain_run_sd * o->gain_run_sd : 0;
+	se = sqrt(da + db + 2 * fl);
+	if (!(se > 0)) {
+		w->ci_lo = w->ci_hi = w->diff; /* exact counts: no spread */
+		w->p_value = w->diff == 0 ? 1.0 : 0.0;
+		return;
+	}
+	df = (da + db + 2 * fl) * (da + db + 2 * fl) /
+	     (da * da / (double)(ga->ngroups - 1) + db * db / (double)(gb->ngroups - 1));
+	if (!isfinite(df) || df > 1e6)
+		df = 1e6;
+	t = t_quantile(z_of_level(o->ci_level), df);
+	w->ci_lo = w->diff - t * se;
+	w->ci_hi = w->diff + t * se;
+	w->p_value = t_two_sided_p(w->diff / se, df);
+}
+
+static int add_gain(struct compare_report *r, const struct compare_gain_row *w, size_t *cap)
+{
+	if (r->nr_gains == *cap) {
+		size_t c = *cap ? *cap * 2 : 32;
+		struct compare_gain_row *p = realloc(r->gains, c * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->gains = p;
+		*cap = c;
+	}
+	r->gains[r->nr_gains++] = *w;
+	return 0;
+}
+
+static bool selected(const struct compare_opts *o, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_metrics; i++)
+		if (!strcmp(o->metrics[i], metric))
+			return true;
+	return !o->nr_metrics;
+}
+
+/* The gain row of series sa (order > 0) of A against B's; 0 when none. */
+static int gain_row(struct compare_report *r, const struct compare_opts *o, int other,
+		    const struct compare_series *sa, size_t *cap)
+{
+	const struct compare_series *sb = series_at(&r->inputs[other], sa, sa->order);
+	struct compare_gain_row w = { .other = other, .pattern = sa->pattern, .order = sa->order,
+				      .span = sa->span, .metric = sa->metric };
+	struct gsample ga, gb;
+	int err;
+
+	w.dir = compare_metric_dir(sa->metric);
+	if (!sb || w.dir == COMPARE_DIR_NONE)
+		return 0;
+	if ((err = gsample_build(&r->inputs[0], sa, &ga)))
+		return err;
+	if ((err = gsample_build(&r->inputs[other], sb, &gb)) || !ga.ngroups || !gb.ngroups)
+		goto out;
+	w.paired_by = ga.rounds && gb.rounds ? "round" : "rep";
+	w.na = ga.n;
+	w.nb = gb.n;
+	w.ci_lo = w.ci_hi = w.p_value = w.p_holm = NAN;
+	{
+		double ma, mb, se2;
+
+		rep_mean(&ga, &ma, &se2);
+		rep_mean(&gb, &mb, &se2);
+		w.gain_a = gain_pct(ma, w.dir);
+		w.gain_b = gain_pct(mb, w.dir);
+	}
+	w.diff = w.gain_b - w.gain_a;
+	if (ga.ngroups >= 2 && gb.ngroups >= 2)
+		gain_ci(&w, &ga, &gb, o);
+	err = add_gain(r, &w, cap);
+out:
+	gsample_free(&ga);
+	gsample_free(&gb);
+	return err;
+}
+
+/* Holm over the gain rows [first, nr_gains); verdicts. */
+static int gains_holm(struct compare_report *r, size_t first, double alpha)
+{
+	size_t i, m = 0, n = r->nr_gains - first;
+	double *p = calloc(n + 1, sizeof(*p)), *adj = calloc(n + 1, sizeof(*adj));
+	int err = 0;
+
+	if (!p || !adj) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = first; i < r->nr_gains; i++)
+		if (!isnan(r->gains[i].p_value))
+			p[m++] = r->gains[i].p_value;
+	if (m && (err = stats_holm_adjust(p, m, adj)))
+		goto out;
+	for (i = first, m = 0; i < r->nr_gains; i++) {
+		struct compare_gain_row *w = &r->gains[i];
+
+		if (!isnan(w->p_value))
+			w->p_holm = adj[m++];
+		w->significant = !isnan(w->p_holm) && w->p_holm < alpha;
+		w->verdict = !w->significant ? COMPARE_SAME :
+			     w->diff > 0 ? COMPARE_BETTER : COMPARE_WORSE;
+	}
+out:
+	free(p);
+	free(adj);
+	return err;
+}
+
+int compare_gains_pair(struct compare_report *r, const struct compare_opts *o, int other)
+{
+	const struct compare_input *a = &r->inputs[0];
+	size_t i, first = r->nr_gains, cap = r->nr_gains;
+	int err = 0;
+
+	for (i = 0; !err && i < a->nr_series; i++) {
+		const struct compare_series *sa = &a->series[i];
+
+		if (sa->order > 0 && sa->n && selected(o, sa->metric) &&
+		    gain_metric(sa->metric, sa->source))
+			err = gain_row(r, o, other, sa, &cap);
+	}
+	return err ? err : gains_holm(r, first, o->alpha);
+}

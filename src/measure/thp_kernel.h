@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Why THP is missing or limited on this kernel: not configured
+ * (CONFIG_TRANSPARENT_HUGEPAGE, e.g. PREEMPT_RT kernels before it was
+ * allowed there), off from boot (transparent_hugepage=never on the command
+ * line), or too old for per-size mTHP (hugepages-<N>kB/, Linux 6.8).
+ *
+ * Read from the kernel's own files: /boot/config-<release> or
+ * /proc/config.gz (through gzip -dc), /proc/cmdline, the THP sysfs root
+ * (thp_root()). MTHPSCOPE_BOOT_DIR, MTHPSCOPE_PROC_ROOT and
+ * MTHPSCOPE_KERNEL_RELEASE point them at stand-ins (the tests' fixtures).
+ */
+#ifndef THP_KERNEL_H
+#define THP_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct thp_kernel {
+	char release[96];      /* uname -r */
+	int major, minor;      /* from release; 0.0 when unparsable */
+	int configured;        /* CONFIG_TRANSPARENT_HUGEPAGE: 1 y, 0 not set, -1 no config */
+	bool preempt_rt;       /* CONFIG_PREEMPT_RT=y */
+	char config_path[300]; /* where the config was read, "" when none */
+	bool cmdline_never;    /* transparent_hugepage=never on the command line */
+	bool sysfs;            /* the THP sysfs root exists */
+	bool per_size;         /* it has hugepages-<N>kB/ directories */
+};
+
+/* Fill *k; never fails (what cannot be read stays unknown). */
+void thp_kernel_probe(struct thp_kernel *k);
+
+/*
+ * The reason THP cannot be used, or per-size mTHP is missing, in one
+ * sentence; "" when THP and per-size mTHP are both there. Returns the length.
+ */
+int thp_kernel_why(const struct thp_kernel *k, char *buf, size_t size);
+
+/* A note for transparent_hugepage=never at boot; "" when not given. */
+int thp_kernel_boot_note(const struct thp_kernel *k, char *buf, size_t size);
+
+/* One config line: CONFIG_<name>=y -> 1, "# CONFIG_<name> is not set" -> 0,
+ * anything else -1. */
+int kconfig_line(const char *line, const char *name);
+
+#endif
