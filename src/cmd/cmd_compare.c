@@ -318,14 +318,32 @@ static int compare_output(const struct compare_report *report, const struct comp
 	return MS_EXIT_OK;
 }
 
+/* The comparison of the loaded inputs, with the progress line. */
+static int build_report(struct compare_input *inputs, int nfiles,
+			const struct compare_cmd_opts *o, struct compare_report *report)
+{
+	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
+	struct progress prog;
+	int err;
+
+	copts.metrics = o->metrics;
+	copts.nr_metrics = o->nr_metrics;
+	copts.alpha = o->alpha;
+	copts.gain_run_sd = o->gain_run_sd;
+	progress_init(&prog);
+	copts.progress = show_rows;
+	copts.progress_ctx = &prog;
+	err = compare_build(inputs, (size_t)nfiles, &copts, report);
+	progress_clear(&prog);
+	return err;
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
 				      .gain_run_sd = COMPARE_GAIN_RUN_SD,
 				      .plot_format = PLOT_PNG };
-	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
 	struct compare_report report = { .nr_rows = 0 };
-	struct progress prog;
 	struct compare_input *inputs = NULL;
 	struct results **res = NULL;
 	char **labels = NULL, **v;
@@ -371,15 +389,7 @@ static int compare_cmd(int argc, char **argv)
 	}
 	if (load_inputs((const char *const *)v, nfiles, res, inputs, labels))
 		goto out;
-	copts.metrics = o.metrics;
-	copts.nr_metrics = o.nr_metrics;
-	copts.alpha = o.alpha;
-	copts.gain_run_sd = o.gain_run_sd;
-	progress_init(&prog);
-	copts.progress = show_rows;
-	copts.progress_ctx = &prog;
-	err = compare_build(inputs, (size_t)nfiles, &copts, &report);
-	progress_clear(&prog);
+	err = build_report(inputs, nfiles, &o, &report);
 	for (k = 0; k < report.nr_warnings; k++)
 		ms_warn("%s", report.warnings[k]);
 	if (err) {

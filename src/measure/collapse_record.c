@@ -81,6 +81,29 @@ static void measure_from(struct collapse_doc_measure *dm, const struct collapse_
 	memcpy(dm->pages, m->hist.pages, sizeof(dm->pages));
 }
 
+/* Creep (orders climbing, RSS growth per pass) and what the kernel did with
+ * max_ptes_none for mTHP (the kernel log's rewrite message). */
+static void creep_from(struct collapse_doc_run *dr, const struct collapse_run *r)
+{
+	dr->creep = r->creep;
+	if (r->creep) {
+		dr->creep_from = r->creep_from;
+		dr->creep_to = r->creep_to;
+		dr->creep_t_ms = r->creep_t_ms;
+	}
+	dr->has_rss_creep = dr->has_mpn_mthp = true;
+	dr->rss_growth_steps = r->rss_growth_steps;
+	dr->rss_growth_passes = r->rss_growth_passes;
+	dr->rss_growth_per_pass = r->rss_growth_per_pass;
+	dr->mpn_mthp = r->mpn_mthp;
+	snprintf(dr->mpn_mthp_source, sizeof(dr->mpn_mthp_source), "%s",
+		 r->mpn_mthp_source ? r->mpn_mthp_source : "");
+	dr->has_klog = true;
+	dr->klog_readable = r->klog_readable;
+	dr->klog_found = r->klog_found;
+	dr->klog_kept = r->klog_found ? r->klog_kept : -1;
+}
+
 int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 			 const char *verdict, const char *statement,
 			 const struct collapse_measure *before, const struct collapse_measure *after)
@@ -142,23 +165,7 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 	dr->madvise_ns = r->madvise_ns;
 	orders_from_mask(&dr->orders_reached, r->orders_reached);
 	orders_from_mask(&dr->orders_final, r->orders_final);
-	dr->creep = r->creep;
-	if (r->creep) {
-		dr->creep_from = r->creep_from;
-		dr->creep_to = r->creep_to;
-		dr->creep_t_ms = r->creep_t_ms;
-	}
-	dr->has_rss_creep = dr->has_mpn_mthp = true;
-	dr->rss_growth_steps = r->rss_growth_steps;
-	dr->rss_growth_passes = r->rss_growth_passes;
-	dr->rss_growth_per_pass = r->rss_growth_per_pass;
-	dr->mpn_mthp = r->mpn_mthp;
-	snprintf(dr->mpn_mthp_source, sizeof(dr->mpn_mthp_source), "%s",
-		 r->mpn_mthp_source ? r->mpn_mthp_source : "");
-	dr->has_klog = true;
-	dr->klog_readable = r->klog_readable;
-	dr->klog_found = r->klog_found;
-	dr->klog_kept = r->klog_found ? r->klog_kept : -1;
+	creep_from(dr, r);
 	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
 	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);
 	dr->has_measure = before && after;
