@@ -48,12 +48,12 @@ const struct arch_desc *arch_find(const char *pmu_name)
 
 int arch_detect(const struct arch_desc **out, char *why, size_t size)
 {
-	struct ctr_pmu_model models[8];
+	struct counters_pmu_model models[8];
 	const struct arch_desc *const *d;
 	int n, i;
 
 	*out = NULL;
-	n = ctr_detect_pmus(models, 8);
+	n = counters_detect_pmus(models, 8);
 	for (i = 0; i < n; i++) {
 		if ((*out = arch_find(models[i].name)))
 			return 0;
@@ -127,9 +127,9 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 	if (!d && (err = arch_detect(&d, why, size)))
 		return err;
 	out->desc = d;
-	err = ctr_probe_hw();
+	err = counters_probe_hw();
 	if (err) {
-		ctr_strerror(err, true, adv, sizeof(adv));
+		counters_strerror(err, true, adv, sizeof(adv));
 		snprintf(why, size, "%s: a hardware counter does not open (%s): %s", d->name,
 			 strerror(-err), adv);
 		return err;
@@ -147,7 +147,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 		}
 	}
 	for (e = d->events; e->metric; e++) {
-		struct ctr_spec *s;
+		struct counters_spec *s;
 
 		if (want && e->pmu && strcmp(e->pmu, want))
 			continue;

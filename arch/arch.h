@@ -78,18 +78,18 @@ const struct arch_desc *arch_find(const char *pmu_name);
 int arch_detect(const struct arch_desc **out, char *why, size_t size);
 
 /*
- * The ctr_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
+ * The counters_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
  * the core type of that cpu; cpu < 0: every PMU, metrics of the non-first
  * PMU suffixed "_<pmu>"). d NULL: arch_detect(). Returns the number of specs,
  * or negative errno with the reason in 'why' when no PMU counter opens here
- * (ctr_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
+ * (counters_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
  * fits (-ENODEV). Strings point into static tables or 'names' storage.
  */
 #define ARCH_MAX_SPECS 16
 struct arch_specs {
 	const struct arch_desc *desc;
 	int n;
-	struct ctr_spec spec[ARCH_MAX_SPECS];
+	struct counters_spec spec[ARCH_MAX_SPECS];
 	char names[ARCH_MAX_SPECS][48]; /* suffixed metric names (hybrid, cpu < 0) */
 	/* d's events this PMU does not count (arch_event_counted() == 0): left
 	 * out of spec[], named here so the caller can say which */

@@ -3,16 +3,16 @@
  * chase-mem: a random cyclic pointer chase over every cache line of the span.
  * With a span several times the last-level cache each access misses the
  * caches and, at small orders, the TLB too: DRAM-bound, with the page walk's
- * own misses on top. Same loop as chase-tlb (kern_chase_loop).
+ * own misses on top. Same loop as chase-tlb (kernel_chase_loop).
  */
 #include "kernel.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-static int chase_mem_setup(struct kern_state *st)
+static int chase_mem_setup(struct kernel_state *st)
 {
-	uint64_t nlines = st->span / KERN_LINE, i;
+	uint64_t nlines = st->span / KERNEL_LINE, i;
 	uint32_t *next;
 
 	if (nlines < 2 || nlines > UINT32_MAX)
@@ -20,18 +20,18 @@ static int chase_mem_setup(struct kern_state *st)
 	next = malloc(nlines * sizeof(*next));
 	if (!next)
 		return -ENOMEM;
-	kern_random_cycle(next, (uint32_t)nlines, st->seed);
+	kernel_random_cycle(next, (uint32_t)nlines, st->seed);
 	for (i = 0; i < nlines; i++)
-		*(void **)(st->base + i * KERN_LINE) = st->base + (uint64_t)next[i] * KERN_LINE;
+		*(void **)(st->base + i * KERNEL_LINE) = st->base + (uint64_t)next[i] * KERNEL_LINE;
 	free(next);
 	st->cursor = st->base;
 	st->cycle = nlines;
 	return 0;
 }
 
-const struct kern_desc kern_chase_mem = {
+const struct kernel_desc kernel_chase_mem = {
 	.name = "chase-mem",
 	.help = "random cyclic pointer chase over every cache line: DRAM-bound",
 	.setup = chase_mem_setup,
-	.loop = kern_chase_loop,
+	.loop = kernel_chase_loop,
 };

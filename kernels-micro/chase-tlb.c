@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static int chase_tlb_setup(struct kern_state *st)
+static int chase_tlb_setup(struct kernel_state *st)
 {
 	uint64_t npages = st->span / st->page_size, i, hs;
 	uint32_t *next;
@@ -25,7 +25,7 @@ static int chase_tlb_setup(struct kern_state *st)
 	next = malloc(npages * sizeof(*next));
 	if (!next)
 		return -ENOMEM;
-	kern_random_cycle(next, (uint32_t)npages, st->seed);
+	kernel_random_cycle(next, (uint32_t)npages, st->seed);
 	for (i = 0; i < npages; i++) {
 		uint32_t j = next[i];
 		uint64_t li, lj;
@@ -34,20 +34,20 @@ static int chase_tlb_setup(struct kern_state *st)
 		li = stats_splitmix64(&hs) >> 58; /* 0..63 */
 		hs = st->seed ^ ((uint64_t)j * 0x2545f4914f6cdd1dULL);
 		lj = stats_splitmix64(&hs) >> 58;
-		*(void **)(st->base + i * st->page_size + li * KERN_LINE) =
-			st->base + (uint64_t)j * st->page_size + lj * KERN_LINE;
+		*(void **)(st->base + i * st->page_size + li * KERNEL_LINE) =
+			st->base + (uint64_t)j * st->page_size + lj * KERNEL_LINE;
 		if (i == 0)
-			st->cursor = st->base + li * KERN_LINE;
+			st->cursor = st->base + li * KERNEL_LINE;
 	}
 	free(next);
 	st->cycle = npages;
 	return 0;
 }
 
-const struct kern_desc kern_chase_tlb = {
+const struct kernel_desc kernel_chase_tlb = {
 	.name = "chase-tlb",
 	.help = "random cyclic pointer chase, one cache line per page, lines fit in cache: "
 		"translation-bound",
 	.setup = chase_tlb_setup,
-	.loop = kern_chase_loop,
+	.loop = kernel_chase_loop,
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Micro-kernels: the measured loops and their set-up (stress-ng habit: each
- * kernel is one file with one const descriptor, listed in kern_table).
+ * kernel is one file with one const descriptor, listed in kernel_table).
  *
  * The buffer is mapped and populated by the caller (src/buffer.c); set-up
  * only writes into it (chase pointers), never maps or faults new memory, so
@@ -20,7 +20,7 @@
 
 #include "stats.h" /* stats_splitmix64: the one splitmix64 */
 
-struct kern_state {
+struct kernel_state {
 	char *base;          /* the populated span, PMD-aligned */
 	size_t span;
 	size_t page_size;
@@ -32,32 +32,32 @@ struct kern_state {
 	uint64_t nlines;     /* random / store / stream: lines in the span */
 };
 
-struct kern_desc {
+struct kernel_desc {
 	const char *name;
 	const char *help;
 	/* Lay the pattern out in the populated buffer. 0 or negative errno. */
-	int (*setup)(struct kern_state *st);
+	int (*setup)(struct kernel_state *st);
 	/* Exactly n accesses; continues where the previous call stopped. */
-	uint64_t (*loop)(struct kern_state *st, unsigned long long n);
+	uint64_t (*loop)(struct kernel_state *st, unsigned long long n);
 };
 
-extern const struct kern_desc kern_chase_tlb;
-extern const struct kern_desc kern_chase_mem;
-extern const struct kern_desc kern_random;
-extern const struct kern_desc kern_stream;
-extern const struct kern_desc kern_store;
+extern const struct kernel_desc kernel_chase_tlb;
+extern const struct kernel_desc kernel_chase_mem;
+extern const struct kernel_desc kernel_random;
+extern const struct kernel_desc kernel_stream;
+extern const struct kernel_desc kernel_store;
 
 /* NULL-terminated, in the order --help lists them. */
-extern const struct kern_desc *const kern_table[];
-const struct kern_desc *kern_find(const char *name);
+extern const struct kernel_desc *const kernel_table[];
+const struct kernel_desc *kernel_find(const char *name);
 
 /* Shared set-up helpers (kernels.c). */
-#define KERN_LINE 64u
+#define KERNEL_LINE 64u
 /* A single random cycle over 0..n-1 (Sattolo's algorithm): next[i] is the
  * successor of i, and following it from any start visits all n. */
-int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed);
+int kernel_random_cycle(uint32_t *next, uint32_t n, uint64_t seed);
 
 /* The dependent-load loop of both chases (kernels.c). */
-uint64_t kern_chase_loop(struct kern_state *st, unsigned long long n);
+uint64_t kernel_chase_loop(struct kernel_state *st, unsigned long long n);
 
 #endif

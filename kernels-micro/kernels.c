@@ -4,15 +4,15 @@
 #include <errno.h>
 #include <string.h>
 
-const struct kern_desc *const kern_table[] = {
-	&kern_chase_tlb, &kern_chase_mem, &kern_random, &kern_stream, &kern_store, NULL,
+const struct kernel_desc *const kernel_table[] = {
+	&kernel_chase_tlb, &kernel_chase_mem, &kernel_random, &kernel_stream, &kernel_store, NULL,
 };
 
-const struct kern_desc *kern_find(const char *name)
+const struct kernel_desc *kernel_find(const char *name)
 {
-	const struct kern_desc *const *k;
+	const struct kernel_desc *const *k;
 
-	for (k = kern_table; *k; k++)
+	for (k = kernel_table; *k; k++)
 		if (!strcmp((*k)->name, name))
 			return *k;
 	return NULL;
@@ -25,7 +25,7 @@ static uint32_t below(uint64_t *s, uint32_t bound)
 	return (uint32_t)(((stats_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
 }
 
-int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
+int kernel_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
 {
 	uint32_t *perm, i;
 	uint64_t s = seed;
@@ -59,7 +59,7 @@ int kern_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
  * one load per iteration, nothing else touching memory. noinline keeps the
  * loop a separate function whatever the caller's optimisation does.
  */
-__attribute__((noinline)) uint64_t kern_chase_loop(struct kern_state *st, unsigned long long n)
+__attribute__((noinline)) uint64_t kernel_chase_loop(struct kernel_state *st, unsigned long long n)
 {
 	void *const *p = st->cursor;
 

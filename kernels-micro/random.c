@@ -16,11 +16,11 @@
 
 #include <errno.h>
 
-static int random_setup(struct kern_state *st)
+static int random_setup(struct kernel_state *st)
 {
 	uint64_t s = st->seed;
 
-	st->nlines = st->span / KERN_LINE;
+	st->nlines = st->span / KERNEL_LINE;
 	if (st->nlines < 1 || st->nlines > UINT32_MAX)
 		return -EINVAL;
 	st->rng = stats_splitmix64(&s) | 1; /* xorshift must not start at 0 */
@@ -28,7 +28,7 @@ static int random_setup(struct kern_state *st)
 	return 0;
 }
 
-__attribute__((noinline)) static uint64_t random_loop(struct kern_state *st,
+__attribute__((noinline)) static uint64_t random_loop(struct kernel_state *st,
 						      unsigned long long n)
 {
 	const char *base = st->base;
@@ -38,13 +38,13 @@ __attribute__((noinline)) static uint64_t random_loop(struct kern_state *st,
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		sum += *(volatile const uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERN_LINE);
+		sum += *(volatile const uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERNEL_LINE);
 	}
 	st->rng = x;
 	return sum;
 }
 
-const struct kern_desc kern_random = {
+const struct kernel_desc kernel_random = {
 	.name = "random",
 	.help = "independent random loads, many in flight: translation throughput",
 	.setup = random_setup,

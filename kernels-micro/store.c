@@ -13,11 +13,11 @@
 
 #include <errno.h>
 
-static int store_setup(struct kern_state *st)
+static int store_setup(struct kernel_state *st)
 {
 	uint64_t s = st->seed ^ 0x5bd1e995ULL;
 
-	st->nlines = st->span / KERN_LINE;
+	st->nlines = st->span / KERNEL_LINE;
 	if (st->nlines < 1 || st->nlines > UINT32_MAX)
 		return -EINVAL;
 	st->rng = stats_splitmix64(&s) | 1;
@@ -25,7 +25,7 @@ static int store_setup(struct kern_state *st)
 	return 0;
 }
 
-__attribute__((noinline)) static uint64_t store_loop(struct kern_state *st,
+__attribute__((noinline)) static uint64_t store_loop(struct kernel_state *st,
 						     unsigned long long n)
 {
 	char *base = st->base;
@@ -35,13 +35,13 @@ __attribute__((noinline)) static uint64_t store_loop(struct kern_state *st,
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		*(volatile uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERN_LINE) = x;
+		*(volatile uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERNEL_LINE) = x;
 	}
 	st->rng = x;
 	return x;
 }
 
-const struct kern_desc kern_store = {
+const struct kernel_desc kernel_store = {
 	.name = "store",
 	.help = "independent random stores: the store side of the TLB",
 	.setup = store_setup,

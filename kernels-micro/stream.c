@@ -14,9 +14,9 @@
 
 #include <errno.h>
 
-static int stream_setup(struct kern_state *st)
+static int stream_setup(struct kernel_state *st)
 {
-	st->nlines = st->span / KERN_LINE;
+	st->nlines = st->span / KERNEL_LINE;
 	if (st->nlines < 1)
 		return -EINVAL;
 	st->cursor = st->base;
@@ -24,7 +24,7 @@ static int stream_setup(struct kern_state *st)
 	return 0;
 }
 
-__attribute__((noinline)) static uint64_t stream_loop(struct kern_state *st,
+__attribute__((noinline)) static uint64_t stream_loop(struct kernel_state *st,
 						      unsigned long long n)
 {
 	const char *p = st->cursor, *base = st->base, *end = st->base + st->span;
@@ -32,7 +32,7 @@ __attribute__((noinline)) static uint64_t stream_loop(struct kern_state *st,
 
 	while (n--) {
 		sum += *(volatile const uint64_t *)p;
-		p += KERN_LINE;
+		p += KERNEL_LINE;
 		if (p == end)
 			p = base;
 	}
@@ -40,7 +40,7 @@ __attribute__((noinline)) static uint64_t stream_loop(struct kern_state *st,
 	return sum;
 }
 
-const struct kern_desc kern_stream = {
+const struct kernel_desc kernel_stream = {
 	.name = "stream",
 	.help = "sequential reads, one per cache line: prefetch-friendly",
 	.setup = stream_setup,

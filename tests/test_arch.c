@@ -111,10 +111,10 @@ TEST(every_family_encodes_vendor_codes)
 				FAIL_AT("no expected-encoding row for %s %s", (*d)->name, e->metric);
 				continue;
 			}
-			ret = ctr_encode(e->event, false, &a);
+			ret = counters_encode(e->event, false, &a);
 			if (e->pmu) {
 				/* hybrid raw: the config is fixed, the type is the host's */
-				EXPECT_EQ(ctr_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
+				EXPECT_EQ(counters_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
 				EXPECT_STREQ(pmu, e->pmu);
 				EXPECT_EQ(raw, r->config);
 				if (ret == 0)
@@ -123,12 +123,12 @@ TEST(every_family_encodes_vendor_codes)
 					EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
 			} else {
 				if (ret)
-					printf("    %s\n", ctr_encode_detail());
+					printf("    %s\n", counters_encode_detail());
 				EXPECT_EQ(ret, 0);
 				EXPECT_EQ(a.type, PERF_TYPE_RAW);
 				EXPECT_EQ(a.config, r->config);
 				EXPECT_EQ(a.config1, 0);
-				EXPECT_STREQ(ctr_attr_source(&a), "pmu");
+				EXPECT_STREQ(counters_attr_source(&a), "pmu");
 			}
 			EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
 			checked++;
@@ -210,7 +210,7 @@ TEST(descriptions_are_complete)
  * the PMU: a new metric is one row there, not four edits. */
 static void expect_pmu_metric(const char *name)
 {
-	const struct metric_def *m = metric_find(name);
+	const struct metrics_def *m = metrics_find(name);
 
 	EXPECT_TRUE(m != NULL);
 	if (!m)
@@ -311,7 +311,7 @@ TEST(pmu_specs_or_reason)
 {
 	struct arch_specs s;
 	char why[512];
-	int n, probe = ctr_probe_hw();
+	int n, probe = counters_probe_hw();
 
 	if (probe == -ENOSYS)
 		SKIP("perf_event_open is not implemented here (qemu-user?)");
@@ -342,7 +342,7 @@ TEST(pmu_specs_hybrid_names)
 
 	if (!d)
 		SKIP("no hybrid description in this arch build");
-	if (ctr_probe_hw())
+	if (counters_probe_hw())
 		SKIP("no hardware PMU: arch_pmu_specs reports the reason instead");
 	n = arch_pmu_specs(d, -1, &s, why, sizeof(why));
 	ASSERT_EQ(n, 8);
@@ -373,7 +373,7 @@ TEST(raw_syntax)
 	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
 		char pmu[32] = "x";
 		unsigned long long c = 0;
-		int ret = ctr_parse_raw(t[i].s, pmu, sizeof(pmu), &c);
+		int ret = counters_parse_raw(t[i].s, pmu, sizeof(pmu), &c);
 
 		printf("  %s\n", t[i].s);
 		EXPECT_EQ(ret, t[i].ret);

@@ -123,31 +123,31 @@ TEST(failed_exec_is_reported_by_start)
  * nothing before its exec does. */
 TEST(counters_follow_the_tree)
 {
-	static const struct ctr_spec spec[] = { { "page_faults", "page-faults" } };
+	static const struct counters_spec spec[] = { { "page_faults", "page-faults" } };
 	char *const argv[] = { "sh", "-c", "sh -c true; sh -c true", NULL };
 	struct child_opts o = { .stdout_path = NULL };
 	struct child_watch w = { 0 };
-	struct ctr_options co = { .include_kernel = true, .inherit = true,
+	struct counters_options co = { .include_kernel = true, .inherit = true,
 				  .enable_on_exec = true };
 	struct child_result res;
-	struct ctr_value v;
-	struct ctr_set *set;
+	struct counters_value v;
+	struct counters_set *set;
 	struct child c;
 	int bad, err;
 
 	ASSERT_EQ(child_prepare(&c, argv, &o), 0);
 	co.pid = c.pid;
-	err = ctr_set_open(&set, spec, 1, &co, &bad);
+	err = counters_set_open(&set, spec, 1, &co, &bad);
 	if (err) {
 		child_cancel(&c);
 		SKIP("software counters do not open on a child (%s)", strerror(-err));
 	}
-	ASSERT_EQ(ctr_set_read(set, &v, 1), 0);
+	ASSERT_EQ(counters_set_read(set, &v, 1), 0);
 	EXPECT_NEAR(v.value, 0, 0); /* not enabled before exec */
 	ASSERT_EQ(child_start(&c), 0);
 	ASSERT_EQ(child_wait(&c, &w, &res), 0);
-	ASSERT_EQ(ctr_set_read(set, &v, 1), 0);
-	ctr_set_close(set);
+	ASSERT_EQ(counters_set_read(set, &v, 1), 0);
+	counters_set_close(set);
 	/* three shells' faults: more than one exec'd sh alone takes (~100) */
 	EXPECT_TRUE(v.value > 150);
 	EXPECT_TRUE(res.ru.ru_minflt > 150);

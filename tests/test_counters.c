@@ -41,7 +41,7 @@ TEST(scale_table)
 	for (i = 0; i < MS_ARRAY_SIZE(scale_rows); i++) {
 		double v = -1, sc = -1;
 		bool mux = !scale_rows[i].multiplexed;
-		int ret = ctr_scale(scale_rows[i].raw, scale_rows[i].enabled, scale_rows[i].running,
+		int ret = counters_scale(scale_rows[i].raw, scale_rows[i].enabled, scale_rows[i].running,
 				    &v, &sc, &mux);
 
 		printf("  row %zu\n", i);
@@ -82,14 +82,14 @@ TEST(encode_table)
 
 	for (i = 0; i < MS_ARRAY_SIZE(encode_rows); i++) {
 		struct perf_event_attr a;
-		int ret = ctr_encode(encode_rows[i].event, false, &a);
+		int ret = counters_encode(encode_rows[i].event, false, &a);
 
 		printf("  %s\n", encode_rows[i].event);
 		EXPECT_EQ(ret, 0);
 		EXPECT_EQ(a.type, encode_rows[i].type);
 		EXPECT_EQ(a.config, encode_rows[i].config);
-		EXPECT_STREQ(ctr_attr_source(&a), encode_rows[i].source);
-		EXPECT_EQ(ctr_group_key(&a), encode_rows[i].key);
+		EXPECT_STREQ(counters_attr_source(&a), encode_rows[i].source);
+		EXPECT_EQ(counters_group_key(&a), encode_rows[i].key);
 		EXPECT_EQ(a.exclude_kernel, 1);
 		EXPECT_EQ(a.exclude_user, 0);
 		EXPECT_EQ(a.size, sizeof(a));
@@ -100,11 +100,11 @@ TEST(encode_kernel_option)
 {
 	struct perf_event_attr a;
 
-	ASSERT_EQ(ctr_encode("page-faults", true, &a), 0);
+	ASSERT_EQ(counters_encode("page-faults", true, &a), 0);
 	EXPECT_EQ(a.exclude_kernel, 0);
-	ASSERT_EQ(ctr_encode("perf::PERF_COUNT_SW_PAGE_FAULTS", true, &a), 0);
+	ASSERT_EQ(counters_encode("perf::PERF_COUNT_SW_PAGE_FAULTS", true, &a), 0);
 	EXPECT_EQ(a.exclude_kernel, 0);
-	ASSERT_EQ(ctr_encode("perf::PERF_COUNT_SW_PAGE_FAULTS", false, &a), 0);
+	ASSERT_EQ(counters_encode("perf::PERF_COUNT_SW_PAGE_FAULTS", false, &a), 0);
 	EXPECT_EQ(a.exclude_kernel, 1);
 }
 
@@ -120,10 +120,10 @@ TEST(encode_rejects)
 
 	for (i = 0; i < MS_ARRAY_SIZE(bad); i++) {
 		printf("  '%s'\n", bad[i]);
-		EXPECT_EQ(ctr_encode(bad[i], false, &a), -ENOMSG);
-		EXPECT_TRUE(strlen(ctr_encode_detail()) > 0);
+		EXPECT_EQ(counters_encode(bad[i], false, &a), -ENOMSG);
+		EXPECT_TRUE(strlen(counters_encode_detail()) > 0);
 	}
-	ctr_strerror(-ENOMSG, true, msg, sizeof(msg));
+	counters_strerror(-ENOMSG, true, msg, sizeof(msg));
 	EXPECT_TRUE(strstr(msg, "libpfm4") != NULL);
 }
 
@@ -133,62 +133,62 @@ TEST(group_key_hybrid)
 	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE,
 				     .config = 10ull << 32 | PERF_COUNT_HW_CPU_CYCLES };
 
-	EXPECT_EQ(ctr_group_key(&a), 10);
+	EXPECT_EQ(counters_group_key(&a), 10);
 	a.type = 8; /* a dynamic PMU type from sysfs, e.g. cpu_atom */
 	a.config = 0xe08;
-	EXPECT_EQ(ctr_group_key(&a), 8);
+	EXPECT_EQ(counters_group_key(&a), 8);
 }
 
-static int open_or_skip(struct ctr_set **set, const struct ctr_spec *specs, int n, int *bad)
+static int open_or_skip(struct counters_set **set, const struct counters_spec *specs, int n, int *bad)
 {
-	int err = ctr_set_open(set, specs, n, NULL, bad);
+	int err = counters_set_open(set, specs, n, NULL, bad);
 
 	if (err == -ENOSYS)
 		SKIP("perf_event_open is not implemented here (qemu-user?)");
 	if (err == -EACCES || err == -EPERM)
-		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", ctr_paranoid());
+		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", counters_paranoid());
 	return err;
 }
 
 TEST(open_errors)
 {
-	static const struct ctr_spec specs[] = {
+	static const struct counters_spec specs[] = {
 		{ "page_faults", "page-faults" },
 		{ "walks", "NO_SUCH_EVENT" },
 	};
-	struct ctr_set *set = (struct ctr_set *)1;
+	struct counters_set *set = (struct counters_set *)1;
 	int bad = 99;
 
-	EXPECT_EQ(ctr_set_open(&set, specs, 2, NULL, &bad), -ENOMSG);
+	EXPECT_EQ(counters_set_open(&set, specs, 2, NULL, &bad), -ENOMSG);
 	EXPECT_EQ(bad, 1);
 	EXPECT_TRUE(set == NULL);
-	EXPECT_EQ(ctr_set_open(&set, specs, 0, NULL, &bad), -EINVAL);
-	EXPECT_EQ(ctr_set_open(&set, specs, CTR_MAX_EVENTS + 1, NULL, &bad), -EINVAL);
+	EXPECT_EQ(counters_set_open(&set, specs, 0, NULL, &bad), -EINVAL);
+	EXPECT_EQ(counters_set_open(&set, specs, COUNTERS_MAX_EVENTS + 1, NULL, &bad), -EINVAL);
 }
 
 /* Without a PMU the hardware event fails with the probe's errno and names its
  * spec; with one, the set opens with two groups (core PMU, software). */
 TEST(open_hw_reports_spec)
 {
-	static const struct ctr_spec specs[] = {
+	static const struct counters_spec specs[] = {
 		{ "page_faults", "page-faults" },
 		{ "cycles", "cycles" },
 	};
-	struct ctr_set *set = NULL;
-	int bad = -1, probe = ctr_probe_hw();
+	struct counters_set *set = NULL;
+	int bad = -1, probe = counters_probe_hw();
 	int err = open_or_skip(&set, specs, 2, &bad);
 
 	if (probe == 0) {
 		ASSERT_EQ(err, 0);
-		EXPECT_EQ(ctr_set_nr_groups(set), 2);
-		ctr_set_close(set);
+		EXPECT_EQ(counters_set_nr_groups(set), 2);
+		counters_set_close(set);
 		return;
 	}
 	EXPECT_EQ(err, probe);
 	EXPECT_EQ(bad, 1);
 }
 
-static const struct ctr_spec sw_specs[] = {
+static const struct counters_spec sw_specs[] = {
 	{ "page_faults", "page-faults" },
 	{ "minor_faults", "minor-faults" },
 	{ "task_clock", "task-clock" },
@@ -207,22 +207,22 @@ __attribute__((no_sanitize_address, noinline)) static void touch_pages(char *p, 
 
 TEST(sw_group_reads_once)
 {
-	struct ctr_value v[4];
-	struct ctr_set *set;
+	struct counters_value v[4];
+	struct counters_set *set;
 	int bad;
 	char *p;
 	size_t len = 64 * 4096;
 
 	ASSERT_EQ(open_or_skip(&set, sw_specs, 4, &bad), 0);
-	EXPECT_EQ(ctr_set_nr_groups(set), 1);
+	EXPECT_EQ(counters_set_nr_groups(set), 1);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(p != MAP_FAILED);
 	madvise(p, len, MADV_NOHUGEPAGE);
 	touch_pages(p, 4096, 4096); /* warm the loop's own pages */
-	ASSERT_EQ(ctr_set_enable(set), 0);
+	ASSERT_EQ(counters_set_enable(set), 0);
 	touch_pages(p + 4096, len - 4096, 4096);
-	ASSERT_EQ(ctr_set_disable(set), 0);
-	ASSERT_EQ(ctr_set_read(set, v, 4), 0);
+	ASSERT_EQ(counters_set_disable(set), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
 	EXPECT_STREQ(v[0].metric, "page_faults");
 	EXPECT_STREQ(v[0].event, "page-faults");
 	EXPECT_STREQ(v[0].source, "sw");
@@ -235,15 +235,15 @@ TEST(sw_group_reads_once)
 	EXPECT_NEAR(v[0].scale, 1.0, 0);
 	/* disabled: nothing more is counted; enable resets */
 	touch_pages(p, len, 4096);
-	ASSERT_EQ(ctr_set_read(set, v, 4), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
 	EXPECT_TRUE(v[0].value >= 63 && v[0].value <= 63 + EXTRA_FAULTS);
-	ASSERT_EQ(ctr_set_enable(set), 0);
-	ASSERT_EQ(ctr_set_disable(set), 0);
-	ASSERT_EQ(ctr_set_read(set, v, 4), 0);
+	ASSERT_EQ(counters_set_enable(set), 0);
+	ASSERT_EQ(counters_set_disable(set), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
 	EXPECT_TRUE(v[0].value <= EXTRA_FAULTS);
-	EXPECT_EQ(ctr_set_read(set, v, 3), -EINVAL);
+	EXPECT_EQ(counters_set_read(set, v, 3), -EINVAL);
 	munmap(p, len);
-	ctr_set_close(set);
+	counters_set_close(set);
 }
 
 /* Populate 'pages' pages at 'order' and return the page-fault count.
@@ -253,8 +253,8 @@ static void faults_at_order(int order, size_t pages)
 	struct thp_settings s;
 	const struct thp_size *z = NULL;
 	unsigned long long fb0 = 0, fb1 = 0;
-	struct ctr_value v[4];
-	struct ctr_set *set;
+	struct counters_value v[4];
+	struct counters_set *set;
 	size_t pmd, len = pages * 4096, expect;
 	char *map, *p, msg[256];
 	int bad, err;
@@ -269,7 +269,7 @@ static void faults_at_order(int order, size_t pages)
 	err = thp_set_only_order(&s, order);
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
-		ctr_set_close(set);
+		counters_set_close(set);
 		SKIP("cannot set THP order %d: %s", order, msg);
 	}
 	pmd = s.pmd_size ? s.pmd_size : 2ul << 20;
@@ -284,13 +284,13 @@ static void faults_at_order(int order, size_t pages)
 	touch_pages(map + len + pmd - 4096, 4096, 4096);
 	if (order && !thp_read(&s) && (z = thp_size_by_order(&s, order)))
 		fb0 = thp_size_stat(z, "anon_fault_fallback", &found);
-	ctr_set_enable(set);
+	counters_set_enable(set);
 	touch_pages(p, len, 4096);
-	ctr_set_disable(set);
+	counters_set_disable(set);
 	if (order && !thp_read(&s) && (z = thp_size_by_order(&s, order)))
 		fb1 = thp_size_stat(z, "anon_fault_fallback", &found);
 	thp_restore();
-	ASSERT_EQ(ctr_set_read(set, v, 4), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
 	/* A folio that falls back to order 0 costs one fault per page instead of
 	 * one per folio (the counter is global: other processes' fallbacks only
 	 * widen the bound). */
@@ -303,7 +303,7 @@ static void faults_at_order(int order, size_t pages)
 	EXPECT_STREQ(v[0].source, "sw");
 	EXPECT_TRUE(!v[0].multiplexed);
 	munmap(map, len + pmd);
-	ctr_set_close(set);
+	counters_set_close(set);
 }
 
 TEST(page_faults_order0)

@@ -28,7 +28,7 @@ TEST(random_cycle_is_one_cycle)
 		unsigned char *seen = calloc(n, 1);
 
 		ASSERT_TRUE(next && seen);
-		ASSERT_EQ(kern_random_cycle(next, n, 42 + k), 0);
+		ASSERT_EQ(kernel_random_cycle(next, n, 42 + k), 0);
 		for (i = 0; i < n; i++) {
 			ASSERT_TRUE(next[cur] < n);
 			EXPECT_EQ(seen[cur], 0);
@@ -39,7 +39,7 @@ TEST(random_cycle_is_one_cycle)
 		free(next);
 		free(seen);
 	}
-	EXPECT_EQ(kern_random_cycle(NULL, 1, 0), -EINVAL);
+	EXPECT_EQ(kernel_random_cycle(NULL, 1, 0), -EINVAL);
 }
 
 /* The chase permutation visits every page exactly once per cycle. */
@@ -48,20 +48,20 @@ TEST(chase_tlb_visits_every_page_once_per_cycle)
 	size_t span = 8UL << 20, npages = span / PAGE, i;
 	char *base = alloc_span(span);
 	unsigned *visits = calloc(npages, sizeof(*visits));
-	struct kern_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 7 };
+	struct kernel_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 7 };
 	void *start, *p;
 	int lines_used[64] = { 0 }, distinct = 0;
 
 	ASSERT_TRUE(visits != NULL);
-	ASSERT_EQ(kern_chase_tlb.setup(&st), 0);
+	ASSERT_EQ(kernel_chase_tlb.setup(&st), 0);
 	ASSERT_EQ(st.cycle, npages);
 	start = p = st.cursor;
 	for (i = 0; i < 2 * npages; i++) {
 		size_t off = (size_t)((char *)p - base);
 		ASSERT_TRUE(off < span);
-		EXPECT_EQ(off % KERN_LINE, 0);
+		EXPECT_EQ(off % KERNEL_LINE, 0);
 		visits[off / PAGE]++;
-		lines_used[(off % PAGE) / KERN_LINE] = 1;
+		lines_used[(off % PAGE) / KERNEL_LINE] = 1;
 		p = *(void **)p;
 		if (i == npages - 1)
 			EXPECT_TRUE(p == start);
@@ -75,9 +75,9 @@ TEST(chase_tlb_visits_every_page_once_per_cycle)
 	EXPECT_EQ(distinct, 64);
 	/* the loop does exactly n dependent loads: after one cycle, back at start */
 	st.cursor = start;
-	kern_chase_tlb.loop(&st, st.cycle);
+	kernel_chase_tlb.loop(&st, st.cycle);
 	EXPECT_TRUE(st.cursor == start);
-	kern_chase_tlb.loop(&st, 1);
+	kernel_chase_tlb.loop(&st, 1);
 	EXPECT_TRUE(st.cursor == *(void **)start);
 	free(visits);
 	free(base);
@@ -85,21 +85,21 @@ TEST(chase_tlb_visits_every_page_once_per_cycle)
 
 TEST(chase_mem_visits_every_line_once_per_cycle)
 {
-	size_t span = 2UL << 20, nlines = span / KERN_LINE, i;
+	size_t span = 2UL << 20, nlines = span / KERNEL_LINE, i;
 	char *base = alloc_span(span);
 	unsigned char *seen = calloc(nlines, 1);
-	struct kern_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 3 };
+	struct kernel_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 3 };
 	void *p;
 
 	ASSERT_TRUE(seen != NULL);
-	ASSERT_EQ(kern_chase_mem.setup(&st), 0);
+	ASSERT_EQ(kernel_chase_mem.setup(&st), 0);
 	ASSERT_EQ(st.cycle, nlines);
 	p = st.cursor;
 	for (i = 0; i < nlines; i++) {
 		size_t off = (size_t)((char *)p - base);
-		ASSERT_TRUE(off < span && off % KERN_LINE == 0);
-		EXPECT_EQ(seen[off / KERN_LINE], 0);
-		seen[off / KERN_LINE] = 1;
+		ASSERT_TRUE(off < span && off % KERNEL_LINE == 0);
+		EXPECT_EQ(seen[off / KERNEL_LINE], 0);
+		seen[off / KERNEL_LINE] = 1;
 		p = *(void **)p;
 	}
 	EXPECT_TRUE(p == st.cursor);
@@ -109,38 +109,38 @@ TEST(chase_mem_visits_every_line_once_per_cycle)
 
 TEST(stream_counts_exact_and_wraps)
 {
-	size_t span = 1UL << 20, nlines = span / KERN_LINE;
+	size_t span = 1UL << 20, nlines = span / KERNEL_LINE;
 	char *base = alloc_span(span);
-	struct kern_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 1 };
+	struct kernel_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 1 };
 
-	ASSERT_EQ(kern_stream.setup(&st), 0);
+	ASSERT_EQ(kernel_stream.setup(&st), 0);
 	/* every line holds 1: the sum is the number of loads */
 	for (size_t i = 0; i < nlines; i++)
-		*(uint64_t *)(base + i * KERN_LINE) = 1;
-	EXPECT_EQ(kern_stream.loop(&st, nlines + 5), nlines + 5);
-	EXPECT_TRUE(st.cursor == base + 5 * KERN_LINE);
+		*(uint64_t *)(base + i * KERNEL_LINE) = 1;
+	EXPECT_EQ(kernel_stream.loop(&st, nlines + 5), nlines + 5);
+	EXPECT_TRUE(st.cursor == base + 5 * KERNEL_LINE);
 	free(base);
 }
 
 TEST(random_and_store_stay_inside_and_count_exact)
 {
-	size_t span = 1UL << 20, nlines = span / KERN_LINE, i, touched = 0;
+	size_t span = 1UL << 20, nlines = span / KERNEL_LINE, i, touched = 0;
 	char *base = alloc_span(span);
-	struct kern_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 9 };
+	struct kernel_state st = { .base = base, .span = span, .page_size = PAGE, .seed = 9 };
 	uint64_t x;
 
-	ASSERT_EQ(kern_store.setup(&st), 0);
+	ASSERT_EQ(kernel_store.setup(&st), 0);
 	x = st.rng;
-	kern_store.loop(&st, 1000);
+	kernel_store.loop(&st, 1000);
 	EXPECT_TRUE(st.rng != x);
 	for (i = 0; i < nlines; i++)
-		touched += *(uint64_t *)(base + i * KERN_LINE) != 0;
+		touched += *(uint64_t *)(base + i * KERNEL_LINE) != 0;
 	EXPECT_TRUE(touched > 900 && touched <= 1000); /* 1000 stores, few collisions */
 	/* the random loads sum what they read: all ones -> the count */
 	for (i = 0; i < nlines; i++)
-		*(uint64_t *)(base + i * KERN_LINE) = 1;
-	ASSERT_EQ(kern_random.setup(&st), 0);
-	EXPECT_EQ(kern_random.loop(&st, 12345), 12345);
+		*(uint64_t *)(base + i * KERNEL_LINE) = 1;
+	ASSERT_EQ(kernel_random.setup(&st), 0);
+	EXPECT_EQ(kernel_random.loop(&st, 12345), 12345);
 	free(base);
 }
 
@@ -150,12 +150,12 @@ TEST(table_lists_every_kernel)
 	size_t i;
 
 	for (i = 0; i < (sizeof(names) / sizeof(names[0])); i++) {
-		const struct kern_desc *k = kern_find(names[i]);
+		const struct kernel_desc *k = kernel_find(names[i]);
 		ASSERT_TRUE(k != NULL);
 		EXPECT_STREQ(k->name, names[i]);
 		EXPECT_TRUE(k->help && k->setup && k->loop);
 	}
-	EXPECT_TRUE(kern_find("nope") == NULL);
+	EXPECT_TRUE(kernel_find("nope") == NULL);
 }
 
 HARNESS_MAIN

@@ -330,7 +330,7 @@ TEST(environment_refusals_before_measuring)
 	/* refused before anything was mapped or measured */
 	EXPECT_TRUE(t1.tv_sec - t0.tv_sec < 3);
 	/* no PMU here (a VM): --backend pmu is refused, not faked */
-	if (ctr_probe_hw() != 0) {
+	if (counters_probe_hw() != 0) {
 		char *pmu[] = { "mthpscope", "run", "--backend", "pmu", "--quick", NULL };
 		expect_exit(MS_EXIT_ENV, "--backend pmu", pmu, 0);
 	}

@@ -50,17 +50,17 @@ static bool size_has_stats(int order)
  * assertion never leaves the machine's knobs changed. */
 static int measure_all(const struct thp_settings *s, struct order_result *res)
 {
-	static const struct ctr_spec spec = { "page_faults", "page-faults" };
-	struct ctr_options copts = { .include_kernel = true };
-	struct ctr_set *set = NULL;
+	static const struct counters_spec spec = { "page_faults", "page-faults" };
+	struct counters_options copts = { .include_kernel = true };
+	struct counters_set *set = NULL;
 	int n = 0, i, bad;
 
-	if (ctr_set_open(&set, &spec, 1, &copts, &bad))
+	if (counters_set_open(&set, &spec, 1, &copts, &bad))
 		set = NULL;
 	for (i = -1; i < s->nr_sizes; i++) {
 		int order = i < 0 ? 0 : s->sizes[i].order;
 		struct order_result *r = &res[n++];
-		struct ctr_value v = { .value = NAN };
+		struct counters_value v = { .value = NAN };
 		struct folio_hist h;
 		struct buf b;
 
@@ -71,23 +71,23 @@ static int measure_all(const struct thp_settings *s, struct order_result *res)
 		memset(r, 0, sizeof(*r));
 		r->order = order;
 		r->faults = NAN;
-		if ((r->err = buf_set_order(s, order)) || (r->err = buf_map(&b, s, order, SPAN)))
+		if ((r->err = buffer_set_order(s, order)) || (r->err = buffer_map(&b, s, order, SPAN)))
 			continue;
-		r->err = buf_populate(&b, set);
-		if (set && !r->err && !ctr_set_read(set, &v, 1))
+		r->err = buffer_populate(&b, set);
+		if (set && !r->err && !counters_set_read(set, &v, 1))
 			r->faults = v.value;
 		r->have_stats = b.have_size_stats;
 		r->alloc = b.fault_alloc;
 		r->fallback = b.fault_fallback;
 		if (!r->err)
-			r->err = buf_verify(&b, &h, NULL, &r->coverage);
-		buf_unmap(&b);
-		if (!r->err && !(r->err = buf_map(&b, s, order, SPAN))) {
-			r->err = buf_populate_sparse(&b, SPARSE_K, &r->rss);
-			buf_unmap(&b);
+			r->err = buffer_verify(&b, &h, NULL, &r->coverage);
+		buffer_unmap(&b);
+		if (!r->err && !(r->err = buffer_map(&b, s, order, SPAN))) {
+			r->err = buffer_populate_sparse(&b, SPARSE_K, &r->rss);
+			buffer_unmap(&b);
 		}
 	}
-	ctr_set_close(set);
+	counters_set_close(set);
 	thp_restore();
 	return n;
 }
@@ -146,12 +146,12 @@ TEST(map_refuses_bad_spans_and_orders)
 
 	if (thp_read(&s))
 		SKIP("no THP sysfs");
-	EXPECT_EQ(buf_map(&b, &s, 0, s.pmd_size + 4096), -EINVAL);
-	EXPECT_EQ(buf_map(&b, &s, 0, 0), -EINVAL);
-	EXPECT_EQ(buf_map(&b, &s, 1, s.pmd_size), -EINVAL); /* order 1: no anon on x86 */
-	ASSERT_EQ(buf_map(&b, &s, 0, s.pmd_size), 0);
+	EXPECT_EQ(buffer_map(&b, &s, 0, s.pmd_size + 4096), -EINVAL);
+	EXPECT_EQ(buffer_map(&b, &s, 0, 0), -EINVAL);
+	EXPECT_EQ(buffer_map(&b, &s, 1, s.pmd_size), -EINVAL); /* order 1: no anon on x86 */
+	ASSERT_EQ(buffer_map(&b, &s, 0, s.pmd_size), 0);
 	EXPECT_EQ((uintptr_t)b.base % s.pmd_size, 0);
-	buf_unmap(&b);
+	buffer_unmap(&b);
 }
 
 HARNESS_MAIN

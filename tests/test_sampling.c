@@ -60,7 +60,7 @@ struct collect {
 	int time_backwards;
 };
 
-static int collect(const struct smp_sample *s, void *ctx)
+static int collect(const struct sampling_sample *s, void *ctx)
 {
 	struct collect *c = ctx;
 
@@ -82,7 +82,7 @@ static int collect(const struct smp_sample *s, void *ctx)
 TEST(parse_straddling_and_lost)
 {
 	static unsigned char ring[256];
-	struct smp_stats st = { 0 };
+	struct sampling_stats st = { 0 };
 	static struct collect c;
 	uint64_t pos, tail, head;
 	int i;
@@ -95,7 +95,7 @@ TEST(parse_straddling_and_lost)
 		pos = put_sample(ring, sizeof(ring), pos, 99, 0x1000 + 0x1000 * (uint64_t)i);
 	head = pos;
 	c.tid = 99;
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), head, &tail, &st, collect, &c), 0);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), head, &tail, &st, collect, &c), 0);
 	EXPECT_EQ(tail, head);
 	EXPECT_EQ(st.samples, 4);
 	EXPECT_EQ(st.lost_records, 1);
@@ -111,7 +111,7 @@ TEST(parse_straddling_and_lost)
 TEST(parse_stops_early_and_resumes)
 {
 	static unsigned char ring[512];
-	struct smp_stats st = { 0 };
+	struct sampling_stats st = { 0 };
 	static struct collect c;
 	uint64_t pos = 0, tail = 0;
 	int i;
@@ -119,10 +119,10 @@ TEST(parse_stops_early_and_resumes)
 	for (i = 0; i < 6; i++)
 		pos = put_sample(ring, sizeof(ring), pos, 1, (uint64_t)i);
 	c.stop_after = 2;
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 1);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 1);
 	EXPECT_EQ(tail, 80);
 	c.stop_after = 0;
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 0);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), pos, &tail, &st, collect, &c), 0);
 	EXPECT_EQ(c.n, 6);
 	EXPECT_EQ(st.samples, 6);
 	EXPECT_EQ(c.addr[5], 5);
@@ -132,27 +132,27 @@ TEST(parse_rejects_corrupt)
 {
 	static unsigned char ring[256];
 	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 0 };
-	struct smp_stats st = { 0 };
+	struct sampling_stats st = { 0 };
 	uint64_t tail = 0;
 
 	put(ring, sizeof(ring), 0, &h, sizeof(h));
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
 	h.size = 80; /* longer than what head says is there */
 	put(ring, sizeof(ring), 0, &h, sizeof(h));
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
 	h.size = 12; /* not 8-aligned */
 	put(ring, sizeof(ring), 0, &h, sizeof(h));
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
 	h.type = PERF_RECORD_SAMPLE; /* a sample too short for our fields */
 	h.size = 16;
 	put(ring, sizeof(ring), 0, &h, sizeof(h));
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), -EBADMSG);
 	/* unknown record types are skipped, not misread */
 	h.type = 9999;
 	h.size = 64;
 	put(ring, sizeof(ring), 0, &h, sizeof(h));
 	tail = 0;
-	EXPECT_EQ(smp_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), 0);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 64, &tail, &st, NULL, NULL), 0);
 	EXPECT_EQ(st.other_records, 1);
 }
 
@@ -182,11 +182,11 @@ TEST(decode_tlb_bits)
 	size_t i;
 
 	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
-		struct smp_tlb d;
+		struct sampling_tlb d;
 		char buf[64];
 
-		smp_decode_tlb(tlb_src(t[i].tlb), &d);
-		smp_tlb_str(tlb_src(t[i].tlb), buf, sizeof(buf));
+		sampling_decode_tlb(tlb_src(t[i].tlb), &d);
+		sampling_tlb_str(tlb_src(t[i].tlb), buf, sizeof(buf));
 		printf("  0x%02x -> %s\n", t[i].tlb, buf);
 		EXPECT_STREQ(buf, t[i].text);
 		EXPECT_EQ(d.known, t[i].known);
@@ -198,16 +198,16 @@ TEST(decode_tlb_bits)
 
 TEST(open_rejects)
 {
-	struct smp_options o = { .event = "page-faults", .period = 1, .data_pages = 3 };
-	struct smp_ring *r;
+	struct sampling_options o = { .event = "page-faults", .period = 1, .data_pages = 3 };
+	struct sampling_ring *r;
 
-	EXPECT_EQ(smp_open(&r, &o), -EINVAL);
+	EXPECT_EQ(sampling_open(&r, &o), -EINVAL);
 	o.data_pages = 1;
 	o.period = 0;
-	EXPECT_EQ(smp_open(&r, &o), -EINVAL);
+	EXPECT_EQ(sampling_open(&r, &o), -EINVAL);
 	o.period = 1;
 	o.event = "NO_SUCH_EVENT";
-	EXPECT_EQ(smp_open(&r, &o), -ENOMSG);
+	EXPECT_EQ(sampling_open(&r, &o), -ENOMSG);
 }
 
 /* ---- the kernel's ring ----------------------------------------------------- */
@@ -221,16 +221,16 @@ __attribute__((no_sanitize_address, noinline)) static void touch(char *p, size_t
 		((volatile char *)p)[i * 4096 + 8] = 1;
 }
 
-static struct smp_ring *open_faults(unsigned pages)
+static struct sampling_ring *open_faults(unsigned pages)
 {
-	struct smp_options o = { .event = "page-faults", .period = 1, .data_pages = pages };
-	struct smp_ring *r;
-	int err = smp_open(&r, &o);
+	struct sampling_options o = { .event = "page-faults", .period = 1, .data_pages = pages };
+	struct sampling_ring *r;
+	int err = sampling_open(&r, &o);
 
 	if (err == -ENOSYS)
 		SKIP("perf_event_open is not implemented here (qemu-user?)");
 	if (err == -EACCES || err == -EPERM)
-		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", ctr_paranoid());
+		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", counters_paranoid());
 	ASSERT_EQ(err, 0);
 	return r;
 }
@@ -249,8 +249,8 @@ TEST(kernel_every_fault_address)
 {
 	enum { N = 512 };
 	static struct collect c;
-	struct smp_ring *r = open_faults(32); /* 128 KiB: ~3000 records, no wrap */
-	const struct smp_stats *st;
+	struct sampling_ring *r = open_faults(32); /* 128 KiB: ~3000 records, no wrap */
+	const struct sampling_stats *st;
 	char *p = fresh(N + 1);
 	int i;
 
@@ -258,11 +258,11 @@ TEST(kernel_every_fault_address)
 	c.lo = (uintptr_t)p;
 	c.hi = (uintptr_t)p + N * 4096;
 	c.tid = (uint32_t)syscall(SYS_gettid);
-	ASSERT_EQ(smp_enable(r), 0);
+	ASSERT_EQ(sampling_enable(r), 0);
 	touch(p, 0, N);
-	ASSERT_EQ(smp_disable(r), 0);
-	ASSERT_EQ(smp_drain(r, collect, &c), 0);
-	st = smp_stats(r);
+	ASSERT_EQ(sampling_disable(r), 0);
+	ASSERT_EQ(sampling_drain(r, collect, &c), 0);
+	st = sampling_stats(r);
 	printf("  %d in-buffer samples, %d elsewhere, lost %llu\n", c.n, c.outside,
 	       (unsigned long long)st->lost_samples);
 	EXPECT_EQ(c.n, N);
@@ -276,7 +276,7 @@ TEST(kernel_every_fault_address)
 			FAIL_AT("sample %d: address %#llx", i, (unsigned long long)c.addr[i]);
 			break;
 		}
-	smp_close(r);
+	sampling_close(r);
 	munmap(p, (N + 1) * 4096);
 }
 
@@ -284,29 +284,29 @@ TEST(kernel_small_ring_wraps)
 {
 	enum { N = 1000, BATCH = 32 };
 	static struct collect c;
-	struct smp_ring *r = open_faults(1); /* one page: ~100 records */
-	const struct smp_stats *st;
+	struct sampling_ring *r = open_faults(1); /* one page: ~100 records */
+	const struct sampling_stats *st;
 	char *p = fresh(N + 1);
 	size_t i;
 
 	touch(p, N, N + 1);
 	c.lo = (uintptr_t)p;
 	c.hi = (uintptr_t)p + N * 4096;
-	ASSERT_EQ(smp_enable(r), 0);
+	ASSERT_EQ(sampling_enable(r), 0);
 	for (i = 0; i < N; i += BATCH) {
 		touch(p, i, i + BATCH < N ? i + BATCH : N);
-		ASSERT_EQ(smp_drain(r, collect, &c), 0);
+		ASSERT_EQ(sampling_drain(r, collect, &c), 0);
 	}
-	ASSERT_EQ(smp_disable(r), 0);
-	ASSERT_EQ(smp_drain(r, collect, &c), 0);
-	st = smp_stats(r);
+	ASSERT_EQ(sampling_disable(r), 0);
+	ASSERT_EQ(sampling_drain(r, collect, &c), 0);
+	st = sampling_stats(r);
 	printf("  %d samples, %llu records straddled the end, %llu bytes through a 4 KiB ring\n",
 	       c.n, (unsigned long long)st->wrapped, (unsigned long long)st->bytes);
 	EXPECT_EQ(c.n, N);
 	EXPECT_EQ(st->lost_records, 0);
 	EXPECT_TRUE(st->wrapped > 0);
 	EXPECT_TRUE(st->bytes > 4096 * 5);
-	smp_close(r);
+	sampling_close(r);
 	munmap(p, (N + 1) * 4096);
 }
 
@@ -314,21 +314,21 @@ TEST(kernel_full_ring_counts_lost)
 {
 	enum { N = 1000 };
 	static struct collect c;
-	struct smp_ring *r = open_faults(1);
-	const struct smp_stats *st;
+	struct sampling_ring *r = open_faults(1);
+	const struct sampling_stats *st;
 	char *p = fresh(N + 2);
 
 	touch(p, N + 1, N + 2);
 	c.lo = (uintptr_t)p;
 	c.hi = (uintptr_t)p + (N + 1) * 4096;
-	ASSERT_EQ(smp_enable(r), 0);
+	ASSERT_EQ(sampling_enable(r), 0);
 	touch(p, 0, N); /* never drained: the ring fills */
-	ASSERT_EQ(smp_drain(r, collect, &c), 0);
+	ASSERT_EQ(sampling_drain(r, collect, &c), 0);
 	/* the kernel writes PERF_RECORD_LOST with the next record that fits */
 	touch(p, N, N + 1);
-	ASSERT_EQ(smp_disable(r), 0);
-	ASSERT_EQ(smp_drain(r, collect, &c), 0);
-	st = smp_stats(r);
+	ASSERT_EQ(sampling_disable(r), 0);
+	ASSERT_EQ(sampling_drain(r, collect, &c), 0);
+	st = sampling_stats(r);
 	printf("  %d samples kept, %llu lost in %llu LOST record(s)\n", c.n,
 	       (unsigned long long)st->lost_samples, (unsigned long long)st->lost_records);
 	EXPECT_TRUE(c.n < N);
@@ -336,7 +336,7 @@ TEST(kernel_full_ring_counts_lost)
 	/* kept + lost covers every fault (lost ones may include the extras) */
 	EXPECT_TRUE(c.n + c.outside + st->lost_samples >= N + 1);
 	EXPECT_TRUE(c.n + c.outside + st->lost_samples <= N + 1 + EXTRA_FAULTS);
-	smp_close(r);
+	sampling_close(r);
 	munmap(p, (N + 2) * 4096);
 }
 

@@ -23,7 +23,7 @@
  * its own unit, counted per trial. */
 static void metric_unit(const char *name, char *unit, size_t size, bool *per_access)
 {
-	const struct metric_def *m = metric_find(name);
+	const struct metrics_def *m = metrics_find(name);
 
 	snprintf(unit, size, "%s", m && m->unit ? m->unit : name);
 	*per_access = m && m->per_access;
@@ -347,8 +347,8 @@ static const char *first_of_source(const struct ctx *c, const char *source)
 static int choose_metric(struct ctx *c)
 {
 	bool command = !strcmp(c->a->pattern, "command");
-	const struct metric_def *cand[16];
-	int k, nk = metric_primary_candidates(command, cand, (int)MS_ARRAY_SIZE(cand));
+	const struct metrics_def *cand[16];
+	int k, nk = metrics_primary_candidates(command, cand, (int)MS_ARRAY_SIZE(cand));
 	bool workload_tried = !command;
 	size_t i;
 

@@ -17,11 +17,11 @@
 /* Directions and row order come from the metric registry (metrics.h). */
 enum compare_dir compare_metric_dir(const char *metric)
 {
-	const struct metric_def *m = metric_find(metric);
+	const struct metrics_def *m = metrics_find(metric);
 
-	if (!m || m->better == METRIC_BETTER_NONE)
+	if (!m || m->better == METRICS_BETTER_NONE)
 		return COMPARE_DIR_NONE;
-	return m->better == METRIC_BETTER_LOWER ? COMPARE_DIR_LOWER : COMPARE_DIR_HIGHER;
+	return m->better == METRICS_BETTER_LOWER ? COMPARE_DIR_LOWER : COMPARE_DIR_HIGHER;
 }
 
 bool compare_metric_drift_prone(const char *metric, const char *source)
@@ -569,7 +569,7 @@ static int cmp_row(const void *x, const void *y)
 		return a->other - b->other;
 	c = strcmp(a->pattern, b->pattern);
 	if (!c)
-		c = metric_rank(a->metric) - metric_rank(b->metric);
+		c = metrics_rank(a->metric) - metrics_rank(b->metric);
 	if (!c)
 		c = strcmp(a->metric, b->metric);
 	if (c)

@@ -83,7 +83,7 @@ static json_t *build(const struct arch_desc *d, int *nr_bad)
 		unsigned long long raw;
 		char name[64], pmu[64];
 		json_t *m;
-		int err = ctr_encode(e->event, false, &a);
+		int err = counters_encode(e->event, false, &a);
 
 		int counted = d->counted ? d->counted(e->event) : -ENOSYS;
 
@@ -95,13 +95,13 @@ static json_t *build(const struct arch_desc *d, int *nr_bad)
 					    json_boolean(counted));
 		if (err) {
 			/* a hybrid PMU absent here: its perf type is a property of the host */
-			bool parsed = !ctr_parse_raw(e->event, pmu, sizeof(pmu), &raw);
+			bool parsed = !counters_parse_raw(e->event, pmu, sizeof(pmu), &raw);
 
 			json_object_set_new(m, "type", json_null());
 			json_object_set_new(m, "config",
 					    parsed ? json_integer((json_int_t)raw) : json_null());
 			json_object_set_new(m, "config1", parsed ? json_integer(0) : json_null());
-			json_object_set_new(m, "error", json_string(ctr_encode_detail()));
+			json_object_set_new(m, "error", json_string(counters_encode_detail()));
 			(*nr_bad)++;
 		} else {
 			json_object_set_new(m, "type", json_integer(a.type));
@@ -198,9 +198,9 @@ static int events_cmd(int argc, char **argv)
 		return MS_EXIT_ENV;
 	}
 
-	err = ctr_probe_hw();
+	err = counters_probe_hw();
 	if (err && err != -ENOSYS) {
-		ctr_strerror(err, true, why, sizeof(why));
+		counters_strerror(err, true, why, sizeof(why));
 		if (o.pmu)
 			ms_note("the encodings below are for reference: no hardware counter opens "
 				"here (%s)", why);

@@ -112,9 +112,9 @@ static json_t *sw_events_json(void)
 	json_t *arr = json_array();
 	size_t i;
 
-	for (i = 0; i < ctr_nr_sw_events; i++) {
-		int err = ctr_probe_sw(&ctr_sw_events[i]);
-		json_t *e = json_pack("{s:s, s:b}", "name", ctr_sw_events[i].name, "opens", err == 0);
+	for (i = 0; i < counters_nr_sw_events; i++) {
+		int err = counters_probe_sw(&counters_sw_events[i]);
+		json_t *e = json_pack("{s:s, s:b}", "name", counters_sw_events[i].name, "opens", err == 0);
 		if (err)
 			json_object_set_new(e, "error", json_string(strerror(-err)));
 		json_array_append_new(arr, e);
@@ -234,7 +234,7 @@ static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 				      "kpageflags_readable", fp.kpageflags_readable, "reason",
 				      fp.reason));
 	json_object_set_new(doc, "perf",
-			    json_pack("{s:i, s:o}", "paranoid", ctr_paranoid(), "software_events",
+			    json_pack("{s:i, s:o}", "paranoid", counters_paranoid(), "software_events",
 				      sw_events_json()));
 	json_object_set_new(doc, "journal", json_pack("{s:b, s:s}", "present",
 						      thp_journal_exists(), "rundir", thp_rundir()));

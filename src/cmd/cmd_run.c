@@ -350,25 +350,25 @@ bad:
 	return MS_EXIT_USAGE;
 }
 
-static int parse_patterns(const char *arg, const struct kern_desc **pats, int *n)
+static int parse_patterns(const char *arg, const struct kernel_desc **pats, int *n)
 {
 	char buf[256], *tok, *save = NULL;
-	const struct kern_desc *const *k;
+	const struct kernel_desc *const *k;
 	int i;
 
 	*n = 0;
 	if (!arg) {
-		pats[(*n)++] = &kern_chase_tlb;
+		pats[(*n)++] = &kernel_chase_tlb;
 		return 0;
 	}
 	if (strlen(arg) >= sizeof(buf))
 		goto bad;
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct kern_desc *d = kern_find(tok);
+		const struct kernel_desc *d = kernel_find(tok);
 		if (!d) {
 			ms_err("run: unknown pattern '%s'; patterns:", tok);
-			for (k = kern_table; *k; k++)
+			for (k = kernel_table; *k; k++)
 				fprintf(stderr, "  %-10s %s\n", (*k)->name, (*k)->help);
 			return MS_EXIT_USAGE;
 		}

@@ -87,7 +87,7 @@ static void opt_words(FILE *f, const struct cli_opt *opts)
 static void opt_case(FILE *f, const struct ms_command *c)
 {
 	const struct cli_opt *o;
-	const struct kern_desc *const *k;
+	const struct kernel_desc *const *k;
 	const char *words, *p;
 
 	for (o = c->cli->opts; o && o->name; o++) {
@@ -107,8 +107,8 @@ static void opt_case(FILE *f, const struct ms_command *c)
 			break;
 		case ARG_LIST:
 			fputs("_mthpscope_list '", f);
-			for (k = kern_table; *k; k++)
-				fprintf(f, "%s%s", k == kern_table ? "" : " ", (*k)->name);
+			for (k = kernel_table; *k; k++)
+				fprintf(f, "%s%s", k == kernel_table ? "" : " ", (*k)->name);
 			fputs("' ;;\n", f);
 			break;
 		case ARG_ORDERS:

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#define LOWER METRIC_BETTER_LOWER
-#define NONE METRIC_BETTER_NONE
+#define LOWER METRICS_BETTER_LOWER
+#define NONE METRICS_BETTER_NONE
 
 /* Primary metric by strength of evidence: cycles spent walking say most about
  * translation cost, completed walks next, first-level misses (many hit the
@@ -13,7 +13,7 @@
  * measure, but mixes translation with cache and memory. A command (run --
  * CMD) ranks a hardware TLB count per second of CPU first, then the user's
  * own --metric (analyze's rule, not a row), then wall time. */
-const struct metric_def metric_table[] = {
+const struct metrics_def metrics_table[] = {
 	/* name                  unit (NULL: the name)       per_acc better prim cmd source */
 	{ "ns_per_access",       "ns/access",                false, LOWER, 4, 0, "timing" },
 	{ "wall_ns_per_access",  "ns/access (wall clock)",   false, LOWER, 0, 0, "timing" },
@@ -55,35 +55,35 @@ const struct metric_def metric_table[] = {
 	{ NULL },
 };
 
-const struct metric_def *metric_find(const char *name)
+const struct metrics_def *metrics_find(const char *name)
 {
-	const struct metric_def *m;
+	const struct metrics_def *m;
 
-	for (m = metric_table; name && m->name; m++)
+	for (m = metrics_table; name && m->name; m++)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;
 }
 
-int metric_rank(const char *name)
+int metrics_rank(const char *name)
 {
-	const struct metric_def *m = metric_find(name);
+	const struct metrics_def *m = metrics_find(name);
 	int n = 0;
 
 	if (m)
-		return (int)(m - metric_table);
-	while (metric_table[n].name)
+		return (int)(m - metrics_table);
+	while (metrics_table[n].name)
 		n++;
 	return n;
 }
 
-int metric_primary_candidates(bool command, const struct metric_def **out, int max)
+int metrics_primary_candidates(bool command, const struct metrics_def **out, int max)
 {
-	const struct metric_def *m;
-	int n = 0, rank, nr_rows = metric_rank(NULL);
+	const struct metrics_def *m;
+	int n = 0, rank, nr_rows = metrics_rank(NULL);
 
 	for (rank = 1; rank <= nr_rows; rank++)
-		for (m = metric_table; m->name; m++)
+		for (m = metrics_table; m->name; m++)
 			if ((command ? m->primary_command : m->primary) == rank && n < max)
 				out[n++] = m;
 	return n;

@@ -16,17 +16,17 @@
 /* Which way a metric gets better. Counts of TLB hits at a second level or of
  * coalesced entries are not good or bad by themselves (fewer misses also
  * means fewer of them), so they carry none. */
-enum metric_better {
-	METRIC_BETTER_NONE,
-	METRIC_BETTER_LOWER,
-	METRIC_BETTER_HIGHER,
+enum metrics_better {
+	METRICS_BETTER_NONE,
+	METRICS_BETTER_LOWER,
+	METRICS_BETTER_HIGHER,
 };
 
-struct metric_def {
+struct metrics_def {
 	const char *name;
 	const char *unit;        /* for axis labels and reports; NULL: the name */
 	bool per_access;         /* a count analyze divides by the trial's accesses */
-	enum metric_better better;
+	enum metrics_better better;
 	/* Rank as the primary metric, by strength of evidence (1 first; 0
 	 * never): of a micro-benchmark run, and of a run -- CMD (where the
 	 * user's own --metric comes after the "pmu" rows, analyze's rule). */
@@ -38,15 +38,15 @@ struct metric_def {
 };
 
 /* The registry, in report order, terminated by { NULL }. */
-extern const struct metric_def metric_table[];
+extern const struct metrics_def metrics_table[];
 
 /* The row of 'name', or NULL for a metric the registry does not know (a
  * --metric of run -- CMD, say). */
-const struct metric_def *metric_find(const char *name);
+const struct metrics_def *metrics_find(const char *name);
 /* Report order: the row's index; unknown metrics after every known one. */
-int metric_rank(const char *name);
+int metrics_rank(const char *name);
 /* The primary-metric candidates in rank order (command: of run -- CMD):
  * up to max rows; returns how many. */
-int metric_primary_candidates(bool command, const struct metric_def **out, int max);
+int metrics_primary_candidates(bool command, const struct metrics_def **out, int max);
 
 #endif

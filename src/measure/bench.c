@@ -130,15 +130,15 @@ void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
 	b->backend = "timing";
 }
 
-static const struct ctr_spec fault_specs[] = {
+static const struct counters_spec fault_specs[] = {
 	{ "page_faults", "page-faults" },
 };
-static const struct ctr_spec loop_specs[] = {
+static const struct counters_spec loop_specs[] = {
 	{ "context_switches", "context-switches" },
 	{ "loop_page_faults", "page-faults" },
 };
 /* A command's software events, inherited over its tree. */
-static const struct ctr_spec tree_specs[] = {
+static const struct counters_spec tree_specs[] = {
 	{ "page_faults", "page-faults" },
 	{ "context_switches", "context-switches" },
 };
@@ -146,23 +146,23 @@ static const struct ctr_spec tree_specs[] = {
 int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char *why,
 			size_t size)
 {
-	struct ctr_options copts = { .include_kernel = true };
+	struct counters_options copts = { .include_kernel = true };
 	char msg[256];
 	int bad = 0, err;
 
 	why[0] = '\0';
 	/* Software events need no PMU; a kernel without them (or a seccomp'd
 	 * container) still gets timing, and says so. */
-	err = ctr_set_open(&b->fault_set, fault_specs, (int)MS_ARRAY_SIZE(fault_specs), &copts,
+	err = counters_set_open(&b->fault_set, fault_specs, (int)MS_ARRAY_SIZE(fault_specs), &copts,
 			   &bad);
 	if (!err)
-		err = ctr_set_open(&b->loop_set, loop_specs, (int)MS_ARRAY_SIZE(loop_specs), &copts,
+		err = counters_set_open(&b->loop_set, loop_specs, (int)MS_ARRAY_SIZE(loop_specs), &copts,
 				   &bad);
 	if (err) {
-		ctr_strerror(err, false, msg, sizeof(msg));
+		counters_strerror(err, false, msg, sizeof(msg));
 		warn(b, "software perf events do not open (%s): page faults are not counted: %s",
 		     strerror(-err), msg);
-		ctr_set_close(b->fault_set);
+		counters_set_close(b->fault_set);
 		b->fault_set = NULL;
 		b->loop_set = NULL;
 	}
@@ -175,13 +175,13 @@ int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char 
 		     b->pmu.missing[i]->event, b->pmu.missing[i]->metric,
 		     b->pmu.missing[i]->metric);
 	if (err > 0) {
-		struct ctr_options popts = { .include_kernel = false };
+		struct counters_options popts = { .include_kernel = false };
 
-		err = ctr_set_open(&b->pmu_set, b->pmu.spec, b->pmu.n, &popts, &bad);
+		err = counters_set_open(&b->pmu_set, b->pmu.spec, b->pmu.n, &popts, &bad);
 		if (err) {
 			char adv[256];
 
-			ctr_strerror(err, true, adv, sizeof(adv));
+			counters_strerror(err, true, adv, sizeof(adv));
 			snprintf(why, size, "%s does not open: %s", b->pmu.spec[bad].event, adv);
 			b->pmu_set = NULL;
 		}
@@ -198,13 +198,13 @@ int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char 
 
 void bench_close(struct bench *b)
 {
-	ctr_set_close(b->pmu_set);
-	ctr_set_close(b->loop_set);
-	ctr_set_close(b->fault_set);
+	counters_set_close(b->pmu_set);
+	counters_set_close(b->loop_set);
+	counters_set_close(b->fault_set);
 	b->pmu_set = b->loop_set = b->fault_set = NULL;
 }
 
-static void metric_from_ctr(struct results_trial *t, const struct ctr_value *v)
+static void metric_from_ctr(struct results_trial *t, const struct counters_value *v)
 {
 	if (isfinite(v->value))
 		results_trial_set_metric(t, v->metric, v->value, v->source, v->event, v->scale);
@@ -282,7 +282,7 @@ static void add_derived(struct bench *b, struct results_trial *t)
 	}
 }
 
-static void flag_pmu(struct bench *b, struct results_trial *t, const struct ctr_value *v)
+static void flag_pmu(struct bench *b, struct results_trial *t, const struct counters_value *v)
 {
 	bool mux = false;
 	int i;
@@ -312,7 +312,7 @@ static volatile uint64_t sink;
 /* The thread's CPU time, not the wall clock: on a shared machine the time
  * this thread spends descheduled is not the loop's (the wall clock is kept
  * as a second metric). */
-void bench_burst(const struct kern_desc *k, struct kern_state *ks, unsigned long long n,
+void bench_burst(const struct kernel_desc *k, struct kernel_state *ks, unsigned long long n,
 		 struct bench_time *t)
 {
 	unsigned long long c0, c1, w0, w1;
@@ -333,17 +333,17 @@ double bench_ns_per_access(const struct bench_time *t, unsigned long long n)
 
 /* Map at the order, populate (faults counted), lay the pattern out. */
 static int micro_prepare(struct bench *b, const struct bench_micro *w, int order, int rep,
-			 struct buf *bf, struct kern_state *ks, struct ctr_value *faults)
+			 struct buf *bf, struct kernel_state *ks, struct counters_value *faults)
 {
 	int err;
 
-	if ((err = buf_set_order(b->thp, order)))
+	if ((err = buffer_set_order(b->thp, order)))
 		return err;
-	if ((err = buf_map(bf, b->thp, order, w->span)))
+	if ((err = buffer_map(bf, b->thp, order, w->span)))
 		return err;
-	if ((err = buf_populate(bf, b->fault_set)))
+	if ((err = buffer_populate(bf, b->fault_set)))
 		return err;
-	if (b->fault_set && (err = ctr_set_read(b->fault_set, faults, 1)))
+	if (b->fault_set && (err = counters_set_read(b->fault_set, faults, 1)))
 		return err;
 	memset(ks, 0, sizeof(*ks));
 	ks->base = bf->base;
@@ -357,7 +357,7 @@ static int micro_prepare(struct bench *b, const struct bench_micro *w, int order
 
 /* Warm-up: one pass (at most a tenth of the trial) fills the caches with
  * the pattern's lines and page-table entries. */
-static void warm_up(const struct kern_desc *k, struct kern_state *ks, unsigned long long n)
+static void warm_up(const struct kernel_desc *k, struct kernel_state *ks, unsigned long long n)
 {
 	unsigned long long warm = ks->cycle < n / 10 ? ks->cycle : n / 10;
 
@@ -372,12 +372,12 @@ static void warm_up(const struct kern_desc *k, struct kern_state *ks, unsigned l
 int bench_micro_calibrate(struct bench *b, const struct bench_micro *w, unsigned long long fixed,
 			  double target_ns, unsigned long long *accesses)
 {
-	struct ctr_value faults = { .value = NAN };
+	struct counters_value faults = { .value = NAN };
 	unsigned long long probe = fixed ? fixed : 1ULL << 20, n;
 	struct bench_event ev = { .kind = BENCH_EV_CALIBRATE, .what = w->kern->name,
 				  .span = w->span };
 	struct bench_time bt;
-	struct kern_state ks;
+	struct kernel_state ks;
 	struct buf bf;
 	double ns = HUGE_VAL;
 	int err, i;
@@ -401,7 +401,7 @@ int bench_micro_calibrate(struct bench *b, const struct bench_micro *w, unsigned
 	n = (unsigned long long)(target_ns / (ns > 0.1 ? ns : 0.1));
 	*accesses = n < probe ? probe : n;
 out:
-	buf_unmap(&bf);
+	buffer_unmap(&bf);
 	return err;
 }
 
@@ -415,9 +415,9 @@ static int micro_sparse(struct bench *b, const struct bench_micro *w, int order,
 	struct buf bf;
 	int err;
 
-	if ((err = buf_map(&bf, b->thp, order, w->span)))
+	if ((err = buffer_map(&bf, b->thp, order, w->span)))
 		return err;
-	if ((err = buf_populate_sparse(&bf, (unsigned long)w->sparse_k, &rss)))
+	if ((err = buffer_populate_sparse(&bf, (unsigned long)w->sparse_k, &rss)))
 		goto out;
 	results_trial_init(js, order, "sparse", w->span, rep);
 	if (!folio_scan_range(0, (unsigned long)bf.base, (unsigned long)(bf.base + bf.span), &h))
@@ -427,7 +427,7 @@ static int micro_sparse(struct bench *b, const struct bench_micro *w, int order,
 			    (unsigned long)w->sparse_k;
 	results_trial_set_metric(js, "rss_bytes", (double)rss, "kernel", NULL, -1);
 out:
-	buf_unmap(&bf);
+	buffer_unmap(&bf);
 	return err;
 }
 
@@ -465,8 +465,8 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 }
 
 static void micro_metrics(struct bench *b, struct results_trial *t, const struct buf *bf,
-			  const struct bench_time *bt, const struct ctr_value *faults,
-			  const struct ctr_value *loopv, const struct ctr_value *pmuv)
+			  const struct bench_time *bt, const struct counters_value *faults,
+			  const struct counters_value *loopv, const struct counters_value *pmuv)
 {
 	int i;
 
@@ -502,10 +502,10 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		      unsigned long long accesses, struct results_trial *t,
 		      struct results_trial *sparse)
 {
-	struct ctr_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
-	struct ctr_value pmuv[ARCH_MAX_SPECS];
+	struct counters_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
+	struct counters_value pmuv[ARCH_MAX_SPECS];
 	struct bench_time bt;
-	struct kern_state ks;
+	struct kernel_state ks;
 	struct folio_hist h;
 	struct buf bf;
 	double coverage = 0;
@@ -519,22 +519,22 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 	if ((err = micro_prepare(b, w, order, rep, &bf, &ks, &faults)))
 		goto out;
 	warm_up(w->kern, &ks, accesses);
-	if (b->loop_set && (err = ctr_set_enable(b->loop_set)))
+	if (b->loop_set && (err = counters_set_enable(b->loop_set)))
 		goto out;
-	if (b->pmu_set && (err = ctr_set_enable(b->pmu_set)))
+	if (b->pmu_set && (err = counters_set_enable(b->pmu_set)))
 		goto out;
 	bench_burst(w->kern, &ks, accesses, &bt);
 	if (b->pmu_set) {
-		ctr_set_disable(b->pmu_set);
-		if ((err = ctr_set_read(b->pmu_set, pmuv, b->pmu.n)))
+		counters_set_disable(b->pmu_set);
+		if ((err = counters_set_read(b->pmu_set, pmuv, b->pmu.n)))
 			goto out;
 	}
 	if (b->loop_set) {
-		ctr_set_disable(b->loop_set);
-		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+		counters_set_disable(b->loop_set);
+		if ((err = counters_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
 			goto out;
 	}
-	err = buf_verify(&bf, &h, &t->layout, &coverage);
+	err = buffer_verify(&bf, &h, &t->layout, &coverage);
 	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
 		goto out;
 	if (!err) {
@@ -550,11 +550,11 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		     "folios (fallback %llu); the trial is flagged", w->kern->name, order, rep,
 		     coverage * 100, order, bf.have_size_stats ? bf.fault_fallback : 0ULL);
 	}
-	buf_unmap(&bf);
+	buffer_unmap(&bf);
 	if (sparse && w->sparse_k)
 		err = micro_sparse(b, w, order, rep, sparse);
 out:
-	buf_unmap(&bf);
+	buffer_unmap(&bf);
 	return err;
 }
 
@@ -586,7 +586,7 @@ static unsigned long long burst_of(unsigned long long accesses, int rounds, int 
 }
 
 /* Counters of a trial, summed over its bursts. */
-static void add_ctr(struct ctr_value *sum, const struct ctr_value *v, int n, bool first)
+static void add_ctr(struct counters_value *sum, const struct counters_value *v, int n, bool first)
 {
 	for (int i = 0; i < n; i++) {
 		if (first) {
@@ -603,8 +603,8 @@ static void add_ctr(struct ctr_value *sum, const struct ctr_value *v, int n, boo
 struct slot {
 	int order;
 	struct buf bf;
-	struct kern_state ks;
-	struct ctr_value faults, loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct kernel_state ks;
+	struct counters_value faults, loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
 	struct bench_time sum;
 	double *ns; /* per round */
 	/* the rep's steal on this CPU and its disturbed rounds (steal.h);
@@ -680,25 +680,25 @@ static int populate_all(struct bench *b, const struct bench_micro *w, int rep, s
 static int timed_burst(struct bench *b, const struct bench_micro *w, struct slot *s,
 		       unsigned long long burst, int round)
 {
-	struct ctr_value loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	struct counters_value loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
 	struct bench_time bt;
 	int err;
 
 	warm_up(w->kern, &s->ks, burst);
-	if (b->loop_set && (err = ctr_set_enable(b->loop_set)))
+	if (b->loop_set && (err = counters_set_enable(b->loop_set)))
 		return err;
-	if (b->pmu_set && (err = ctr_set_enable(b->pmu_set)))
+	if (b->pmu_set && (err = counters_set_enable(b->pmu_set)))
 		return err;
 	bench_burst(w->kern, &s->ks, burst, &bt);
 	if (b->pmu_set) {
-		ctr_set_disable(b->pmu_set);
-		if ((err = ctr_set_read(b->pmu_set, pmuv, b->pmu.n)))
+		counters_set_disable(b->pmu_set);
+		if ((err = counters_set_read(b->pmu_set, pmuv, b->pmu.n)))
 			return err;
 		add_ctr(s->pmuv, pmuv, b->pmu.n, round == 0);
 	}
 	if (b->loop_set) {
-		ctr_set_disable(b->loop_set);
-		if ((err = ctr_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
+		counters_set_disable(b->loop_set);
+		if ((err = counters_set_read(b->loop_set, loopv, (int)MS_ARRAY_SIZE(loop_specs))))
 			return err;
 		add_ctr(s->loopv, loopv, (int)MS_ARRAY_SIZE(loop_specs), round == 0);
 	}
@@ -718,7 +718,7 @@ static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot
 
 	results_trial_init(t, s->order, w->kern->name, w->span, rep);
 	t->accesses = accesses;
-	err = buf_verify(&s->bf, &h, &t->layout, &coverage);
+	err = buffer_verify(&s->bf, &h, &t->layout, &coverage);
 	if (err && err != -ENOSYS && err != -EPERM && err != -EACCES)
 		return err;
 	if (!err) {
@@ -785,15 +785,15 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 	for (i = 0; i < nr && !err; i++)
 		err = finish_slot(b, w, &sl[i], rep, accesses, rounds, &trials[i]);
 	for (i = 0; i < nr; i++)
-		buf_unmap(&sl[i].bf);
+		buffer_unmap(&sl[i].bf);
 	for (i = 0; i < nr && sparse && !err; i++) {
 		results_trial_init(&sparse[i], orders[i], NULL, w->span, rep);
-		if (w->sparse_k && !(err = buf_set_order(b->thp, orders[i])))
+		if (w->sparse_k && !(err = buffer_set_order(b->thp, orders[i])))
 			err = micro_sparse(b, w, orders[i], rep, &sparse[i]);
 	}
 out:
 	for (i = 0; i < nr; i++) {
-		buf_unmap(&sl[i].bf);
+		buffer_unmap(&sl[i].bf);
 		free(sl[i].ns);
 	}
 	free(sl);
@@ -1267,31 +1267,31 @@ static void command_metrics(struct bench *b, const struct bench_command *w,
 
 /* Counters on the child: opened between prepare and start, counting from
  * its exec over its whole tree. */
-static void command_counters_open(struct bench *b, pid_t pid, struct ctr_set **sw,
-				  struct ctr_set **pmu)
+static void command_counters_open(struct bench *b, pid_t pid, struct counters_set **sw,
+				  struct counters_set **pmu)
 {
-	struct ctr_options o = { .include_kernel = true, .pid = pid, .inherit = true,
+	struct counters_options o = { .include_kernel = true, .pid = pid, .inherit = true,
 				 .enable_on_exec = true };
 	int bad;
 
 	*sw = *pmu = NULL;
-	if (b->sw_ok && ctr_set_open(sw, tree_specs, (int)MS_ARRAY_SIZE(tree_specs), &o, &bad))
+	if (b->sw_ok && counters_set_open(sw, tree_specs, (int)MS_ARRAY_SIZE(tree_specs), &o, &bad))
 		*sw = NULL;
 	o.include_kernel = false;
-	if (b->have_pmu && ctr_set_open(pmu, b->pmu.spec, b->pmu.n, &o, &bad))
+	if (b->have_pmu && counters_set_open(pmu, b->pmu.spec, b->pmu.n, &o, &bad))
 		*pmu = NULL;
 }
 
-static void command_counters_read(struct bench *b, struct results_trial *t, struct ctr_set *sw,
-				  struct ctr_set *pmu)
+static void command_counters_read(struct bench *b, struct results_trial *t, struct counters_set *sw,
+				  struct counters_set *pmu)
 {
-	struct ctr_value v[ARCH_MAX_SPECS > 2 ? ARCH_MAX_SPECS : 2];
+	struct counters_value v[ARCH_MAX_SPECS > 2 ? ARCH_MAX_SPECS : 2];
 	int i;
 
-	if (sw && !ctr_set_read(sw, v, (int)MS_ARRAY_SIZE(tree_specs)))
+	if (sw && !counters_set_read(sw, v, (int)MS_ARRAY_SIZE(tree_specs)))
 		for (i = 0; i < (int)MS_ARRAY_SIZE(tree_specs); i++)
 			metric_from_ctr(t, &v[i]);
-	if (pmu && !ctr_set_read(pmu, v, b->pmu.n))
+	if (pmu && !counters_set_read(pmu, v, b->pmu.n))
 		flag_pmu(b, t, v);
 }
 
@@ -1382,14 +1382,14 @@ static int command_run(struct bench *b, const struct bench_command *w, int order
 		       const struct child_watch *cw, struct child *ch, struct child_result *cr,
 		       char *knobs, size_t size)
 {
-	struct ctr_set *sw = NULL, *pmu = NULL;
+	struct counters_set *sw = NULL, *pmu = NULL;
 	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0;
 	bool stats;
 	int err;
 
 	if ((err = command_set_order(b, order)))
 		return err;
-	stats = order && !buf_size_stats(order, &a0, &f0);
+	stats = order && !buffer_size_stats(order, &a0, &f0);
 	if ((err = child_prepare(ch, w->argv, co)))
 		goto out;
 	command_counters_open(b, ch->pid, &sw, &pmu);
@@ -1397,7 +1397,7 @@ static int command_run(struct bench *b, const struct bench_command *w, int order
 		goto out;
 	knobs_changed(b, order, knobs, size);
 	command_counters_read(b, t, sw, pmu);
-	if (stats && !buf_size_stats(order, &a1, &f1)) {
+	if (stats && !buffer_size_stats(order, &a1, &f1)) {
 		results_trial_set_metric(t, "anon_fault_alloc", (double)(a1 - a0), "kernel", NULL,
 					 -1);
 		results_trial_set_metric(t, "anon_fault_fallback", (double)(f1 - f0), "kernel",
@@ -1406,8 +1406,8 @@ static int command_run(struct bench *b, const struct bench_command *w, int order
 	if (cr->needs_tty)
 		err = -ENOTTY;
 out:
-	ctr_set_close(sw);
-	ctr_set_close(pmu);
+	counters_set_close(sw);
+	counters_set_close(pmu);
 	return err;
 }
 

@@ -76,7 +76,7 @@ struct bench {
 	/* bench_open_counters(): software events around populate (faults) and
 	 * the loop (context switches); the CPU family's PMU set (arch/), or
 	 * NULL with the timing backend */
-	struct ctr_set *fault_set, *loop_set, *pmu_set;
+	struct counters_set *fault_set, *loop_set, *pmu_set;
 	struct arch_specs pmu;
 	bool have_pmu;       /* pmu specs usable (a command opens its own set) */
 	bool sw_ok;          /* software events open */
@@ -101,7 +101,7 @@ void bench_close(struct bench *b);
 /* ---- micro-benchmarks ------------------------------------------------------ */
 
 struct bench_micro {
-	const struct kern_desc *kern;
+	const struct kernel_desc *kern;
 	int pattern_index;          /* seeds the layout with the rep */
 	unsigned long long span;    /* bytes, a multiple of the PMD size */
 	long sparse_k;              /* bloat trial: one page in every k; 0 none */
@@ -118,7 +118,7 @@ struct bench_time {
  * laid out (ks from k->setup), timed. The unit every timing is made of:
  * a trial is one burst; a per-round schedule is several.
  */
-void bench_burst(const struct kern_desc *k, struct kern_state *ks, unsigned long long n,
+void bench_burst(const struct kernel_desc *k, struct kernel_state *ks, unsigned long long n,
 		 struct bench_time *t);
 /* CPU ns per access of a burst of n accesses. */
 double bench_ns_per_access(const struct bench_time *t, unsigned long long n);

@@ -36,12 +36,12 @@ __attribute__((no_sanitize_address)) static void touch_pages(char *base, size_t 
 	}
 }
 
-int buf_set_order(const struct thp_settings *s, int order)
+int buffer_set_order(const struct thp_settings *s, int order)
 {
 	return thp_set_only_order(s, order);
 }
 
-int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
+int buffer_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
 {
 	uintptr_t start;
 	char *p;
@@ -69,13 +69,13 @@ int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
 	 * MADV_NOHUGEPAGE keeps khugepaged off an order-0 span. */
 	if (madvise(b->base, span, order ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) < 0) {
 		int err = -errno;
-		buf_unmap(b);
+		buffer_unmap(b);
 		return err;
 	}
 	return 0;
 }
 
-int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback)
+int buffer_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback)
 {
 	struct thp_settings s;
 	const struct thp_size *z;
@@ -92,23 +92,23 @@ int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fal
 	return found_a && found_f ? 0 : -ENOENT;
 }
 
-int buf_populate(struct buf *b, struct ctr_set *faults)
+int buffer_populate(struct buf *b, struct counters_set *faults)
 {
 	int err;
 
 	unsigned long long a0 = 0, f0 = 0, a1 = 0, f1 = 0, t0;
 
-	b->have_size_stats = b->order && !buf_size_stats(b->order, &a0, &f0);
+	b->have_size_stats = b->order && !buffer_size_stats(b->order, &a0, &f0);
 	/* the counter brackets the touching only: reading the stats above
 	 * faults pages of its own */
-	if (faults && (err = ctr_set_enable(faults)))
+	if (faults && (err = counters_set_enable(faults)))
 		return err;
 	t0 = now_ns();
 	touch_pages(b->base, b->span, b->page_size);
 	b->populate_ns = now_ns() - t0;
-	if (faults && (err = ctr_set_disable(faults)))
+	if (faults && (err = counters_set_disable(faults)))
 		return err;
-	if (b->have_size_stats && !buf_size_stats(b->order, &a1, &f1)) {
+	if (b->have_size_stats && !buffer_size_stats(b->order, &a1, &f1)) {
 		b->fault_alloc = a1 - a0;
 		b->fault_fallback = f1 - f0;
 	} else {
@@ -117,7 +117,7 @@ int buf_populate(struct buf *b, struct ctr_set *faults)
 	return 0;
 }
 
-int buf_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes)
+int buffer_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes)
 {
 	size_t npages = b->span / b->page_size, i, resident = 0;
 	unsigned char *vec;
@@ -140,7 +140,7 @@ int buf_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_
 	return 0;
 }
 
-int buf_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
+int buffer_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
 	       double *coverage)
 {
 	int err;
@@ -153,7 +153,7 @@ int buf_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh
 	return 0;
 }
 
-void buf_unmap(struct buf *b)
+void buffer_unmap(struct buf *b)
 {
 	if (b->map)
 		munmap(b->map, b->map_len);

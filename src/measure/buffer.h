@@ -23,7 +23,7 @@ struct buf {
 	size_t span;
 	int order;
 	size_t page_size, pmd_size;
-	/* buf_populate(): */
+	/* buffer_populate(): */
 	unsigned long long populate_ns;
 	bool have_size_stats;  /* order > 0: the size's stats/ deltas below */
 	unsigned long long fault_alloc, fault_fallback;
@@ -31,11 +31,11 @@ struct buf {
 
 /* Apply the knobs for 'order' (through the thp journal). -EINVAL when the
  * kernel has no anon support for that order. */
-int buf_set_order(const struct thp_settings *s, int order);
+int buffer_set_order(const struct thp_settings *s, int order);
 
 /* Map 'span' bytes (a multiple of s->pmd_size), PMD-aligned, with the madvise
  * that matches 'order'. Nothing is touched yet. */
-int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span);
+int buffer_map(struct buf *b, const struct thp_settings *s, int order, size_t span);
 
 /* Write one byte in every page (a write fault: a read would map the zero
  * page), timing the whole pass; for order > 0 the deltas of the size's
@@ -43,23 +43,23 @@ int buf_map(struct buf *b, const struct thp_settings *s, int order, size_t span)
  * another process faulting at the same size at the same time adds to them.
  * 'faults' (may be NULL) is enabled around the touching alone and disabled
  * after; the caller reads it. */
-struct ctr_set;
-int buf_populate(struct buf *b, struct ctr_set *faults);
+struct counters_set;
+int buffer_populate(struct buf *b, struct counters_set *faults);
 
 /* The size's anon_fault_alloc / anon_fault_fallback now (stats/; global to
  * the machine). -ENOENT when the kernel has no such counters for the order. */
-int buf_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback);
+int buffer_size_stats(int order, unsigned long long *alloc, unsigned long long *fallback);
 
 /* Write one byte in every k-th page only (k >= 1): what a sparse user of the
  * span costs at this order. *rss_bytes: the span's resident bytes after it
  * (mincore). */
-int buf_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes);
+int buffer_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes);
 
 /* Folio histogram of the span and the share of its pages at b->order;
  * with lh (may be NULL) its contiguity histogram too (doc/layout.h). */
-int buf_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
+int buffer_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
 	       double *coverage);
 
-void buf_unmap(struct buf *b);
+void buffer_unmap(struct buf *b);
 
 #endif

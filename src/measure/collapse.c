@@ -767,7 +767,7 @@ static int cmp_double(const void *a, const void *b)
 int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, unsigned reps,
 		     struct collapse_measure *m)
 {
-	struct kern_state ks = { 0 };
+	struct kernel_state ks = { 0 };
 	struct bench_time bt;
 	double *ns = NULL;
 	unsigned r;
@@ -782,7 +782,7 @@ int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, un
 	ks.span = sp->len;
 	ks.page_size = (size_t)page_size;
 	ks.seed = seed;
-	if ((err = kern_chase_tlb.setup(&ks)))
+	if ((err = kernel_chase_tlb.setup(&ks)))
 		return err;
 	ns = calloc(reps, sizeof(*ns));
 	if (!ns)
@@ -790,10 +790,10 @@ int collapse_measure(struct collapse_span *sp, long page_size, uint64_t seed, un
 	m->reps = reps;
 	m->accesses = ks.cycle * 8 < (1ULL << 22) ? (1ULL << 22) : ks.cycle * 8;
 	/* warm the caches and the TLB */
-	bench_burst(&kern_chase_tlb, &ks, ks.cycle, &bt);
+	bench_burst(&kernel_chase_tlb, &ks, ks.cycle, &bt);
 	/* the engine's clock: ns_per_access means the same as in run */
 	for (r = 0; r < reps; r++) {
-		bench_burst(&kern_chase_tlb, &ks, m->accesses, &bt);
+		bench_burst(&kernel_chase_tlb, &ks, m->accesses, &bt);
 		ns[r] = bench_ns_per_access(&bt, m->accesses);
 	}
 	qsort(ns, reps, sizeof(*ns), cmp_double);

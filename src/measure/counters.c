@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const struct ctr_sw_event ctr_sw_events[] = {
+const struct counters_sw_event counters_sw_events[] = {
 	{ "task-clock", PERF_COUNT_SW_TASK_CLOCK },
 	{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
 	{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
@@ -23,18 +23,18 @@ const struct ctr_sw_event ctr_sw_events[] = {
 	{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
 	{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
 };
-const size_t ctr_nr_sw_events = sizeof(ctr_sw_events) / sizeof(ctr_sw_events[0]);
+const size_t counters_nr_sw_events = sizeof(counters_sw_events) / sizeof(counters_sw_events[0]);
 
 static int pfm_state = 1; /* 1: not tried, 0: ok, <0: failed */
 
-int ctr_pfm_init(void)
+int counters_pfm_init(void)
 {
 	if (pfm_state == 1)
 		pfm_state = pfm_initialize() == PFM_SUCCESS ? 0 : -EIO;
 	return pfm_state;
 }
 
-int ctr_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+int counters_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		  unsigned long flags)
 {
 	long fd;
@@ -44,7 +44,7 @@ int ctr_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int ctr_paranoid(void)
+int counters_paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
 	int v = -99;
@@ -57,9 +57,9 @@ int ctr_paranoid(void)
 	return v;
 }
 
-int ctr_strerror(int err, bool hw, char *buf, size_t size)
+int counters_strerror(int err, bool hw, char *buf, size_t size)
 {
-	int p = ctr_paranoid();
+	int p = counters_paranoid();
 
 	switch (-err) {
 	case EACCES:
@@ -91,7 +91,7 @@ int ctr_strerror(int err, bool hw, char *buf, size_t size)
 				"this event cannot be encoded here (%s): libpfm4 knows no such event, "
 				"or its PMU is not this CPU's ('mthpscope events' lists this CPU's set; "
 				"LIBPFM_ENCODE_INACTIVE=1 encodes another CPU's events, which then "
-				"do not open)", ctr_encode_detail());
+				"do not open)", counters_encode_detail());
 	case EBUSY:
 		return snprintf(buf, size, "the counter is in use by another tool (e.g. a watchdog "
 				"or another profiler)");
@@ -100,12 +100,12 @@ int ctr_strerror(int err, bool hw, char *buf, size_t size)
 	}
 }
 
-int ctr_detect_pmus(struct ctr_pmu_model *out, int max)
+int counters_detect_pmus(struct counters_pmu_model *out, int max)
 {
 	pfm_pmu_t p;
 	int n = 0;
 
-	if (ctr_pfm_init())
+	if (counters_pfm_init())
 		return -EIO;
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t info;
@@ -135,14 +135,14 @@ static int probe(struct perf_event_attr *attr)
 	attr->disabled = 1;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
-	fd = ctr_perf_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = counters_perf_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return fd;
 	close(fd);
 	return 0;
 }
 
-int ctr_probe_hw(void)
+int counters_probe_hw(void)
 {
 	struct perf_event_attr attr;
 
@@ -152,7 +152,7 @@ int ctr_probe_hw(void)
 	return probe(&attr);
 }
 
-int ctr_probe_sw(const struct ctr_sw_event *ev)
+int counters_probe_sw(const struct counters_sw_event *ev)
 {
 	struct perf_event_attr attr;
 
@@ -198,12 +198,12 @@ static const struct {
 
 static _Thread_local char encode_detail[160];
 
-const char *ctr_encode_detail(void)
+const char *counters_encode_detail(void)
 {
 	return encode_detail[0] ? encode_detail : "unknown event";
 }
 
-int ctr_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
+int counters_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
 {
 	const char *raw = s, *p, *slash;
 	size_t len;
@@ -248,7 +248,7 @@ static int sysfs_pmu_type(const char *pmu, unsigned *type)
 	return ok ? 0 : -EIO;
 }
 
-int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *attr)
+int counters_encode(const char *event, bool include_kernel, struct perf_event_attr *attr)
 {
 	pfm_perf_encode_arg_t arg;
 	unsigned long long raw;
@@ -263,10 +263,10 @@ int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *a
 		snprintf(encode_detail, sizeof(encode_detail), "empty event name");
 		return -ENOMSG;
 	}
-	for (i = 0; i < ctr_nr_sw_events; i++) {
-		if (!strcmp(event, ctr_sw_events[i].name)) {
+	for (i = 0; i < counters_nr_sw_events; i++) {
+		if (!strcmp(event, counters_sw_events[i].name)) {
 			attr->type = PERF_TYPE_SOFTWARE;
-			attr->config = ctr_sw_events[i].config;
+			attr->config = counters_sw_events[i].config;
 			goto generic;
 		}
 	}
@@ -277,7 +277,7 @@ int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *a
 			goto generic;
 		}
 	}
-	if (!ctr_parse_raw(event, pmu, sizeof(pmu), &raw)) {
+	if (!counters_parse_raw(event, pmu, sizeof(pmu), &raw)) {
 		attr->type = PERF_TYPE_RAW;
 		attr->config = raw;
 		if (pmu[0] && sysfs_pmu_type(pmu, &attr->type)) {
@@ -288,7 +288,7 @@ int ctr_encode(const char *event, bool include_kernel, struct perf_event_attr *a
 		goto generic;
 	}
 
-	if (ctr_pfm_init())
+	if (counters_pfm_init())
 		return -EIO;
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = attr;
@@ -311,12 +311,12 @@ generic:
 	return 0;
 }
 
-const char *ctr_attr_source(const struct perf_event_attr *attr)
+const char *counters_attr_source(const struct perf_event_attr *attr)
 {
 	return attr->type == PERF_TYPE_SOFTWARE ? "sw" : "pmu";
 }
 
-unsigned ctr_group_key(const struct perf_event_attr *attr)
+unsigned counters_group_key(const struct perf_event_attr *attr)
 {
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
@@ -330,7 +330,7 @@ unsigned ctr_group_key(const struct perf_event_attr *attr)
 	}
 }
 
-int ctr_scale(unsigned long long raw, unsigned long long enabled, unsigned long long running,
+int counters_scale(unsigned long long raw, unsigned long long enabled, unsigned long long running,
 	      double *value, double *scale, bool *multiplexed)
 {
 	if (enabled == 0 || running >= enabled) {
@@ -354,29 +354,29 @@ int ctr_scale(unsigned long long raw, unsigned long long enabled, unsigned long 
 
 /* ---- event sets ---------------------------------------------------------- */
 
-struct ctr_group {
+struct counters_group {
 	unsigned key;
 	int leader;                     /* fd of the group leader */
 	int nr;
-	int member[CTR_MAX_EVENTS];     /* spec index of each member, in open order */
-	unsigned long long id[CTR_MAX_EVENTS];
+	int member[COUNTERS_MAX_EVENTS];     /* spec index of each member, in open order */
+	unsigned long long id[COUNTERS_MAX_EVENTS];
 };
 
-struct ctr_set {
+struct counters_set {
 	int n;
-	int fd[CTR_MAX_EVENTS];
-	char *metric[CTR_MAX_EVENTS];
-	char *event[CTR_MAX_EVENTS];
-	const char *source[CTR_MAX_EVENTS];
+	int fd[COUNTERS_MAX_EVENTS];
+	char *metric[COUNTERS_MAX_EVENTS];
+	char *event[COUNTERS_MAX_EVENTS];
+	const char *source[COUNTERS_MAX_EVENTS];
 	int nr_groups;
-	struct ctr_group group[CTR_MAX_EVENTS];
+	struct counters_group group[COUNTERS_MAX_EVENTS];
 };
 
-#define CTR_READ_FORMAT                                                          \
+#define COUNTERS_READ_FORMAT                                                          \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |   \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-void ctr_set_close(struct ctr_set *set)
+void counters_set_close(struct counters_set *set)
 {
 	int i;
 
@@ -393,34 +393,34 @@ void ctr_set_close(struct ctr_set *set)
 	free(set);
 }
 
-static struct ctr_group *group_for(struct ctr_set *set, unsigned key)
+static struct counters_group *group_for(struct counters_set *set, unsigned key)
 {
 	int g;
 
 	for (g = 0; g < set->nr_groups; g++)
 		if (set->group[g].key == key)
 			return &set->group[g];
-	set->group[set->nr_groups] = (struct ctr_group){ .key = key, .leader = -1 };
+	set->group[set->nr_groups] = (struct counters_group){ .key = key, .leader = -1 };
 	return &set->group[set->nr_groups++];
 }
 
-int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
-		 const struct ctr_options *opts, int *bad)
+int counters_set_open(struct counters_set **setp, const struct counters_spec *specs, int n,
+		 const struct counters_options *opts, int *bad)
 {
-	struct perf_event_attr attr[CTR_MAX_EVENTS];
-	struct ctr_set *set;
+	struct perf_event_attr attr[COUNTERS_MAX_EVENTS];
+	struct counters_set *set;
 	bool kernel = opts && opts->include_kernel;
 	int i, err = 0, failed = -1;
 
 	*setp = NULL;
 	if (bad)
 		*bad = -1;
-	if (n <= 0 || n > CTR_MAX_EVENTS)
+	if (n <= 0 || n > COUNTERS_MAX_EVENTS)
 		return -EINVAL;
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return -ENOMEM;
-	for (i = 0; i < CTR_MAX_EVENTS; i++)
+	for (i = 0; i < COUNTERS_MAX_EVENTS; i++)
 		set->fd[i] = -1;
 	/* every string first: a typo is reported before any counter opens */
 	for (i = 0; i < n; i++) {
@@ -431,23 +431,23 @@ int ctr_set_open(struct ctr_set **setp, const struct ctr_spec *specs, int n,
 			err = -ENOMEM;
 			goto out;
 		}
-		err = ctr_encode(specs[i].event, kernel, &attr[i]);
+		err = counters_encode(specs[i].event, kernel, &attr[i]);
 		if (err)
 			goto out;
-		set->source[i] = ctr_attr_source(&attr[i]);
+		set->source[i] = counters_attr_source(&attr[i]);
 	}
 	for (i = 0; i < n; i++) {
-		struct ctr_group *g = group_for(set, ctr_group_key(&attr[i]));
+		struct counters_group *g = group_for(set, counters_group_key(&attr[i]));
 		unsigned long long id;
 		int fd;
 
 		failed = i;
-		attr[i].read_format = CTR_READ_FORMAT;
+		attr[i].read_format = COUNTERS_READ_FORMAT;
 		/* only the leader starts disabled: enabling it starts the group */
 		attr[i].disabled = g->leader < 0;
 		attr[i].inherit = opts && opts->inherit;
 		attr[i].enable_on_exec = g->leader < 0 && opts && opts->enable_on_exec;
-		fd = ctr_perf_open(&attr[i], opts ? opts->pid : 0, -1, g->leader,
+		fd = counters_perf_open(&attr[i], opts ? opts->pid : 0, -1, g->leader,
 				   PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			err = fd;
@@ -467,19 +467,19 @@ out:
 	if (err) {
 		if (bad)
 			*bad = failed >= 0 ? failed : set->n - 1;
-		ctr_set_close(set);
+		counters_set_close(set);
 		return err;
 	}
 	*setp = set;
 	return 0;
 }
 
-int ctr_set_nr_groups(const struct ctr_set *set)
+int counters_set_nr_groups(const struct counters_set *set)
 {
 	return set ? set->nr_groups : 0;
 }
 
-static int group_ioctl(struct ctr_set *set, unsigned long req)
+static int group_ioctl(struct counters_set *set, unsigned long req)
 {
 	int g;
 
@@ -489,28 +489,28 @@ static int group_ioctl(struct ctr_set *set, unsigned long req)
 	return 0;
 }
 
-int ctr_set_enable(struct ctr_set *set)
+int counters_set_enable(struct counters_set *set)
 {
 	int err = group_ioctl(set, PERF_EVENT_IOC_RESET);
 
 	return err ? err : group_ioctl(set, PERF_EVENT_IOC_ENABLE);
 }
 
-int ctr_set_disable(struct ctr_set *set)
+int counters_set_disable(struct counters_set *set)
 {
 	return group_ioctl(set, PERF_EVENT_IOC_DISABLE);
 }
 
-int ctr_set_read(struct ctr_set *set, struct ctr_value *out, int n)
+int counters_set_read(struct counters_set *set, struct counters_value *out, int n)
 {
 	/* PERF_FORMAT_GROUP|ID|TOTAL_TIME_*: nr, enabled, running, {value, id}[nr] */
-	uint64_t buf[3 + 2 * CTR_MAX_EVENTS];
+	uint64_t buf[3 + 2 * COUNTERS_MAX_EVENTS];
 	int g, k, j;
 
 	if (n < set->n)
 		return -EINVAL;
 	for (g = 0; g < set->nr_groups; g++) {
-		struct ctr_group *grp = &set->group[g];
+		struct counters_group *grp = &set->group[g];
 		ssize_t len = read(grp->leader, buf, sizeof(buf));
 
 		if (len < 0)
@@ -520,7 +520,7 @@ int ctr_set_read(struct ctr_set *set, struct ctr_value *out, int n)
 			return -EIO;
 		for (k = 0; k < grp->nr; k++) {
 			uint64_t raw = 0;
-			struct ctr_value *v;
+			struct counters_value *v;
 
 			/* match by id: the kernel's order is the group's list order */
 			for (j = 0; j < grp->nr; j++)
@@ -536,7 +536,7 @@ int ctr_set_read(struct ctr_set *set, struct ctr_value *out, int n)
 			v->raw = raw;
 			v->time_enabled = buf[1];
 			v->time_running = buf[2];
-			ctr_scale(raw, buf[1], buf[2], &v->value, &v->scale, &v->multiplexed);
+			counters_scale(raw, buf[1], buf[2], &v->value, &v->scale, &v->multiplexed);
 		}
 	}
 	return 0;

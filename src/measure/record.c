@@ -82,7 +82,7 @@ struct win {
 struct rec {
 	const struct rec_options *o;
 	struct record_doc *d;
-	struct smp_ring *ring[REC_MAX_RINGS];
+	struct sampling_ring *ring[REC_MAX_RINGS];
 	int tid[REC_MAX_RINGS];       /* --pid: the thread of each ring */
 	int nr_rings;
 	struct proc **procs;
@@ -169,7 +169,7 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 		if (o->pid)
 			return snprintf(buf, size, "not permitted to sample process %d: it is not "
 					"yours (ptrace access mode) or perf_event_paranoid is %d; run "
-					"as root", o->pid, ctr_paranoid());
+					"as root", o->pid, counters_paranoid());
 		break;
 	case ENOSPC:
 	case ENOMEM:
@@ -183,7 +183,7 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 		return snprintf(buf, size, "Arm SPE writes its records to an AUX area, which this "
 				"version does not map yet (its packet decoder is in, untested on "
 				"hardware); record a software or PEBS/IBS event instead");
-	return ctr_strerror(err, hw, buf, size);
+	return counters_strerror(err, hw, buf, size);
 }
 
 static long long now_ns(void)
@@ -561,7 +561,7 @@ static void resolve(struct rec *r, const struct pending *s)
 	count(r, row, s->pid, s->addr, order, pmd, s);
 }
 
-static int on_sample(const struct smp_sample *s, void *ctx)
+static int on_sample(const struct sampling_sample *s, void *ctx)
 {
 	struct rec *r = ctx;
 	struct pending x = { .pid = (int)s->pid };
@@ -617,7 +617,7 @@ static void drain(struct rec *r)
 		push(r, &r->batch, &r->retry.v[i]);
 	r->retry.n = 0;
 	for (k = 0; k < r->nr_rings; k++) {
-		int err = smp_drain(r->ring[k], on_sample, r);
+		int err = sampling_drain(r->ring[k], on_sample, r);
 
 		if (err && !r->err)
 			r->err = err;
@@ -741,7 +741,7 @@ static int ring_open(struct rec *r, int pid, int cpu)
 {
 	bool child = cpu >= 0;
 	const struct rec_options *o = r->o;
-	struct smp_options so = {
+	struct sampling_options so = {
 		.event = o->event, .period = o->period, .freq = o->period ? 0 : o->freq,
 		.data_pages = o->data_pages, .precise = o->precise,
 		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
@@ -753,11 +753,11 @@ static int ring_open(struct rec *r, int pid, int cpu)
 
 	if (r->nr_rings == REC_MAX_RINGS)
 		return -E2BIG;
-	err = smp_open(&r->ring[r->nr_rings], &so);
+	err = sampling_open(&r->ring[r->nr_rings], &so);
 	if (err == -EINVAL && so.data_page_size) {
 		/* before 5.11, or not for this event: go on without the sizes */
 		so.data_page_size = false;
-		err = smp_open(&r->ring[r->nr_rings], &so);
+		err = sampling_open(&r->ring[r->nr_rings], &so);
 		if (!err) {
 			r->d->config.data_page_size = false;
 			warn_add("the kernel refused PERF_SAMPLE_DATA_PAGE_SIZE: no data page sizes");
@@ -766,7 +766,7 @@ static int ring_open(struct rec *r, int pid, int cpu)
 	if (err)
 		return err;
 	r->nr_rings++;
-	return child ? 0 : smp_enable(r->ring[r->nr_rings - 1]);
+	return child ? 0 : sampling_enable(r->ring[r->nr_rings - 1]);
 }
 
 static bool tid_known(const struct rec *r, int tid)
@@ -819,9 +819,9 @@ static void rings_close(struct rec *r)
 	int k;
 
 	for (k = 0; k < r->nr_rings; k++) {
-		smp_disable(r->ring[k]);
-		r->d->outcome.lost += smp_stats(r->ring[k])->lost_samples;
-		smp_close(r->ring[k]);
+		sampling_disable(r->ring[k]);
+		r->d->outcome.lost += sampling_stats(r->ring[k])->lost_samples;
+		sampling_close(r->ring[k]);
 	}
 	r->nr_rings = 0;
 }

@@ -25,7 +25,7 @@
 #include "record_doc.h"
 
 struct rec_options {
-	const char *event;            /* ctr_encode() string; default "page-faults" */
+	const char *event;            /* counters_encode() string; default "page-faults" */
 	unsigned long long period;    /* -c */
 	unsigned long long freq;      /* -F (used when period is 0) */
 	unsigned data_pages;          /* ring pages (power of two) */

@@ -13,16 +13,16 @@
 
 #include "counters.h"
 
-#define SMP_SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC)
+#define SAMPLING_SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC)
 
-struct smp_ring {
+struct sampling_ring {
 	int fd;
 	void *base;        /* control page + data pages */
 	size_t map_len;
 	unsigned char *data;
 	uint64_t data_size;
 	uint64_t sample_type;
-	struct smp_stats st;
+	struct sampling_stats st;
 };
 
 /* Copy len bytes starting at ring offset 'pos' (which may wrap). */
@@ -39,7 +39,7 @@ static void ring_copy(const unsigned char *data, uint64_t size, uint64_t pos, vo
 
 /* The fields this reader knows, in the order perf_event.h lays out a
  * PERF_RECORD_SAMPLE (sample_type bit order, RAW as { u32 size; data }). */
-#define SMP_KNOWN (SMP_SAMPLE_TYPE | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW | PERF_SAMPLE_PHYS_ADDR | \
+#define SAMPLING_KNOWN (SAMPLING_SAMPLE_TYPE | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW | PERF_SAMPLE_PHYS_ADDR | \
 		   PERF_SAMPLE_DATA_PAGE_SIZE)
 
 /* A cursor over one record's bytes: every read is bounds-checked. */
@@ -64,7 +64,7 @@ static uint64_t take_u64(struct cursor *c)
 
 /* One PERF_RECORD_SAMPLE body (after the header) of 'type' into *s. */
 static int decode_sample(const unsigned char *body, size_t len, uint64_t type,
-			 struct smp_sample *s)
+			 struct sampling_sample *s)
 {
 	struct cursor c = { .p = body, .len = len };
 	uint64_t v;
@@ -103,13 +103,13 @@ static int decode_sample(const unsigned char *body, size_t len, uint64_t type,
 	return c.bad ? -EBADMSG : 0;
 }
 
-int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
-		   uint64_t sample_type, struct smp_stats *st, smp_sample_fn fn, void *ctx)
+int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+		   uint64_t sample_type, struct sampling_stats *st, sampling_sample_fn fn, void *ctx)
 {
 	/* one record, copied out of the ring (it may wrap) */
-	uint64_t rec[SMP_MAX_RECORD / 8];
+	uint64_t rec[SAMPLING_MAX_RECORD / 8];
 
-	if (sample_type & ~(uint64_t)SMP_KNOWN)
+	if (sample_type & ~(uint64_t)SAMPLING_KNOWN)
 		return -EINVAL;
 	/* the kernel never runs more than a ring ahead: anything else is a
 	 * corrupt head, and a copy of it would wrap onto itself */
@@ -118,7 +118,7 @@ int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint
 	while (*tail < head) {
 		struct perf_event_header h;
 		uint64_t avail = head - *tail, off = *tail & (size - 1);
-		struct smp_sample s;
+		struct sampling_sample s;
 		int ret;
 
 		if (avail < sizeof(h))
@@ -155,30 +155,30 @@ int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint
 	return 0;
 }
 
-int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
-	      struct smp_stats *st, smp_sample_fn fn, void *ctx)
+int sampling_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+	      struct sampling_stats *st, sampling_sample_fn fn, void *ctx)
 {
-	return smp_parse_type(data, size, head, tail, SMP_SAMPLE_TYPE, st, fn, ctx);
+	return sampling_parse_type(data, size, head, tail, SAMPLING_SAMPLE_TYPE, st, fn, ctx);
 }
 
-uint64_t smp_sample_type(const struct smp_options *o)
+uint64_t sampling_sample_type(const struct sampling_options *o)
 {
-	return SMP_SAMPLE_TYPE | (o->sample_cpu ? PERF_SAMPLE_CPU : 0) | (o->raw ? PERF_SAMPLE_RAW : 0) |
+	return SAMPLING_SAMPLE_TYPE | (o->sample_cpu ? PERF_SAMPLE_CPU : 0) | (o->raw ? PERF_SAMPLE_RAW : 0) |
 	       (o->phys_addr ? PERF_SAMPLE_PHYS_ADDR : 0) |
 	       (o->data_page_size ? PERF_SAMPLE_DATA_PAGE_SIZE : 0);
 }
 
-int smp_open(struct smp_ring **rp, const struct smp_options *o)
+int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 {
 	struct perf_event_attr attr;
-	struct smp_ring *r;
+	struct sampling_ring *r;
 	long page = sysconf(_SC_PAGESIZE);
 	int err;
 
 	*rp = NULL;
 	if (!o->data_pages || (o->data_pages & (o->data_pages - 1)) || (!o->period && !o->freq))
 		return -EINVAL;
-	err = ctr_encode(o->event, o->include_kernel, &attr);
+	err = counters_encode(o->event, o->include_kernel, &attr);
 	if (err)
 		return err;
 	if (o->freq) {
@@ -187,7 +187,7 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	} else {
 		attr.sample_period = o->period;
 	}
-	attr.sample_type = smp_sample_type(o);
+	attr.sample_type = sampling_sample_type(o);
 	attr.precise_ip = (unsigned)o->precise & 3;
 	attr.disabled = 1;
 	/* a target child: its samples, and its threads' and children's (their
@@ -202,7 +202,7 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 		return -ENOMEM;
 	r->base = MAP_FAILED;
 	r->sample_type = attr.sample_type;
-	r->fd = ctr_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
+	r->fd = counters_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
 		goto out;
@@ -226,26 +226,26 @@ int smp_open(struct smp_ring **rp, const struct smp_options *o)
 	}
 out:
 	if (err) {
-		smp_close(r);
+		sampling_close(r);
 		return err;
 	}
 	*rp = r;
 	return 0;
 }
 
-int smp_enable(struct smp_ring *r)
+int sampling_enable(struct sampling_ring *r)
 {
 	if (ioctl(r->fd, PERF_EVENT_IOC_RESET, 0) < 0 || ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return -errno;
 	return 0;
 }
 
-int smp_disable(struct smp_ring *r)
+int sampling_disable(struct sampling_ring *r)
 {
 	return ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
-int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx)
+int sampling_drain(struct sampling_ring *r, sampling_sample_fn fn, void *ctx)
 {
 	struct perf_event_mmap_page *pg = r->base;
 	uint64_t head, tail;
@@ -255,19 +255,19 @@ int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx)
 	 * the records (perf_event.h: "issue an smp_rmb() after reading"). */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail; /* only we write it */
-	ret = smp_parse_type(r->data, r->data_size, head, &tail, r->sample_type, &r->st, fn, ctx);
+	ret = sampling_parse_type(r->data, r->data_size, head, &tail, r->sample_type, &r->st, fn, ctx);
 	/* Release: every read of the records is done before the kernel may
 	 * reuse their space (the smp_mb() before writing data_tail). */
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 	return ret;
 }
 
-const struct smp_stats *smp_stats(const struct smp_ring *r)
+const struct sampling_stats *sampling_stats(const struct sampling_ring *r)
 {
 	return &r->st;
 }
 
-void smp_close(struct smp_ring *r)
+void sampling_close(struct sampling_ring *r)
 {
 	if (!r)
 		return;
@@ -278,7 +278,7 @@ void smp_close(struct smp_ring *r)
 	free(r);
 }
 
-void smp_decode_tlb(uint64_t data_src, struct smp_tlb *t)
+void sampling_decode_tlb(uint64_t data_src, struct sampling_tlb *t)
 {
 	union perf_mem_data_src d = { .val = data_src };
 	unsigned tlb = d.mem_dtlb;
@@ -295,11 +295,11 @@ void smp_decode_tlb(uint64_t data_src, struct smp_tlb *t)
 	t->os = tlb & PERF_MEM_TLB_OS;
 }
 
-int smp_tlb_str(uint64_t data_src, char *buf, size_t size)
+int sampling_tlb_str(uint64_t data_src, char *buf, size_t size)
 {
-	struct smp_tlb t;
+	struct sampling_tlb t;
 
-	smp_decode_tlb(data_src, &t);
+	sampling_decode_tlb(data_src, &t);
 	if (!t.known)
 		return snprintf(buf, size, "n/a");
 	return snprintf(buf, size, "%s%s%s%s%s%s", t.l1 && t.l2 ? "L1+L2" : t.l1 ? "L1" : t.l2 ? "L2" : "TLB",

@@ -19,15 +19,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct smp_options {
-	const char *event;            /* any ctr_encode() string: "page-faults", libpfm4, raw */
+struct sampling_options {
+	const char *event;            /* any counters_encode() string: "page-faults", libpfm4, raw */
 	unsigned long long period;    /* sample every N events (1: every one) */
 	unsigned long long freq;      /* instead: about this many samples a second
 				       * (attr.freq; perf -F); 0 = use period */
 	unsigned data_pages;          /* ring size in pages, a power of two */
 	int precise;                  /* attr.precise_ip (0-3) */
 	bool include_kernel;
-	/* the target, as struct ctr_options: 0 = the calling thread */
+	/* the target, as struct counters_options: 0 = the calling thread */
 	int pid;
 	bool inherit;                 /* the target's later threads and children too */
 	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
@@ -37,19 +37,19 @@ struct smp_options {
 	bool on_cpu;
 	int cpu;
 	/* more of the sample, each where the kernel allows it (open fails
-	 * with -EINVAL where it does not: see smp_open) */
+	 * with -EINVAL where it does not: see sampling_open) */
 	bool data_page_size;          /* PERF_SAMPLE_DATA_PAGE_SIZE (5.11+) */
 	bool phys_addr;               /* PERF_SAMPLE_PHYS_ADDR (root) */
 	bool raw;                     /* PERF_SAMPLE_RAW (IBS op registers) */
 	bool sample_cpu;              /* PERF_SAMPLE_CPU */
 };
 
-struct smp_sample {
+struct sampling_sample {
 	uint32_t pid, tid;
 	uint64_t time;     /* ns, perf clock */
 	uint64_t addr;     /* data address (the faulting address for page faults) */
 	uint64_t data_src; /* union perf_mem_data_src */
-	/* present when asked for (smp_options), else 0 / NULL */
+	/* present when asked for (sampling_options), else 0 / NULL */
 	uint32_t cpu;
 	uint64_t phys_addr;
 	uint64_t data_page_size; /* bytes of the mapping at sample time; 0 = none */
@@ -57,7 +57,7 @@ struct smp_sample {
 	uint32_t raw_size;
 };
 
-struct smp_stats {
+struct sampling_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE delivered */
 	uint64_t lost_records;  /* PERF_RECORD_LOST records seen */
 	uint64_t lost_samples;  /* their 'lost' fields summed */
@@ -66,48 +66,48 @@ struct smp_stats {
 	uint64_t bytes;         /* bytes consumed */
 };
 
-typedef int (*smp_sample_fn)(const struct smp_sample *s, void *ctx);
+typedef int (*sampling_sample_fn)(const struct sampling_sample *s, void *ctx);
 
-struct smp_ring;
+struct sampling_ring;
 
 /* Open and mmap (1 + data_pages pages). On a bad event -ENOMSG (see
- * ctr_strerror / ctr_encode_detail); -EINVAL for data_pages not a power of 2. */
-int smp_open(struct smp_ring **r, const struct smp_options *o);
-int smp_enable(struct smp_ring *r);
-int smp_disable(struct smp_ring *r);
+ * counters_strerror / counters_encode_detail); -EINVAL for data_pages not a power of 2. */
+int sampling_open(struct sampling_ring **r, const struct sampling_options *o);
+int sampling_enable(struct sampling_ring *r);
+int sampling_disable(struct sampling_ring *r);
 /* Consume every complete record between data_tail and data_head, calling
  * fn for samples (fn returning non-zero stops early; the rest stays for the
  * next drain). Returns 0 or fn's value. */
-int smp_drain(struct smp_ring *r, smp_sample_fn fn, void *ctx);
-const struct smp_stats *smp_stats(const struct smp_ring *r);
-void smp_close(struct smp_ring *r);
+int sampling_drain(struct sampling_ring *r, sampling_sample_fn fn, void *ctx);
+const struct sampling_stats *sampling_stats(const struct sampling_ring *r);
+void sampling_close(struct sampling_ring *r);
 
 /*
  * The parsing core, independent of the kernel (table-tested with synthetic
  * rings): records in data[0..size) (size a power of two) from *tail to head;
  * *tail advances past each consumed record.
  */
-int smp_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
-	      struct smp_stats *st, smp_sample_fn fn, void *ctx);
+int sampling_parse(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+	      struct sampling_stats *st, sampling_sample_fn fn, void *ctx);
 /* The same for samples of another sample_type (the PERF_SAMPLE_* bits of
- * smp_sample_type(); others are -EINVAL). Records longer than
- * SMP_MAX_RECORD are -EBADMSG. */
-#define SMP_MAX_RECORD 1024
-int smp_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
-		   uint64_t sample_type, struct smp_stats *st, smp_sample_fn fn, void *ctx);
-/* The sample_type smp_open asks for with these options. */
-uint64_t smp_sample_type(const struct smp_options *o);
+ * sampling_sample_type(); others are -EINVAL). Records longer than
+ * SAMPLING_MAX_RECORD are -EBADMSG. */
+#define SAMPLING_MAX_RECORD 1024
+int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
+		   uint64_t sample_type, struct sampling_stats *st, sampling_sample_fn fn, void *ctx);
+/* The sample_type sampling_open asks for with these options. */
+uint64_t sampling_sample_type(const struct sampling_options *o);
 
 /* PERF_MEM_TLB_* bits of a data_src, decoded. */
-struct smp_tlb {
+struct sampling_tlb {
 	bool known;   /* not PERF_MEM_TLB_NA and some bit set */
 	bool hit, miss;
 	bool l1, l2;  /* which TLB level answered (or missed) */
 	bool walker;  /* hardware walker (PERF_MEM_TLB_WK) */
 	bool os;      /* OS fault handler (PERF_MEM_TLB_OS) */
 };
-void smp_decode_tlb(uint64_t data_src, struct smp_tlb *t);
+void sampling_decode_tlb(uint64_t data_src, struct sampling_tlb *t);
 /* "L1 hit", "L2 miss, walk", "n/a", ... */
-int smp_tlb_str(uint64_t data_src, char *buf, size_t size);
+int sampling_tlb_str(uint64_t data_src, char *buf, size_t size);
 
 #endif

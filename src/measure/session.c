@@ -69,13 +69,13 @@ static unsigned long long round_up(unsigned long long v, unsigned long long to)
  * TLB reach. The other patterns want memory, not cache: four times the
  * last-level cache.
  */
-static unsigned long long default_span(const struct kern_desc *k, const struct topo_info *t,
+static unsigned long long default_span(const struct kernel_desc *k, const struct topo_info *t,
 				       unsigned long long reach, unsigned long pmd)
 {
 	unsigned long long v, l2 = t->l2_bytes ? t->l2_bytes : 1ULL << 20;
 	unsigned long long llc = t->l3_bytes ? t->l3_bytes : l2;
 
-	if (k == &kern_chase_tlb) {
+	if (k == &kernel_chase_tlb) {
 		v = 32 * l2;
 		if (v < 2 * reach)
 			v = 2 * reach;
@@ -135,9 +135,9 @@ static int pick_spans(struct session *s, unsigned long long *largest, char *why,
 				       "aligned folios", s->spans[i], s->s.pmd_size);
 		*largest = s->spans[i] > *largest ? s->spans[i] : *largest;
 	}
-	if (*largest / KERN_LINE > UINT32_MAX)
+	if (*largest / KERNEL_LINE > UINT32_MAX)
 		return ms_fail(why, size, -EINVAL, "span %llu is too large (at most %llu bytes)",
-			       *largest, (unsigned long long)UINT32_MAX * KERN_LINE);
+			       *largest, (unsigned long long)UINT32_MAX * KERNEL_LINE);
 	return 0;
 }
 
@@ -149,12 +149,12 @@ int session_setup(struct session *s, char *why, size_t size)
 	s->reach = tlb_reach(s->topo.page_size, &s->reach_source);
 	if ((err = pick_spans(s, &largest, why, size)))
 		return err;
-	if (s->o.span && s->topo.l2_bytes && kern_find("chase-tlb") == s->pats[0] &&
-	    s->o.span / s->topo.page_size * KERN_LINE > s->topo.l2_bytes / 2)
+	if (s->o.span && s->topo.l2_bytes && kernel_find("chase-tlb") == s->pats[0] &&
+	    s->o.span / s->topo.page_size * KERNEL_LINE > s->topo.l2_bytes / 2)
 		session_note(s, "chase-tlb at %llu MiB chases %llu KiB of lines, more than half "
 			     "of the L2 (%llu KiB): cache misses add to the translation cost",
 			     s->o.span >> 20,
-			     s->o.span / (unsigned long long)s->topo.page_size * KERN_LINE >> 10,
+			     s->o.span / (unsigned long long)s->topo.page_size * KERNEL_LINE >> 10,
 			     s->topo.l2_bytes >> 10);
 	if (!s->o.have_sparse)
 		s->o.sparse_k = (long)(s->s.pmd_size / (unsigned long)s->topo.page_size);

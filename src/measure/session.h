@@ -82,7 +82,7 @@ struct session {
 	struct thp_settings s;
 	struct topo_info topo;
 	int orders[BENCH_MAX_ORDERS], nr_orders;
-	const struct kern_desc *pats[SESSION_MAX_PATTERNS];
+	const struct kernel_desc *pats[SESSION_MAX_PATTERNS];
 	int nr_pats;
 	char **cmd; /* -- CMD [ARGS...], NULL-terminated; NULL for micro-benchmarks */
 	/* session_setup */

@@ -249,19 +249,19 @@ int topo_mem_available(unsigned long long *bytes)
  * opens here and, when not, why in words with what to do. */
 static void pmu_probe(struct results_pmu *p)
 {
-	struct ctr_pmu_model models[RESULTS_MAX_PMU_MODELS];
+	struct counters_pmu_model models[RESULTS_MAX_PMU_MODELS];
 	int n, i, err;
 
 	memset(p, 0, sizeof(*p));
-	n = ctr_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
+	n = counters_detect_pmus(models, (int)MS_ARRAY_SIZE(models));
 	for (i = 0; i < n; i++)
 		snprintf(p->models[p->nr_models++], sizeof(p->models[0]), "%s", models[i].name);
-	err = ctr_probe_hw();
+	err = counters_probe_hw();
 	p->available = err == 0;
 	if (err) {
 		char adv[256];
 
-		ctr_strerror(err, true, adv, sizeof(adv));
+		counters_strerror(err, true, adv, sizeof(adv));
 		snprintf(p->reason, sizeof(p->reason),
 			 "a hardware cycles counter does not open (%s): %s", strerror(-err), adv);
 	}

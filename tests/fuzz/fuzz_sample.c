@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the perf ring reader (sampling.c, smp_parse_type)
+ * libFuzzer target for the perf ring reader (sampling.c, sampling_parse_type)
  * and the PEBS-side decoding of its samples (hws_from_perf, and the IBS
  * decoder for raw bytes): the first 8 bytes choose the sample_type among
  * the fields record asks for and the ring's head, the rest is the ring
@@ -17,7 +17,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int on_sample(const struct smp_sample *s, void *ctx)
+static int on_sample(const struct sampling_sample *s, void *ctx)
 {
 	struct hws_access a;
 	struct hws_ibs_op op;
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					  PERF_SAMPLE_DATA_PAGE_SIZE };
 	uint64_t type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	uint64_t ring = 8, head, tail = 0;
-	struct smp_stats st = { 0 };
+	struct sampling_stats st = { 0 };
 	unsigned char *copy;
 	size_t i;
 
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 8, ring);
-	if (smp_parse_type(copy, ring, head, &tail, type, &st, on_sample, NULL) == 0 && tail != head)
+	if (sampling_parse_type(copy, ring, head, &tail, type, &st, on_sample, NULL) == 0 && tail != head)
 		abort(); /* a clean parse consumes everything up to head */
 	free(copy);
 	return 0;
