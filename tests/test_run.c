@@ -14,6 +14,7 @@
 #include "counters.h"
 #include "harness.h"
 #include "mthpscope.h"
+#include "commands.h"
 #include "results.h"
 #include "thp.h"
 

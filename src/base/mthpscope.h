@@ -1,38 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared definitions: exit statuses, the command-layer contract. */
+/* Library helpers shared by every layer: array size, printf checks, the
+ * version string, formatting of orders, sizes and bytes, module errors.
+ * The command contract (exit statuses, ms_command, ms_err) is src/cmd/commands.h. */
 #ifndef MTHPSCOPE_H
 #define MTHPSCOPE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Exit statuses (doc/ARCHITECTURE.md, "Contracts"). Only main() and cmd_*.c exit. */
-enum ms_exit {
-	MS_EXIT_OK = 0,
-	MS_EXIT_FAIL = 1,  /* runtime failure */
-	MS_EXIT_USAGE = 2, /* bad command line */
-	MS_EXIT_ENV = 3,   /* the environment cannot do what was asked */
-};
-
 #define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-struct cli_cmd;
-
-/* A subcommand: one cmd_<name>.c file defines one of these. */
-struct ms_command {
-	const char *name;
-	const char *summary;
-	int (*run)(int argc, char **argv); /* returns an ms_exit value */
-	const struct cli_cmd *cli; /* its options: man pages, completion, help CMD */
-};
-
 /* "0.1.0+git.<describe>" (src/version.c): --version and tool.version. */
 extern const char ms_version[];
-
-void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stderr */
-void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
-void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
 
 /* Append printf-style text to the string in buf (size bytes), cut to fit. */
 void ms_appendf(char *buf, size_t size, const char *fmt, ...) MS_PRINTF(3, 4);
@@ -59,10 +39,5 @@ char *ms_escape(const char *s);
 /* Bytes for people: "1.5 GiB", "12.0 MiB", "64 KiB"; "-" when not finite
  * (nothing measured). */
 void ms_format_bytes(double b, char *buf, size_t size);
-
-/* Map a negative errno from a module to an exit status: 3 for what the
- * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
- * Usage errors (2) come from the option parsers only. */
-int ms_exit_for_errno(int err);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli.h"
+#include "commands.h"
 #include "mthpscope.h"
 #include "folio.h"
 

@@ -5,6 +5,33 @@
 
 #include "mthpscope.h"
 
+/* Exit statuses (doc/ARCHITECTURE.md, "Contracts"). Only main() and cmd_*.c exit. */
+enum ms_exit {
+	MS_EXIT_OK = 0,
+	MS_EXIT_FAIL = 1,  /* runtime failure */
+	MS_EXIT_USAGE = 2, /* bad command line */
+	MS_EXIT_ENV = 3,   /* the environment cannot do what was asked */
+};
+
+struct cli_cmd;
+
+/* A subcommand: one cmd_<name>.c file defines one of these. */
+struct ms_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* returns an ms_exit value */
+	const struct cli_cmd *cli; /* its options: man pages, completion, help CMD */
+};
+
+void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stderr */
+void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
+void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
+
+/* Map a negative errno from a module to an exit status: 3 for what the
+ * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
+ * Usage errors (2) come from the option parsers only. */
+int ms_exit_for_errno(int err);
+
 /* The command 'name': entry point name_cmd, option table name_cli, one line
  * for its summary in the command list. */
 #define MS_COMMAND(cmd, sum)                                                       \

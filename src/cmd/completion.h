@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "mthpscope.h"
+#include "commands.h"
 
 /* 0, or -EIO when a write failed. */
 int completion_write_bash(const struct ms_command *const *cmds, FILE *out);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "completion.h"
 #include "datadir.h"
 #include "manpage.h"

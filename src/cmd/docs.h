@@ -6,6 +6,7 @@
 #define DOCS_H
 
 #include "mthpscope.h"
+#include "commands.h"
 
 /* 'mthpscope help CMD': man's page of CMD (the build tree's or the
  * installed one, then man's own search), falling back to CMD --help when

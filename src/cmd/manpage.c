@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 /* Text for roff: backslashes and hyphens escaped (a "-" in an option is a
  * minus sign to man(7)), a control character at the start of a line made

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "mthpscope.h"
+#include "commands.h"
 
 /*
  * Write the page of command 'cmd' (NULL or "mthpscope": mthpscope(1), the

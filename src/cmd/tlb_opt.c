@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "commands.h"
 
 int tlb_opt_model(struct tlb_opt *o, const char *cmd, const char *name)
 {
