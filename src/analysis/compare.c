@@ -52,18 +52,7 @@ const char *compare_verdict_name(enum compare_verdict v)
 	return names[v];
 }
 
-int compare_format_parse(const char *s, enum compare_format *out)
-{
-	static const char *const names[] = { "text", "markdown", "json", "lkml" };
-	size_t i;
-
-	for (i = 0; i < MS_ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum compare_format)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+const char *const compare_format_words[] = { "text", "markdown", "json", "lkml", NULL };
 
 MS_PRINTF(2, 3)
 static int add_warning(struct compare_report *r, const char *fmt, ...)
