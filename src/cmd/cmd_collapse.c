@@ -38,7 +38,41 @@ struct collapse_cmd_opts {
 	unsigned hold_s;
 };
 
-static cli_cb parse_mpn;
+/* --max-ptes-none N[,N...]: the field is the whole struct collapse_cmd_opts. */
+static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct collapse_cmd_opts *o = field;
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int rc = 0;
+
+	(void)cmd;
+	if (!copy)
+		return -1;
+	o->nr_mpn = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v;
+
+		if (o->nr_mpn == COLLAPSE_DOC_MAX_MPN) {
+			ms_err("--max-ptes-none: at most %d values", COLLAPSE_DOC_MAX_MPN);
+			rc = -1;
+			break;
+		}
+		/* the kernel takes 0 .. pages per PMD - 1: a page table page
+		 * holds page size / 8 entries (511 with 4K pages, 2047 with
+		 * 16K, 8191 with 64K) */
+		if (cli_parse_long("max-ptes-none", tok, 0, sysconf(_SC_PAGESIZE) / 8 - 1, &v)) {
+			rc = -1;
+			break;
+		}
+		o->mpn[o->nr_mpn++] = (int)v;
+	}
+	if (!rc && !o->nr_mpn) {
+		ms_err("--max-ptes-none: no value given");
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
 
 #define CO(m) CLI_AT(struct collapse_cmd_opts, m)
 
@@ -103,42 +137,6 @@ static const struct cli_cmd collapse_cli = {
 		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
 	.opts = collapse_options,
 };
-
-/* --max-ptes-none N[,N...]: the field is the whole struct collapse_cmd_opts. */
-static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	struct collapse_cmd_opts *o = field;
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int rc = 0;
-
-	(void)cmd;
-	if (!copy)
-		return -1;
-	o->nr_mpn = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long v;
-
-		if (o->nr_mpn == COLLAPSE_DOC_MAX_MPN) {
-			ms_err("--max-ptes-none: at most %d values", COLLAPSE_DOC_MAX_MPN);
-			rc = -1;
-			break;
-		}
-		/* the kernel takes 0 .. pages per PMD - 1: a page table page
-		 * holds page size / 8 entries (511 with 4K pages, 2047 with
-		 * 16K, 8191 with 64K) */
-		if (cli_parse_long("max-ptes-none", tok, 0, sysconf(_SC_PAGESIZE) / 8 - 1, &v)) {
-			rc = -1;
-			break;
-		}
-		o->mpn[o->nr_mpn++] = (int)v;
-	}
-	if (!rc && !o->nr_mpn) {
-		ms_err("--max-ptes-none: no value given");
-		rc = -1;
-	}
-	free(copy);
-	return rc;
-}
 
 static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)
 {

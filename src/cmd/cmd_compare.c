@@ -31,7 +31,31 @@ struct compare_cmd_opts {
 	enum plot_format plot_format;
 };
 
-static cli_cb add_metrics;
+/* --metric M[,M...]: the field is the whole struct compare_cmd_opts. */
+static int add_metrics(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct compare_cmd_opts *o = field;
+	char *copy, *tok, *save;
+
+	(void)cmd;
+	/* strtok_r would skip an empty name: "" then meant every metric */
+	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
+		       "names such as ns_per_access or walks, separated by commas)", arg);
+		return -1;
+	}
+	if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
+		return -1;
+	o->metric_buf[o->nr_bufs++] = copy;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_metrics == MAX_METRICS) {
+			ms_err("compare: at most %d metrics", MAX_METRICS);
+			return -1;
+		}
+		o->metrics[o->nr_metrics++] = tok;
+	}
+	return 0;
+}
 
 static const struct cli_opt compare_options[] = {
 	CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
@@ -81,32 +105,6 @@ static const struct cli_cmd compare_cli = {
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
 	.opts = compare_options,
 };
-
-/* --metric M[,M...]: the field is the whole struct compare_cmd_opts. */
-static int add_metrics(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	struct compare_cmd_opts *o = field;
-	char *copy, *tok, *save;
-
-	(void)cmd;
-	/* strtok_r would skip an empty name: "" then meant every metric */
-	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
-		ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
-		       "names such as ns_per_access or walks, separated by commas)", arg);
-		return -1;
-	}
-	if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
-		return -1;
-	o->metric_buf[o->nr_bufs++] = copy;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_metrics == MAX_METRICS) {
-			ms_err("compare: at most %d metrics", MAX_METRICS);
-			return -1;
-		}
-		o->metrics[o->nr_metrics++] = tok;
-	}
-	return 0;
-}
 
 /* "compare-base" for "runs/compare-base.json"; the path itself when two
  * files would get the same short name. */

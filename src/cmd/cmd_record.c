@@ -22,7 +22,21 @@ struct record_cmd_opts {
 	bool have_count, have_freq, have_duration;
 };
 
-static cli_cb mmap_pages;
+/* --mmap-pages N: a power of two. */
+static int mmap_pages(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	long v;
+
+	(void)cmd;
+	if (cli_parse_long("mmap-pages", arg, 1, 1 << 20, &v))
+		return -1;
+	if (v & (v - 1)) {
+		ms_err("invalid --mmap-pages '%s': a power of two", arg);
+		return -1;
+	}
+	*(unsigned *)field = (unsigned)v;
+	return 0;
+}
 
 #define RO(m) CLI_AT(struct record_cmd_opts, ro.m)
 
@@ -87,22 +101,6 @@ static const struct cli_cmd record_cli = {
 		"the process is gone or not ours, or without root.",
 	.opts = record_options,
 };
-
-/* --mmap-pages N: a power of two. */
-static int mmap_pages(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	long v;
-
-	(void)cmd;
-	if (cli_parse_long("mmap-pages", arg, 1, 1 << 20, &v))
-		return -1;
-	if (v & (v - 1)) {
-		ms_err("invalid --mmap-pages '%s': a power of two", arg);
-		return -1;
-	}
-	*(unsigned *)field = (unsigned)v;
-	return 0;
-}
 
 /* Everything that needs no privilege; an exit status, or -1 to go on. */
 static int check(struct record_cmd_opts *o, int argc, char **argv, int i)

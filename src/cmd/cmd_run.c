@@ -43,7 +43,72 @@ struct run {
 	int stdin_fd;        /* the unlinked copy of piped stdin, or -1 */
 };
 
-static cli_cb parse_sweep, add_metric, set_better;
+/* --metric NAME=REGEX: the field is the struct session_opts. */
+static int add_metric(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+	char why[512];
+
+	(void)cmd;
+	if (o->nr_metrics == RUN_MAX_METRICS) {
+		ms_err("run: at most %d --metric options", RUN_MAX_METRICS);
+		return -1;
+	}
+	if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
+		ms_err("run: invalid --metric value: %s", why);
+		return -1;
+	}
+	for (int i = 0; i < o->nr_metrics; i++)
+		if (!strcmp(o->metrics[i].name, o->metrics[o->nr_metrics].name)) {
+			ms_err("run: --metric %s given twice", o->metrics[i].name);
+			bench_metric_free(&o->metrics[o->nr_metrics]);
+			return -1;
+		}
+	o->nr_metrics++;
+	return 0;
+}
+
+/* --better higher|lower: of the --metric just before. */
+static int set_better(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+
+	(void)cmd;
+	if (!o->nr_metrics) {
+		ms_err("run: --better applies to the --metric before it; there is none");
+		return -1;
+	}
+	if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
+		ms_err("run: invalid --better value '%s' (higher or lower)", arg);
+		return -1;
+	}
+	o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
+	return 0;
+}
+
+/* --sweep MIN:MAX */
+static int parse_sweep(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+	const char *colon = strchr(arg, ':');
+	char lo[64];
+
+	(void)cmd;
+	if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
+		ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
+		return -1;
+	}
+	memcpy(lo, arg, (size_t)(colon - arg));
+	lo[colon - arg] = '\0';
+	if (cli_parse_size("sweep", lo, &o->sweep_min) ||
+	    cli_parse_size("sweep", colon + 1, &o->sweep_max))
+		return -1;
+	if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
+		ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
+		return -1;
+	}
+	return 0;
+}
 
 static const char *const backend_words[] = { "auto", "pmu", "timing", NULL };
 static const char *const defrag_words[] = { "always", "defer", "defer+madvise", "madvise",
@@ -144,73 +209,6 @@ static const struct cli_cmd run_cli = {
 		   "--backend pmu / span above half of MemAvailable / output not writable.",
 	.opts = run_options,
 };
-
-/* --metric NAME=REGEX: the field is the struct session_opts. */
-static int add_metric(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	struct session_opts *o = field;
-	char why[512];
-
-	(void)cmd;
-	if (o->nr_metrics == RUN_MAX_METRICS) {
-		ms_err("run: at most %d --metric options", RUN_MAX_METRICS);
-		return -1;
-	}
-	if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
-		ms_err("run: invalid --metric value: %s", why);
-		return -1;
-	}
-	for (int i = 0; i < o->nr_metrics; i++)
-		if (!strcmp(o->metrics[i].name, o->metrics[o->nr_metrics].name)) {
-			ms_err("run: --metric %s given twice", o->metrics[i].name);
-			bench_metric_free(&o->metrics[o->nr_metrics]);
-			return -1;
-		}
-	o->nr_metrics++;
-	return 0;
-}
-
-/* --better higher|lower: of the --metric just before. */
-static int set_better(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	struct session_opts *o = field;
-
-	(void)cmd;
-	if (!o->nr_metrics) {
-		ms_err("run: --better applies to the --metric before it; there is none");
-		return -1;
-	}
-	if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
-		ms_err("run: invalid --better value '%s' (higher or lower)", arg);
-		return -1;
-	}
-	o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
-	return 0;
-}
-
-/* --sweep MIN:MAX */
-static int parse_sweep(const struct cli_cmd *cmd, const char *arg, void *field)
-{
-	struct session_opts *o = field;
-	const char *colon = strchr(arg, ':');
-	char lo[64];
-
-	(void)cmd;
-	if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
-		ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
-		return -1;
-	}
-	memcpy(lo, arg, (size_t)(colon - arg));
-	lo[colon - arg] = '\0';
-	if (cli_parse_size("sweep", lo, &o->sweep_min) ||
-	    cli_parse_size("sweep", colon + 1, &o->sweep_max))
-		return -1;
-	if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
-		ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
-		return -1;
-	}
-	return 0;
-}
 
 /* ---- parsing of lists ---------------------------------------------------- */
 
