@@ -233,25 +233,25 @@ static bool order_supported(const struct thp_settings *s, int order)
 	return z && z->anon;
 }
 
-/* --orders against what this kernel offers -> orders[]; exit status on
- * error (message printed). */
+/* --orders against what this kernel offers -> *out; exit status on error
+ * (message printed). */
 static int resolve_orders(const struct folio_orders *given, const struct thp_settings *s,
-			  int *orders, int *n)
+			  struct folio_orders *out)
 {
 	char supp[128];
 	size_t j;
 	int i;
 
-	*n = 0;
+	memset(out, 0, sizeof(*out));
 	supported_orders_text(s, supp, sizeof(supp));
 	if (given->all) {
 		if (s->legacy_pmd)
 			ms_note("run: this kernel has no per-size mTHP (hugepages-<N>kB/, Linux 6.8 "
 				"and later): measuring order 0 and the PMD order %d only", s->pmd_order);
-		orders[(*n)++] = 0;
-		for (i = 0; i < s->nr_sizes && *n < BENCH_MAX_ORDERS; i++)
+		folio_orders_add(out, 0);
+		for (i = 0; i < s->nr_sizes; i++)
 			if (s->sizes[i].anon)
-				orders[(*n)++] = s->sizes[i].order;
+				folio_orders_add(out, s->sizes[i].order);
 		return 0;
 	}
 	for (j = 0; j < given->nr; j++) {
@@ -267,10 +267,9 @@ static int resolve_orders(const struct folio_orders *given, const struct thp_set
 			       "kernel; supported orders: %s", i, supp);
 			return MS_EXIT_USAGE;
 		}
-		if (*n < BENCH_MAX_ORDERS)
-			orders[(*n)++] = i;
+		folio_orders_add(out, i);
 	}
-	if (*n)
+	if (out->nr)
 		return 0;
 	ms_err("run: no order of --orders can be measured here (supported: %s)", supp);
 	return MS_EXIT_USAGE;
@@ -491,7 +490,7 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		ms_err("run: %s", msg);
 		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
 	}
-	if ((rc = resolve_orders(&r->o.orders, &r->s.s, r->s.orders, &r->s.nr_orders)) ||
+	if ((rc = resolve_orders(&r->o.orders, &r->s.s, &r->s.orders)) ||
 	    (rc = parse_patterns(r->o.patterns_arg, r->s.pats, &r->s.nr_pats)))
 		return rc;
 	topo_describe(&r->s.topo);
