@@ -17,18 +17,6 @@ struct analyze_cmd_opts {
 	struct tlb_opt tlb;
 };
 
-static const struct cli_opt analyze_options[] = {
-	CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', report_format_words, NULL,
-			"text (default), markdown or json (schema mthpscope.analysis/1)",
-			.aliases = report_format_aliases),
-	ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
-	{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "
-	  "compare trial medians with Mann-Whitney, as for older files",
-	  CLI_ROW_FLAG(struct analyze_cmd_opts, ao.unpaired) },
-	TLB_OPT_ROWS(struct analyze_cmd_opts, tlb),
-	CLI_END,
-};
-
 static const struct cli_cmd analyze_cli = {
 	.name = "analyze",
 	.args = "FILE",
@@ -54,7 +42,17 @@ static const struct cli_cmd analyze_cli = {
 		   "it for another CPU from the file alone.\n"
 		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
 		   "model asked for that the file cannot give (no layout histogram).",
-	.opts = analyze_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', report_format_words, NULL,
+				"text (default), markdown or json (schema mthpscope.analysis/1)",
+				.aliases = report_format_aliases),
+		ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
+		{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "
+		  "compare trial medians with Mann-Whitney, as for older files",
+		  CLI_ROW_FLAG(struct analyze_cmd_opts, ao.unpaired) },
+		TLB_OPT_ROWS(struct analyze_cmd_opts, tlb),
+		CLI_END,
+	},
 };
 
 /* The analysis, with the TLB model where the trials carry layouts or a

@@ -76,50 +76,6 @@ static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
 
 #define CO(m) CLI_AT(struct collapse_cmd_opts, m)
 
-static const struct cli_opt collapse_options[] = {
-	{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
-	  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
-	{ "orders", 'O', "LIST",
-	  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
-	  "every other size is set to never", .type = CLI_ORDERS, CO(orders) },
-	{ "max-ptes-none", 'n', "N[,N...]",
-	  "khugepaged/max_ptes_none, 0 to pages per PMD - 1 (511 with 4K pages); several values "
-	  "sweep (default: that largest value, the kernel default)",
-	  CLI_ROW_CB_ALL(struct collapse_cmd_opts, parse_mpn) },
-	{ "fill", 'f', "PCT", "percent of each PMD's pages faulted (default 50)",
-	  .type = CLI_DOUBLE, CO(cfg.fill), .dmin = 0, .dmax = 100, .div = 100.0 },
-	{ "span", 's', "SIZE", "span, a multiple of the PMD size (default 64M)",
-	  .type = CLI_SIZE, CO(span) },
-	{ "interval", 'i', "MS", "sampling interval in ms (default 100)",
-	  .type = CLI_INT, CO(cfg.interval_ms), .imin = 1, .imax = 60000 },
-	{ "timeout", 't', "S", "stop waiting for a steady histogram after S seconds "
-			       "(default 60)",
-	  .type = CLI_DOUBLE, CO(timeout_s), .dmin = 0.001, .dmax = 86400 },
-	{ "measure", 0, NULL,
-	  "chase-tlb before (an identical span at order 0) and after the collapse",
-	  .type = CLI_FLAG, CO(measure) },
-	{ "seed", 0, "N", "seed of the hole pattern (default 1)",
-	  .type = CLI_INT, CO(cfg.seed), .imin = 0, .imax = LONG_MAX },
-	{ "scan-sleep", 0, "MS", "khugepaged/scan_sleep_millisecs while running (default 10)",
-	  .type = CLI_INT, CO(cfg.scan_sleep_ms), .imin = 0, .imax = 600000 },
-	{ "pages-to-scan", 0, "N",
-	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)",
-	  .type = CLI_INT, CO(cfg.pages_to_scan), .imin = 1, .imax = 1L << 30 },
-	{ "hold", 0, "S",
-	  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
-	  "elsewhere; the pid is on stderr)", .type = CLI_INT, CO(hold_s), .imin = 0,
-	  .imax = 86400 },
-	CLI_FORMAT_ROWS(struct collapse_cmd_opts, format, 0, cli_formats_text_json,
-			cli_formats_text_json_vals,
-			"text (default) or json (schema " COLLAPSE_SCHEMA ") on stdout"),
-	{ "output", 'o', "FILE", "also write the document (" COLLAPSE_SCHEMA ") to FILE, "
-				 "atomically", .type = CLI_OUTPUT_FILE, CO(output) },
-	{ "plot", 0, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
-			    "DIR/collapse.png (as 'mthpscope plot' does from the JSON)",
-	  .type = CLI_OUTPUT_DIR, CO(plot) },
-	CLI_END,
-};
-
 static const struct cli_cmd collapse_cli = {
 	.name = "collapse",
 	.summary = "Fault a span sparsely at order 0 and watch the kernel collapse it: "
@@ -135,7 +91,49 @@ static const struct cli_cmd collapse_cli = {
 		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
 		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
 		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
-	.opts = collapse_options,
+	.opts = (const struct cli_opt[]){
+		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
+		  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
+		{ "orders", 'O', "LIST",
+		  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
+		  "every other size is set to never", .type = CLI_ORDERS, CO(orders) },
+		{ "max-ptes-none", 'n', "N[,N...]",
+		  "khugepaged/max_ptes_none, 0 to pages per PMD - 1 (511 with 4K pages); several values "
+		  "sweep (default: that largest value, the kernel default)",
+		  CLI_ROW_CB_ALL(struct collapse_cmd_opts, parse_mpn) },
+		{ "fill", 'f', "PCT", "percent of each PMD's pages faulted (default 50)",
+		  .type = CLI_DOUBLE, CO(cfg.fill), .dmin = 0, .dmax = 100, .div = 100.0 },
+		{ "span", 's', "SIZE", "span, a multiple of the PMD size (default 64M)",
+		  .type = CLI_SIZE, CO(span) },
+		{ "interval", 'i', "MS", "sampling interval in ms (default 100)",
+		  .type = CLI_INT, CO(cfg.interval_ms), .imin = 1, .imax = 60000 },
+		{ "timeout", 't', "S", "stop waiting for a steady histogram after S seconds "
+				       "(default 60)",
+		  .type = CLI_DOUBLE, CO(timeout_s), .dmin = 0.001, .dmax = 86400 },
+		{ "measure", 0, NULL,
+		  "chase-tlb before (an identical span at order 0) and after the collapse",
+		  .type = CLI_FLAG, CO(measure) },
+		{ "seed", 0, "N", "seed of the hole pattern (default 1)",
+		  .type = CLI_INT, CO(cfg.seed), .imin = 0, .imax = LONG_MAX },
+		{ "scan-sleep", 0, "MS", "khugepaged/scan_sleep_millisecs while running (default 10)",
+		  .type = CLI_INT, CO(cfg.scan_sleep_ms), .imin = 0, .imax = 600000 },
+		{ "pages-to-scan", 0, "N",
+		  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)",
+		  .type = CLI_INT, CO(cfg.pages_to_scan), .imin = 1, .imax = 1L << 30 },
+		{ "hold", 0, "S",
+		  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
+		  "elsewhere; the pid is on stderr)", .type = CLI_INT, CO(hold_s), .imin = 0,
+		  .imax = 86400 },
+		CLI_FORMAT_ROWS(struct collapse_cmd_opts, format, 0, cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema " COLLAPSE_SCHEMA ") on stdout"),
+		{ "output", 'o', "FILE", "also write the document (" COLLAPSE_SCHEMA ") to FILE, "
+					 "atomically", .type = CLI_OUTPUT_FILE, CO(output) },
+		{ "plot", 0, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
+				    "DIR/collapse.png (as 'mthpscope plot' does from the JSON)",
+		  .type = CLI_OUTPUT_DIR, CO(plot) },
+		CLI_END,
+	},
 };
 
 static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)

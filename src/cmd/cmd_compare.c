@@ -57,32 +57,6 @@ static int add_metrics(const struct cli_cmd *cmd, const char *arg, void *field)
 	return 0;
 }
 
-static const struct cli_opt compare_options[] = {
-	CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
-			"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
-			"MMTests-style table for a cover letter)"),
-	{ "metric", 'm', "M", "compare only metric M (repeat, or M1,M2); default: every "
-			      "metric both files have",
-	  CLI_ROW_CB_ALL(struct compare_cmd_opts, add_metrics) },
-	{ "fail-on-regression", 0, "PCT", "exit 1 when a significant change for the "
-					  "worse is larger than PCT percent (gain rows: points); "
-					  "drift-prone absolute rows with a gain row are not counted",
-	  CLI_ROW_DOUBLE(struct compare_cmd_opts, fail_pct, 0, 1e9) },
-	{ "gain-run-sd", 0, "POINTS", "run-to-run SD of an access-time gain per "
-				      "file, added to the gain rows' variance "
-				      "(default 1.7, from A/A runs on a shared VM; "
-				      "0: within-run only)",
-	  CLI_ROW_DOUBLE(struct compare_cmd_opts, gain_run_sd, 0, 100) },
-	{ "alpha", 0, "A", "significance level after Holm correction (default 0.05)",
-	  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
-	{ "plot", 0, "DIR", "also write A/B figures (per order, A and B side by side with "
-			    "CIs; one per metric) into DIR through gnuplot",
-	  .type = CLI_OUTPUT_DIR, CLI_AT(struct compare_cmd_opts, plot_dir) },
-	{ "plot-format", 0, "FMT", "png (default) or svg",
-	  CLI_ROW_WORD(struct compare_cmd_opts, plot_format, plot_format_words) },
-	CLI_END,
-};
-
 static const struct cli_cmd compare_cli = {
 	.name = "compare",
 	.args = "A.json B.json [OTHER.json...]",
@@ -103,7 +77,31 @@ static const struct cli_cmd compare_cli = {
 		"max_ptes_none: final folio orders, RSS, time to steady, verdict.\n"
 		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
-	.opts = compare_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
+				"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
+				"MMTests-style table for a cover letter)"),
+		{ "metric", 'm', "M", "compare only metric M (repeat, or M1,M2); default: every "
+				      "metric both files have",
+		  CLI_ROW_CB_ALL(struct compare_cmd_opts, add_metrics) },
+		{ "fail-on-regression", 0, "PCT", "exit 1 when a significant change for the "
+						  "worse is larger than PCT percent (gain rows: points); "
+						  "drift-prone absolute rows with a gain row are not counted",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, fail_pct, 0, 1e9) },
+		{ "gain-run-sd", 0, "POINTS", "run-to-run SD of an access-time gain per "
+					      "file, added to the gain rows' variance "
+					      "(default 1.7, from A/A runs on a shared VM; "
+					      "0: within-run only)",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, gain_run_sd, 0, 100) },
+		{ "alpha", 0, "A", "significance level after Holm correction (default 0.05)",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
+		{ "plot", 0, "DIR", "also write A/B figures (per order, A and B side by side with "
+				    "CIs; one per metric) into DIR through gnuplot",
+		  .type = CLI_OUTPUT_DIR, CLI_AT(struct compare_cmd_opts, plot_dir) },
+		{ "plot-format", 0, "FMT", "png (default) or svg",
+		  CLI_ROW_WORD(struct compare_cmd_opts, plot_format, plot_format_words) },
+		CLI_END,
+	},
 };
 
 /* "compare-base" for "runs/compare-base.json"; the path itself when two

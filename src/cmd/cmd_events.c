@@ -22,17 +22,6 @@ struct events_cmd_opts {
 	enum report_format format;
 };
 
-static const struct cli_opt events_options[] = {
-	{ "pmu", 'p', "NAME",
-	  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
-	  "'list' prints the known names", .type = CLI_STRING,
-	  CLI_AT(struct events_cmd_opts, pmu) },
-	CLI_FORMAT_ROWS(struct events_cmd_opts, format, 'f', cli_formats_text_json,
-			cli_formats_text_json_vals,
-			"text (default) or json (schema mthpscope.events/1)"),
-	CLI_END,
-};
-
 static const struct cli_cmd events_cli = {
 	.name = "events",
 	.summary = "List the TLB event set of this CPU family (or --pmu NAME) with encodings.",
@@ -41,7 +30,16 @@ static const struct cli_cmd events_cli = {
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
 		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.\n"
 		   "Exit status: 0 listed, 2 unknown --pmu, 3 no event set fits this CPU.",
-	.opts = events_options,
+	.opts = (const struct cli_opt[]){
+		{ "pmu", 'p', "NAME",
+		  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
+		  "'list' prints the known names", .type = CLI_STRING,
+		  CLI_AT(struct events_cmd_opts, pmu) },
+		CLI_FORMAT_ROWS(struct events_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.events/1)"),
+		CLI_END,
+	},
 };
 
 static void list_names(FILE *f)

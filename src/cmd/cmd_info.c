@@ -26,20 +26,18 @@ struct info_cmd_opts {
 	struct tlb_opt tlb;
 };
 
-static const struct cli_opt info_options[] = {
-	CLI_FORMAT_ROWS(struct info_cmd_opts, format, 'f', cli_formats_text_json,
-			cli_formats_text_json_vals,
-			"text (default) or json (schema mthpscope.info/1)"),
-	TLB_OPT_ROWS(struct info_cmd_opts, tlb),
-	CLI_END,
-};
-
 static const struct cli_cmd info_cli = {
 	.name = "info",
 	.summary = "Describe this machine: CPU, caches, mTHP sizes and knobs, khugepaged, "
 		   "pagemap access, PMU and software events.",
 	.details = "Read-only; works without root (PFN visibility and some files need root).",
-	.opts = info_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct info_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.info/1)"),
+		TLB_OPT_ROWS(struct info_cmd_opts, tlb),
+		CLI_END,
+	},
 };
 
 /* CPUID's TLB figures as read (0: not reported; ways -1: fully associative). */

@@ -21,15 +21,6 @@ struct plot_cmd_opts {
 	struct analyze_opts ao;
 };
 
-static const struct cli_opt plot_options[] = {
-	{ "output", 'o', "DIR", "directory for the figures (created if missing; required)",
-	  .type = CLI_OUTPUT_DIR, CLI_AT(struct plot_cmd_opts, dir) },
-	{ "format", 'f', "FORMAT", "png (default) or svg",
-	  CLI_ROW_WORD(struct plot_cmd_opts, format, plot_format_words) },
-	ANALYZE_VERDICT_OPTIONS(struct plot_cmd_opts, ao),
-	CLI_END,
-};
-
 static const struct cli_cmd plot_cli = {
 	.name = "plot",
 	.args = "FILE",
@@ -51,7 +42,14 @@ static const struct cli_cmd plot_cli = {
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing, or -o names something other than a directory that can be\n"
 		   "written.",
-	.opts = plot_options,
+	.opts = (const struct cli_opt[]){
+		{ "output", 'o', "DIR", "directory for the figures (created if missing; required)",
+		  .type = CLI_OUTPUT_DIR, CLI_AT(struct plot_cmd_opts, dir) },
+		{ "format", 'f', "FORMAT", "png (default) or svg",
+		  CLI_ROW_WORD(struct plot_cmd_opts, format, plot_format_words) },
+		ANALYZE_VERDICT_OPTIONS(struct plot_cmd_opts, ao),
+		CLI_END,
+	},
 };
 
 /* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over

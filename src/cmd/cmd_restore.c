@@ -14,13 +14,6 @@ struct restore_cmd_opts {
 	bool have_wait;
 };
 
-static const struct cli_opt restore_options[] = {
-	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
-	  "$MTHPSCOPE_LOCK_WAIT, else 0)", CLI_ROW_INT(struct restore_cmd_opts, wait_s, 0, 3600),
-	  CLI_GIVEN(struct restore_cmd_opts, have_wait) },
-	CLI_END,
-};
-
 static const struct cli_cmd restore_cli = {
 	.name = "restore",
 	.summary = "Put back THP settings that a killed mthpscope left changed.",
@@ -34,7 +27,12 @@ static const struct cli_cmd restore_cli = {
 		   "Exit status: 0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored,\n"
 		   "3 not root, or its writer is still running.",
-	.opts = restore_options,
+	.opts = (const struct cli_opt[]){
+		{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
+		  "$MTHPSCOPE_LOCK_WAIT, else 0)", CLI_ROW_INT(struct restore_cmd_opts, wait_s, 0, 3600),
+		  CLI_GIVEN(struct restore_cmd_opts, have_wait) },
+		CLI_END,
+	},
 };
 
 static int restore_cmd(int argc, char **argv)

@@ -121,73 +121,6 @@ static const int schedule_vals[] = { RESULTS_SCHED_INTERLEAVED, RESULTS_SCHED_SE
 #define S(m) CLI_AT(struct run, s.o.m)
 #define CMD_ONLY CLI_GIVEN(struct run, o.cmd_only_opt)
 
-static const struct cli_opt run_options[] = {
-	{ "orders", 0, "LIST",
-	  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)",
-	  .type = CLI_ORDERS, CLI_AT(struct run, o.orders) },
-	{ "pattern", 0, "NAME[,NAME]", "chase-tlb (default), chase-mem, random, stream, store",
-	  .type = CLI_STRING, CLI_AT(struct run, o.patterns_arg) },
-	{ "span", 0, "SIZE",
-	  "buffer size, a multiple of the PMD size (default from the caches and TLB reach)",
-	  .type = CLI_SIZE, S(span), .imin = 1 },
-	{ "sweep", 0, "MIN:MAX", "spans MIN, 2*MIN, ... up to MAX: the TLB-reach staircase",
-	  CLI_ROW_CB(struct run, s.o, parse_sweep) },
-	{ "reps", 0, "N", "repetitions of each order (default 30 of 0.15 s interleaved, 10 of "
-	  "0.5 s sequential; --quick 3 of 0.1 s)", .type = CLI_INT, S(reps), .imin = 1,
-	  .imax = 1000, CLI_GIVEN(struct run, s.o.have_reps) },
-	{ "seed", 0, "N", "seed of the trial order and the access patterns (default 1)",
-	  .type = CLI_INT, S(seed), .imin = 0, .imax = LONG_MAX },
-	{ "cpu", 0, "N", "pin to this CPU (default: the last one)", .type = CLI_INT, S(cpu),
-	  .imin = 0, .imax = 65535, CLI_GIVEN(struct run, s.o.have_cpu) },
-	{ "quick", 0, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)",
-	  .type = CLI_FLAG, S(quick) },
-	{ "accesses", 0, "N", "accesses per trial (default: calibrated to about 0.15 s at "
-	  "order 0 interleaved, 0.5 s sequential)", .type = CLI_INT, S(accesses), .imin = 1,
-	  .imax = LONG_MAX },
-	{ "sparse", 0, "K",
-	  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)",
-	  .type = CLI_INT, S(sparse_k), .imin = 0, .imax = 1L << 30,
-	  CLI_GIVEN(struct run, s.o.have_sparse) },
-	{ "backend", 0, "auto|pmu|timing",
-	  "pmu: hardware counters or fail; timing: time and software events (default auto)",
-	  CLI_ROW_WORD(struct run, s.o.backend, backend_words) },
-	{ "defrag", 0, "WORD",
-	  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
-	  "the run, restored after: one side of a settings A/B",
-	  CLI_ROW_WORD(struct run, s.o.defrag, defrag_words), .vals = defrag_vals },
-	{ "output", 'o', "FILE", "write the document (mthpscope.results/1) to FILE, "
-	  "atomically ('-': stdout)", .type = CLI_OUTPUT_FILE, CLI_AT(struct run, o.output) },
-	{ "schedule", 0, "interleaved|sequential",
-	  "interleaved (default when every order's span fits): all orders populated up front, "
-	  "timed round-robin in short bursts; sequential: one order per trial",
-	  CLI_ROW_WORD(struct run, s.o.schedule, schedule_words), .vals = schedule_vals },
-	{ "scan-interval", 0, "MS",
-	  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
-	  "process's exit)", .type = CLI_INT, S(scan_interval_ms), .imin = 0, .imax = 3600000,
-	  CMD_ONLY },
-	{ "timeout", 0, "S", "-- CMD: kill a trial's process group after S seconds",
-	  .type = CLI_DOUBLE, S(timeout_s), .dmin = 0.001, .dmax = 1e6, CMD_ONLY },
-	{ "metric", 0, "NAME=REGEX",
-	  "-- CMD: a metric the command prints: the first group of the last stdout line "
-	  "REGEX matches (several allowed)", CLI_ROW_CB(struct run, s.o, add_metric), CMD_ONLY },
-	{ "better", 0, "higher|lower",
-	  "-- CMD: direction of the --metric just before (default lower)",
-	  CLI_ROW_CB(struct run, s.o, set_better), CMD_ONLY },
-	{ "log", 0, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR",
-	  .type = CLI_STRING, S(log_dir), CMD_ONLY },
-	{ "show-output", 0, NULL,
-	  "-- CMD: let the command write to the terminal (and have it, to read)",
-	  .type = CLI_FLAG, S(show_output), CMD_ONLY },
-	{ "stdin", 0, "FILE",
-	  "-- CMD: every trial's standard input, read from the start (default: piped "
-	  "input, read once and given whole to every trial; a terminal: /dev/null)",
-	  .type = CLI_STRING, CLI_AT(struct run, o.stdin_file), CMD_ONLY },
-	{ "wait-descendants", 0, NULL,
-	  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
-	  "how many)", .type = CLI_FLAG, S(wait_descendants), CMD_ONLY },
-	CLI_END,
-};
-
 static const struct cli_cmd run_cli = {
 	.name = "run",
 	.args = "[-- CMD [ARGS...]]",
@@ -207,7 +140,72 @@ static const struct cli_cmd run_cli = {
 		   "Exit status: 0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
 		   "--backend pmu / span above half of MemAvailable / output not writable.",
-	.opts = run_options,
+	.opts = (const struct cli_opt[]){
+		{ "orders", 0, "LIST",
+		  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)",
+		  .type = CLI_ORDERS, CLI_AT(struct run, o.orders) },
+		{ "pattern", 0, "NAME[,NAME]", "chase-tlb (default), chase-mem, random, stream, store",
+		  .type = CLI_STRING, CLI_AT(struct run, o.patterns_arg) },
+		{ "span", 0, "SIZE",
+		  "buffer size, a multiple of the PMD size (default from the caches and TLB reach)",
+		  .type = CLI_SIZE, S(span), .imin = 1 },
+		{ "sweep", 0, "MIN:MAX", "spans MIN, 2*MIN, ... up to MAX: the TLB-reach staircase",
+		  CLI_ROW_CB(struct run, s.o, parse_sweep) },
+		{ "reps", 0, "N", "repetitions of each order (default 30 of 0.15 s interleaved, 10 of "
+		  "0.5 s sequential; --quick 3 of 0.1 s)", .type = CLI_INT, S(reps), .imin = 1,
+		  .imax = 1000, CLI_GIVEN(struct run, s.o.have_reps) },
+		{ "seed", 0, "N", "seed of the trial order and the access patterns (default 1)",
+		  .type = CLI_INT, S(seed), .imin = 0, .imax = LONG_MAX },
+		{ "cpu", 0, "N", "pin to this CPU (default: the last one)", .type = CLI_INT, S(cpu),
+		  .imin = 0, .imax = 65535, CLI_GIVEN(struct run, s.o.have_cpu) },
+		{ "quick", 0, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)",
+		  .type = CLI_FLAG, S(quick) },
+		{ "accesses", 0, "N", "accesses per trial (default: calibrated to about 0.15 s at "
+		  "order 0 interleaved, 0.5 s sequential)", .type = CLI_INT, S(accesses), .imin = 1,
+		  .imax = LONG_MAX },
+		{ "sparse", 0, "K",
+		  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)",
+		  .type = CLI_INT, S(sparse_k), .imin = 0, .imax = 1L << 30,
+		  CLI_GIVEN(struct run, s.o.have_sparse) },
+		{ "backend", 0, "auto|pmu|timing",
+		  "pmu: hardware counters or fail; timing: time and software events (default auto)",
+		  CLI_ROW_WORD(struct run, s.o.backend, backend_words) },
+		{ "defrag", 0, "WORD",
+		  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
+		  "the run, restored after: one side of a settings A/B",
+		  CLI_ROW_WORD(struct run, s.o.defrag, defrag_words), .vals = defrag_vals },
+		{ "output", 'o', "FILE", "write the document (mthpscope.results/1) to FILE, "
+		  "atomically ('-': stdout)", .type = CLI_OUTPUT_FILE, CLI_AT(struct run, o.output) },
+		{ "schedule", 0, "interleaved|sequential",
+		  "interleaved (default when every order's span fits): all orders populated up front, "
+		  "timed round-robin in short bursts; sequential: one order per trial",
+		  CLI_ROW_WORD(struct run, s.o.schedule, schedule_words), .vals = schedule_vals },
+		{ "scan-interval", 0, "MS",
+		  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
+		  "process's exit)", .type = CLI_INT, S(scan_interval_ms), .imin = 0, .imax = 3600000,
+		  CMD_ONLY },
+		{ "timeout", 0, "S", "-- CMD: kill a trial's process group after S seconds",
+		  .type = CLI_DOUBLE, S(timeout_s), .dmin = 0.001, .dmax = 1e6, CMD_ONLY },
+		{ "metric", 0, "NAME=REGEX",
+		  "-- CMD: a metric the command prints: the first group of the last stdout line "
+		  "REGEX matches (several allowed)", CLI_ROW_CB(struct run, s.o, add_metric), CMD_ONLY },
+		{ "better", 0, "higher|lower",
+		  "-- CMD: direction of the --metric just before (default lower)",
+		  CLI_ROW_CB(struct run, s.o, set_better), CMD_ONLY },
+		{ "log", 0, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR",
+		  .type = CLI_STRING, S(log_dir), CMD_ONLY },
+		{ "show-output", 0, NULL,
+		  "-- CMD: let the command write to the terminal (and have it, to read)",
+		  .type = CLI_FLAG, S(show_output), CMD_ONLY },
+		{ "stdin", 0, "FILE",
+		  "-- CMD: every trial's standard input, read from the start (default: piped "
+		  "input, read once and given whole to every trial; a terminal: /dev/null)",
+		  .type = CLI_STRING, CLI_AT(struct run, o.stdin_file), CMD_ONLY },
+		{ "wait-descendants", 0, NULL,
+		  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
+		  "how many)", .type = CLI_FLAG, S(wait_descendants), CMD_ONLY },
+		CLI_END,
+	},
 };
 
 /* ---- parsing of lists ---------------------------------------------------- */

@@ -114,38 +114,6 @@ static int cont_opt(const struct cli_cmd *cmd, const char *arg, void *field)
 
 #define SC(m) CLI_AT(struct scan_cmd_opts, m)
 
-static const struct cli_opt scan_options[] = {
-	{ "pid", 'p', "PID", "scan this process (repeatable)",
-	  CLI_ROW_CB_ALL(struct scan_cmd_opts, pid_opt) },
-	{ "cgroup", 'g', "PATH", "scan every process of this cgroup and its children",
-	  .type = CLI_PATH, SC(cgroup) },
-	{ "rollup", 'r', NULL, "print one sum over all VMAs of all processes",
-	  .type = CLI_FLAG, SC(rollup) },
-	{ "cont", 'c', "SIZE", "also count aligned contiguous blocks of SIZE (e.g. 64K; "
-			       "repeatable)", CLI_ROW_CB(struct scan_cmd_opts, o, cont_opt) },
-	{ "interval", 'i', "MS", "take a sample every MS milliseconds (a timeline)",
-	  .type = CLI_INT, SC(interval_ms), .imin = 1, .imax = 86400000L },
-	{ "count", 'n', "N", "number of samples (default 1; with --interval and no "
-			     "--count, text output runs until interrupted)",
-	  .type = CLI_INT, SC(count), .imin = 1, .imax = 100000000L,
-	  CLI_GIVEN(struct scan_cmd_opts, count_given) },
-	CLI_FORMAT_ROWS(struct scan_cmd_opts, format, 'f', cli_formats_text_json,
-			cli_formats_text_json_vals,
-			"text (default) or json (schema mthpscope.scan/1)"),
-	{ "inc-empty", 0, NULL, "text: print labels whose value is 0 too",
-	  .type = CLI_FLAG, SC(inc_empty) },
-	{ "smaps", 0, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
-			    "thpmaps does (slower; the default where PAGEMAP_SCAN "
-			    "shows PMD mappings)", .type = CLI_FLAG, SC(o.use_smaps) },
-	{ "threads", 0, "N", "workers per process (default: 2 on 2 or more CPUs)",
-	  .type = CLI_INT, SC(o.nr_threads), .imin = 1, .imax = SCAN_MAX_THREADS },
-	{ "tlb", 0, NULL, "also the TLB entries the memory needs on this CPU (model: "
-			  "from the physical layout and the CPU's TLB geometry)",
-	  .type = CLI_FLAG, SC(tlb_host) },
-	TLB_OPT_ROWS(struct scan_cmd_opts, tlb),
-	CLI_END,
-};
-
 static const struct cli_cmd scan_cli = {
 	.name = "scan",
 	.summary = "Show which folio orders back processes' memory, per VMA or rolled up, with "
@@ -172,7 +140,37 @@ static const struct cli_cmd scan_cli = {
 		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
 		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
 		"PMD size); 3 without the privilege or kernel support to see folios.",
-	.opts = scan_options,
+	.opts = (const struct cli_opt[]){
+		{ "pid", 'p', "PID", "scan this process (repeatable)",
+		  CLI_ROW_CB_ALL(struct scan_cmd_opts, pid_opt) },
+		{ "cgroup", 'g', "PATH", "scan every process of this cgroup and its children",
+		  .type = CLI_PATH, SC(cgroup) },
+		{ "rollup", 'r', NULL, "print one sum over all VMAs of all processes",
+		  .type = CLI_FLAG, SC(rollup) },
+		{ "cont", 'c', "SIZE", "also count aligned contiguous blocks of SIZE (e.g. 64K; "
+				       "repeatable)", CLI_ROW_CB(struct scan_cmd_opts, o, cont_opt) },
+		{ "interval", 'i', "MS", "take a sample every MS milliseconds (a timeline)",
+		  .type = CLI_INT, SC(interval_ms), .imin = 1, .imax = 86400000L },
+		{ "count", 'n', "N", "number of samples (default 1; with --interval and no "
+				     "--count, text output runs until interrupted)",
+		  .type = CLI_INT, SC(count), .imin = 1, .imax = 100000000L,
+		  CLI_GIVEN(struct scan_cmd_opts, count_given) },
+		CLI_FORMAT_ROWS(struct scan_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.scan/1)"),
+		{ "inc-empty", 0, NULL, "text: print labels whose value is 0 too",
+		  .type = CLI_FLAG, SC(inc_empty) },
+		{ "smaps", 0, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
+				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
+				    "shows PMD mappings)", .type = CLI_FLAG, SC(o.use_smaps) },
+		{ "threads", 0, "N", "workers per process (default: 2 on 2 or more CPUs)",
+		  .type = CLI_INT, SC(o.nr_threads), .imin = 1, .imax = SCAN_MAX_THREADS },
+		{ "tlb", 0, NULL, "also the TLB entries the memory needs on this CPU (model: "
+				  "from the physical layout and the CPU's TLB geometry)",
+		  .type = CLI_FLAG, SC(tlb_host) },
+		TLB_OPT_ROWS(struct scan_cmd_opts, tlb),
+		CLI_END,
+	},
 };
 
 /* ---- targets ---------------------------------------------------------- */
