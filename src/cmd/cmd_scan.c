@@ -612,7 +612,8 @@ static int check_opts(struct scan_cmd_opts *c)
 	}
 	if (c->interval_ms && !c->count_given) {
 		if (c->json) {
-			ms_err("scan: --json with --interval needs --count (one document at the end)");
+			ms_err("scan: --format json with --interval needs --count (one document at "
+			       "the end)");
 			return MS_EXIT_USAGE;
 		}
 		c->count = 0; /* until interrupted */
