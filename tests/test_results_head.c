@@ -81,8 +81,8 @@ TEST(model_holds_every_field)
 	EXPECT_STREQ(c->pattern, "chase-tlb");
 	ASSERT_EQ(c->nr_patterns, 2);
 	EXPECT_STREQ(c->patterns[1], "stream");
-	ASSERT_EQ(c->nr_orders, 2);
-	EXPECT_EQ(c->orders[1], 2);
+	ASSERT_EQ((int)c->orders.nr, 2);
+	EXPECT_EQ(c->orders.order[1], 2);
 	ASSERT_EQ(c->nr_spans, 2);
 	EXPECT_EQ(c->spans[0], 2 << 20);
 	EXPECT_EQ(c->spans[1], 4 << 20);
@@ -232,7 +232,7 @@ TEST(older_document_loads)
 	ASSERT_EQ(results_load_buffer(doc, strlen(doc), "old.json", &r, err, sizeof(err)), 0);
 	EXPECT_TRUE(!r->head.has_tool && !r->head.has_thp);
 	EXPECT_EQ(r->head.host.pmd_order, 9);
-	EXPECT_EQ(r->head.config.nr_orders, 2);
+	EXPECT_EQ((int)r->head.config.orders.nr, 2);
 	EXPECT_EQ(r->head.config.seed, 3);
 	EXPECT_EQ(r->head.config.reps, -1);
 	EXPECT_EQ(r->head.config.cpu, -1);
@@ -252,10 +252,10 @@ TEST(writer_rejects_bad_model)
 	char *const argv[] = { "true", NULL }, *const none[] = { NULL };
 
 	ASSERT_EQ(load_doc(in, &r, err, sizeof(err)), 0);
-	r->head.config.nr_orders = FOLIO_MAX_ORDER + 2;
+	r->head.config.orders.nr = FOLIO_MAX_ORDER + 2;
 	EXPECT_EQ(results_head_json(&r->head, &out), -EINVAL);
 	EXPECT_TRUE(out == NULL);
-	r->head.config.nr_orders = 2;
+	r->head.config.orders.nr = 2;
 	r->head.config.defrag = 42;
 	EXPECT_EQ(results_head_json(&r->head, &out), -EINVAL);
 	r->head.config.defrag = THP_W_NONE;

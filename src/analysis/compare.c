@@ -52,18 +52,7 @@ const char *compare_verdict_name(enum compare_verdict v)
 	return names[v];
 }
 
-int compare_format_parse(const char *s, enum compare_format *out)
-{
-	static const char *const names[] = { "text", "markdown", "json", "lkml" };
-	size_t i;
-
-	for (i = 0; i < MS_ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum compare_format)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+const char *const compare_format_words[] = { "text", "markdown", "json", "lkml", NULL };
 
 MS_PRINTF(2, 3)
 static int add_warning(struct compare_report *r, const char *fmt, ...)
@@ -842,13 +831,9 @@ size_t compare_count_regressions(const struct compare_report *r, double pct, siz
 static void collapse_config_words(const struct collapse_doc *d, char *buf, size_t size)
 {
 	const struct collapse_doc_config *c = &d->config;
-	unsigned long mask = 0;
 	char list[64];
-	size_t i;
 
-	for (i = 0; i < c->orders.nr; i++)
-		mask |= 1UL << c->orders.order[i];
-	ms_format_orders(mask, list, sizeof(list));
+	ms_format_orders(folio_orders_mask(&c->orders), list, sizeof(list));
 	snprintf(buf, size, "mode %s, target orders %s", c->mode[0] ? c->mode : "?", list);
 	ms_appendf(buf, size, ", fill %.0f%%, span %lld MiB, seed %llu, %ld-byte pages",
 		   c->fill * 100, c->span >> 20, c->seed, d->host.topo.page_size);
@@ -919,8 +904,7 @@ int compare_collapse_build(const struct collapse_doc *docs, const char *const *l
 			snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
 				 "%s: %s (baseline: %s)", labels[i], other, base);
 		}
-		for (r = 0; r < docs[i].config.orders.nr; r++)
-			out->orders |= 1UL << docs[i].config.orders.order[r];
+		out->orders |= folio_orders_mask(&docs[i].config.orders);
 		for (r = 0; r < docs[i].nr_runs; r++) {
 			const struct collapse_doc_run *run = &docs[i].runs[r];
 			struct compare_collapse_row *row;

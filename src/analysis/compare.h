@@ -210,7 +210,8 @@ int compare_gains_pair(struct compare_report *r, const struct compare_opts *o, i
 
 
 enum compare_format { COMPARE_FMT_TEXT, COMPARE_FMT_MARKDOWN, COMPARE_FMT_JSON, COMPARE_FMT_LKML };
-int compare_format_parse(const char *s, enum compare_format *out);
+/* The formats' words, by value, NULL-terminated. */
+extern const char *const compare_format_words[];
 
 /* ---- collapse documents (mthpscope.collapse/1) side by side ---------------- */
 

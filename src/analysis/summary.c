@@ -77,12 +77,12 @@ int summary_all_failed_order(const struct results *r)
 {
 	const struct results_config *c = &r->head.config;
 
-	for (int i = 0; i < c->nr_orders; i++) {
+	for (int i = 0; i < (int)c->orders.nr; i++) {
 		int ran, failed;
 
-		summary_count_failed(r, c->orders[i], &ran, &failed);
+		summary_count_failed(r, c->orders.order[i], &ran, &failed);
 		if (ran && failed == ran)
-			return c->orders[i];
+			return c->orders.order[i];
 	}
 	return -1;
 }

@@ -2,7 +2,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "mthpscope.h"
-#include "folio.h"
+#include "atomic.h"
+#include "folio_types.h"
+#include "compare.h"
+#include "report.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -84,21 +87,170 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f)
 		fprintf(f, "\n%s\n", cmd->details);
 }
 
-int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
-	      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx)
+const char *const cli_formats_text_json[] = { "text", "json", NULL };
+const int cli_formats_text_json_vals[] = { REPORT_TEXT, REPORT_JSON };
+_Static_assert(REPORT_JSON == CLI_FORMAT_JSON && COMPARE_FMT_JSON == CLI_FORMAT_JSON,
+	       "--json sets the format field to json");
+
+/* A long-only row's getopt value: 256 + its index. */
+static int opt_key(const struct cli_cmd *cmd, const struct cli_opt *o)
 {
-	struct option lopts[64];
-	char sopts[160];
-	size_t n = 0, s = 0;
+	return o->key > 0 && o->key < 256 ? o->key : 256 + (int)(o - cmd->opts);
+}
+
+/* A row whose field cannot hold its type is a table error (a programming
+ * one): every command checks its whole table at each parse. */
+static bool row_ok(const struct cli_opt *o)
+{
+	switch (o->type) {
+	case CLI_FLAG:
+	case CLI_CLEAR:
+		return o->size == sizeof(bool) && !o->arg;
+	case CLI_SET:
+		return o->size == sizeof(int) && !o->arg;
+	case CLI_INT:
+		return (o->size == 4 || o->size == 8) && o->arg && o->imin <= o->imax;
+	case CLI_DOUBLE:
+		return o->size == sizeof(double) && o->arg;
+	case CLI_SIZE:
+		return o->size == sizeof(unsigned long long) && o->arg;
+	case CLI_WORD:
+		return o->size == sizeof(int) && o->arg && o->words && o->words[0];
+	case CLI_ORDERS:
+		return o->size == sizeof(struct folio_orders) && o->arg;
+	case CLI_STRING:
+	case CLI_PATH:
+	case CLI_OUTPUT_FILE:
+	case CLI_OUTPUT_DIR:
+		return o->size == sizeof(const char *) && o->arg;
+	case CLI_CALLBACK:
+		return o->cb != NULL;
+	case CLI_NONE:
+		break;
+	}
+	return false;
+}
+
+void cli_words_text(const struct cli_opt *o, char *buf, size_t size)
+{
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; o->words && o->words[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", !i ? "" :
+				      o->words[i + 1] ? ", " : " or ", o->words[i]);
+}
+
+static int store_word(const struct cli_opt *o, const char *arg, int *field)
+{
+	char list[256];
+	size_t i;
+
+	for (i = 0; o->aliases && o->aliases[i]; i += 2)
+		if (!strcmp(o->aliases[i], arg))
+			arg = o->aliases[i + 1];
+	for (i = 0; o->words[i]; i++)
+		if (!strcmp(o->words[i], arg)) {
+			*field = o->vals ? o->vals[i] : (int)i;
+			return 0;
+		}
+	cli_words_text(o, list, sizeof(list));
+	ms_err("invalid --%s value '%s' (%s)", o->name, arg, list);
+	return -1;
+}
+
+static int store_int(const struct cli_opt *o, const char *arg, void *field)
+{
+	long v;
+
+	if (cli_parse_long(o->name, arg, (long)o->imin, (long)o->imax, &v))
+		return -1;
+	if (o->size == 4)
+		*(int *)field = (int)v; /* an unsigned field of a value >= 0: the same bits */
+	else
+		*(long *)field = v;   /* unsigned long long: the same */
+	return 0;
+}
+
+static int store_orders(const struct cli_opt *o, const char *arg, struct folio_orders *field)
+{
+	if (!folio_orders_parse(arg, field))
+		return 0;
+	ms_err("invalid --%s value '%s' (e.g. 0,2-9 or all; orders 0 to %d)", o->name, arg,
+	       FOLIO_MAX_ORDER);
+	return -1;
+}
+
+/* One row's value into its field: 0, or -1 after the message. */
+static int store(const struct cli_cmd *cmd, const struct cli_opt *o, const char *arg, void *opts)
+{
+	void *field = (char *)opts + o->off;
+	double d;
+
+	if (o->given)
+		*(bool *)((char *)opts + o->given - 1) = true;
+	switch (o->type) {
+	case CLI_FLAG:
+	case CLI_CLEAR:
+		*(bool *)field = o->type == CLI_FLAG;
+		return 0;
+	case CLI_SET:
+		*(int *)field = o->value;
+		return 0;
+	case CLI_INT:
+		return store_int(o, arg, field);
+	case CLI_DOUBLE:
+		if (cli_parse_double(o->name, arg, o->dmin, o->dmax, &d))
+			return -1;
+		*(double *)field = o->div ? d / o->div : d;
+		return 0;
+	case CLI_SIZE:
+		return cli_parse_size_min(o->name, arg, (unsigned long long)o->imin, field);
+	case CLI_WORD:
+		return store_word(o, arg, field);
+	case CLI_ORDERS:
+		return store_orders(o, arg, field);
+	case CLI_PATH:
+	case CLI_OUTPUT_FILE:
+	case CLI_OUTPUT_DIR:
+		if (!*arg) {
+			ms_err("invalid --%s value '' (a file or directory name)", o->name);
+			return -1;
+		}
+		/* fall through */
+	case CLI_STRING:
+		if (!*arg && o->imin) {
+			ms_err("invalid --%s value '': give a %s", o->name, o->arg);
+			return -1;
+		}
+		*(const char **)field = arg;
+		return 0;
+	case CLI_CALLBACK:
+		return o->cb(cmd, arg, field);
+	case CLI_NONE:
+		break;
+	}
+	return -1;
+}
+
+/* getopt_long's tables from the option table (aborts on a bad row). */
+static void getopt_tables(const struct cli_cmd *cmd, struct option *lopts, size_t nl,
+			  char *sopts, size_t ns)
+{
 	const struct cli_opt *o;
-	int c;
+	size_t n = 0, s = 0;
 
 	sopts[s++] = '+'; /* stop at the first positional: "record -- cmd" */
 	sopts[s++] = ':';
-	for (o = cmd->opts; o && o->name && n < MS_ARRAY_SIZE(lopts) - 2; o++, n++) {
+	for (o = cmd->opts; o && o->name && n < nl - 2; o++, n++) {
+		if (!row_ok(o)) {
+			fprintf(stderr, "mthpscope: %s: option table row --%s is bad\n", cmd->name,
+				o->name);
+			abort();
+		}
 		lopts[n] = (struct option){ o->name, o->arg ? required_argument : no_argument,
-					    NULL, o->key };
-		if (o->key > 0 && o->key < 256 && s < sizeof(sopts) - 3) {
+					    NULL, opt_key(cmd, o) };
+		if (o->key > 0 && o->key < 256 && s < ns - 3) {
 			sopts[s++] = (char)o->key;
 			if (o->arg)
 				sopts[s++] = ':';
@@ -108,7 +260,26 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	lopts[n] = (struct option){ 0 };
 	sopts[s++] = 'h';
 	sopts[s] = '\0';
+}
 
+static const struct cli_opt *row_of(const struct cli_cmd *cmd, int key)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o && o->name; o++)
+		if (opt_key(cmd, o) == key)
+			return o;
+	return NULL;
+}
+
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
+{
+	struct option lopts[64];
+	const struct cli_opt *o;
+	char sopts[160];
+	int c;
+
+	getopt_tables(cmd, lopts, MS_ARRAY_SIZE(lopts), sopts, sizeof(sopts));
 	optind = 0; /* full reinitialisation: commands may be parsed twice in tests */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
@@ -127,7 +298,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			ms_err("%s: option '%s' needs an argument", cmd->name, argv[optind - 1]);
 			goto usage;
 		}
-		if (on_opt(c, optarg, ctx) < 0)
+		if (!(o = row_of(cmd, c)) || store(cmd, o, optarg, opts) < 0)
 			goto usage;
 	}
 	return optind;
@@ -135,6 +306,27 @@ usage:
 	fprintf(stderr, "\n");
 	cli_usage(cmd, stderr);
 	return CLI_USAGE;
+}
+
+int cli_check_outputs(const struct cli_cmd *cmd, const void *opts)
+{
+	const struct cli_opt *o;
+	const char *path;
+	bool dir;
+	int err;
+
+	for (o = cmd->opts; o && o->name; o++) {
+		if (o->type != CLI_OUTPUT_FILE && o->type != CLI_OUTPUT_DIR)
+			continue;
+		dir = o->type == CLI_OUTPUT_DIR;
+		path = *(const char *const *)((const char *)opts + o->off);
+		if (!path || !(err = atomic_check_output(path, dir)))
+			continue;
+		ms_err("%s: cannot write %s'%s': %s", cmd->name, dir ? "figures into " : "", path,
+		       strerror(-err));
+		return MS_EXIT_ENV;
+	}
+	return 0;
 }
 
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
@@ -165,42 +357,6 @@ int cli_parse_double(const char *opt, const char *s, double min, double max, dou
 	}
 	*out = v;
 	return 0;
-}
-
-int cli_parse_orders(const char *s, int *orders, int max, int *n)
-{
-	bool seen[FOLIO_MAX_ORDER + 1] = { false };
-	const char *p = s;
-
-	*n = 0;
-	if (!strcmp(s, "all"))
-		return 1;
-	for (;;) {
-		char *end;
-		long lo, hi, i;
-
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		errno = 0;
-		lo = hi = strtol(p, &end, 10);
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			hi = strtol(p, &end, 10);
-		}
-		if (errno || hi < lo || hi > FOLIO_MAX_ORDER || (*end && *end != ','))
-			return -EINVAL;
-		for (i = lo; i <= hi; i++)
-			if (!seen[i] && *n < max) {
-				seen[i] = true;
-				orders[(*n)++] = (int)i;
-			}
-		if (!*end)
-			break;
-		p = end + 1;
-	}
-	return *n ? 0 : -EINVAL;
 }
 
 int cli_parse_size(const char *opt, const char *s, unsigned long long *out)
@@ -235,11 +391,10 @@ bad:
 	return -1;
 }
 
-int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
-		    int (*on_opt)(int key, const char *arg, void *ctx), void *ctx,
+int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv, void *opts,
 		    const char **pos, int max_pos)
 {
-	int n = 0, i = cli_parse(cmd, argc, argv, on_opt, ctx);
+	int n = 0, i = cli_parse(cmd, argc, argv, opts);
 	bool rest = false;
 
 	while (i >= 0 && i < argc) {
@@ -256,7 +411,7 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv,
 		/* resume after the positional: it stands in for argv[0] */
 		argc -= i;
 		argv += i;
-		i = cli_parse(cmd, argc, argv, on_opt, ctx);
+		i = cli_parse(cmd, argc, argv, opts);
 	}
 	return i < 0 ? i : n;
 }
@@ -273,16 +428,6 @@ int cli_parse_size_min(const char *opt, const char *s, unsigned long long min,
 		return -1;
 	}
 	*out = v;
-	return 0;
-}
-
-int cli_parse_path(const char *opt, const char *s, const char **out)
-{
-	if (!*s) {
-		ms_err("invalid --%s value '' (a file or directory name)", opt);
-		return -1;
-	}
-	*out = s;
 	return 0;
 }
 
@@ -313,10 +458,9 @@ int cli_stdout_finish(int rc)
 	return rc == MS_EXIT_OK ? MS_EXIT_FAIL : rc;
 }
 
-int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv,
-		      int (*on_opt)(int key, const char *arg, void *ctx), void *ctx)
+int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
 {
-	int i = cli_parse(cmd, argc, argv, on_opt, ctx);
+	int i = cli_parse(cmd, argc, argv, opts);
 
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;

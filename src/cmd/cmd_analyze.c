@@ -11,16 +11,10 @@
 #include "results.h"
 #include "tlb_opt.h"
 
-enum { OPT_FORMAT = 'f', OPT_UNPAIRED = 0x100, OPT_TLB_MODEL, OPT_TLB_GEOMETRY };
-
-static const struct cli_opt analyze_options[] = {
-	{ "format", OPT_FORMAT, "FORMAT", "text (default), markdown or json "
-	  "(schema mthpscope.analysis/1)" },
-	ANALYZE_VERDICT_OPTIONS,
-	{ "unpaired", OPT_UNPAIRED, NULL, "ignore per-round times (interleaved schedule): "
-	  "compare trial medians with Mann-Whitney, as for older files" },
-	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
-	{ NULL },
+struct analyze_cmd_opts {
+	enum report_format format;
+	struct analyze_opts ao;
+	struct tlb_opt tlb;
 };
 
 static const struct cli_cmd analyze_cli = {
@@ -48,51 +42,18 @@ static const struct cli_cmd analyze_cli = {
 		   "it for another CPU from the file alone.\n"
 		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
 		   "model asked for that the file cannot give (no layout histogram).",
-	.opts = analyze_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', report_format_words, NULL,
+				"text (default), markdown or json (schema mthpscope.analysis/1)",
+				.aliases = report_format_aliases),
+		ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
+		{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "
+		  "compare trial medians with Mann-Whitney, as for older files",
+		  CLI_ROW_FLAG(struct analyze_cmd_opts, ao.unpaired) },
+		TLB_OPT_ROWS(struct analyze_cmd_opts, tlb),
+		CLI_END,
+	},
 };
-
-struct analyze_cmd_opts {
-	enum report_format format;
-	struct analyze_opts ao;
-	struct tlb_opt tlb;
-};
-
-int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao)
-{
-	if (key == ANALYZE_OPT_THRESHOLD) {
-		if (cli_parse_double("threshold", arg, 0.1, 90.0, &ao->threshold))
-			return -1;
-		ao->threshold /= 100.0;
-	} else if (key == ANALYZE_OPT_SPAN) {
-		unsigned long long span;
-
-		if (cli_parse_size_min("span", arg, 1, &span))
-			return -1;
-		ao->span = span;
-	}
-	return 0;
-}
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct analyze_cmd_opts *o = ctx;
-
-	if (key == OPT_FORMAT) {
-		if (report_parse_format(arg, &o->format)) {
-			ms_err("analyze: invalid --format '%s' (text, markdown or json)", arg);
-			return -1;
-		}
-	} else if (key == OPT_UNPAIRED) {
-		o->ao.unpaired = true;
-	} else if (key == OPT_TLB_MODEL) {
-		return tlb_opt_model(&o->tlb, "analyze", arg);
-	} else if (key == OPT_TLB_GEOMETRY) {
-		return tlb_opt_geometry(&o->tlb, "analyze", arg);
-	} else {
-		return analyze_verdict_opt(key, arg, &o->ao);
-	}
-	return 0;
-}
 
 /* The analysis, with the TLB model where the trials carry layouts or a
  * model was asked for (a file without layouts and no option prints what it
@@ -130,7 +91,7 @@ static int analyze_cmd(int argc, char **argv)
 	char err[1024];
 	int i, rc = MS_EXIT_OK;
 
-	i = cli_parse_mixed(&analyze_cli, argc, argv, on_opt, &o, &file, 1);
+	i = cli_parse_mixed(&analyze_cli, argc, argv, &o, &file, 1);
 	if (i == CLI_DONE)
 		goto out;
 	rc = MS_EXIT_USAGE;

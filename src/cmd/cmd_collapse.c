@@ -18,110 +18,34 @@
 #include "counters.h"
 #include "plot.h"
 #include "progress.h"
+#include "report.h"
 #include "results.h"
 #include "thp.h"
 #include "topo.h"
 
 #define MEASURE_REPS 5
 
-enum {
-	OPT_MODE = 'm',
-	OPT_ORDERS = 'O',
-	OPT_MPN = 'n',
-	OPT_FILL = 'f',
-	OPT_SPAN = 's',
-	OPT_INTERVAL = 'i',
-	OPT_TIMEOUT = 't',
-	OPT_JSON = 'j',
-	OPT_OUTPUT = 'o',
-	OPT_MEASURE = 256,
-	OPT_SEED,
-	OPT_SCAN_SLEEP,
-	OPT_PAGES_TO_SCAN,
-	OPT_PLOT,
-	OPT_HOLD,
-};
-
-static const struct cli_opt collapse_options[] = {
-	{ "mode", OPT_MODE, "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)" },
-	{ "orders", OPT_ORDERS, "LIST",
-	  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
-	  "every other size is set to never" },
-	{ "max-ptes-none", OPT_MPN, "N[,N...]",
-	  "khugepaged/max_ptes_none, 0 to pages per PMD - 1 (511 with 4K pages); several values sweep (default: that largest value, the kernel default)" },
-	{ "fill", OPT_FILL, "PCT", "percent of each PMD's pages faulted (default 50)" },
-	{ "span", OPT_SPAN, "SIZE", "span, a multiple of the PMD size (default 64M)" },
-	{ "interval", OPT_INTERVAL, "MS", "sampling interval in ms (default 100)" },
-	{ "timeout", OPT_TIMEOUT, "S", "stop waiting for a steady histogram after S seconds "
-				       "(default 60)" },
-	{ "measure", OPT_MEASURE, NULL,
-	  "chase-tlb before (an identical span at order 0) and after the collapse" },
-	{ "seed", OPT_SEED, "N", "seed of the hole pattern (default 1)" },
-	{ "scan-sleep", OPT_SCAN_SLEEP, "MS",
-	  "khugepaged/scan_sleep_millisecs while running (default 10)" },
-	{ "pages-to-scan", OPT_PAGES_TO_SCAN, "N",
-	  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)" },
-	{ "hold", OPT_HOLD, "S",
-	  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
-	  "elsewhere; the pid is on stderr)" },
-	{ "json", OPT_JSON, NULL, "print JSON (schema " COLLAPSE_SCHEMA ") instead of text" },
-	{ "output", OPT_OUTPUT, "FILE", "also write the JSON document to FILE (atomically)" },
-	{ "plot", OPT_PLOT, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
-				   "DIR/collapse.png (as 'mthpscope plot' does from the JSON)" },
-	{ NULL },
-};
-
-static const struct cli_cmd collapse_cli = {
-	.name = "collapse",
-	.summary = "Fault a span sparsely at order 0 and watch the kernel collapse it: "
-		   "orders over time, RSS growth, khugepaged counters.",
-	.details =
-		"The span is faulted with MADV_NOHUGEPAGE, --fill percent of each PMD's pages\n"
-		"present in holes of every size (seeded), so it starts at order 0. Then the\n"
-		"target sizes are enabled ('madvise', or 'defer' where a kernel offers it per\n"
-		"size), max_ptes_none is set and the span gets MADV_HUGEPAGE; khugepaged is\n"
-		"sped up (mode khugepaged) or MADV_COLLAPSE is called (mode madvise), and the\n"
-		"span's folio orders are sampled until steady (khugepaged: two full scans\n"
-		"without change) or the timeout. Mainline MADV_COLLAPSE ignores max_ptes_none.\n"
-		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
-		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
-		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
-	.opts = collapse_options,
-};
-
 struct collapse_cmd_opts {
 	struct collapse_config cfg;
+	struct folio_orders orders;
 	int mpn[COLLAPSE_DOC_MAX_MPN];
 	int nr_mpn;
-	bool orders_all;
-	bool json, measure;
+	enum report_format format;
+	bool json, measure;      /* json: --format json */
 	const char *output, *plot;
 	unsigned long long span;
+	double timeout_s;
 	unsigned hold_s;
 };
 
-static int parse_orders(const char *arg, struct collapse_cmd_opts *o)
+/* --max-ptes-none N[,N...]: the field is the whole struct collapse_cmd_opts. */
+static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
 {
-	int orders[FOLIO_MAX_ORDER + 1], n, i, rc;
-
-	o->cfg.orders = 0;
-	rc = cli_parse_orders(arg, orders, MS_ARRAY_SIZE(orders), &n);
-	if (rc < 0) {
-		ms_err("invalid --orders value '%s' (e.g. 0,2-9 or all; orders 0 to %d)", arg,
-		       FOLIO_MAX_ORDER);
-		return -1;
-	}
-	o->orders_all = rc == 1;
-	for (i = 0; i < n; i++)
-		o->cfg.orders |= 1UL << orders[i];
-	return 0;
-}
-
-static int parse_mpn(const char *arg, struct collapse_cmd_opts *o)
-{
+	struct collapse_cmd_opts *o = field;
 	char *copy = strdup(arg), *tok, *save = NULL;
 	int rc = 0;
 
+	(void)cmd;
 	if (!copy)
 		return -1;
 	o->nr_mpn = 0;
@@ -150,80 +74,67 @@ static int parse_mpn(const char *arg, struct collapse_cmd_opts *o)
 	return rc;
 }
 
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct collapse_cmd_opts *o = ctx;
-	double d;
-	long v;
-	int m;
+#define CO(m) CLI_AT(struct collapse_cmd_opts, m)
 
-	switch (key) {
-	case OPT_MODE:
-		m = collapse_mode_parse(arg);
-		if (m < 0) {
-			ms_err("invalid --mode '%s' (khugepaged or madvise)", arg);
-			return -1;
-		}
-		o->cfg.mode = (enum collapse_mode)m;
-		return 0;
-	case OPT_ORDERS:
-		return parse_orders(arg, o);
-	case OPT_MPN:
-		return parse_mpn(arg, o);
-	case OPT_FILL:
-		if (cli_parse_double("fill", arg, 0, 100, &d))
-			return -1;
-		o->cfg.fill = d / 100.0;
-		return 0;
-	case OPT_SPAN:
-		return cli_parse_size("span", arg, &o->span) ? -1 : 0;
-	case OPT_INTERVAL:
-		if (cli_parse_long("interval", arg, 1, 60000, &v))
-			return -1;
-		o->cfg.interval_ms = (unsigned)v;
-		return 0;
-	case OPT_TIMEOUT:
-		if (cli_parse_double("timeout", arg, 0, 86400, &d))
-			return -1;
-		if (d * 1000 < 1) {
-			ms_err("invalid --timeout '%s': it must be above 0 seconds", arg);
-			return -1;
-		}
-		o->cfg.timeout_ms = (unsigned)lround(d * 1000);
-		return 0;
-	case OPT_MEASURE:
-		o->measure = true;
-		return 0;
-	case OPT_SEED:
-		if (cli_parse_long("seed", arg, 0, LONG_MAX, &v))
-			return -1;
-		o->cfg.seed = (uint64_t)v;
-		return 0;
-	case OPT_SCAN_SLEEP:
-		if (cli_parse_long("scan-sleep", arg, 0, 600000, &v))
-			return -1;
-		o->cfg.scan_sleep_ms = v;
-		return 0;
-	case OPT_PAGES_TO_SCAN:
-		if (cli_parse_long("pages-to-scan", arg, 1, 1L << 30, &v))
-			return -1;
-		o->cfg.pages_to_scan = v;
-		return 0;
-	case OPT_HOLD:
-		if (cli_parse_long("hold", arg, 0, 86400, &v))
-			return -1;
-		o->hold_s = (unsigned)v;
-		return 0;
-	case OPT_JSON:
-		o->json = true;
-		return 0;
-	case OPT_OUTPUT:
-		return cli_parse_path("output", arg, &o->output);
-	case OPT_PLOT:
-		return cli_parse_path("plot", arg, &o->plot);
-	}
-	return 0;
-}
+static const struct cli_cmd collapse_cli = {
+	.name = "collapse",
+	.summary = "Fault a span sparsely at order 0 and watch the kernel collapse it: "
+		   "orders over time, RSS growth, khugepaged counters.",
+	.details =
+		"The span is faulted with MADV_NOHUGEPAGE, --fill percent of each PMD's pages\n"
+		"present in holes of every size (seeded), so it starts at order 0. Then the\n"
+		"target sizes are enabled ('madvise', or 'defer' where a kernel offers it per\n"
+		"size), max_ptes_none is set and the span gets MADV_HUGEPAGE; khugepaged is\n"
+		"sped up (mode khugepaged) or MADV_COLLAPSE is called (mode madvise), and the\n"
+		"span's folio orders are sampled until steady (khugepaged: two full scans\n"
+		"without change) or the timeout. Mainline MADV_COLLAPSE ignores max_ptes_none.\n"
+		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
+		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
+		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
+	.opts = (const struct cli_opt[]){
+		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
+		  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
+		{ "orders", 'O', "LIST",
+		  "target orders enabled for collapse: 2,4,9 or 2-9 or all (default: all anon orders); "
+		  "every other size is set to never", .type = CLI_ORDERS, CO(orders) },
+		{ "max-ptes-none", 'n', "N[,N...]",
+		  "khugepaged/max_ptes_none, 0 to pages per PMD - 1 (511 with 4K pages); several values "
+		  "sweep (default: that largest value, the kernel default)",
+		  CLI_ROW_CB_ALL(struct collapse_cmd_opts, parse_mpn) },
+		{ "fill", 'f', "PCT", "percent of each PMD's pages faulted (default 50)",
+		  .type = CLI_DOUBLE, CO(cfg.fill), .dmin = 0, .dmax = 100, .div = 100.0 },
+		{ "span", 's', "SIZE", "span, a multiple of the PMD size (default 64M)",
+		  .type = CLI_SIZE, CO(span) },
+		{ "interval", 'i', "MS", "sampling interval in ms (default 100)",
+		  .type = CLI_INT, CO(cfg.interval_ms), .imin = 1, .imax = 60000 },
+		{ "timeout", 't', "S", "stop waiting for a steady histogram after S seconds "
+				       "(default 60)",
+		  .type = CLI_DOUBLE, CO(timeout_s), .dmin = 0.001, .dmax = 86400 },
+		{ "measure", 0, NULL,
+		  "chase-tlb before (an identical span at order 0) and after the collapse",
+		  .type = CLI_FLAG, CO(measure) },
+		{ "seed", 0, "N", "seed of the hole pattern (default 1)",
+		  .type = CLI_INT, CO(cfg.seed), .imin = 0, .imax = LONG_MAX },
+		{ "scan-sleep", 0, "MS", "khugepaged/scan_sleep_millisecs while running (default 10)",
+		  .type = CLI_INT, CO(cfg.scan_sleep_ms), .imin = 0, .imax = 600000 },
+		{ "pages-to-scan", 0, "N",
+		  "khugepaged/pages_to_scan while running (default 2 x the span's pages, >= 4096)",
+		  .type = CLI_INT, CO(cfg.pages_to_scan), .imin = 1, .imax = 1L << 30 },
+		{ "hold", 0, "S",
+		  "keep each run's span mapped S seconds after its timeline (for scan --pid PID from "
+		  "elsewhere; the pid is on stderr)", .type = CLI_INT, CO(hold_s), .imin = 0,
+		  .imax = 86400 },
+		CLI_FORMAT_ROWS(struct collapse_cmd_opts, format, 0, cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema " COLLAPSE_SCHEMA ") on stdout"),
+		{ "output", 'o', "FILE", "also write the document (" COLLAPSE_SCHEMA ") to FILE, "
+					 "atomically", .type = CLI_OUTPUT_FILE, CO(output) },
+		{ "plot", 0, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
+				    "DIR/collapse.png (as 'mthpscope plot' does from the JSON)",
+		  .type = CLI_OUTPUT_DIR, CO(plot) },
+		CLI_END,
+	},
+};
 
 static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)
 {
@@ -476,8 +387,10 @@ static int collapse_check(struct collapse_cmd_opts *o, struct collapse_env *env)
 		return MS_EXIT_USAGE;
 	}
 	o->cfg.span = (size_t)o->span;
+	o->cfg.timeout_ms = (unsigned)lround(o->timeout_s * 1000);
 	o->cfg.max_ptes_none = o->mpn[0];
-	if (o->orders_all) {
+	o->cfg.orders = folio_orders_mask(&o->orders);
+	if (o->orders.all) {
 		struct thp_settings s;
 
 		if ((err = thp_read(&s))) {
@@ -511,14 +424,8 @@ static int collapse_check(struct collapse_cmd_opts *o, struct collapse_env *env)
 		ms_err("collapse: needs root: it writes THP sysfs knobs and reads PFNs from pagemap");
 		return MS_EXIT_ENV;
 	}
-	if (o->output && (err = atomic_check_output(o->output, false))) {
-		ms_err("collapse: cannot write '%s': %s", o->output, strerror(-err));
-		return MS_EXIT_ENV;
-	}
-	if (o->plot && (err = atomic_check_output(o->plot, true))) {
-		ms_err("collapse: cannot write figures into '%s': %s", o->plot, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if ((err = cli_check_outputs(&collapse_cli, o)))
+		return err;
 	if (o->cfg.mode == COLLAPSE_KHUGEPAGED && !o->cfg.pages_to_scan) {
 		o->cfg.pages_to_scan = (long)(o->cfg.span / (size_t)env->page_size) * 2;
 		if (o->cfg.pages_to_scan < 4096)
@@ -569,24 +476,25 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 
 static int collapse_cmd(int argc, char **argv)
 {
-	struct collapse_cmd_opts o = { 0 };
+	struct collapse_cmd_opts o = {
+		.cfg = { .mode = COLLAPSE_KHUGEPAGED, .fill = 0.5, .interval_ms = 100, .seed = 1,
+			 .scan_sleep_ms = 10 },
+		.orders = { .all = true },
+		.span = 64ULL << 20,
+		.timeout_s = 60,
+		.nr_mpn = 1,
+		.format = REPORT_TEXT,
+	};
 	struct collapse_env env;
 	struct collapse_doc cd = { 0 };
 	json_t *doc = NULL;
 	int i, rc;
 
-	o.cfg.mode = COLLAPSE_KHUGEPAGED;
-	o.cfg.fill = 0.5;
-	o.span = 64ULL << 20;
-	o.cfg.interval_ms = 100;
-	o.cfg.timeout_ms = 60000;
-	o.cfg.seed = 1;
-	o.cfg.scan_sleep_ms = 10;
-	o.orders_all = true;
 	o.mpn[0] = (int)(sysconf(_SC_PAGESIZE) / 8 - 1); /* the kernel default, HPAGE_PMD_NR - 1 */
 	o.nr_mpn = 1;
-	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, on_opt, &o)) >= 0)
+	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, &o)) >= 0)
 		return i;
+	o.json = o.format == REPORT_JSON;
 	if ((rc = collapse_check(&o, &env)) >= 0)
 		return rc;
 	rc = MS_EXIT_OK;

@@ -16,34 +16,46 @@
 #include "progress.h"
 #include "results.h"
 
-enum {
-	OPT_FORMAT = 'f',
-	OPT_METRIC = 'm',
-	OPT_FAIL = 256,
-	OPT_ALPHA,
-	OPT_PLOT,
-	OPT_PLOT_FORMAT,
-	OPT_GAIN_RUN_SD,
+#define MAX_METRICS 16
+
+struct compare_cmd_opts {
+	enum compare_format format;
+	const char *metrics[MAX_METRICS];
+	size_t nr_metrics;
+	char *metric_buf[MAX_METRICS];
+	size_t nr_bufs;
+	double fail_pct; /* < 0: off */
+	double alpha;
+	double gain_run_sd;
+	const char *plot_dir;
+	enum plot_format plot_format;
 };
 
-static const struct cli_opt compare_options[] = {
-	{ "format", OPT_FORMAT, "FMT", "text (default), markdown, json (mthpscope.compare/1) or "
-				       "lkml (an MMTests-style table for a cover letter)" },
-	{ "metric", OPT_METRIC, "M", "compare only metric M (repeat, or M1,M2); default: every "
-				     "metric both files have" },
-	{ "fail-on-regression", OPT_FAIL, "PCT", "exit 1 when a significant change for the "
-						 "worse is larger than PCT percent (gain rows: points); "
-						 "drift-prone absolute rows with a gain row are not counted" },
-	{ "gain-run-sd", OPT_GAIN_RUN_SD, "POINTS", "run-to-run SD of an access-time gain per "
-						     "file, added to the gain rows' variance "
-						     "(default 1.7, from A/A runs on a shared VM; "
-						     "0: within-run only)" },
-	{ "alpha", OPT_ALPHA, "A", "significance level after Holm correction (default 0.05)" },
-	{ "plot", OPT_PLOT, "DIR", "also write A/B figures (per order, A and B side by side with "
-				   "CIs; one per metric) into DIR through gnuplot" },
-	{ "plot-format", OPT_PLOT_FORMAT, "FMT", "png (default) or svg" },
-	{ NULL },
-};
+/* --metric M[,M...]: the field is the whole struct compare_cmd_opts. */
+static int add_metrics(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct compare_cmd_opts *o = field;
+	char *copy, *tok, *save;
+
+	(void)cmd;
+	/* strtok_r would skip an empty name: "" then meant every metric */
+	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
+		       "names such as ns_per_access or walks, separated by commas)", arg);
+		return -1;
+	}
+	if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
+		return -1;
+	o->metric_buf[o->nr_bufs++] = copy;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_metrics == MAX_METRICS) {
+			ms_err("compare: at most %d metrics", MAX_METRICS);
+			return -1;
+		}
+		o->metrics[o->nr_metrics++] = tok;
+	}
+	return 0;
+}
 
 static const struct cli_cmd compare_cli = {
 	.name = "compare",
@@ -65,71 +77,32 @@ static const struct cli_cmd compare_cli = {
 		"max_ptes_none: final folio orders, RSS, time to steady, verdict.\n"
 		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
-	.opts = compare_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
+				"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
+				"MMTests-style table for a cover letter)"),
+		{ "metric", 'm', "M", "compare only metric M (repeat, or M1,M2); default: every "
+				      "metric both files have",
+		  CLI_ROW_CB_ALL(struct compare_cmd_opts, add_metrics) },
+		{ "fail-on-regression", 0, "PCT", "exit 1 when a significant change for the "
+						  "worse is larger than PCT percent (gain rows: points); "
+						  "drift-prone absolute rows with a gain row are not counted",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, fail_pct, 0, 1e9) },
+		{ "gain-run-sd", 0, "POINTS", "run-to-run SD of an access-time gain per "
+					      "file, added to the gain rows' variance "
+					      "(default 1.7, from A/A runs on a shared VM; "
+					      "0: within-run only)",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, gain_run_sd, 0, 100) },
+		{ "alpha", 0, "A", "significance level after Holm correction (default 0.05)",
+		  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
+		{ "plot", 0, "DIR", "also write A/B figures (per order, A and B side by side with "
+				    "CIs; one per metric) into DIR through gnuplot",
+		  .type = CLI_OUTPUT_DIR, CLI_AT(struct compare_cmd_opts, plot_dir) },
+		{ "plot-format", 0, "FMT", "png (default) or svg",
+		  CLI_ROW_WORD(struct compare_cmd_opts, plot_format, plot_format_words) },
+		CLI_END,
+	},
 };
-
-#define MAX_METRICS 16
-
-struct compare_cmd_opts {
-	enum compare_format format;
-	const char *metrics[MAX_METRICS];
-	size_t nr_metrics;
-	char *metric_buf[MAX_METRICS];
-	size_t nr_bufs;
-	double fail_pct; /* < 0: off */
-	double alpha;
-	double gain_run_sd;
-	const char *plot_dir;
-	enum plot_format plot_format;
-};
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct compare_cmd_opts *o = ctx;
-	char *copy, *tok, *save;
-
-	switch (key) {
-	case OPT_FORMAT:
-		if (compare_format_parse(arg, &o->format)) {
-			ms_err("compare: invalid --format '%s' (text, markdown, json or lkml)", arg);
-			return -1;
-		}
-		break;
-	case OPT_METRIC:
-		/* strtok_r would skip an empty name: "" then meant every metric */
-		if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
-			ms_err("compare: invalid --metric value '%s' (an empty metric name; give "
-			       "names such as ns_per_access or walks, separated by commas)", arg);
-			return -1;
-		}
-		if (o->nr_bufs == MAX_METRICS || !(copy = strdup(arg)))
-			return -1;
-		o->metric_buf[o->nr_bufs++] = copy;
-		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nr_metrics == MAX_METRICS) {
-				ms_err("compare: at most %d metrics", MAX_METRICS);
-				return -1;
-			}
-			o->metrics[o->nr_metrics++] = tok;
-		}
-		break;
-	case OPT_FAIL:
-		return cli_parse_double("fail-on-regression", arg, 0, 1e9, &o->fail_pct);
-	case OPT_ALPHA:
-		return cli_parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
-	case OPT_GAIN_RUN_SD:
-		return cli_parse_double("gain-run-sd", arg, 0, 100, &o->gain_run_sd);
-	case OPT_PLOT:
-		return cli_parse_path("plot", arg, &o->plot_dir);
-	case OPT_PLOT_FORMAT:
-		if (plot_parse_format(arg, &o->plot_format)) {
-			ms_err("compare: invalid --plot-format '%s' (png or svg)", arg);
-			return -1;
-		}
-		break;
-	}
-	return 0;
-}
 
 /* "compare-base" for "runs/compare-base.json"; the path itself when two
  * files would get the same short name. */
@@ -357,7 +330,7 @@ static int compare_cmd(int argc, char **argv)
 		ms_err("compare: out of memory");
 		return MS_EXIT_FAIL;
 	}
-	vc = cli_parse_mixed(&compare_cli, argc, argv, on_opt, &o, (const char **)v, argc);
+	vc = cli_parse_mixed(&compare_cli, argc, argv, &o, (const char **)v, argc);
 	if (vc < 0) {
 		rc = vc == CLI_DONE ? MS_EXIT_OK : MS_EXIT_USAGE;
 		goto out;
@@ -369,12 +342,11 @@ static int compare_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
-	if (o.plot_dir && (err = atomic_check_output(o.plot_dir, true))) {
-		ms_err("compare: cannot write figures into '%s': %s", o.plot_dir, strerror(-err));
-		rc = MS_EXIT_ENV;
+	if ((rc = cli_check_outputs(&compare_cli, &o))) {
 		nfiles = 0;
 		goto out;
 	}
+	rc = MS_EXIT_FAIL;
 	res = calloc((size_t)nfiles, sizeof(*res));
 	inputs = calloc((size_t)nfiles, sizeof(*inputs));
 	labels = calloc((size_t)nfiles, sizeof(*labels));

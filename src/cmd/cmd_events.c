@@ -13,17 +13,13 @@
 #include "cli.h"
 #include "commands.h"
 #include "counters.h"
+#include "report.h"
 
 #define EVENTS_SCHEMA "mthpscope.events/1"
 
-enum { OPT_JSON = 'j', OPT_PMU = 'p' };
-
-static const struct cli_opt events_options[] = {
-	{ "pmu", OPT_PMU, "NAME",
-	  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
-	  "'list' prints the known names" },
-	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.events/1)" },
-	{ NULL },
+struct events_cmd_opts {
+	const char *pmu;
+	enum report_format format;
 };
 
 static const struct cli_cmd events_cli = {
@@ -34,24 +30,17 @@ static const struct cli_cmd events_cli = {
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
 		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.\n"
 		   "Exit status: 0 listed, 2 unknown --pmu, 3 no event set fits this CPU.",
-	.opts = events_options,
+	.opts = (const struct cli_opt[]){
+		{ "pmu", 'p', "NAME",
+		  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
+		  "'list' prints the known names", .type = CLI_STRING,
+		  CLI_AT(struct events_cmd_opts, pmu) },
+		CLI_FORMAT_ROWS(struct events_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.events/1)"),
+		CLI_END,
+	},
 };
-
-struct events_cmd_opts {
-	const char *pmu;
-	bool json;
-};
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct events_cmd_opts *o = ctx;
-
-	if (key == OPT_JSON)
-		o->json = true;
-	else if (key == OPT_PMU)
-		o->pmu = arg;
-	return 0;
-}
 
 static void list_names(FILE *f)
 {
@@ -171,13 +160,13 @@ static void print_text(const struct arch_desc *d, json_t *doc, bool this_cpu)
 
 static int events_cmd(int argc, char **argv)
 {
-	struct events_cmd_opts o = { 0 };
+	struct events_cmd_opts o = { .format = REPORT_TEXT };
 	const struct arch_desc *d = NULL;
 	char why[512];
 	json_t *doc;
 	int i, err, nr_bad;
 
-	if ((i = cli_parse_no_args(&events_cli, argc, argv, on_opt, &o)) >= 0)
+	if ((i = cli_parse_no_args(&events_cli, argc, argv, &o)) >= 0)
 		return i;
 	if (o.pmu && !strcmp(o.pmu, "list")) {
 		list_names(stdout);
@@ -214,7 +203,7 @@ static int events_cmd(int argc, char **argv)
 	if (nr_bad)
 		ms_note("%d event(s) name a PMU this host does not have (hybrid cpu_core/cpu_atom): "
 			"their perf type is left null", nr_bad);
-	if (o.json) {
+	if (o.format == REPORT_JSON) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 	} else {

@@ -13,6 +13,7 @@
 #include "info_report.h"
 #include "thp_kernel.h"
 #include "kconfig.h"
+#include "report.h"
 #include "results.h"
 #include "thp.h"
 #include "tlb_opt.h"
@@ -20,12 +21,9 @@
 
 #define INFO_SCHEMA "mthpscope.info/1"
 
-enum { OPT_JSON = 'j', OPT_TLB_MODEL = 0x100, OPT_TLB_GEOMETRY };
-
-static const struct cli_opt info_options[] = {
-	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.info/1) instead of text" },
-	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
-	{ NULL },
+struct info_cmd_opts {
+	enum report_format format;
+	struct tlb_opt tlb;
 };
 
 static const struct cli_cmd info_cli = {
@@ -33,26 +31,14 @@ static const struct cli_cmd info_cli = {
 	.summary = "Describe this machine: CPU, caches, mTHP sizes and knobs, khugepaged, "
 		   "pagemap access, PMU and software events.",
 	.details = "Read-only; works without root (PFN visibility and some files need root).",
-	.opts = info_options,
+	.opts = (const struct cli_opt[]){
+		CLI_FORMAT_ROWS(struct info_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.info/1)"),
+		TLB_OPT_ROWS(struct info_cmd_opts, tlb),
+		CLI_END,
+	},
 };
-
-struct info_cmd_opts {
-	bool json;
-	struct tlb_opt tlb;
-};
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct info_cmd_opts *o = ctx;
-
-	if (key == OPT_JSON)
-		o->json = true;
-	else if (key == OPT_TLB_MODEL)
-		return tlb_opt_model(&o->tlb, "info", arg);
-	else if (key == OPT_TLB_GEOMETRY)
-		return tlb_opt_geometry(&o->tlb, "info", arg);
-	return 0;
-}
 
 /* CPUID's TLB figures as read (0: not reported; ways -1: fully associative). */
 static json_t *tlb_cpuid_json(const struct tlb_host *h)
@@ -252,11 +238,11 @@ static json_t *build_info(const struct info_cmd_opts *o, int *env_err)
 
 static int info_cmd(int argc, char **argv)
 {
-	struct info_cmd_opts o = { 0 };
+	struct info_cmd_opts o = { .format = REPORT_TEXT };
 	json_t *doc;
 	int i, env_err, rc = MS_EXIT_OK;
 
-	i = cli_parse(&info_cli, argc, argv, on_opt, &o);
+	i = cli_parse(&info_cli, argc, argv, &o);
 	if (i == CLI_DONE)
 		goto out;
 	rc = MS_EXIT_USAGE;
@@ -268,13 +254,13 @@ static int info_cmd(int argc, char **argv)
 		goto out;
 	}
 	rc = MS_EXIT_OK;
-	if (tlb_opt_done(&o.tlb, o.json))
+	if (tlb_opt_done(&o.tlb, o.format == REPORT_JSON))
 		goto out;
 	if (!(doc = build_info(&o, &env_err))) {
 		rc = env_err == -ENODEV ? MS_EXIT_ENV : MS_EXIT_FAIL;
 		goto out;
 	}
-	if (o.json) {
+	if (o.format == REPORT_JSON) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 	} else {

@@ -15,13 +15,10 @@
 #include "plot.h"
 #include "results.h"
 
-enum { OPT_OUT = 'o', OPT_FORMAT = 'f' };
-
-static const struct cli_opt plot_options[] = {
-	{ "output", OPT_OUT, "DIR", "directory for the figures (created if missing; required)" },
-	{ "format", OPT_FORMAT, "FORMAT", "png (default) or svg" },
-	ANALYZE_VERDICT_OPTIONS,
-	{ NULL },
+struct plot_cmd_opts {
+	const char *dir;
+	enum plot_format format;
+	struct analyze_opts ao;
 };
 
 static const struct cli_cmd plot_cli = {
@@ -45,31 +42,15 @@ static const struct cli_cmd plot_cli = {
 		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing, or -o names something other than a directory that can be\n"
 		   "written.",
-	.opts = plot_options,
+	.opts = (const struct cli_opt[]){
+		{ "output", 'o', "DIR", "directory for the figures (created if missing; required)",
+		  .type = CLI_OUTPUT_DIR, CLI_AT(struct plot_cmd_opts, dir) },
+		{ "format", 'f', "FORMAT", "png (default) or svg",
+		  CLI_ROW_WORD(struct plot_cmd_opts, format, plot_format_words) },
+		ANALYZE_VERDICT_OPTIONS(struct plot_cmd_opts, ao),
+		CLI_END,
+	},
 };
-
-struct plot_cmd_opts {
-	const char *dir;
-	enum plot_format format;
-	struct analyze_opts ao;
-};
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct plot_cmd_opts *o = ctx;
-
-	if (key == OPT_OUT) {
-		return cli_parse_path("output", arg, &o->dir);
-	} else if (key == OPT_FORMAT) {
-		if (plot_parse_format(arg, &o->format)) {
-			ms_err("plot: invalid --format '%s' (png or svg)", arg);
-			return -1;
-		}
-	} else {
-		return analyze_verdict_opt(key, arg, &o->ao);
-	}
-	return 0;
-}
 
 /* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over
  * time), a record document (RECORD_SCHEMA) its two; anything else goes to
@@ -134,7 +115,7 @@ static int plot_cmd(int argc, char **argv)
 	char err[1024];
 	int i, rc;
 
-	i = cli_parse_mixed(&plot_cli, argc, argv, on_opt, &o, &file, 1);
+	i = cli_parse_mixed(&plot_cli, argc, argv, &o, &file, 1);
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;
 	if (i < 0)
@@ -143,10 +124,8 @@ static int plot_cmd(int argc, char **argv)
 		ms_err("plot: expected a results FILE and -o DIR");
 		return MS_EXIT_USAGE;
 	}
-	if ((rc = atomic_check_output(o.dir, true))) {
-		ms_err("plot: cannot write figures into '%s': %s", o.dir, strerror(-rc));
-		return MS_EXIT_ENV;
-	}
+	if ((rc = cli_check_outputs(&plot_cli, &o)))
+		return rc;
 	if (collapse_doc_file_is(file))
 		return plot_collapse_file(file, &o);
 	if (has_schema(file, RECORD_SCHEMA_PREFIX))

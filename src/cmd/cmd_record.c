@@ -15,47 +15,30 @@
 #include "record_doc.h"
 #include "record_report.h"
 
-enum {
-	OPT_EVENT = 'e',
-	OPT_COUNT = 'c',
-	OPT_FREQ = 'F',
-	OPT_PID = 'p',
-	OPT_DURATION = 'd',
-	OPT_OUTPUT = 'o',
-	OPT_MMAP = 'm',
-	OPT_FORMAT = 'f',
-	OPT_INTERVAL = 256,
-	OPT_WINDOWS,
-	OPT_NO_PAGE_SIZE,
-	OPT_PHYS,
-	OPT_PRECISE,
-	OPT_INPUT = 'i',
+struct record_cmd_opts {
+	struct rec_options ro;
+	const char *output, *input;
+	enum report_format format;
+	bool have_count, have_freq, have_duration;
 };
 
-static const struct cli_opt record_options[] = {
-	{ "event", OPT_EVENT, "NAME", "the event to sample: page-faults (default, everywhere), "
-	  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
-	  "ibs_op/rHEX/ (AMD IBS op, raw registers decoded)" },
-	{ "count", OPT_COUNT, "N", "sample every N events, as perf -c (1: every page fault)" },
-	{ "freq", OPT_FREQ, "HZ", "about HZ samples a second, as perf -F (default 4000)" },
-	{ "pid", OPT_PID, "PID", "record a running process (all its threads) instead of a "
-	  "command; it is never stopped" },
-	{ "duration", OPT_DURATION, "S", "with --pid: stop after S seconds (default: at SIGINT "
-	  "or when the process ends)" },
-	{ "output", OPT_OUTPUT, "FILE", "write the document (JSON, " RECORD_SCHEMA ") to FILE, "
-	  "atomically" },
-	{ "format", OPT_FORMAT, "FMT", "the report on stderr: text (default), markdown or json" },
-	{ "mmap-pages", OPT_MMAP, "N", "pages of each sample ring, a power of two (default 256)" },
-	{ "interval", OPT_INTERVAL, "MS", "drain the ring and look samples up every MS ms "
-	  "(default 10)" },
-	{ "windows", OPT_WINDOWS, "N", "how many of the hottest 2 MiB windows to keep (default 20)" },
-	{ "no-page-size", OPT_NO_PAGE_SIZE, NULL, "do not ask for PERF_SAMPLE_DATA_PAGE_SIZE" },
-	{ "phys-addr", OPT_PHYS, NULL, "also ask for PERF_SAMPLE_PHYS_ADDR (root; PEBS, IBS)" },
-	{ "precise", OPT_PRECISE, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)" },
-	{ "input", OPT_INPUT, "FILE", "record nothing: print the report of a record document "
-	  "(-o FILE of an earlier record) on stdout, in --format" },
-	{ NULL },
-};
+/* --mmap-pages N: a power of two. */
+static int mmap_pages(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	long v;
+
+	(void)cmd;
+	if (cli_parse_long("mmap-pages", arg, 1, 1 << 20, &v))
+		return -1;
+	if (v & (v - 1)) {
+		ms_err("invalid --mmap-pages '%s': a power of two", arg);
+		return -1;
+	}
+	*(unsigned *)field = (unsigned)v;
+	return 0;
+}
+
+#define RO(m) CLI_AT(struct record_cmd_opts, ro.m)
 
 static const struct cli_cmd record_cli = {
 	.name = "record",
@@ -77,96 +60,45 @@ static const struct cli_cmd record_cli = {
 		"Exit status: 0; 1 when the command failed (the document is written) or on a\n"
 		"runtime failure; 2 on a usage error; 3 when the event cannot be sampled here,\n"
 		"the process is gone or not ours, or without root.",
-	.opts = record_options,
+	.opts = (const struct cli_opt[]){
+		{ "event", 'e', "NAME", "the event to sample: page-faults (default, everywhere), "
+		  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
+		  "ibs_op/rHEX/ (AMD IBS op, raw registers decoded)", .type = CLI_STRING, RO(event),
+		  .imin = 1 },
+		{ "count", 'c', "N", "sample every N events, as perf -c (1: every page fault)",
+		  .type = CLI_INT, RO(period), .imin = 1, .imax = LONG_MAX,
+		  CLI_GIVEN(struct record_cmd_opts, have_count) },
+		{ "freq", 'F', "HZ", "about HZ samples a second, as perf -F (default 4000)",
+		  .type = CLI_INT, RO(freq), .imin = 1, .imax = 1000000,
+		  CLI_GIVEN(struct record_cmd_opts, have_freq) },
+		{ "pid", 'p', "PID", "record a running process (all its threads) instead of a "
+		  "command; it is never stopped", .type = CLI_INT, RO(pid), .imin = 1, .imax = INT_MAX },
+		{ "duration", 'd', "S", "with --pid: stop after S seconds (default: at SIGINT "
+		  "or when the process ends)", .type = CLI_DOUBLE, RO(duration_s), .dmin = 0.001,
+		  .dmax = 86400 * 365, CLI_GIVEN(struct record_cmd_opts, have_duration) },
+		{ "output", 'o', "FILE", "write the document (" RECORD_SCHEMA ") to FILE, atomically",
+		  .type = CLI_OUTPUT_FILE, CLI_AT(struct record_cmd_opts, output) },
+		CLI_FORMAT_ROWS(struct record_cmd_opts, format, 'f', report_format_words, NULL,
+				"the report on stderr (with --input on stdout): text (default), "
+				"markdown or json", .aliases = report_format_aliases),
+		{ "mmap-pages", 'm', "N", "pages of each sample ring, a power of two (default 256)",
+		  CLI_ROW_CB(struct record_cmd_opts, ro.data_pages, mmap_pages) },
+		{ "interval", 0, "MS", "drain the ring and look samples up every MS ms (default 10)",
+		  .type = CLI_INT, RO(interval_ms), .imin = 1, .imax = 60000 },
+		{ "windows", 0, "N", "how many of the hottest 2 MiB windows to keep (default 20)",
+		  .type = CLI_INT, RO(top_windows), .imin = 0, .imax = 100000 },
+		{ "no-page-size", 0, NULL, "do not ask for PERF_SAMPLE_DATA_PAGE_SIZE",
+		  .type = CLI_CLEAR, RO(data_page_size) },
+		{ "phys-addr", 0, NULL, "also ask for PERF_SAMPLE_PHYS_ADDR (root; PEBS, IBS)",
+		  .type = CLI_FLAG, RO(phys_addr) },
+		{ "precise", 0, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)",
+		  .type = CLI_INT, RO(precise), .imin = 0, .imax = 3 },
+		{ "input", 'i', "FILE", "record nothing: print the report of a record document "
+		  "(-o FILE of an earlier record) on stdout, in --format", .type = CLI_PATH,
+		  CLI_AT(struct record_cmd_opts, input) },
+		CLI_END,
+	},
 };
-
-struct record_cmd_opts {
-	struct rec_options ro;
-	const char *output, *input;
-	enum report_format format;
-	bool have_count, have_freq, have_duration;
-};
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct record_cmd_opts *o = ctx;
-	double d;
-	long v;
-
-	switch (key) {
-	case OPT_EVENT:
-		if (!*arg) {
-			ms_err("invalid --event '': name an event");
-			return -1;
-		}
-		o->ro.event = arg;
-		return 0;
-	case OPT_COUNT:
-		if (cli_parse_long("count", arg, 1, LONG_MAX, &v))
-			return -1;
-		o->ro.period = (unsigned long long)v;
-		o->have_count = true;
-		return 0;
-	case OPT_FREQ:
-		if (cli_parse_long("freq", arg, 1, 1000000, &v))
-			return -1;
-		o->ro.freq = (unsigned long long)v;
-		o->have_freq = true;
-		return 0;
-	case OPT_PID:
-		if (cli_parse_long("pid", arg, 1, INT_MAX, &v))
-			return -1;
-		o->ro.pid = (int)v;
-		return 0;
-	case OPT_DURATION:
-		if (cli_parse_double("duration", arg, 0.001, 86400 * 365, &d))
-			return -1;
-		o->ro.duration_s = d;
-		o->have_duration = true;
-		return 0;
-	case OPT_OUTPUT:
-		return cli_parse_path("output", arg, &o->output);
-	case OPT_INPUT:
-		return cli_parse_path("input", arg, &o->input);
-	case OPT_FORMAT:
-		if (report_parse_format(arg, &o->format)) {
-			ms_err("invalid --format '%s' (text, markdown or json)", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_MMAP:
-		if (cli_parse_long("mmap-pages", arg, 1, 1 << 20, &v))
-			return -1;
-		if (v & (v - 1)) {
-			ms_err("invalid --mmap-pages '%s': a power of two", arg);
-			return -1;
-		}
-		o->ro.data_pages = (unsigned)v;
-		return 0;
-	case OPT_INTERVAL:
-		if (cli_parse_long("interval", arg, 1, 60000, &v))
-			return -1;
-		o->ro.interval_ms = (unsigned)v;
-		return 0;
-	case OPT_WINDOWS:
-		if (cli_parse_long("windows", arg, 0, 100000, &v))
-			return -1;
-		o->ro.top_windows = (unsigned)v;
-		return 0;
-	case OPT_NO_PAGE_SIZE:
-		o->ro.data_page_size = false;
-		return 0;
-	case OPT_PHYS:
-		o->ro.phys_addr = true;
-		return 0;
-	case OPT_PRECISE:
-		if (cli_parse_long("precise", arg, 0, 3, &v))
-			return -1;
-		o->ro.precise = (int)v;
-		return 0;
-	}
-	return 0;
-}
 
 /* Everything that needs no privilege; an exit status, or -1 to go on. */
 static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
@@ -206,10 +138,8 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
 			       strchr(o->ro.argv[0], '/') ? "" : " in PATH");
 		return MS_EXIT_USAGE;
 	}
-	if (o->output && (err = atomic_check_output(o->output, false))) {
-		ms_err("record: cannot write '%s': %s", o->output, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if ((err = cli_check_outputs(&record_cli, o)))
+		return err;
 	return -1;
 }
 
@@ -274,7 +204,7 @@ static int record_cmd(int argc, char **argv)
 	int i, rc, err;
 
 	rec_options_init(&o.ro);
-	i = cli_parse(&record_cli, argc, argv, on_opt, &o);
+	i = cli_parse(&record_cli, argc, argv, &o);
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;
 	if (i < 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope restore: apply a settings journal left by a process that died. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,9 +9,9 @@
 #include "commands.h"
 #include "thp.h"
 
-static const struct cli_opt restore_options[] = {
-	{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: $MTHPSCOPE_LOCK_WAIT, else 0)" },
-	{ NULL },
+struct restore_cmd_opts {
+	int wait_s;
+	bool have_wait;
 };
 
 static const struct cli_cmd restore_cli = {
@@ -26,29 +27,22 @@ static const struct cli_cmd restore_cli = {
 		   "Exit status: 0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored,\n"
 		   "3 not root, or its writer is still running.",
-	.opts = restore_options,
+	.opts = (const struct cli_opt[]){
+		{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
+		  "$MTHPSCOPE_LOCK_WAIT, else 0)", CLI_ROW_INT(struct restore_cmd_opts, wait_s, 0, 3600),
+		  CLI_GIVEN(struct restore_cmd_opts, have_wait) },
+		CLI_END,
+	},
 };
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	long v;
-
-	(void)ctx;
-	if (key == 'w') {
-		if (cli_parse_long("wait", arg, 0, 3600, &v))
-			return -1;
-		thp_set_lock_wait((int)v);
-	}
-	return 0;
-}
 
 static int restore_cmd(int argc, char **argv)
 {
+	struct restore_cmd_opts o = { 0 };
 	struct thp_recovery r;
 	char msg[512], path[4096];
 	int i, err;
 
-	i = cli_parse(&restore_cli, argc, argv, on_opt, NULL);
+	i = cli_parse(&restore_cli, argc, argv, &o);
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;
 	if (i < 0)
@@ -57,6 +51,8 @@ static int restore_cmd(int argc, char **argv)
 		ms_err("restore: unexpected argument '%s'", argv[i]);
 		return MS_EXIT_USAGE;
 	}
+	if (o.have_wait)
+		thp_set_lock_wait(o.wait_s);
 	thp_journal_path(path, sizeof(path));
 	err = thp_recover(&r);
 	if (err == -EBUSY && r.pid) {

@@ -26,76 +26,100 @@
 #define RUN_MAX_PATTERNS SESSION_MAX_PATTERNS
 #define RUN_MAX_METRICS SESSION_MAX_METRICS
 
-enum {
-	OPT_ORDERS = 256,
-	OPT_PATTERN,
-	OPT_SPAN,
-	OPT_SWEEP,
-	OPT_REPS,
-	OPT_SEED,
-	OPT_CPU,
-	OPT_QUICK,
-	OPT_ACCESSES,
-	OPT_SPARSE,
-	OPT_BACKEND,
-	OPT_DEFRAG,
-	OPT_SCAN_INTERVAL,
-	OPT_TIMEOUT,
-	OPT_METRIC,
-	OPT_BETTER,
-	OPT_LOG,
-	OPT_SHOW_OUTPUT,
-	OPT_SCHEDULE,
-	OPT_STDIN,
-	OPT_WAIT_DESCENDANTS,
-	OPT_OUTPUT = 'o',
+/* The options only the command layer uses; the rest go to the session. */
+struct run_cmd_opts {
+	struct folio_orders orders;
+	const char *patterns_arg;
+	const char *output;
+	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
+	const char *stdin_file; /* --stdin */
 };
 
-static const struct cli_opt run_options[] = {
-	{ "orders", OPT_ORDERS, "LIST",
-	  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)" },
-	{ "pattern", OPT_PATTERN, "NAME[,NAME]",
-	  "chase-tlb (default), chase-mem, random, stream, store" },
-	{ "span", OPT_SPAN, "SIZE",
-	  "buffer size, a multiple of the PMD size (default from the caches and TLB reach)" },
-	{ "sweep", OPT_SWEEP, "MIN:MAX", "spans MIN, 2*MIN, ... up to MAX: the TLB-reach staircase" },
-	{ "reps", OPT_REPS, "N", "repetitions of each order (default 30 of 0.15 s interleaved, 10 of 0.5 s sequential; --quick 3 of 0.1 s)" },
-	{ "seed", OPT_SEED, "N", "seed of the trial order and the access patterns (default 1)" },
-	{ "cpu", OPT_CPU, "N", "pin to this CPU (default: the last one)" },
-	{ "quick", OPT_QUICK, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)" },
-	{ "accesses", OPT_ACCESSES, "N",
-	  "accesses per trial (default: calibrated to about 0.15 s at order 0 interleaved, 0.5 s sequential)" },
-	{ "sparse", OPT_SPARSE, "K",
-	  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)" },
-	{ "backend", OPT_BACKEND, "auto|pmu|timing",
-	  "pmu: hardware counters or fail; timing: time and software events (default auto)" },
-	{ "defrag", OPT_DEFRAG, "WORD",
-	  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
-	  "the run, restored after: one side of a settings A/B" },
-	{ "output", OPT_OUTPUT, "FILE", "write the results (mthpscope.results/1) to FILE" },
-	{ "schedule", OPT_SCHEDULE, "interleaved|sequential",
-	  "interleaved (default when every order's span fits): all orders populated up front, "
-	  "timed round-robin in short bursts; sequential: one order per trial" },
-	{ "scan-interval", OPT_SCAN_INTERVAL, "MS",
-	  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
-	  "process's exit)" },
-	{ "timeout", OPT_TIMEOUT, "S", "-- CMD: kill a trial's process group after S seconds" },
-	{ "metric", OPT_METRIC, "NAME=REGEX",
-	  "-- CMD: a metric the command prints: the first group of the last stdout line "
-	  "REGEX matches (several allowed)" },
-	{ "better", OPT_BETTER, "higher|lower",
-	  "-- CMD: direction of the --metric just before (default lower)" },
-	{ "log", OPT_LOG, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR" },
-	{ "show-output", OPT_SHOW_OUTPUT, NULL,
-	  "-- CMD: let the command write to the terminal (and have it, to read)" },
-	{ "stdin", OPT_STDIN, "FILE",
-	  "-- CMD: every trial's standard input, read from the start (default: piped "
-	  "input, read once and given whole to every trial; a terminal: /dev/null)" },
-	{ "wait-descendants", OPT_WAIT_DESCENDANTS, NULL,
-	  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
-	  "how many)" },
-	{ NULL },
+struct run {
+	struct run_cmd_opts o;
+	struct session s;
+	struct progress pg;
+	char stdin_path[64]; /* every trial's stdin (child_input); "" the default */
+	int stdin_fd;        /* the unlinked copy of piped stdin, or -1 */
 };
+
+/* --metric NAME=REGEX: the field is the struct session_opts. */
+static int add_metric(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+	char why[512];
+
+	(void)cmd;
+	if (o->nr_metrics == RUN_MAX_METRICS) {
+		ms_err("run: at most %d --metric options", RUN_MAX_METRICS);
+		return -1;
+	}
+	if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
+		ms_err("run: invalid --metric value: %s", why);
+		return -1;
+	}
+	for (int i = 0; i < o->nr_metrics; i++)
+		if (!strcmp(o->metrics[i].name, o->metrics[o->nr_metrics].name)) {
+			ms_err("run: --metric %s given twice", o->metrics[i].name);
+			bench_metric_free(&o->metrics[o->nr_metrics]);
+			return -1;
+		}
+	o->nr_metrics++;
+	return 0;
+}
+
+/* --better higher|lower: of the --metric just before. */
+static int set_better(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+
+	(void)cmd;
+	if (!o->nr_metrics) {
+		ms_err("run: --better applies to the --metric before it; there is none");
+		return -1;
+	}
+	if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
+		ms_err("run: invalid --better value '%s' (higher or lower)", arg);
+		return -1;
+	}
+	o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
+	return 0;
+}
+
+/* --sweep MIN:MAX */
+static int parse_sweep(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct session_opts *o = field;
+	const char *colon = strchr(arg, ':');
+	char lo[64];
+
+	(void)cmd;
+	if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
+		ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
+		return -1;
+	}
+	memcpy(lo, arg, (size_t)(colon - arg));
+	lo[colon - arg] = '\0';
+	if (cli_parse_size("sweep", lo, &o->sweep_min) ||
+	    cli_parse_size("sweep", colon + 1, &o->sweep_max))
+		return -1;
+	if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
+		ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const backend_words[] = { "auto", "pmu", "timing", NULL };
+static const char *const defrag_words[] = { "always", "defer", "defer+madvise", "madvise",
+					    "never", NULL };
+static const int defrag_vals[] = { THP_W_ALWAYS, THP_W_DEFER, THP_W_DEFER_MADVISE,
+				   THP_W_MADVISE, THP_W_NEVER };
+static const char *const schedule_words[] = { "interleaved", "sequential", NULL };
+static const int schedule_vals[] = { RESULTS_SCHED_INTERLEAVED, RESULTS_SCHED_SEQUENTIAL };
+
+#define S(m) CLI_AT(struct run, s.o.m)
+#define CMD_ONLY CLI_GIVEN(struct run, o.cmd_only_opt)
 
 static const struct cli_cmd run_cli = {
 	.name = "run",
@@ -116,172 +140,73 @@ static const struct cli_cmd run_cli = {
 		   "Exit status: 0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
 		   "--backend pmu / span above half of MemAvailable / output not writable.",
-	.opts = run_options,
+	.opts = (const struct cli_opt[]){
+		{ "orders", 0, "LIST",
+		  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)",
+		  .type = CLI_ORDERS, CLI_AT(struct run, o.orders) },
+		{ "pattern", 0, "NAME[,NAME]", "chase-tlb (default), chase-mem, random, stream, store",
+		  .type = CLI_STRING, CLI_AT(struct run, o.patterns_arg) },
+		{ "span", 0, "SIZE",
+		  "buffer size, a multiple of the PMD size (default from the caches and TLB reach)",
+		  .type = CLI_SIZE, S(span), .imin = 1 },
+		{ "sweep", 0, "MIN:MAX", "spans MIN, 2*MIN, ... up to MAX: the TLB-reach staircase",
+		  CLI_ROW_CB(struct run, s.o, parse_sweep) },
+		{ "reps", 0, "N", "repetitions of each order (default 30 of 0.15 s interleaved, 10 of "
+		  "0.5 s sequential; --quick 3 of 0.1 s)", .type = CLI_INT, S(reps), .imin = 1,
+		  .imax = 1000, CLI_GIVEN(struct run, s.o.have_reps) },
+		{ "seed", 0, "N", "seed of the trial order and the access patterns (default 1)",
+		  .type = CLI_INT, S(seed), .imin = 0, .imax = LONG_MAX },
+		{ "cpu", 0, "N", "pin to this CPU (default: the last one)", .type = CLI_INT, S(cpu),
+		  .imin = 0, .imax = 65535, CLI_GIVEN(struct run, s.o.have_cpu) },
+		{ "quick", 0, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)",
+		  .type = CLI_FLAG, S(quick) },
+		{ "accesses", 0, "N", "accesses per trial (default: calibrated to about 0.15 s at "
+		  "order 0 interleaved, 0.5 s sequential)", .type = CLI_INT, S(accesses), .imin = 1,
+		  .imax = LONG_MAX },
+		{ "sparse", 0, "K",
+		  "bloat check: touch one page in every K and report RSS (default: pages per PMD; 0 off)",
+		  .type = CLI_INT, S(sparse_k), .imin = 0, .imax = 1L << 30,
+		  CLI_GIVEN(struct run, s.o.have_sparse) },
+		{ "backend", 0, "auto|pmu|timing",
+		  "pmu: hardware counters or fail; timing: time and software events (default auto)",
+		  CLI_ROW_WORD(struct run, s.o.backend, backend_words) },
+		{ "defrag", 0, "WORD",
+		  "set the top-level THP defrag (always, defer, defer+madvise, madvise, never) for "
+		  "the run, restored after: one side of a settings A/B",
+		  CLI_ROW_WORD(struct run, s.o.defrag, defrag_words), .vals = defrag_vals },
+		{ "output", 'o', "FILE", "write the document (mthpscope.results/1) to FILE, "
+		  "atomically ('-': stdout)", .type = CLI_OUTPUT_FILE, CLI_AT(struct run, o.output) },
+		{ "schedule", 0, "interleaved|sequential",
+		  "interleaved (default when every order's span fits): all orders populated up front, "
+		  "timed round-robin in short bursts; sequential: one order per trial",
+		  CLI_ROW_WORD(struct run, s.o.schedule, schedule_words), .vals = schedule_vals },
+		{ "scan-interval", 0, "MS",
+		  "-- CMD: scan the command's memory every MS ms (default 250; 0: only at each "
+		  "process's exit)", .type = CLI_INT, S(scan_interval_ms), .imin = 0, .imax = 3600000,
+		  CMD_ONLY },
+		{ "timeout", 0, "S", "-- CMD: kill a trial's process group after S seconds",
+		  .type = CLI_DOUBLE, S(timeout_s), .dmin = 0.001, .dmax = 1e6, CMD_ONLY },
+		{ "metric", 0, "NAME=REGEX",
+		  "-- CMD: a metric the command prints: the first group of the last stdout line "
+		  "REGEX matches (several allowed)", CLI_ROW_CB(struct run, s.o, add_metric), CMD_ONLY },
+		{ "better", 0, "higher|lower",
+		  "-- CMD: direction of the --metric just before (default lower)",
+		  CLI_ROW_CB(struct run, s.o, set_better), CMD_ONLY },
+		{ "log", 0, "DIR", "-- CMD: keep each trial's stdout and stderr in DIR",
+		  .type = CLI_STRING, S(log_dir), CMD_ONLY },
+		{ "show-output", 0, NULL,
+		  "-- CMD: let the command write to the terminal (and have it, to read)",
+		  .type = CLI_FLAG, S(show_output), CMD_ONLY },
+		{ "stdin", 0, "FILE",
+		  "-- CMD: every trial's standard input, read from the start (default: piped "
+		  "input, read once and given whole to every trial; a terminal: /dev/null)",
+		  .type = CLI_STRING, CLI_AT(struct run, o.stdin_file), CMD_ONLY },
+		{ "wait-descendants", 0, NULL,
+		  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
+		  "how many)", .type = CLI_FLAG, S(wait_descendants), CMD_ONLY },
+		CLI_END,
+	},
 };
-
-/* The options only the command layer uses; the rest go to the session. */
-struct run_cmd_opts {
-	const char *orders_arg;
-	const char *patterns_arg;
-	const char *output;
-	bool have_seed;
-	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
-	const char *stdin_file; /* --stdin */
-};
-
-struct run {
-	struct run_cmd_opts o;
-	struct session s;
-	struct progress pg;
-	char stdin_path[64]; /* every trial's stdin (child_input); "" the default */
-	int stdin_fd;        /* the unlinked copy of piped stdin, or -1 */
-};
-
-/* The options of run -- CMD. */
-static int on_cmd_opt(int key, const char *arg, struct run *r)
-{
-	struct session_opts *o = &r->s.o;
-	char why[512];
-
-	r->o.cmd_only_opt = true;
-	switch (key) {
-	case OPT_SCAN_INTERVAL:
-		return cli_parse_long("scan-interval", arg, 0, 3600000, &o->scan_interval_ms);
-	case OPT_TIMEOUT:
-		return cli_parse_double("timeout", arg, 0.001, 1e6, &o->timeout_s);
-	case OPT_METRIC:
-		if (o->nr_metrics == RUN_MAX_METRICS) {
-			ms_err("run: at most %d --metric options", RUN_MAX_METRICS);
-			return -1;
-		}
-		if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
-			ms_err("run: invalid --metric value: %s", why);
-			return -1;
-		}
-		for (int i = 0; i < o->nr_metrics; i++)
-			if (!strcmp(o->metrics[i].name, o->metrics[o->nr_metrics].name)) {
-				ms_err("run: --metric %s given twice", o->metrics[i].name);
-				bench_metric_free(&o->metrics[o->nr_metrics]);
-				return -1;
-			}
-		o->nr_metrics++;
-		return 0;
-	case OPT_BETTER:
-		if (!o->nr_metrics) {
-			ms_err("run: --better applies to the --metric before it; there is none");
-			return -1;
-		}
-		if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
-			ms_err("run: invalid --better value '%s' (higher or lower)", arg);
-			return -1;
-		}
-		o->metrics[o->nr_metrics - 1].higher_better = !strcmp(arg, "higher");
-		return 0;
-	}
-	if (key == OPT_LOG)
-		o->log_dir = arg;
-	if (key == OPT_STDIN)
-		r->o.stdin_file = arg;
-	o->show_output |= key == OPT_SHOW_OUTPUT;
-	o->wait_descendants |= key == OPT_WAIT_DESCENDANTS;
-	return 0;
-}
-
-/* --sweep MIN:MAX */
-static int parse_sweep(const char *arg, struct session_opts *o)
-{
-	const char *colon = strchr(arg, ':');
-	char lo[64];
-
-	if (!colon || (size_t)(colon - arg) >= sizeof(lo)) {
-		ms_err("invalid --sweep value '%s' (MIN:MAX, e.g. 2M:256M)", arg);
-		return -1;
-	}
-	memcpy(lo, arg, (size_t)(colon - arg));
-	lo[colon - arg] = '\0';
-	if (cli_parse_size("sweep", lo, &o->sweep_min) ||
-	    cli_parse_size("sweep", colon + 1, &o->sweep_max))
-		return -1;
-	if (o->sweep_min == 0 || o->sweep_max < o->sweep_min) {
-		ms_err("invalid --sweep value '%s' (0 < MIN <= MAX)", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int on_opt(int key, const char *arg, void *ctx)
-{
-	struct run *r = ctx;
-	struct session_opts *o = &r->s.o;
-	long v;
-
-	switch (key) {
-	case OPT_ORDERS:
-		r->o.orders_arg = arg;
-		return 0;
-	case OPT_PATTERN:
-		r->o.patterns_arg = arg;
-		return 0;
-	case OPT_SPAN:
-		return cli_parse_size_min("span", arg, 1, &o->span);
-	case OPT_SWEEP:
-		return parse_sweep(arg, o);
-	case OPT_REPS:
-		o->have_reps = true;
-		return cli_parse_long("reps", arg, 1, 1000, &o->reps);
-	case OPT_SEED:
-		if (cli_parse_long("seed", arg, 0, LONG_MAX, &v))
-			return -1;
-		o->seed = (unsigned long long)v;
-		r->o.have_seed = true;
-		return 0;
-	case OPT_CPU:
-		o->have_cpu = true;
-		return cli_parse_long("cpu", arg, 0, 65535, &o->cpu);
-	case OPT_QUICK:
-		o->quick = true;
-		return 0;
-	case OPT_ACCESSES:
-		if (cli_parse_long("accesses", arg, 1, LONG_MAX, &v))
-			return -1;
-		o->accesses = (unsigned long long)v;
-		return 0;
-	case OPT_SPARSE:
-		o->have_sparse = true;
-		return cli_parse_long("sparse", arg, 0, 1L << 30, &o->sparse_k);
-	case OPT_BACKEND:
-		if (!strcmp(arg, "auto"))
-			o->backend = BENCH_BACKEND_AUTO;
-		else if (!strcmp(arg, "pmu"))
-			o->backend = BENCH_BACKEND_PMU;
-		else if (!strcmp(arg, "timing"))
-			o->backend = BENCH_BACKEND_TIMING;
-		else {
-			ms_err("invalid --backend value '%s' (auto, pmu or timing)", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_DEFRAG:
-		o->defrag = thp_word_parse(arg);
-		if (o->defrag < 0) {
-			ms_err("invalid --defrag value '%s' (always, defer, defer+madvise, madvise, "
-			       "never)", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_OUTPUT:
-		return cli_parse_path("output", arg, &r->o.output);
-	case OPT_SCHEDULE:
-		if (!strcmp(arg, "interleaved") || !strcmp(arg, "sequential")) {
-			o->schedule = strcmp(arg, "interleaved") ? RESULTS_SCHED_SEQUENTIAL
-								 : RESULTS_SCHED_INTERLEAVED;
-			return 0;
-		}
-		ms_err("invalid --schedule value '%s' (interleaved or sequential)", arg);
-		return -1;
-	}
-	return on_cmd_opt(key, arg, r);
-}
 
 /* ---- parsing of lists ---------------------------------------------------- */
 
@@ -306,28 +231,29 @@ static bool order_supported(const struct thp_settings *s, int order)
 	return z && z->anon;
 }
 
-/* "0,2-9" or "all" -> orders[]; exit status on error (message printed). */
-static int parse_orders(const char *arg, const struct thp_settings *s, int *orders, int *n)
+/* --orders against what this kernel offers -> *out; exit status on error
+ * (message printed). */
+static int resolve_orders(const struct folio_orders *given, const struct thp_settings *s,
+			  struct folio_orders *out)
 {
 	char supp[128];
-	int given[FOLIO_MAX_ORDER + 1], nr_given, i, j;
+	size_t j;
+	int i;
 
-	*n = 0;
+	memset(out, 0, sizeof(*out));
 	supported_orders_text(s, supp, sizeof(supp));
-	if (!arg || !strcmp(arg, "all")) {
+	if (given->all) {
 		if (s->legacy_pmd)
 			ms_note("run: this kernel has no per-size mTHP (hugepages-<N>kB/, Linux 6.8 "
 				"and later): measuring order 0 and the PMD order %d only", s->pmd_order);
-		orders[(*n)++] = 0;
-		for (i = 0; i < s->nr_sizes && *n < BENCH_MAX_ORDERS; i++)
+		folio_orders_add(out, 0);
+		for (i = 0; i < s->nr_sizes; i++)
 			if (s->sizes[i].anon)
-				orders[(*n)++] = s->sizes[i].order;
+				folio_orders_add(out, s->sizes[i].order);
 		return 0;
 	}
-	if (cli_parse_orders(arg, given, MS_ARRAY_SIZE(given), &nr_given))
-		goto bad;
-	for (j = 0; j < nr_given; j++) {
-		i = given[j];
+	for (j = 0; j < given->nr; j++) {
+		i = given->order[j];
 		if (!order_supported(s, i) && s->legacy_pmd) {
 			ms_note("run: order %d left out: this kernel has no per-size mTHP "
 				"(hugepages-<N>kB/, Linux 6.8 and later), so only order 0 and "
@@ -339,14 +265,11 @@ static int parse_orders(const char *arg, const struct thp_settings *s, int *orde
 			       "kernel; supported orders: %s", i, supp);
 			return MS_EXIT_USAGE;
 		}
-		if (*n < BENCH_MAX_ORDERS)
-			orders[(*n)++] = i;
+		folio_orders_add(out, i);
 	}
-	if (!*n)
-		goto bad;
-	return 0;
-bad:
-	ms_err("run: invalid --orders value '%s' (e.g. 0,2-9 or all; supported: %s)", arg, supp);
+	if (out->nr)
+		return 0;
+	ms_err("run: no order of --orders can be measured here (supported: %s)", supp);
 	return MS_EXIT_USAGE;
 }
 
@@ -429,10 +352,8 @@ static int run_begin(struct run *r)
 		       "pagemap");
 		return MS_EXIT_ENV;
 	}
-	if (r->o.output && (err = atomic_check_writable(r->o.output))) {
-		ms_err("run: cannot write '%s': %s", r->o.output, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if ((err = cli_check_outputs(&run_cli, r)))
+		return err;
 	/* a command runs where the scheduler puts it, unless --cpu says */
 	if (cpu >= 0 && (err = topo_pin_cpu(cpu))) {
 		ms_err("run: cannot pin to CPU %d: %s", cpu, strerror(-err));
@@ -555,7 +476,7 @@ static int run_prepare(struct run *r, int argc, char **argv)
 	char msg[512];
 	int i, rc, err;
 
-	i = cli_parse(&run_cli, argc, argv, on_opt, &r->o);
+	i = cli_parse(&run_cli, argc, argv, r);
 	if (i == CLI_DONE)
 		return MS_EXIT_OK;
 	if (i < 0)
@@ -567,7 +488,7 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		ms_err("run: %s", msg);
 		return err == -ENOENT ? MS_EXIT_ENV : MS_EXIT_FAIL;
 	}
-	if ((rc = parse_orders(r->o.orders_arg, &r->s.s, r->s.orders, &r->s.nr_orders)) ||
+	if ((rc = resolve_orders(&r->o.orders, &r->s.s, &r->s.orders)) ||
 	    (rc = parse_patterns(r->o.patterns_arg, r->s.pats, &r->s.nr_pats)))
 		return rc;
 	topo_describe(&r->s.topo);
@@ -576,8 +497,6 @@ static int run_prepare(struct run *r, int argc, char **argv)
 	/* defaults applied after parsing */
 	if (!r->s.o.have_reps)
 		r->s.o.reps = r->s.o.quick ? SESSION_QUICK_REPS : SESSION_DEFAULT_REPS;
-	if (!r->o.have_seed)
-		r->s.o.seed = 1;
 	if (!r->s.o.have_cpu)
 		r->s.o.cpu = topo_default_cpu();
 	return -1;
@@ -637,6 +556,8 @@ static int run_cmd(int argc, char **argv)
 	r.s.o.defrag = THP_W_NONE;
 	r.s.o.scan_interval_ms = 250;
 	r.s.o.schedule = -1;
+	r.s.o.seed = 1;
+	r.o.orders.all = true;
 	if ((rc = run_prepare(&r, argc, argv)) >= 0)
 		goto out_opts;
 	bench_init(&r.s.b, &r.s.s, r.s.o.seed, on_event, &r);

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "folio.h"
+#include "report.h"
 #include "results.h"
 #include "scan.h"
 #include "tlb_host.h"
@@ -24,79 +25,14 @@
 
 #define SCAN_SCHEMA "mthpscope.scan/1"
 
-enum {
-	OPT_PID = 'p',
-	OPT_CGROUP = 'g',
-	OPT_ROLLUP = 'r',
-	OPT_CONT = 'c',
-	OPT_INTERVAL = 'i',
-	OPT_COUNT = 'n',
-	OPT_JSON = 'j',
-	OPT_EMPTY = 256,
-	OPT_SMAPS,
-	OPT_THREADS,
-	OPT_TLB,
-	OPT_TLB_MODEL,
-	OPT_TLB_GEOMETRY,
-};
-
 #define SCAN_MAX_MODELS 2 /* this CPU's, and one what-if */
-
-static const struct cli_opt scan_options[] = {
-	{ "pid", OPT_PID, "PID", "scan this process (repeatable)" },
-	{ "cgroup", OPT_CGROUP, "PATH", "scan every process of this cgroup and its children" },
-	{ "rollup", OPT_ROLLUP, NULL, "print one sum over all VMAs of all processes" },
-	{ "cont", OPT_CONT, "SIZE", "also count aligned contiguous blocks of SIZE (e.g. 64K; "
-				    "repeatable)" },
-	{ "interval", OPT_INTERVAL, "MS", "take a sample every MS milliseconds (a timeline)" },
-	{ "count", OPT_COUNT, "N", "number of samples (default 1; with --interval and no "
-				   "--count, text output runs until interrupted)" },
-	{ "json", OPT_JSON, NULL, "print JSON (schema mthpscope.scan/1)" },
-	{ "inc-empty", OPT_EMPTY, NULL, "text: print labels whose value is 0 too" },
-	{ "smaps", OPT_SMAPS, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
-				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
-				    "shows PMD mappings)" },
-	{ "threads", OPT_THREADS, "N", "workers per process (default: 2 on 2 or more CPUs)" },
-	{ "tlb", OPT_TLB, NULL, "also the TLB entries the memory needs on this CPU (model: "
-				"from the physical layout and the CPU's TLB geometry)" },
-	TLB_OPT_ROWS(OPT_TLB_MODEL, OPT_TLB_GEOMETRY),
-	{ NULL },
-};
-
-static const struct cli_cmd scan_cli = {
-	.name = "scan",
-	.summary = "Show which folio orders back processes' memory, per VMA or rolled up, with "
-		   "the labels of the kernel's tools/mm/thpmaps.",
-	.details =
-		"With no --pid or --cgroup, every process is scanned. Labels (kB, and percent of\n"
-		"the VMA's anonymous or file-backed resident memory):\n"
-		"  anon-thp-pmd-aligned-2048kB    PMD-mapped (from smaps AnonHugePages)\n"
-		"  anon-thp-pte-aligned-<N>kB     complete folios of N kB, PTE-mapped, address\n"
-		"                                 a multiple of N\n"
-		"  anon-thp-pte-unaligned-<N>kB   the same at an address that is not\n"
-		"  anon-thp-pte-partial           pages of large folios mapped only in part\n"
-		"  anon-cont-pte-aligned-<N>kB    (--cont N) N-aligned blocks within one folio\n"
-		"  file-...                       the same for file and shmem memory\n"
-		"  zero-page, anon-ksm, hugetlb   classified apart, not counted as folios\n"
-		"With --tlb, per VMA and in total, the TLB entries each level needs under the\n"
-		"model's merge rules (AMD 4-PTE coalescing of any contiguous pages, arm64\n"
-		"contpte inside one folio, PMD entries), its capacity and the miss ratio\n"
-		"predicted for uniform random access (source model; JSON: \"layout\", the\n"
-		"contiguity histogram, and \"tlb\", one footprint per model, with coverage).\n"
-		"Exit 3 for --tlb on a CPU without a geometry (table or CPUID). --tlb-model NAME\n"
-		"or --tlb-geometry FILE adds another CPU's footprint (a what-if; alone, only it).\n"
-		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.\n"
-		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
-		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
-		"PMD size); 3 without the privilege or kernel support to see folios.",
-	.opts = scan_options,
-};
 
 struct scan_cmd_opts {
 	int *pids;
 	size_t nr_pids, cap_pids;
 	const char *cgroup;
-	bool rollup, json, inc_empty, pids_given;
+	bool rollup, json, inc_empty, pids_given; /* json: --format json */
+	enum report_format format;
 	long interval_ms, count;
 	bool count_given;
 	struct scan_opts o;
@@ -125,85 +61,117 @@ static int add_pid(struct scan_cmd_opts *c, int pid)
 	return 0;
 }
 
-static int on_opt(int key, const char *arg, void *ctx)
+static int pid_opt(const struct cli_cmd *cmd, const char *arg, void *field)
 {
-	struct scan_cmd_opts *c = ctx;
-	unsigned long long bytes;
+	struct scan_cmd_opts *c = field;
 	long v;
+
+	(void)cmd;
+	if (cli_parse_long("pid", arg, 1, INT_MAX, &v))
+		return -1;
+	c->pids_given = true;
+	return add_pid(c, (int)v) ? -1 : 0;
+}
+
+/* --cont SIZE: the field is the struct scan_opts. */
+static int cont_opt(const struct cli_cmd *cmd, const char *arg, void *field)
+{
+	struct scan_opts *o = field;
+	unsigned long long bytes;
 	int err;
 
-	switch (key) {
-	case OPT_PID:
-		if (cli_parse_long("pid", arg, 1, INT_MAX, &v))
-			return -1;
-		c->pids_given = true;
-		return add_pid(c, (int)v) ? -1 : 0;
-	case OPT_CGROUP:
-		return cli_parse_path("cgroup", arg, &c->cgroup);
-	case OPT_ROLLUP:
-		c->rollup = true;
-		return 0;
-	case OPT_CONT:
-		if (cli_parse_size("cont", arg, &bytes))
-			return -1;
-		err = scan_opts_add_cont(&c->o, bytes);
-		if (err == -E2BIG) {
-			ms_err("at most %d --cont sizes", SCAN_MAX_CONT);
-			return -1;
-		}
-		if (err) {
-			ms_err("invalid --cont value '%s': the size must be a power-of-two number "
-			       "of pages, at least 2 pages (%lu bytes) and at most the PMD size "
-			       "(%llu bytes)", arg, 2UL << c->o.page_shift,
-			       1ULL << (c->o.pmd_order + (int)c->o.page_shift));
-			return -1;
-		}
-#if defined(__aarch64__)
-		{
-			/* the block the hardware may map with one TLB entry depends on
-			 * the base page size: 64K with 4K pages, 2M with 16K or 64K */
-			long ps = 1L << c->o.page_shift;
-			int co = arch_arm64_contpte_order(ps);
-
-			if (co >= 0 && c->o.cont_order[c->o.nr_cont - 1] != co)
-				ms_note("--cont %s: with this kernel's %ldK pages the contpte block "
-					"is %ldK (order %d); blocks of %s are counted, but the "
-					"hardware does not map them with one contiguous entry", arg,
-					ps >> 10, (ps << co) >> 10, co, arg);
-		}
-#endif
-		return 0;
-	case OPT_INTERVAL:
-		return cli_parse_long("interval", arg, 1, 86400000L, &c->interval_ms);
-	case OPT_COUNT:
-		c->count_given = true;
-		return cli_parse_long("count", arg, 1, 100000000L, &c->count);
-	case OPT_JSON:
-		c->json = true;
-		return 0;
-	case OPT_EMPTY:
-		c->inc_empty = true;
-		return 0;
-	case OPT_SMAPS:
-		c->o.use_smaps = true;
-		return 0;
-	case OPT_THREADS:
-		if (cli_parse_long("threads", arg, 1, SCAN_MAX_THREADS, &v))
-			return -1;
-		c->o.nr_threads = (int)v;
-		return 0;
-	case OPT_TLB:
-		c->tlb_host = c->o.layout = true;
-		return 0;
-	case OPT_TLB_MODEL:
-		c->o.layout = true;
-		return tlb_opt_model(&c->tlb, "scan", arg);
-	case OPT_TLB_GEOMETRY:
-		c->o.layout = true;
-		return tlb_opt_geometry(&c->tlb, "scan", arg);
+	(void)cmd;
+	if (cli_parse_size("cont", arg, &bytes))
+		return -1;
+	err = scan_opts_add_cont(o, bytes);
+	if (err == -E2BIG) {
+		ms_err("at most %d --cont sizes", SCAN_MAX_CONT);
+		return -1;
 	}
-	return -1;
+	if (err) {
+		ms_err("invalid --cont value '%s': the size must be a power-of-two number "
+		       "of pages, at least 2 pages (%lu bytes) and at most the PMD size "
+		       "(%llu bytes)", arg, 2UL << o->page_shift,
+		       1ULL << (o->pmd_order + (int)o->page_shift));
+		return -1;
+	}
+#if defined(__aarch64__)
+	{
+		/* the block the hardware may map with one TLB entry depends on
+		 * the base page size: 64K with 4K pages, 2M with 16K or 64K */
+		long ps = 1L << o->page_shift;
+		int co = arch_arm64_contpte_order(ps);
+
+		if (co >= 0 && o->cont_order[o->nr_cont - 1] != co)
+			ms_note("--cont %s: with this kernel's %ldK pages the contpte block "
+				"is %ldK (order %d); blocks of %s are counted, but the "
+				"hardware does not map them with one contiguous entry", arg,
+				ps >> 10, (ps << co) >> 10, co, arg);
+	}
+#endif
+	return 0;
 }
+
+#define SC(m) CLI_AT(struct scan_cmd_opts, m)
+
+static const struct cli_cmd scan_cli = {
+	.name = "scan",
+	.summary = "Show which folio orders back processes' memory, per VMA or rolled up, with "
+		   "the labels of the kernel's tools/mm/thpmaps.",
+	.details =
+		"With no --pid or --cgroup, every process is scanned. Labels (kB, and percent of\n"
+		"the VMA's anonymous or file-backed resident memory):\n"
+		"  anon-thp-pmd-aligned-2048kB    PMD-mapped (from smaps AnonHugePages)\n"
+		"  anon-thp-pte-aligned-<N>kB     complete folios of N kB, PTE-mapped, address\n"
+		"                                 a multiple of N\n"
+		"  anon-thp-pte-unaligned-<N>kB   the same at an address that is not\n"
+		"  anon-thp-pte-partial           pages of large folios mapped only in part\n"
+		"  anon-cont-pte-aligned-<N>kB    (--cont N) N-aligned blocks within one folio\n"
+		"  file-...                       the same for file and shmem memory\n"
+		"  zero-page, anon-ksm, hugetlb   classified apart, not counted as folios\n"
+		"With --tlb, per VMA and in total, the TLB entries each level needs under the\n"
+		"model's merge rules (AMD 4-PTE coalescing of any contiguous pages, arm64\n"
+		"contpte inside one folio, PMD entries), its capacity and the miss ratio\n"
+		"predicted for uniform random access (source model; JSON: \"layout\", the\n"
+		"contiguity histogram, and \"tlb\", one footprint per model, with coverage).\n"
+		"Exit 3 for --tlb on a CPU without a geometry (table or CPUID). --tlb-model NAME\n"
+		"or --tlb-geometry FILE adds another CPU's footprint (a what-if; alone, only it).\n"
+		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.\n"
+		"Exit status: 1 when a named process does not exist or exits; 2 for bad\n"
+		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
+		"PMD size); 3 without the privilege or kernel support to see folios.",
+	.opts = (const struct cli_opt[]){
+		{ "pid", 'p', "PID", "scan this process (repeatable)",
+		  CLI_ROW_CB_ALL(struct scan_cmd_opts, pid_opt) },
+		{ "cgroup", 'g', "PATH", "scan every process of this cgroup and its children",
+		  .type = CLI_PATH, SC(cgroup) },
+		{ "rollup", 'r', NULL, "print one sum over all VMAs of all processes",
+		  .type = CLI_FLAG, SC(rollup) },
+		{ "cont", 'c', "SIZE", "also count aligned contiguous blocks of SIZE (e.g. 64K; "
+				       "repeatable)", CLI_ROW_CB(struct scan_cmd_opts, o, cont_opt) },
+		{ "interval", 'i', "MS", "take a sample every MS milliseconds (a timeline)",
+		  .type = CLI_INT, SC(interval_ms), .imin = 1, .imax = 86400000L },
+		{ "count", 'n', "N", "number of samples (default 1; with --interval and no "
+				     "--count, text output runs until interrupted)",
+		  .type = CLI_INT, SC(count), .imin = 1, .imax = 100000000L,
+		  CLI_GIVEN(struct scan_cmd_opts, count_given) },
+		CLI_FORMAT_ROWS(struct scan_cmd_opts, format, 'f', cli_formats_text_json,
+				cli_formats_text_json_vals,
+				"text (default) or json (schema mthpscope.scan/1)"),
+		{ "inc-empty", 0, NULL, "text: print labels whose value is 0 too",
+		  .type = CLI_FLAG, SC(inc_empty) },
+		{ "smaps", 0, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
+				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
+				    "shows PMD mappings)", .type = CLI_FLAG, SC(o.use_smaps) },
+		{ "threads", 0, "N", "workers per process (default: 2 on 2 or more CPUs)",
+		  .type = CLI_INT, SC(o.nr_threads), .imin = 1, .imax = SCAN_MAX_THREADS },
+		{ "tlb", 0, NULL, "also the TLB entries the memory needs on this CPU (model: "
+				  "from the physical layout and the CPU's TLB geometry)",
+		  .type = CLI_FLAG, SC(tlb_host) },
+		TLB_OPT_ROWS(struct scan_cmd_opts, tlb),
+		CLI_END,
+	},
+};
 
 /* ---- targets ---------------------------------------------------------- */
 
@@ -644,7 +612,8 @@ static int check_opts(struct scan_cmd_opts *c)
 	}
 	if (c->interval_ms && !c->count_given) {
 		if (c->json) {
-			ms_err("scan: --json with --interval needs --count (one document at the end)");
+			ms_err("scan: --format json with --interval needs --count (one document at "
+			       "the end)");
 			return MS_EXIT_USAGE;
 		}
 		c->count = 0; /* until interrupted */
@@ -701,7 +670,7 @@ static int pick_models(struct scan_cmd_opts *c, struct tlb_host *host)
 
 static int scan_cmd(int argc, char **argv)
 {
-	struct scan_cmd_opts c = { .count = 1 };
+	struct scan_cmd_opts c = { .count = 1, .format = REPORT_TEXT };
 	struct tlb_host host;
 	struct folio_probe p;
 	json_t *doc = NULL, *samples = NULL;
@@ -711,7 +680,7 @@ static int scan_cmd(int argc, char **argv)
 	int rc;
 
 	scan_opts_init(&c.o);
-	rc = cli_parse(&scan_cli, argc, argv, on_opt, &c);
+	rc = cli_parse(&scan_cli, argc, argv, &c);
 	if (rc == CLI_DONE)
 		goto out;
 	if (rc < 0) {
@@ -723,6 +692,8 @@ static int scan_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
+	c.json = c.format == REPORT_JSON;
+	c.o.layout = c.tlb_host || c.tlb.model || c.tlb.have_user;
 	rc = tlb_opt_done(&c.tlb, c.json) ? CLI_DONE : pick_models(&c, &host);
 	if (rc)
 		goto out;

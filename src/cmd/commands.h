@@ -49,16 +49,13 @@ extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
 extern const struct ms_command cmd_record;
 
-/* --threshold and --span of analyze and plot (cmd_analyze.c): the verdict's
- * materiality and the span it rests on. analyze_verdict_opt() returns 0, or
- * -1 after a usage message. */
-struct analyze_opts;
-enum { ANALYZE_OPT_THRESHOLD = 't', ANALYZE_OPT_SPAN = 's' };
-#define ANALYZE_VERDICT_OPTIONS                                                             \
-	{ "threshold", ANALYZE_OPT_THRESHOLD, "PCT", "smallest gain that counts as material, " \
-	  "in % of the order-0 value (default 5)" },                                          \
-	{ "span", ANALYZE_OPT_SPAN, "SIZE", "the span the verdict rests on, e.g. 32M "        \
-	  "(default: the largest with order-0 trials)" }
-int analyze_verdict_opt(int key, const char *arg, struct analyze_opts *ao);
+/* --threshold and --span of analyze and plot: the verdict's materiality and
+ * the span it rests on, bound to the struct analyze_opts member m of T. */
+#define ANALYZE_VERDICT_OPTIONS(T, m)                                                       \
+	{ "threshold", 't', "PCT", "smallest gain that counts as material, "                 \
+	  "in % of the order-0 value (default 5)",                                            \
+	  CLI_ROW_DOUBLE(T, m.threshold, 0.1, 90.0), .div = 100.0 },                           \
+	{ "span", 's', "SIZE", "the span the verdict rests on, e.g. 32M "                     \
+	  "(default: the largest with order-0 trials)", CLI_ROW_SIZE(T, m.span, 1) }
 
 #endif

@@ -10,24 +10,6 @@
 #include "commands.h"
 #include "kernel.h"
 
-/*
- * What follows an option, when its argument name does not say: the words a
- * parser accepts that the table spells only in its help text. tests/
- * test_completion.sh runs every word through the command, so a word a
- * parser stops accepting fails the suite.
- */
-static const struct {
-	const char *cmd, *opt, *words;
-} value_words[] = {
-	{ "analyze", "format", "text markdown json" },
-	{ "record", "format", "text markdown json" },
-	{ "plot", "format", "png svg" },
-	{ "compare", "format", "text markdown json lkml" },
-	{ "compare", "plot-format", "png svg" },
-	{ "collapse", "mode", "khugepaged madvise" },
-	{ "run", "defrag", "always defer defer+madvise madvise never" },
-};
-
 enum arg_kind { ARG_NONE, ARG_WORDS, ARG_LIST, ARG_ORDERS, ARG_FILE, ARG_DIR, ARG_PID, ARG_PMU };
 
 /* An argument name made of lowercase words split by '|' ("auto|pmu|timing")
@@ -45,22 +27,21 @@ static bool arg_is_words(const char *arg)
 	return true;
 }
 
-static enum arg_kind arg_kind(const char *cmd, const struct cli_opt *o, const char **words)
+/* What follows an option: its type says (the words of a CLI_WORD row, a
+ * list of orders, a file or a directory), else its argument name. tests/
+ * test_completion.sh runs every word through the command. */
+static enum arg_kind arg_kind(const struct cli_opt *o)
 {
-	size_t i;
-
-	*words = NULL;
-	for (i = 0; i < MS_ARRAY_SIZE(value_words); i++)
-		if (!strcmp(value_words[i].cmd, cmd) && !strcmp(value_words[i].opt, o->name)) {
-			*words = value_words[i].words;
-			return ARG_WORDS;
-		}
-	if (arg_is_words(o->arg))
+	if (o->type == CLI_WORD || arg_is_words(o->arg))
 		return ARG_WORDS;
+	if (o->type == CLI_ORDERS)
+		return ARG_ORDERS;
+	if (o->type == CLI_OUTPUT_DIR)
+		return ARG_DIR;
+	if (o->type == CLI_OUTPUT_FILE)
+		return ARG_FILE;
 	if (!strcmp(o->name, "pattern"))
 		return ARG_LIST;
-	if (!strcmp(o->name, "orders"))
-		return ARG_ORDERS;
 	if (!strcmp(o->name, "pmu"))
 		return ARG_PMU;
 	if (!strcmp(o->arg, "FILE"))
@@ -89,7 +70,8 @@ static void opt_case(FILE *f, const struct ms_command *c)
 {
 	const struct cli_opt *o;
 	const struct kernel_desc *const *k;
-	const char *words, *p;
+	const char *p;
+	size_t i;
 
 	for (o = c->cli->opts; o && o->name; o++) {
 		if (!o->arg)
@@ -99,10 +81,12 @@ static void opt_case(FILE *f, const struct ms_command *c)
 		else
 			fputs("\t\t", f);
 		fprintf(f, "--%s)\n\t\t\t", o->name);
-		switch (arg_kind(c->name, o, &words)) {
+		switch (arg_kind(o)) {
 		case ARG_WORDS:
 			fputs("_mthpscope_words '", f);
-			for (p = words ? words : o->arg; *p; p++)
+			for (i = 0; o->type == CLI_WORD && o->words[i]; i++)
+				fprintf(f, "%s%s", i ? " " : "", o->words[i]);
+			for (p = o->type == CLI_WORD ? "" : o->arg; *p; p++)
 				fputc(*p == '|' ? ' ' : *p, f);
 			fputs("' ;;\n", f);
 			break;

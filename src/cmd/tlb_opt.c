@@ -8,8 +8,11 @@
 #include "mthpscope.h"
 #include "commands.h"
 
-int tlb_opt_model(struct tlb_opt *o, const char *cmd, const char *name)
+int tlb_opt_model_cb(const struct cli_cmd *c, const char *name, void *field)
 {
+	struct tlb_opt *o = field;
+	const char *cmd = c->name;
+
 	if (o->have_user || o->model) {
 		ms_err("%s: give one of --tlb-model and --tlb-geometry, once", cmd);
 		return -1;
@@ -31,8 +34,10 @@ int tlb_opt_model(struct tlb_opt *o, const char *cmd, const char *name)
 	return 0;
 }
 
-int tlb_opt_geometry(struct tlb_opt *o, const char *cmd, const char *path)
+int tlb_opt_geometry_cb(const struct cli_cmd *c, const char *path, void *field)
 {
+	struct tlb_opt *o = field;
+	const char *cmd = c->name;
 	char err[384];
 	int rc;
 

@@ -2,10 +2,10 @@
 /*
  * --tlb-model NAME and --tlb-geometry FILE: one parser and one list for
  * every command that runs the TLB model (info, analyze, scan). A command
- * puts TLB_OPT_ROWS(k1, k2) in its option table, calls tlb_opt_model() /
- * tlb_opt_geometry() from its on_opt for those keys, tlb_opt_done() after
- * parsing (true: the list was printed, exit 0) and tlb_opt_pick() for the
- * geometry. Messages go to stderr; on_opt's -1 makes the exit status 2.
+ * puts TLB_OPT_ROWS(struct, member) in its option table, calls
+ * tlb_opt_done() after parsing (true: the list was printed, exit 0) and
+ * tlb_opt_pick() for the geometry. Messages go to stderr; a bad value makes
+ * the exit status 2.
  */
 #ifndef TLB_OPT_H
 #define TLB_OPT_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "tlb_host.h"
 #include "tlb_model.h"
 
@@ -21,9 +22,11 @@
 	"CPUID figures), or 'list' to print every model with its sources"
 #define TLB_OPT_GEOMETRY_HELP                                                              \
 	"a TLB geometry of your own: 'key = value' lines (README, \"TLB model\")"
-#define TLB_OPT_ROWS(model_key, geometry_key)                                              \
-	{ "tlb-model", model_key, "NAME", TLB_OPT_MODEL_HELP },                             \
-	{ "tlb-geometry", geometry_key, "FILE", TLB_OPT_GEOMETRY_HELP }
+/* The two rows, bound to the struct tlb_opt member m of struct T. */
+#define TLB_OPT_ROWS(T, m)                                                                 \
+	{ "tlb-model", 0, "NAME", TLB_OPT_MODEL_HELP, CLI_ROW_CB(T, m, tlb_opt_model_cb) },  \
+	{ "tlb-geometry", 0, "FILE", TLB_OPT_GEOMETRY_HELP,                                 \
+	  CLI_ROW_CB(T, m, tlb_opt_geometry_cb) }
 
 struct tlb_opt {
 	const char *model;         /* --tlb-model as given (NULL: not given) */
@@ -34,9 +37,10 @@ struct tlb_opt {
 	struct tlb_geometry user;
 };
 
-/* For on_opt: 0, or -1 after a message ("mthpscope: CMD: ..."). */
-int tlb_opt_model(struct tlb_opt *o, const char *cmd, const char *name);
-int tlb_opt_geometry(struct tlb_opt *o, const char *cmd, const char *path);
+/* The rows' callbacks (field: the struct tlb_opt): 0, or -1 after a
+ * message ("mthpscope: CMD: ..."). */
+cli_cb tlb_opt_model_cb;
+cli_cb tlb_opt_geometry_cb;
 /* After parsing: --tlb-model list prints every model (text, or JSON with
  * json) to stdout and returns true; false otherwise. */
 bool tlb_opt_done(const struct tlb_opt *o, bool json);

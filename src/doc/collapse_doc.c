@@ -32,7 +32,7 @@
 
 /* ---- the writer ---------------------------------------------------------- */
 
-static json_t *orders_json(const struct collapse_doc_orders *o)
+static json_t *orders_json(const struct folio_orders *o)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -294,7 +294,7 @@ static int want_word(json_t *o, const char *path, const char *key, const char *w
 }
 
 static int read_orders(json_t *o, const char *path, const char *key,
-		       struct collapse_doc_orders *out, char *err, size_t errsize)
+		       struct folio_orders *out, char *err, size_t errsize)
 {
 	unsigned long seen = 0;
 	json_t *a = json_object_get(o, key), *v;

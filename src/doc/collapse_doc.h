@@ -25,12 +25,6 @@
 #define COLLAPSE_SCHEMA COLLAPSE_SCHEMA_PREFIX "1"
 #define COLLAPSE_DOC_MAX_MPN 32 /* max_ptes_none values in one sweep */
 
-/* A list of folio orders as the document spells it ([2, 3, 9]), in its order. */
-struct collapse_doc_orders {
-	size_t nr;
-	int order[FOLIO_MAX_ORDER + 1];
-};
-
 /* One sample of a run's timeline: $.runs[i].timeline[j]. */
 struct collapse_doc_sample {
 	long long t_ms;
@@ -72,7 +66,7 @@ struct collapse_doc_run {
 	bool has_madvise;               /* "madvise" (mode madvise) */
 	char madvise_error[128];        /* "" = null */
 	long long madvise_ns;
-	struct collapse_doc_orders orders_reached, orders_final;
+	struct folio_orders orders_reached, orders_final;
 	bool creep;
 	int creep_from, creep_to;
 	long long creep_t_ms;
@@ -99,7 +93,7 @@ struct collapse_doc_config {
 	char mode[16];                  /* "" when absent */
 	long long span;                 /* bytes, 0 when absent */
 	double fill;                    /* share 0..1, 0 when absent */
-	struct collapse_doc_orders orders; /* target orders */
+	struct folio_orders orders; /* target orders */
 	/* enabled_as: the word each target size (order >= 1) was set to */
 	size_t nr_enabled_as;
 	struct { int order; enum thp_word word; } enabled_as[FOLIO_MAX_ORDER + 1];

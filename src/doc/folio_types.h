@@ -8,10 +8,35 @@
 #ifndef FOLIO_TYPES_H
 #define FOLIO_TYPES_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* The top folio order anything here handles (histogram slots 0..20, the
  * results reader's limit, --orders): above it an order is nonsense on any
  * arch. The one spelling of that limit. */
 #define FOLIO_MAX_ORDER 20
+
+/*
+ * A set of folio orders, each once, in the order first given: what --orders
+ * asks for (every command, one parser), what a document lists ([2, 3, 9]).
+ * 'all' says "every order the kernel offers" (nr 0 until resolved).
+ */
+struct folio_orders {
+	size_t nr;
+	bool all;
+	int order[FOLIO_MAX_ORDER + 1];
+};
+
+/* "0,2-9" (decimal, 0..FOLIO_MAX_ORDER) or "all" into *o: 0, or -EINVAL
+ * (nothing printed: the caller says what it supports). */
+int folio_orders_parse(const char *s, struct folio_orders *o);
+/* Add an order not in the set yet (a full set or a bad order: ignored). */
+void folio_orders_add(struct folio_orders *o, int order);
+bool folio_orders_has(const struct folio_orders *o, int order);
+/* The set as a bit mask (bit i: order i). */
+unsigned long folio_orders_mask(const struct folio_orders *o);
+/* The orders of a mask, ascending. */
+void folio_orders_from_mask(struct folio_orders *o, unsigned long mask);
 
 /*
  * What backs a range, in base pages. pages[o] counts the pages mapped by

@@ -902,8 +902,8 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 		    json_integer_value(v) > FOLIO_MAX_ORDER)
 			return rd_fail(rd, -EBADMSG, "%s.orders[%zu]: expected an order 0-%d, found %s",
 				       p, i, FOLIO_MAX_ORDER, rd_type_name(v));
-		c->orders[i] = (int)json_integer_value(v);
-		c->nr_orders = (int)i + 1;
+		c->orders.order[i] = (int)json_integer_value(v);
+		c->orders.nr = i + 1;
 	}
 	if ((err = rd_array(rd, cfg, p, "spans", RESULTS_MAX_SPANS, &a)))
 		return err;
@@ -1811,7 +1811,7 @@ static json_t *config_micro_json(const struct results_config *c)
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o*, s:I, s:o*, s:b, s:s, s:f, "
 			 "s:{s:I, s:s}, s:{s:i, s:s}, s:f, s:s, s:s}",
 			 "command", c->command, "pattern", c->pattern, "patterns", pats, "orders",
-			 int_array(c->orders, c->nr_orders), "spans", spans, "reps",
+			 int_array(c->orders.order, (int)c->orders.nr), "spans", spans, "reps",
 			 int_or_absent(c->reps), "seed", (json_int_t)c->seed, "cpu",
 			 int_or_absent(c->cpu), "quick", c->quick,
 			 "backend", c->backend, "target_trial_seconds", c->target_trial_seconds,
@@ -1834,7 +1834,7 @@ static json_t *config_command_json(const struct results_config *c)
 						c->metrics[i].higher_better ? "higher" : "lower"));
 	return json_pack("{s:s, s:s, s:o, s:o, s:o*, s:I, s:o*, s:s, s:i, s:f, s:o, s:f, s:s}",
 			 "command", c->command, "pattern", c->pattern, "workload",
-			 workload_json(c->argv, c->argc), "orders", int_array(c->orders, c->nr_orders),
+			 workload_json(c->argv, c->argc), "orders", int_array(c->orders.order, (int)c->orders.nr),
 			 "reps", int_or_absent(c->reps), "seed", (json_int_t)c->seed, "cpu",
 			 int_or_absent(c->cpu), "backend",
 			 c->backend, "scan_interval_ms", (int)c->scan_interval_ms, "timeout_s",
@@ -1847,7 +1847,7 @@ static int config_json(const struct results_config *c, json_t **out)
 	json_t *j;
 
 	*out = NULL;
-	if (c->nr_orders < 0 || c->nr_orders > FOLIO_MAX_ORDER + 1 || c->nr_patterns < 0 ||
+	if (c->orders.nr > FOLIO_MAX_ORDER + 1 || c->nr_patterns < 0 ||
 	    c->nr_patterns > RESULTS_MAX_PATTERNS || c->nr_spans < 0 ||
 	    c->nr_spans > RESULTS_MAX_SPANS || c->nr_metrics < 0 ||
 	    c->nr_metrics > RESULTS_MAX_METRICS ||

@@ -176,8 +176,7 @@ struct results_config {
 	/* micro runs */
 	char patterns[RESULTS_MAX_PATTERNS][32];
 	int nr_patterns;
-	int orders[FOLIO_MAX_ORDER + 1];
-	int nr_orders;
+	struct folio_orders orders;
 	uint64_t spans[RESULTS_MAX_SPANS];
 	int nr_spans;
 	long reps;             /* -1 when absent */

@@ -17,14 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const mode_names[] = {
+const char *const collapse_mode_words[] = {
 	[COLLAPSE_KHUGEPAGED] = "khugepaged",
 	[COLLAPSE_MADVISE] = "madvise",
+	NULL,
 };
 
 const char *collapse_mode_name(enum collapse_mode m)
 {
-	return (unsigned)m < MS_ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
+	return (unsigned)m < MS_ARRAY_SIZE(collapse_mode_words) - 1 ? collapse_mode_words[m] : "?";
 }
 
 bool collapse_have_madv_collapse(void)
@@ -49,8 +50,8 @@ int collapse_mode_parse(const char *s)
 {
 	unsigned i;
 
-	for (i = 0; i < MS_ARRAY_SIZE(mode_names); i++)
-		if (!strcmp(s, mode_names[i]))
+	for (i = 0; collapse_mode_words[i]; i++)
+		if (!strcmp(s, collapse_mode_words[i]))
 			return (int)i;
 	return -EINVAL;
 }

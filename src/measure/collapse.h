@@ -30,6 +30,8 @@ enum collapse_mode {
 	COLLAPSE_MADVISE,
 };
 
+/* The modes' words, by value, NULL-terminated. */
+extern const char *const collapse_mode_words[];
 const char *collapse_mode_name(enum collapse_mode m);
 /* Returns the mode, or -EINVAL. */
 int collapse_mode_parse(const char *s);

@@ -14,16 +14,6 @@
 /* config.khugepaged.alloc_sleep_millisecs: the value collapse_set_knobs writes */
 #define ALLOC_SLEEP_MS 100
 
-static void orders_from_mask(struct collapse_doc_orders *o, unsigned long mask)
-{
-	int k;
-
-	o->nr = 0;
-	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
-		if (mask & (1UL << k))
-			o->order[o->nr++] = k;
-}
-
 void collapse_doc_init(struct collapse_doc *d, const struct collapse_env *env)
 {
 	struct topo_info t;
@@ -47,7 +37,7 @@ void collapse_doc_set_config(struct collapse_doc *d, const struct collapse_confi
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->mode, sizeof(c->mode), "%s", collapse_mode_name(cfg->mode));
-	orders_from_mask(&c->orders, cfg->orders);
+	folio_orders_from_mask(&c->orders, cfg->orders);
 	for (k = 1; k <= FOLIO_MAX_ORDER; k++) {
 		if (!(cfg->orders & (1UL << k)))
 			continue;
@@ -163,8 +153,8 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		snprintf(dr->madvise_error, sizeof(dr->madvise_error), "%s",
 			 strerror(r->madvise_errno));
 	dr->madvise_ns = r->madvise_ns;
-	orders_from_mask(&dr->orders_reached, r->orders_reached);
-	orders_from_mask(&dr->orders_final, r->orders_final);
+	folio_orders_from_mask(&dr->orders_reached, r->orders_reached);
+	folio_orders_from_mask(&dr->orders_final, r->orders_final);
 	creep_from(dr, r);
 	snprintf(dr->verdict, sizeof(dr->verdict), "%s", verdict);
 	snprintf(dr->statement, sizeof(dr->statement), "%s", statement);

@@ -94,7 +94,7 @@ static unsigned long long default_span(const struct kernel_desc *k, const struct
 static void choose_schedule(struct session *s, unsigned long long largest,
 			    unsigned long long avail)
 {
-	unsigned long long need = bench_interleaved_bytes(largest, s->nr_orders, s->s.pmd_size);
+	unsigned long long need = bench_interleaved_bytes(largest, (int)s->orders.nr, s->s.pmd_size);
 
 	s->schedule = s->o.schedule < 0 ? RESULTS_SCHED_INTERLEAVED
 					: (enum results_schedule)s->o.schedule;
@@ -106,7 +106,7 @@ static void choose_schedule(struct session *s, unsigned long long largest,
 		ms_format_bytes((double)avail, a, sizeof(a));
 		session_note(s, "the spans of all %d orders at once (%s) exceed half of "
 			     "MemAvailable (%s): the sequential schedule is used (one order per "
-			     "trial)", s->nr_orders, l, a);
+			     "trial)", (int)s->orders.nr, l, a);
 		s->schedule = RESULTS_SCHED_SEQUENTIAL;
 	}
 }
@@ -216,9 +216,7 @@ static int fill_config(const struct session *s, struct results_config *c)
 
 	results_config_init(c);
 	snprintf(c->command, sizeof(c->command), "run");
-	for (i = 0; i < s->nr_orders; i++)
-		c->orders[i] = s->orders[i];
-	c->nr_orders = s->nr_orders;
+	c->orders = s->orders;
 	c->reps = s->o.reps;
 	c->seed = s->o.seed;
 	c->cpu = s->o.cpu;
@@ -275,7 +273,7 @@ int session_prepare(struct session *s)
 	size_t n;
 	int err;
 
-	err = bench_plan(s->orders, s->nr_orders, s->cmd ? 1 : s->nr_pats,
+	err = bench_plan(s->orders.order, (int)s->orders.nr, s->cmd ? 1 : s->nr_pats,
 			 s->cmd ? 1 : s->nr_spans, (int)s->o.reps, s->o.seed, &s->cells,
 			 &s->nr_cells);
 	if (err)
@@ -310,7 +308,7 @@ static int keep(struct session *s, struct results_trial *t)
 /* Interleaved: per rep and (pattern, span), every order at once, in rounds. */
 static int micro_trials_interleaved(struct session *s)
 {
-	int rep, p, sp, i, rounds, err, nr = s->nr_orders, n = 0;
+	int rep, p, sp, i, rounds, err, nr = (int)s->orders.nr, n = 0;
 
 	for (rep = 0; rep < s->o.reps; rep++) {
 		for (p = 0; p < s->nr_pats; p++) {
@@ -324,7 +322,7 @@ static int micro_trials_interleaved(struct session *s)
 
 				session_progress(s, n, &c);
 				rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
-				err = bench_micro_interleaved(&s->b, &w, s->orders, nr, rep,
+				err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
 							      s->accesses[p][sp], rounds, t, t + nr);
 				if (err)
 					return err;

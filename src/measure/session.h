@@ -81,7 +81,7 @@ struct session {
 	struct session_opts o;
 	struct thp_settings s;
 	struct topo_info topo;
-	int orders[BENCH_MAX_ORDERS], nr_orders;
+	struct folio_orders orders; /* resolved: no "all" */
 	const struct kernel_desc *pats[SESSION_MAX_PATTERNS];
 	int nr_pats;
 	char **cmd; /* -- CMD [ARGS...], NULL-terminated; NULL for micro-benchmarks */

@@ -22,16 +22,7 @@
 #include "record_report.h"
 
 
-int plot_parse_format(const char *s, enum plot_format *f)
-{
-	if (!strcmp(s, "png"))
-		*f = PLOT_PNG;
-	else if (!strcmp(s, "svg"))
-		*f = PLOT_SVG;
-	else
-		return -EINVAL;
-	return 0;
-}
+const char *const plot_format_words[] = { "png", "svg", NULL };
 
 static const char *template_dir(void)
 {

@@ -36,8 +36,8 @@ struct plot_files {
 	int nr;
 };
 
-/* "png" or "svg"; -EINVAL otherwise. */
-int plot_parse_format(const char *s, enum plot_format *f);
+/* The formats' words, by value ("png", "svg"), NULL-terminated. */
+extern const char *const plot_format_words[];
 
 /*
  * Every figure of an analysis into dir (created if missing): per-order

@@ -7,18 +7,8 @@
 #include "mthpscope.h"
 #include "report.h"
 
-int report_parse_format(const char *s, enum report_format *f)
-{
-	if (!strcmp(s, "text"))
-		*f = REPORT_TEXT;
-	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
-		*f = REPORT_MARKDOWN;
-	else if (!strcmp(s, "json"))
-		*f = REPORT_JSON;
-	else
-		return -EINVAL;
-	return 0;
-}
+const char *const report_format_words[] = { "text", "markdown", "json", NULL };
+const char *const report_format_aliases[] = { "md", "markdown", NULL };
 
 /* ---- JSON ------------------------------------------------------------------ */
 

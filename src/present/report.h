@@ -21,8 +21,10 @@ enum report_format {
 	REPORT_JSON,
 };
 
-/* "text", "markdown" (or "md"), "json"; -EINVAL otherwise. */
-int report_parse_format(const char *s, enum report_format *f);
+/* The formats' words, by value, NULL-terminated; aliases: pairs of an
+ * alias and its word ("md", "markdown"). */
+extern const char *const report_format_words[];
+extern const char *const report_format_aliases[];
 /* The analysis document; the caller owns the reference. */
 json_t *report_analysis_json(const struct analysis *a);
 /* 0, or -EIO when the stream fails. */

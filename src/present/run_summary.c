@@ -122,8 +122,8 @@ static void print_micro_cell(const struct results *r, FILE *f, const char *pat, 
 		cell_accesses(r, pat, span), c->reps, c->cpu);
 	fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio", "coverage",
 		"ns/access", "95% CI", "faults", "populate", "sparse RSS");
-	for (int i = 0; i < c->nr_orders; i++)
-		print_micro_row(r, f, pat, span, c->orders[i], v, &w);
+	for (int i = 0; i < (int)c->orders.nr; i++)
+		print_micro_row(r, f, pat, span, c->orders.order[i], v, &w);
 	print_precision(f, &w, c->schedule == RESULTS_SCHED_INTERLEAVED);
 	fprintf(f, "\n");
 }
@@ -207,8 +207,8 @@ static void print_watch_share(const struct results *r, FILE *f, double *v)
 {
 	const struct results_config *c = &r->head.config;
 
-	for (int i = 0; i < c->nr_orders; i++) {
-		int o = c->orders[i], n;
+	for (int i = 0; i < (int)c->orders.nr; i++) {
+		int o = c->orders.order[i], n;
 		double cpu, wall;
 
 		n = summary_collect(r, "command", false, 0, o, "watch_cpu_ns", v);
@@ -241,8 +241,8 @@ static void print_command_summary(const struct results *r, FILE *f, double *v)
 	for (k = 0; k < c->nr_metrics; k++)
 		fprintf(f, " %12s", c->metrics[k].name);
 	fprintf(f, "\n");
-	for (i = 0; i < c->nr_orders; i++)
-		print_command_row(r, f, c->orders[i], v, &w);
+	for (i = 0; i < (int)c->orders.nr; i++)
+		print_command_row(r, f, c->orders.order[i], v, &w);
 	print_precision(f, &w, false);
 	print_watch_share(r, f, v);
 	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
