@@ -117,8 +117,9 @@ static json_t *kconfig_json(void)
 	if (kconfig_find(path, sizeof(path))) {
 		json_decref(opts);
 		json_object_set_new(o, "found", json_false());
-		json_object_set_new(o, "reason", json_string("no /boot/config-RELEASE or "
-							     "/lib/modules/RELEASE/config"));
+		json_object_set_new(o, "reason", json_string("no /boot/config-RELEASE, "
+							     "/lib/modules/RELEASE/config or "
+							     "/proc/config.gz"));
 		return o;
 	}
 	json_object_set_new(o, "found", json_true());
