@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jread.h"
+#include "json_read.h"
 #include "mthpscope.h"
 
 #define W_TOOL "mthpscope"
@@ -204,7 +204,7 @@ static int want_ull(json_t *o, const char *path, const char *key, bool required,
 		    unsigned long long *out, char *err, size_t errsize)
 {
 	long long v = 0;
-	int rc = jr_want_int(o, path, key, required, 0, LLONG_MAX, &v, err, errsize);
+	int rc = rd_want_int(o, path, key, required, 0, LLONG_MAX, &v, err, errsize);
 
 	if (!rc && json_object_get(o, key))
 		*out = (unsigned long long)v;
@@ -221,7 +221,7 @@ static int read_order_map(json_t *m, const char *path, unsigned long long *v, ch
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(m));
+			       rd_terse_type(m));
 	json_object_foreach(m, k, x) {
 		long o = strtol(k, &end, 10);
 
@@ -230,7 +230,7 @@ static int read_order_map(json_t *m, const char *path, unsigned long long *v, ch
 				       "(0-%d)", path, k, RECORD_MAX_ORDER);
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
-				       path, k, jr_jtype(x));
+				       path, k, rd_terse_type(x));
 		v[o] = (unsigned long long)json_integer_value(x);
 	}
 	return 0;
@@ -245,7 +245,7 @@ static int read_psizes(json_t *m, const char *path, struct record_counts *c, cha
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(m));
+			       rd_terse_type(m));
 	json_object_foreach(m, k, x) {
 		unsigned long long b = strtoull(k, &end, 10);
 
@@ -255,7 +255,7 @@ static int read_psizes(json_t *m, const char *path, struct record_counts *c, cha
 				       RECORD_MAX_PSIZES);
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
-				       path, k, jr_jtype(x));
+				       path, k, rd_terse_type(x));
 		c->psize[c->nr_psizes].bytes = b;
 		c->psize[c->nr_psizes++].samples = (unsigned long long)json_integer_value(x);
 	}
@@ -270,14 +270,14 @@ static int read_counts(json_t *o, const char *path, struct record_counts *c, cha
 
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(o));
+			       rd_terse_type(o));
 	if ((rc = want_ull(o, path, "total", true, &c->samples, err, errsize)) ||
 	    (rc = want_ull(o, path, "partial", true, &c->partial, err, errsize)) ||
 	    (rc = want_ull(o, path, "other", true, &c->other, err, errsize)) ||
 	    (rc = want_ull(o, path, "unmapped", true, &c->unmapped, err, errsize)) ||
 	    (rc = want_ull(o, path, "pmd_mapped", true, &c->pmd_mapped, err, errsize)) ||
 	    (rc = want_ull(o, path, "tlb_miss", true, &c->tlb_miss, err, errsize)) ||
-	    (rc = jr_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_order", path);
 	if ((rc = read_order_map(json_object_get(o, "by_order"), p, c->order, err, errsize)))
@@ -299,12 +299,12 @@ static int read_memory(json_t *o, const char *path, struct record_memory *m, cha
 		return 0;
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object or null, found %s",
-			       path, jr_jtype(o));
+			       path, rd_terse_type(o));
 	m->scanned = true;
 	if ((rc = want_ull(o, path, "partial", true, &m->partial, err, errsize)) ||
 	    (rc = want_ull(o, path, "other", true, &m->other, err, errsize)) ||
 	    (rc = want_ull(o, path, "present", true, &m->present, err, errsize)) ||
-	    (rc = jr_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.pages", path);
 	return read_order_map(json_object_get(o, "pages"), p, m->pages, err, errsize);
@@ -324,7 +324,7 @@ static int read_argv(json_t *a, struct record_config *c, char *err, size_t errsi
 	json_array_foreach(a, i, x) {
 		if (!json_is_string(x))
 			return ms_fail(err, errsize, -EBADMSG, "$.config.command[%zu]: expected a "
-				       "string, found %s", i, jr_jtype(x));
+				       "string, found %s", i, rd_terse_type(x));
 		if (!(c->argv[i] = strdup(json_string_value(x))))
 			return -ENOMEM;
 	}
@@ -337,16 +337,16 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 	long long v[6] = { 0 };
 	int rc;
 
-	if ((rc = jr_want_str(o, p, "event", true, c->event, sizeof(c->event), err, errsize)) ||
-	    (rc = jr_want_str(o, p, "source", true, c->source, sizeof(c->source), err, errsize)) ||
+	if ((rc = rd_want_str(o, p, "event", true, c->event, sizeof(c->event), err, errsize)) ||
+	    (rc = rd_want_str(o, p, "source", true, c->source, sizeof(c->source), err, errsize)) ||
 	    (rc = want_ull(o, p, "period", true, &c->period, err, errsize)) ||
 	    (rc = want_ull(o, p, "freq", true, &c->freq, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "data_pages", true, 1, 1 << 20, &v[0], err, errsize)) ||
-	    (rc = jr_want_int(o, p, "interval_ms", true, 1, 3600000, &v[1], err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "data_page_size", true, &c->data_page_size, err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "phys_addr", true, &c->phys_addr, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "window_bytes", true, 4096, 1 << 30, &v[2], err, errsize)) ||
-	    (rc = jr_want_int(o, p, "top_windows", true, 0, 100000, &v[3], err, errsize)))
+	    (rc = rd_want_int(o, p, "data_pages", true, 1, 1 << 20, &v[0], err, errsize)) ||
+	    (rc = rd_want_int(o, p, "interval_ms", true, 1, 3600000, &v[1], err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "data_page_size", true, &c->data_page_size, err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "phys_addr", true, &c->phys_addr, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "window_bytes", true, 4096, 1 << 30, &v[2], err, errsize)) ||
+	    (rc = rd_want_int(o, p, "top_windows", true, 0, 100000, &v[3], err, errsize)))
 		return rc;
 	if (strcmp(c->source, "sw") && strcmp(c->source, "pmu") && strcmp(c->source, "ibs") &&
 	    strcmp(c->source, "spe"))
@@ -364,8 +364,8 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 	c->top_windows = (unsigned)v[3];
 	if (json_object_get(o, "command"))
 		return read_argv(json_object_get(o, "command"), c, err, errsize);
-	if ((rc = jr_want_int(o, p, "pid", true, 1, INT_MAX, &v[4], err, errsize)) ||
-	    (rc = jr_want_num(o, p, "duration_s", true, &c->duration_s, err, errsize)))
+	if ((rc = rd_want_int(o, p, "pid", true, 1, INT_MAX, &v[4], err, errsize)) ||
+	    (rc = rd_want_num(o, p, "duration_s", true, &c->duration_s, err, errsize)))
 		return rc;
 	c->pid = (int)v[4];
 	if (!(c->duration_s >= 0))
@@ -379,16 +379,16 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	long long code = 0, sig = 0, procs = 0;
 	int rc;
 
-	if ((rc = jr_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "target_gone", true, &r->target_gone, err, errsize)) ||
-	    (rc = jr_want_num(o, p, "wall_s", true, &r->wall_s, err, errsize)) ||
-	    (rc = jr_want_num(o, p, "exit_scan_s", false, &r->exit_scan_s, err, errsize)) ||
+	if ((rc = rd_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "target_gone", true, &r->target_gone, err, errsize)) ||
+	    (rc = rd_want_num(o, p, "wall_s", true, &r->wall_s, err, errsize)) ||
+	    (rc = rd_want_num(o, p, "exit_scan_s", false, &r->exit_scan_s, err, errsize)) ||
 	    (rc = want_ull(o, p, "lost", true, &r->lost, err, errsize)) ||
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "processes", true, 0, INT_MAX, &procs, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
+	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &procs, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
 		return rc;
 	if (!(r->wall_s >= 0) || !(r->exit_scan_s >= 0))
 		return ms_fail(err, errsize, -EBADMSG, "$.outcome: a negative time");
@@ -409,10 +409,10 @@ static int read_row(json_t *o, const char *path, int *pid, unsigned long long *s
 
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(o));
-	if ((rc = jr_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
+			       rd_terse_type(o));
+	if ((rc = rd_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
 	    (rc = want_ull(o, path, "start", true, start, err, errsize)) ||
-	    (rc = jr_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	*pid = (int)v;
 	snprintf(p, sizeof(p), "%s.samples", path);
@@ -427,8 +427,8 @@ static int read_vma(json_t *o, const char *path, struct record_vma *v, char *err
 	int rc = read_row(o, path, &v->pid, &v->start, &v->s, &v->mem, err, errsize);
 
 	if (rc || (rc = want_ull(o, path, "end", true, &v->end, err, errsize)) ||
-	    (rc = jr_want_str(o, path, "name", true, v->name, sizeof(v->name), err, errsize)) ||
-	    (rc = jr_want_str(o, path, "kind", true, v->kind, sizeof(v->kind), err, errsize)))
+	    (rc = rd_want_str(o, path, "name", true, v->name, sizeof(v->name), err, errsize)) ||
+	    (rc = rd_want_str(o, path, "kind", true, v->kind, sizeof(v->kind), err, errsize)))
 		return rc;
 	if (v->end <= v->start)
 		return ms_fail(err, errsize, -EBADMSG, "%s: end 0x%llx is not above start 0x%llx",
@@ -441,7 +441,7 @@ static int read_window(json_t *o, const char *path, struct record_window *w, cha
 {
 	int rc = read_row(o, path, &w->pid, &w->start, &w->s, &w->mem, err, errsize);
 
-	return rc ? rc : jr_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize);
+	return rc ? rc : rd_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize);
 }
 
 static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size_t size,
@@ -452,7 +452,7 @@ static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size
 	size_t i;
 	int rc;
 
-	if ((rc = jr_want(doc, "$", key, JSON_ARRAY, true, err, errsize)))
+	if ((rc = rd_want(doc, "$", key, JSON_ARRAY, true, err, errsize)))
 		return rc;
 	if (!json_array_size(a))
 		return 0;
@@ -478,7 +478,7 @@ static int read_schema(json_t *doc, char *err, size_t errsize)
 
 	if (!json_is_object(doc))
 		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a record document), "
-			       "found %s", jr_jtype(doc));
+			       "found %s", rd_terse_type(doc));
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema)
 		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
@@ -497,16 +497,16 @@ static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize
 	int rc;
 
 	if ((rc = read_schema(doc, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "tool", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "outcome", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "total", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(doc, "$", "tool", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "outcome", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "total", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	v = json_object_get(doc, "tool");
-	if ((rc = jr_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
-	    (rc = jr_want_str(v, "$.tool", "version", true, d->tool_version,
+	if ((rc = rd_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
+	    (rc = rd_want_str(v, "$.tool", "version", true, d->tool_version,
 			      sizeof(d->tool_version), err, errsize)) ||
 	    (rc = results_host_read(json_object_get(doc, "host"), "$.host", &d->host, err,
 				    errsize)))
