@@ -211,55 +211,63 @@ static int want_ull(json_t *o, const char *path, const char *key, bool required,
 	return rc;
 }
 
-/* {"0": n, "4": n}: keys are orders, values counts. */
-static int read_order_map(json_t *m, const char *path, unsigned long long *v, char *err,
-			  size_t errsize)
+/* Where the count of key k goes, or NULL with the message in err (a bad key). */
+typedef unsigned long long *count_slot_fn(const char *k, void *ctx, const char *path, char *err,
+					  size_t errsize);
+
+/* A map of counts, {"KEY": n, ...}: each key through slot, each value a count. */
+static int read_count_map(json_t *m, const char *path, count_slot_fn *slot, void *ctx,
+			  char *err, size_t errsize)
 {
+	unsigned long long *dst;
 	const char *k;
 	json_t *x;
-	char *end;
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
 			       rd_terse_type(m));
 	json_object_foreach(m, k, x) {
-		long o = strtol(k, &end, 10);
-
-		if (!*k || *end || o < 0 || o > RECORD_MAX_ORDER || (k[0] == '0' && k[1]))
-			return ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a folio order "
-				       "(0-%d)", path, k, RECORD_MAX_ORDER);
+		if (!(dst = slot(k, ctx, path, err, errsize)))
+			return -EBADMSG;
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
 				       path, k, rd_terse_type(x));
-		v[o] = (unsigned long long)json_integer_value(x);
+		*dst = (unsigned long long)json_integer_value(x);
 	}
 	return 0;
 }
 
-static int read_psizes(json_t *m, const char *path, struct record_counts *c, char *err,
-		       size_t errsize)
+/* {"0": n, "4": n}: keys are orders (ctx: the counts by order). */
+static unsigned long long *order_slot(const char *k, void *ctx, const char *path, char *err,
+				      size_t errsize)
 {
-	const char *k;
-	json_t *x;
+	unsigned long long *v = ctx;
 	char *end;
+	long o = strtol(k, &end, 10);
 
-	if (!json_is_object(m))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_terse_type(m));
-	json_object_foreach(m, k, x) {
-		unsigned long long b = strtoull(k, &end, 10);
-
-		if (!*k || *end || k[0] == '-' || (b & (b - 1)) || c->nr_psizes == RECORD_MAX_PSIZES)
-			return ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a page size (a power "
-				       "of two in bytes, or 0; at most %d)", path, k,
-				       RECORD_MAX_PSIZES);
-		if (!json_is_integer(x) || json_integer_value(x) < 0)
-			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
-				       path, k, rd_terse_type(x));
-		c->psize[c->nr_psizes].bytes = b;
-		c->psize[c->nr_psizes++].samples = (unsigned long long)json_integer_value(x);
+	if (!*k || *end || o < 0 || o > RECORD_MAX_ORDER || (k[0] == '0' && k[1])) {
+		ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a folio order (0-%d)", path, k,
+			RECORD_MAX_ORDER);
+		return NULL;
 	}
-	return 0;
+	return &v[o];
+}
+
+/* {"4096": n, "2097152": n}: keys are page sizes (ctx: the record_counts). */
+static unsigned long long *psize_slot(const char *k, void *ctx, const char *path, char *err,
+				      size_t errsize)
+{
+	struct record_counts *c = ctx;
+	char *end;
+	unsigned long long b = strtoull(k, &end, 10);
+
+	if (!*k || *end || k[0] == '-' || (b & (b - 1)) || c->nr_psizes == RECORD_MAX_PSIZES) {
+		ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a page size (a power of two in "
+			"bytes, or 0; at most %d)", path, k, RECORD_MAX_PSIZES);
+		return NULL;
+	}
+	c->psize[c->nr_psizes].bytes = b;
+	return &c->psize[c->nr_psizes++].samples;
 }
 
 static int read_counts(json_t *o, const char *path, struct record_counts *c, char *err,
@@ -280,11 +288,13 @@ static int read_counts(json_t *o, const char *path, struct record_counts *c, cha
 	    (rc = rd_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_order", path);
-	if ((rc = read_order_map(json_object_get(o, "by_order"), p, c->order, err, errsize)))
+	if ((rc = read_count_map(json_object_get(o, "by_order"), p, order_slot, c->order, err,
+				  errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_page_size", path);
 	if (json_object_get(o, "by_page_size") &&
-	    (rc = read_psizes(json_object_get(o, "by_page_size"), p, c, err, errsize)))
+	    (rc = read_count_map(json_object_get(o, "by_page_size"), p, psize_slot, c, err,
+				   errsize)))
 		return rc;
 	return 0;
 }
@@ -307,7 +317,7 @@ static int read_memory(json_t *o, const char *path, struct record_memory *m, cha
 	    (rc = rd_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.pages", path);
-	return read_order_map(json_object_get(o, "pages"), p, m->pages, err, errsize);
+	return read_count_map(json_object_get(o, "pages"), p, order_slot, m->pages, err, errsize);
 }
 
 static int read_argv(json_t *a, struct record_config *c, char *err, size_t errsize)

@@ -908,17 +908,19 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
  * letters. Percentages there are gains (positive is better), and a
  * significant difference is framed by '*' instead of parentheses. */
 
+/* A cell of the lkml table: the same order, span, metric and pattern. */
+#define SAME_CELL(w, k)                                                                   \
+	((w)->order == (k)->order && (w)->span == (k)->span &&                            \
+	 !strcmp((w)->metric, (k)->metric) && !strcmp((w)->pattern, (k)->pattern))
+
 static const struct compare_row *find_row(const struct compare_report *r, size_t other,
 					  const struct compare_row *key)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct compare_row *w = &r->rows[i];
-		if ((size_t)w->other == other && w->order == key->order && w->span == key->span &&
-		    !strcmp(w->metric, key->metric) && !strcmp(w->pattern, key->pattern))
-			return w;
-	}
+	for (i = 0; i < r->nr_rows; i++)
+		if ((size_t)r->rows[i].other == other && SAME_CELL(&r->rows[i], key))
+			return &r->rows[i];
 	return NULL;
 }
 
@@ -986,12 +988,9 @@ static const struct compare_gain_row *find_gain(const struct compare_report *r, 
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_gains; i++) {
-		const struct compare_gain_row *g = &r->gains[i];
-		if ((size_t)g->other == other && g->order == key->order && g->span == key->span &&
-		    !strcmp(g->metric, key->metric) && !strcmp(g->pattern, key->pattern))
-			return g;
-	}
+	for (i = 0; i < r->nr_gains; i++)
+		if ((size_t)r->gains[i].other == other && SAME_CELL(&r->gains[i], key))
+			return &r->gains[i];
 	return NULL;
 }
 
