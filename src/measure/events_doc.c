@@ -96,16 +96,16 @@ void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FI
 		json_t *counted = json_object_get(m, "counted");
 
 		fprintf(out, "  %-20s %-5s 0x%-10llx 0x%-6llx %s%s%s%s%s\n",
-		        json_string_value(json_object_get(m, "metric")), tbuf,
-		        (unsigned long long)json_integer_value(json_object_get(m, "config")),
-		        (unsigned long long)json_integer_value(json_object_get(m, "config1")),
-		        json_string_value(json_object_get(m, "event")),
-		        json_is_null(type) ? "  (" : "",
-		        json_is_null(type) ? json_string_value(json_object_get(m, "error")) : "",
-		        json_is_null(type) ? ")" : "",
-		        !counted ? "" : json_is_true(counted) ? "  [counted by this PMU]" :
-		        json_is_false(counted) ? "  [NOT counted by this PMU]" :
-		        "  [unknown whether this PMU counts it]");
+			json_string_value(json_object_get(m, "metric")), tbuf,
+			(unsigned long long)json_integer_value(json_object_get(m, "config")),
+			(unsigned long long)json_integer_value(json_object_get(m, "config1")),
+			json_string_value(json_object_get(m, "event")),
+			json_is_null(type) ? "  (" : "",
+			json_is_null(type) ? json_string_value(json_object_get(m, "error")) : "",
+			json_is_null(type) ? ")" : "",
+			!counted ? "" : json_is_true(counted) ? "  [counted by this PMU]" :
+			json_is_false(counted) ? "  [NOT counted by this PMU]" :
+			"  [unknown whether this PMU counts it]");
 	}
 	fprintf(out, "\nDerived metrics\n");
 	for (l = 0; l < 2; l++)
@@ -119,11 +119,11 @@ void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FI
 
 		if (co >= 0)
 			fprintf(out, "With this kernel's %ldK pages: the contpte block is %ldK (order %d)\n",
-			        ps >> 10, (ps << co) >> 10, co);
+				ps >> 10, (ps << co) >> 10, co);
 	}
 #endif
 	fprintf(out, "Notes: %s\n", d->notes);
 	if (this_cpu && !arch_tlb_geometry(&t))
 		fprintf(out, "This CPU's data TLB (%s): L1 %d x 4K, %d x 2M; L2 %d x 4K, %d x 2M\n",
-		        t.source, t.l1d_4k, t.l1d_2m, t.l2_4k, t.l2_2m);
+			t.source, t.l1d_4k, t.l1d_2m, t.l2_4k, t.l2_2m);
 }
