@@ -111,10 +111,10 @@ TEST(contpte_sizes_per_granule)
 {
 	struct layout_hist h;
 
-	EXPECT_EQ(tlb_contpte_order(12), 4);
-	EXPECT_EQ(tlb_contpte_order(14), 7);
-	EXPECT_EQ(tlb_contpte_order(16), 5);
-	EXPECT_EQ(tlb_contpte_order(13), -1);
+	EXPECT_EQ(arch_arm64_contpte_order(1L << 12), 4);
+	EXPECT_EQ(arch_arm64_contpte_order(1L << 14), 7);
+	EXPECT_EQ(arch_arm64_contpte_order(1L << 16), 5);
+	EXPECT_EQ(arch_arm64_contpte_order(1L << 13), -1);
 
 	/* 64 MiB in 16K pages, folios of order 7 (2M): 4096 pages -> 32 blocks */
 	hist_folios(&h, 14, 11, 64 * MIB, 7);

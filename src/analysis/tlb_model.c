@@ -4,6 +4,7 @@
  * level from a contiguity histogram (src/doc/layout.h) and a geometry
  * (arch/tlb_geometry.c, a user's file, or the host's CPUID).
  */
+#include "folio_types.h"
 #include "tlb_model.h"
 
 #include <errno.h>
@@ -37,22 +38,6 @@ const char *tlb_merge_name(enum tlb_merge m)
 		return "contpte";
 	}
 	return "?";
-}
-
-/* Linux arch/arm64/include/asm/pgtable-hwdef.h CONT_PTE_SHIFT (Arm ARM DDI
- * 0487, D8.6.1 "The Contiguous bit"): 16 x 4K, 128 x 16K, 32 x 64K. */
-int tlb_contpte_order(unsigned page_shift)
-{
-	switch (page_shift) {
-	case 12:
-		return 4;
-	case 14:
-		return 7;
-	case 16:
-		return 5;
-	default:
-		return -1;
-	}
 }
 
 static int log2_exact(unsigned v)
@@ -99,7 +84,7 @@ static int merge_order(const struct tlb_geometry *g, const struct layout_hist *h
 		return h->page_shift == 12 && m >= 1 ? m : -1;
 	case TLB_MERGE_CONTPTE:
 		/* the table gives the 4K block; other granules have their own */
-		return h->page_shift == 12 ? m : tlb_contpte_order(h->page_shift);
+		return h->page_shift == 12 ? m : arch_arm64_contpte_order(1L << h->page_shift);
 	}
 	return -1;
 }

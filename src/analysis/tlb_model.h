@@ -103,9 +103,7 @@ const char *tlb_merge_name(enum tlb_merge m);
 /* added: the table entry describing a CPU (vendor as CPUID or "arm";
  * family/model as in struct tlb_cpu_match), or NULL. */
 const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, int model);
-/* added: the arm64 contiguous-PTE block order for a base page shift (Linux
- * CONT_PTE_SHIFT: 16 x 4K, 128 x 16K, 32 x 64K), -1 for others. */
-int tlb_contpte_order(unsigned page_shift);
+/* the arm64 contiguous-PTE block order: arch_arm64_contpte_order (folio_types.h) */
 /* added: the model's assumptions in words (the JSON "assumptions"). */
 const char *tlb_model_assumptions(void);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The translation model beside an analysis (src/analysis/tlb_predict.h). */
+#include "folio_types.h"
 #include "tlb_predict.h"
 
 #include <math.h>
@@ -67,7 +68,7 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 
 	if (g->merge == TLB_MERGE_NONE || order >= h->pmd_order)
 		return false;
-	m = g->merge == TLB_MERGE_CONTPTE && h->page_shift != 12 ? tlb_contpte_order(h->page_shift)
+	m = g->merge == TLB_MERGE_CONTPTE && h->page_shift != 12 ? arch_arm64_contpte_order(1L << h->page_shift)
 								 : (int)log2((double)g->merge_pages);
 	if (m < 1 || order < m || m > h->pmd_order)
 		return false;

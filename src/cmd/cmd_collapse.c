@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
+#include "collapse_report.h"
 #include "commands.h"
 #include "counters.h"
 #include "plot.h"
@@ -136,136 +137,6 @@ static const struct cli_cmd collapse_cli = {
 	},
 };
 
-static void print_header(const struct collapse_cmd_opts *o, const struct collapse_env *env)
-{
-	unsigned pmd_pages = 1u << env->pmd_order;
-	unsigned present = (unsigned)lround(o->cfg.fill * pmd_pages);
-	int i;
-
-	printf("collapse: %s, span %zu MiB (%zu PMDs), fill %.0f%% (%u of %u PTEs empty per "
-	       "PMD), seed %llu\n",
-	       collapse_mode_name(o->cfg.mode), o->cfg.span >> 20,
-	       o->cfg.span / env->thp.pmd_size, o->cfg.fill * 100, pmd_pages - present, pmd_pages,
-	       (unsigned long long)o->cfg.seed);
-	printf("targets:");
-	for (i = 1; i <= FOLIO_MAX_ORDER; i++)
-		if (o->cfg.orders & (1UL << i))
-			printf(" %d(%s)", i, thp_word_name(env->target_word[i]));
-	if (o->cfg.mode == COLLAPSE_KHUGEPAGED)
-		printf("; khugepaged scan_sleep %ld ms, pages_to_scan %ld", o->cfg.scan_sleep_ms,
-		       o->cfg.pages_to_scan);
-	printf("\n");
-}
-
-/* A counter's column head: without "collapse_" and "_pte". */
-static void counter_head(const char *name, char *buf, size_t size)
-{
-	size_t n;
-
-	snprintf(buf, size, "%s", strncmp(name, "collapse_", 9) ? name : name + 9);
-	n = strlen(buf);
-	if (n > 4 && !strcmp(buf + n - 4, "_pte"))
-		buf[n - 4] = '\0';
-}
-
-/* The per-size collapse counters as a table: one row per order with a
- * non-zero counter, one column per counter the kernel has (collapse_alloc,
- * collapse_alloc_failed, collapse_exceed_{none,swap,shared}_pte), zeros shown. */
-static void print_counters(const struct collapse_run *r)
-{
-	const char *names[8];
-	unsigned long rows = 0;
-	int nr_names = 0, i, j, o;
-	char head[40];
-
-	for (i = 0; i < r->nr_counters; i++) {
-		if (r->counters[i].delta)
-			rows |= 1UL << r->counters[i].order;
-		for (j = 0; j < nr_names && strcmp(names[j], r->counters[i].name); j++)
-			;
-		if (j == nr_names && nr_names < (int)MS_ARRAY_SIZE(names))
-			names[nr_names++] = r->counters[i].name;
-	}
-	if (!rows)
-		return;
-	printf("  per-size collapse counters (kernel, system-wide):\n  %5s", "order");
-	for (j = 0; j < nr_names; j++) {
-		counter_head(names[j], head, sizeof(head));
-		printf(" %13s", head);
-	}
-	printf("\n");
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-		if (!(rows & (1UL << o)))
-			continue;
-		printf("  %5d", o);
-		for (j = 0; j < nr_names; j++) {
-			long long v = 0;
-
-			for (i = 0; i < r->nr_counters; i++)
-				if (r->counters[i].order == o && !strcmp(r->counters[i].name, names[j]))
-					v = r->counters[i].delta;
-			printf(" %13lld", v);
-		}
-		printf("\n");
-	}
-}
-
-static void print_run(const struct collapse_run *r, const char *statement,
-		      const struct collapse_measure *before, const struct collapse_measure *after)
-{
-	unsigned long cols = 1; /* order 0 always */
-	size_t i;
-	int o;
-
-	for (i = 0; i < r->nr_samples; i++)
-		for (o = 1; o <= FOLIO_MAX_ORDER; o++)
-			if (r->timeline[i].pages[o])
-				cols |= 1UL << o;
-	printf("\nmax_ptes_none %d\n  %8s %9s", r->max_ptes_none, "t_ms", "rss_MiB");
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			printf(" %8s%-2d", "order", o);
-	printf(" %8s\n", "partial");
-	/* Only the samples where something changed (and the last): a quiet
-	 * minute of khugepaged is one line, not six hundred. */
-	for (i = 0; i < r->nr_samples; i++) {
-		const struct collapse_sample *s = &r->timeline[i];
-
-		if (i && i + 1 < r->nr_samples &&
-		    !memcmp(s->pages, r->timeline[i - 1].pages, sizeof(s->pages)) &&
-		    s->rss_bytes == r->timeline[i - 1].rss_bytes)
-			continue;
-		printf("  %8ld %9.1f", s->t_ms, (double)s->rss_bytes / (1 << 20));
-		for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-			if (cols & (1UL << o))
-				printf(" %10llu", s->pages[o]);
-		printf(" %8llu\n", s->partial);
-	}
-	printf("  RSS %.1f -> %.1f MiB (%+.1f MiB, x%.2f); khugepaged (system-wide) "
-	       "pages_collapsed %+ld, full_scans %+ld\n",
-	       (double)r->rss_before / (1 << 20), (double)r->rss_after / (1 << 20),
-	       ((double)r->rss_after - (double)r->rss_before) / (1 << 20),
-	       r->rss_before ? (double)r->rss_after / (double)r->rss_before : 0.0,
-	       r->pages_collapsed, r->full_scans);
-	print_counters(r);
-	if (r->rss_growth_steps)
-		printf("  RSS grew at %d sample(s) over %ld khugepaged pass(es): %+.1f KiB per pass\n",
-		       r->rss_growth_steps, r->rss_growth_passes, r->rss_growth_per_pass / 1024);
-	if (r->mpn_mthp_source)
-		printf("  max_ptes_none for mTHP orders: %d (%s)\n", r->mpn_mthp, r->mpn_mthp_source);
-	printf("  %s after %ld ms\n", r->steady ? "steady" : "not steady (timeout)", r->elapsed_ms);
-	if (r->madvise_ns)
-		printf("  MADV_COLLAPSE took %.1f ms%s%s\n", r->madvise_ns / 1e6,
-		       r->madvise_errno ? ", error: " : "",
-		       r->madvise_errno ? strerror(r->madvise_errno) : "");
-	if (before && after)
-		printf("  chase-tlb: %.2f ns/access at order 0, %.2f after collapse (x%.2f; timing, "
-		       "noisy VM)\n",
-		       before->ns_per_access, after->ns_per_access,
-		       after->ns_per_access > 0 ? before->ns_per_access / after->ns_per_access : 0);
-	printf("  => %s\n", statement);
-}
-
 static int exit_for(int err)
 {
 	if (err == -ENOMEM || err == -EOPNOTSUPP)
@@ -367,7 +238,7 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 		goto out;
 	}
 	if (!o->json)
-		print_run(&r, statement, measured ? &before : NULL, measured ? &after : NULL);
+		collapse_report_run(&doc->runs[doc->nr_runs - 1], stdout);
 out:
 	collapse_run_free(&r);
 	collapse_span_unmap(&ref);
@@ -501,7 +372,7 @@ static int collapse_cmd(int argc, char **argv)
 	collapse_doc_init(&cd, &env);
 	collapse_doc_set_config(&cd, &o.cfg, &env, o.mpn, (size_t)o.nr_mpn, o.measure);
 	if (!o.json)
-		print_header(&o, &env);
+		collapse_report_header(&cd, stdout);
 	for (i = 0; i < o.nr_mpn; i++) {
 		o.cfg.max_ptes_none = o.mpn[i];
 		rc = one_run(&o, &env, &cd);

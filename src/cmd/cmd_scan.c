@@ -19,6 +19,7 @@
 #include "report.h"
 #include "results.h"
 #include "scan.h"
+#include "scan_tlb.h"
 #include "tlb_host.h"
 #include "tlb_model.h"
 #include "tlb_opt.h"
@@ -321,90 +322,11 @@ struct sample {
 
 /* ---- the TLB model (--tlb) -------------------------------------------- */
 
-/* 41000 -> "41,000" */
-static const char *grouped(unsigned long long v, char *buf, size_t size)
+/* The models and choices scan's TLB writers (scan_tlb.h) need. */
+static struct scan_tlb_view tlb_view(const struct scan_cmd_opts *c)
 {
-	char digits[32];
-	size_t n, i, o = 0;
-
-	n = (size_t)snprintf(digits, sizeof(digits), "%llu", v);
-	for (i = 0; i < n && o + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-static void print_tlb(const struct scan_cmd_opts *c, const struct layout_hist *h)
-{
-	struct tlb_footprint fp;
-	int m, i;
-
-	if (!layout_hist_pages(h) && !c->inc_empty)
-		return;
-	for (m = 0; m < c->nr_models; m++) {
-		if (tlb_footprint(c->models[m], h, &fp)) {
-			printf("tlb-%s: no footprint (the model's rule does not fit %uK pages)\n",
-			       c->models[m]->name, 1u << (h->page_shift - 10));
-			continue;
-		}
-		for (i = 0; i < fp.nr_levels; i++) {
-			const struct tlb_level_footprint *l = &fp.level[i];
-			char name[64];
-			int pad;
-
-			snprintf(name, sizeof(name), "tlb-%s-%s", fp.model, l->name);
-			pad = 32 - (int)strlen(name) - 1;
-			printf("%s:%*s%8llu entries", name, pad > 0 ? pad : 0, "", l->entries_needed);
-			if (l->capacity && l->entries_needed)
-				printf(" of %llu (miss %.1f%%, model, %s)", l->capacity,
-				       l->miss_ratio * 100.0, tlb_source_name(fp.source));
-			else if (!l->capacity)
-				printf(" (capacity not known: no prediction)");
-			putchar('\n');
-		}
-	}
-}
-
-/* The total's labels and its sentence: entries of the last level on each model. */
-static void print_tlb_total(const struct scan_cmd_opts *c, const struct layout_hist *h)
-{
-	struct tlb_footprint fp;
-	char buf[32];
-	int m;
-
-	if (!c->rollup)
-		printf("total:\n");
-	print_tlb(c, h);
-	printf("# tlb (model): these mappings need");
-	for (m = 0; m < c->nr_models; m++) {
-		const struct tlb_level_footprint *l;
-
-		if (tlb_footprint(c->models[m], h, &fp))
-			continue;
-		l = &fp.level[fp.nr_levels - 1];
-		printf("%s %s %s entries on %s%s", m ? ";" : "", grouped(l->entries_needed, buf,
-		       sizeof(buf)), l->name, c->tlb_host && !m ? "this CPU, " : "", fp.model);
-		if (l->capacity)
-			printf(" (capacity %llu, %s)", l->capacity, tlb_source_name(fp.source));
-	}
-	printf("\n");
-}
-
-/* "layout" and "tlb" (one footprint per model) into object o. */
-static void tlb_json(const struct scan_cmd_opts *c, const struct layout_hist *h, json_t *o)
-{
-	struct tlb_footprint fp;
-	json_t *a = json_array();
-	int m;
-
-	json_object_set_new(o, "layout", layout_hist_json(h));
-	for (m = 0; m < c->nr_models; m++)
-		if (!tlb_footprint(c->models[m], h, &fp))
-			json_array_append_new(a, tlb_footprint_json(&fp));
-	json_object_set_new(o, "tlb", a);
+	return (struct scan_tlb_view){ .models = c->models, .nr_models = c->nr_models,
+				       .this_cpu = c->tlb_host, .inc_empty = c->inc_empty };
 }
 
 static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats *st)
@@ -469,7 +391,7 @@ static int on_vma(const struct scan_vma *v, void *arg)
 							      v->rss_kb - v->anon_kb : 0)));
 		json_object_set_new(j, "stats", labels_json(c, &v->st, false));
 		if (c->o.layout && v->scanned)
-			tlb_json(c, &v->layout, j);
+			scan_tlb_json(tlb_view(c), &v->layout, j);
 		json_array_append_new(s->vmas, j);
 		return 0;
 	}
@@ -478,7 +400,7 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	if (v->scanned)
 		print_labels(c, &v->st);
 	if (v->scanned && c->o.layout)
-		print_tlb(c, &v->layout);
+		scan_tlb_write(tlb_view(c), &v->layout, stdout);
 	return 0;
 }
 
@@ -569,7 +491,7 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_FILE)));
 		json_object_set_new(r, "stats", labels_json(c, &s.rollup, true));
 		if (c->o.layout)
-			tlb_json(c, &s.layout, r);
+			scan_tlb_json(tlb_view(c), &s.layout, r);
 		json_object_set_new(j, "rollup", r);
 		json_object_set_new(j, "skipped", s.skipped);
 		s.procs = s.skipped = NULL;
@@ -578,7 +500,7 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 		print_labels(c, &s.rollup);
 	}
 	if (!c->json && c->o.layout)
-		print_tlb_total(c, &s.layout);
+		scan_tlb_write_total(tlb_view(c), &s.layout, !c->rollup, stdout);
 	rc = MS_EXIT_OK;
 out:
 	json_decref(s.procs);

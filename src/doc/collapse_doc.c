@@ -228,71 +228,6 @@ out:
 
 /* ---- the reader ---------------------------------------------------------- */
 
-/* The collapse document's readers: the kit of json_read.h in its terse
- * wording, messages without a file name. */
-#define RD(err, errsize) (struct rd){ .err = (err), .errsize = (errsize), .terse = true }
-
-static const char *jtype(const json_t *v)
-{
-	return json_is_real(v) ? "a number" : rd_type_name(v);
-}
-
-/* One typed field: present with the type, or absent when optional. */
-static int want(json_t *o, const char *path, const char *key, json_type type, bool required,
-		char *err, size_t errsize)
-{
-	return rd_typed(&RD(err, errsize), o, path, key, type, required);
-}
-
-/* Integers of the model: want() plus a range. */
-static int want_int(json_t *o, const char *path, const char *key, bool required, long long min,
-		    long long max, long long *out, char *err, size_t errsize)
-{
-	json_int_t x;
-	int rc = rd_int(&RD(err, errsize), o, path, key, required, min, max, &x);
-
-	if (!rc && json_object_get(o, key))
-		*out = x;
-	return rc;
-}
-
-static int want_num(json_t *o, const char *path, const char *key, bool required, double *out,
-		    char *err, size_t errsize)
-{
-	int rc = want(o, path, key, JSON_REAL, required, err, errsize);
-
-	if (!rc && json_object_get(o, key))
-		*out = json_number_value(json_object_get(o, key));
-	return rc;
-}
-
-static int want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
-		     char *err, size_t errsize)
-{
-	return rd_bool(&RD(err, errsize), o, path, key, required, out);
-}
-
-/* A string of the model: it must fit, the writer would write it back cut. */
-static int want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
-		    size_t size, char *err, size_t errsize)
-{
-	return rd_string(&RD(err, errsize), o, path, key, required, true, dst, size);
-}
-
-/* A fixed word of the document (e.g. "source": "timing"), when present. */
-static int want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
-		     size_t errsize)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		return 0;
-	if (!json_is_string(v) || strcmp(json_string_value(v), word))
-		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected \"%s\", found %s", path,
-			    key, word, json_is_string(v) ? json_string_value(v) : jtype(v));
-	return 0;
-}
-
 static int read_orders(json_t *o, const char *path, const char *key,
 		       struct folio_orders *out, char *err, size_t errsize)
 {
@@ -301,7 +236,7 @@ static int read_orders(json_t *o, const char *path, const char *key,
 	size_t i;
 	int rc;
 
-	if ((rc = want(o, path, key, JSON_ARRAY, false, err, errsize)) || !a)
+	if ((rc = rd_want(o, path, key, JSON_ARRAY, false, err, errsize)) || !a)
 		return rc;
 	json_array_foreach(a, i, v) {
 		long long k;
@@ -309,7 +244,7 @@ static int read_orders(json_t *o, const char *path, const char *key,
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		    json_integer_value(v) > FOLIO_MAX_ORDER)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: expected an order 0-%d, "
-				    "found %s", path, key, i, FOLIO_MAX_ORDER, jtype(v));
+				    "found %s", path, key, i, FOLIO_MAX_ORDER, rd_terse_type(v));
 		k = json_integer_value(v);
 		if (seen & (1UL << k))
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s[%zu]: order %lld twice", path,
@@ -359,7 +294,7 @@ static int read_hist(json_t *hist, const char *hp, unsigned long long *pages,
 				    canon);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.hist.%s: expected a page "
-				    "count (an integer >= 0), found %s", hp, k, jtype(v));
+				    "count (an integer >= 0), found %s", hp, k, rd_terse_type(v));
 		pages[o] = (unsigned long long)json_integer_value(v);
 		if (seen)
 			*seen |= 1UL << o;
@@ -371,7 +306,7 @@ static int read_hist(json_t *hist, const char *hp, unsigned long long *pages,
 static int read_hist_at(json_t *o, const char *path, bool required, unsigned long long *pages,
 			unsigned long *seen, char *err, size_t errsize)
 {
-	int rc = want(o, path, "hist", JSON_OBJECT, required, err, errsize);
+	int rc = rd_want(o, path, "hist", JSON_OBJECT, required, err, errsize);
 
 	if (rc || !json_object_get(o, "hist"))
 		return rc;
@@ -388,20 +323,20 @@ static int read_measure(json_t *m, const char *path, const char *state,
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    jtype(m));
+			    rd_terse_type(m));
 	snprintf(p, sizeof(p), "%s.ns_per_access", path);
-	if ((rc = want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
-	    (rc = want_word(m, path, "span_state", state, err, errsize)) ||
-	    (rc = want(m, path, "ns_per_access", JSON_OBJECT, true, err, errsize)))
+	if ((rc = rd_want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
+	    (rc = rd_want_word(m, path, "span_state", state, err, errsize)) ||
+	    (rc = rd_want(m, path, "ns_per_access", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	npa = json_object_get(m, "ns_per_access");
-	if ((rc = want_num(npa, p, "value", true, &dm->ns_per_access, err, errsize)) ||
-	    (rc = want_word(npa, p, "source", W_TIMING, err, errsize)) ||
-	    (rc = want_num(npa, p, "min", false, &dm->ns_min, err, errsize)) ||
-	    (rc = want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
-	    (rc = want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
+	if ((rc = rd_want_num(npa, p, "value", true, &dm->ns_per_access, err, errsize)) ||
+	    (rc = rd_want_word(npa, p, "source", W_TIMING, err, errsize)) ||
+	    (rc = rd_want_num(npa, p, "min", false, &dm->ns_min, err, errsize)) ||
+	    (rc = rd_want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
+	    (rc = rd_want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
 			   errsize)) ||
-	    (rc = want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
+	    (rc = rd_want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
 	    (rc = read_hist_at(m, path, false, dm->pages, NULL, err, errsize)))
 		return rc;
 	dm->reps = (int)x;
@@ -418,17 +353,17 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 	int rc;
 
 	dr->mpn_mthp = dr->klog_kept = -1;
-	if ((rc = want(run, path, "rss_creep", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(run, path, "mthp_max_ptes_none", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
+	if ((rc = rd_want(run, path, "rss_creep", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(run, path, "mthp_max_ptes_none", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "rss_creep"))) {
 		dr->has_rss_creep = true;
 		snprintf(p, sizeof(p), "%s.rss_creep", path);
-		if ((rc = want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
-		    (rc = want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
+		if ((rc = rd_want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
+		    (rc = rd_want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
 				   errsize)) ||
-		    (rc = want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
+		    (rc = rd_want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
 				   errsize)))
 			return rc;
 		dr->rss_growth_steps = (int)n;
@@ -437,21 +372,21 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 		dr->has_mpn_mthp = true;
 		snprintf(p, sizeof(p), "%s.mthp_max_ptes_none", path);
 		if ((x = json_object_get(v, "value")) && !json_is_null(x) &&
-		    (rc = want_int(v, p, "value", false, 0, 1 << 20, &dr->mpn_mthp, err, errsize)))
+		    (rc = rd_want_int(v, p, "value", false, 0, 1 << 20, &dr->mpn_mthp, err, errsize)))
 			return rc;
 		if ((x = json_object_get(v, "source")) && !json_is_null(x) &&
-		    (rc = want_str(v, p, "source", false, dr->mpn_mthp_source,
+		    (rc = rd_want_str(v, p, "source", false, dr->mpn_mthp_source,
 				   sizeof(dr->mpn_mthp_source), err, errsize)))
 			return rc;
 	}
 	if ((v = json_object_get(run, "kernel_log"))) {
 		dr->has_klog = true;
 		snprintf(p, sizeof(p), "%s.kernel_log", path);
-		if ((rc = want_bool(v, p, "readable", true, &dr->klog_readable, err, errsize)) ||
-		    (rc = want_bool(v, p, "rewrite_message", true, &dr->klog_found, err, errsize)))
+		if ((rc = rd_want_bool(v, p, "readable", true, &dr->klog_readable, err, errsize)) ||
+		    (rc = rd_want_bool(v, p, "rewrite_message", true, &dr->klog_found, err, errsize)))
 			return rc;
 		if ((x = json_object_get(v, "kept")) && !json_is_null(x) &&
-		    (rc = want_int(v, p, "kept", false, 0, 1 << 20, &dr->klog_kept, err, errsize)))
+		    (rc = rd_want_int(v, p, "kept", false, 0, 1 << 20, &dr->klog_kept, err, errsize)))
 			return rc;
 	}
 	return 0;
@@ -468,7 +403,7 @@ static int read_run_counters(json_t *run, const char *path, struct collapse_doc_
 	size_t i;
 	int rc;
 
-	if ((rc = want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
+	if ((rc = rd_want(run, path, "collapse_counters", JSON_ARRAY, false, err, errsize)))
 		return rc;
 	v = json_object_get(run, "collapse_counters");
 	if (json_array_size(v) &&
@@ -480,11 +415,11 @@ static int read_run_counters(json_t *run, const char *path, struct collapse_doc_
 		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
 		if (!json_is_object(c))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				    jtype(c));
+				    rd_terse_type(c));
 		x = 0;
-		if ((rc = want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
-		    (rc = want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
-		    (rc = want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
+		if ((rc = rd_want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		    (rc = rd_want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
+		    (rc = rd_want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
 				   errsize)))
 			return rc;
 		k->order = (int)x;
@@ -503,17 +438,17 @@ static int read_run_creep(json_t *v, const char *path, struct collapse_doc_run *
 
 	if (v) {
 		snprintf(p, sizeof(p), "%s.creep", path);
-		if ((rc = want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
+		if ((rc = rd_want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
 			return rc;
 		if (dr->creep) {
 			x = 0;
-			if ((rc = want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+			if ((rc = rd_want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
 				return rc;
 			dr->creep_from = (int)x;
-			if ((rc = want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
+			if ((rc = rd_want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
 				return rc;
 			dr->creep_to = (int)x;
-			if ((rc = want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+			if ((rc = rd_want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
 					   errsize)))
 				return rc;
 		}
@@ -531,9 +466,9 @@ static int read_run_measure(json_t *v, const char *path, struct collapse_doc_run
 	if (v) {
 		dr->has_measure = true;
 		snprintf(p, sizeof(p), "%s.measure", path);
-		if ((rc = want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
-		    (rc = want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
+		if ((rc = rd_want(v, p, "before", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = rd_want(v, p, "after", JSON_OBJECT, true, err, errsize)) ||
+		    (rc = rd_want_num(v, p, "speedup", false, &dr->speedup, err, errsize)))
 			return rc;
 		snprintf(p, sizeof(p), "%s.measure.before", path);
 		if ((rc = read_measure(json_object_get(v, "before"), p, W_BEFORE, &dr->before, err,
@@ -554,68 +489,68 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 	char p[160];
 	int rc;
 
-	if ((rc = want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
-	    (rc = want_int(run, path, "elapsed_ms", false, 0, LLONG_MAX, &dr->elapsed_ms, err,
+	if ((rc = rd_want_bool(run, path, "steady", false, &dr->steady, err, errsize)) ||
+	    (rc = rd_want_int(run, path, "elapsed_ms", false, 0, LLONG_MAX, &dr->elapsed_ms, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "span_pages", false, 0, LLONG_MAX, &dr->span_pages, err,
+	    (rc = rd_want_int(run, path, "span_pages", false, 0, LLONG_MAX, &dr->span_pages, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "filled_pages", false, 0, LLONG_MAX, &dr->filled_pages,
+	    (rc = rd_want_int(run, path, "filled_pages", false, 0, LLONG_MAX, &dr->filled_pages,
 			   err, errsize)) ||
-	    (rc = want_int(run, path, "rss_before", false, 0, LLONG_MAX, &dr->rss_before, err,
+	    (rc = rd_want_int(run, path, "rss_before", false, 0, LLONG_MAX, &dr->rss_before, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "rss_after", false, 0, LLONG_MAX, &dr->rss_after, err,
+	    (rc = rd_want_int(run, path, "rss_after", false, 0, LLONG_MAX, &dr->rss_after, err,
 			   errsize)) ||
-	    (rc = want_int(run, path, "rss_growth_bytes", false, LLONG_MIN, LLONG_MAX,
+	    (rc = rd_want_int(run, path, "rss_growth_bytes", false, LLONG_MIN, LLONG_MAX,
 			   &dr->rss_growth_bytes, err, errsize)) ||
-	    (rc = want_num(run, path, "bloat", false, &dr->bloat, err, errsize)))
+	    (rc = rd_want_num(run, path, "bloat", false, &dr->bloat, err, errsize)))
 		return rc;
 	dr->first_collapse_ms = -1;
 	if ((v = json_object_get(run, "first_collapse_ms")) && !json_is_null(v) &&
-	    (rc = want_int(run, path, "first_collapse_ms", false, 0, LLONG_MAX,
+	    (rc = rd_want_int(run, path, "first_collapse_ms", false, 0, LLONG_MAX,
 			   &dr->first_collapse_ms, err, errsize)))
 		return rc;
-	if ((rc = want(run, path, "khugepaged", JSON_OBJECT, false, err, errsize)))
+	if ((rc = rd_want(run, path, "khugepaged", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "khugepaged"))) {
 		snprintf(p, sizeof(p), "%s.khugepaged", path);
-		if ((rc = want_int(v, p, "pages_collapsed", false, LLONG_MIN, LLONG_MAX,
+		if ((rc = rd_want_int(v, p, "pages_collapsed", false, LLONG_MIN, LLONG_MAX,
 				   &dr->pages_collapsed, err, errsize)) ||
-		    (rc = want_int(v, p, "full_scans", false, LLONG_MIN, LLONG_MAX,
+		    (rc = rd_want_int(v, p, "full_scans", false, LLONG_MIN, LLONG_MAX,
 				   &dr->full_scans, err, errsize)) ||
-		    (rc = want_word(v, p, "scope", W_SCOPE, err, errsize)) ||
-		    (rc = want_word(v, p, "source", W_KERNEL, err, errsize)))
+		    (rc = rd_want_word(v, p, "scope", W_SCOPE, err, errsize)) ||
+		    (rc = rd_want_word(v, p, "source", W_KERNEL, err, errsize)))
 			return rc;
 	}
 	if ((rc = read_run_counters(run, path, dr, err, errsize)))
 		return rc;
-	if ((rc = want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
+	if ((rc = rd_want(run, path, "madvise", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(run, "madvise"))) {
 		dr->has_madvise = true;
 		snprintf(p, sizeof(p), "%s.madvise", path);
 		if ((c = json_object_get(v, "error")) && !json_is_null(c) &&
-		    (rc = want_str(v, p, "error", false, dr->madvise_error,
+		    (rc = rd_want_str(v, p, "error", false, dr->madvise_error,
 				   sizeof(dr->madvise_error), err, errsize)))
 			return rc;
 		if (c && json_is_string(c) && !dr->madvise_error[0])
 			return ms_fail(err, errsize, -EBADMSG, "%s.error: empty (null when none)", p);
-		if ((rc = want_int(v, p, "ns", false, 0, LLONG_MAX, &dr->madvise_ns, err,
+		if ((rc = rd_want_int(v, p, "ns", false, 0, LLONG_MAX, &dr->madvise_ns, err,
 				   errsize)))
 			return rc;
 	}
 	if ((rc = read_orders(run, path, "orders_reached", &dr->orders_reached, err, errsize)) ||
 	    (rc = read_orders(run, path, "orders_final", &dr->orders_final, err, errsize)) ||
-	    (rc = want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
+	    (rc = rd_want(run, path, "creep", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((rc = read_run_creep(json_object_get(run, "creep"), path, dr, err, errsize)))
 		return rc;
 	if ((rc = read_run_mthp(run, path, dr, err, errsize)))
 		return rc;
-	if ((rc = want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
+	if ((rc = rd_want_str(run, path, "verdict", false, dr->verdict, sizeof(dr->verdict), err,
 			   errsize)) ||
-	    (rc = want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
+	    (rc = rd_want_str(run, path, "statement", false, dr->statement, sizeof(dr->statement),
 			   err, errsize)) ||
-	    (rc = want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
+	    (rc = rd_want(run, path, "measure", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((rc = read_run_measure(json_object_get(run, "measure"), path, dr, err, errsize)))
 		return rc;
@@ -680,9 +615,9 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 
 	if (!json_is_object(run))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    jtype(run));
-	if ((rc = want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
-	    (rc = want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
+			    rd_terse_type(run));
+	if ((rc = rd_want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
+	    (rc = rd_want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
 		return rc;
 	dr->max_ptes_none = json_integer_value(json_object_get(run, "max_ptes_none"));
 	snprintf(hp, sizeof(hp), "%s.max_ptes_none", path);
@@ -701,23 +636,23 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 		snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
 		if (!json_is_object(smp))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
-				    hp, jtype(smp));
-		if ((rc = want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
-		    (rc = want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
+				    hp, rd_terse_type(smp));
+		if ((rc = rd_want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
+		    (rc = rd_want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
 			return rc;
 		s->t_ms = json_integer_value(json_object_get(smp, "t_ms"));
 		if ((rc = read_hist(json_object_get(smp, "hist"), hp, s->pages, seen, err,
 				    errsize)))
 			return rc;
-		if ((rc = want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
+		if ((rc = rd_want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->partial = (unsigned long long)x;
 		x = 0;
-		if ((rc = want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
+		if ((rc = rd_want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
 			return rc;
 		s->rss_bytes = (unsigned long long)x;
 		s->full_scans = -1;
-		if ((rc = want_int(smp, hp, "full_scans", false, 0, LLONG_MAX, &s->full_scans,
+		if ((rc = rd_want_int(smp, hp, "full_scans", false, 0, LLONG_MAX, &s->full_scans,
 				   err, errsize)))
 			return rc;
 		dr->nr_samples = i + 1;
@@ -734,21 +669,21 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 	size_t i;
 	int rc;
 
-	if ((rc = want_word(cfg, p, "command", W_COMMAND, err, errsize)) ||
-	    (rc = want_str(cfg, p, "mode", false, c->mode, sizeof(c->mode), err, errsize)) ||
-	    (rc = want_int(cfg, p, "span", false, 0, LLONG_MAX, &c->span, err, errsize)) ||
-	    (rc = want_num(cfg, p, "fill", false, &c->fill, err, errsize)) ||
+	if ((rc = rd_want_word(cfg, p, "command", W_COMMAND, err, errsize)) ||
+	    (rc = rd_want_str(cfg, p, "mode", false, c->mode, sizeof(c->mode), err, errsize)) ||
+	    (rc = rd_want_int(cfg, p, "span", false, 0, LLONG_MAX, &c->span, err, errsize)) ||
+	    (rc = rd_want_num(cfg, p, "fill", false, &c->fill, err, errsize)) ||
 	    (rc = read_orders(cfg, p, "orders", &c->orders, err, errsize)) ||
-	    (rc = want(cfg, p, "enabled_as", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(cfg, p, "max_ptes_none", JSON_ARRAY, false, err, errsize)) ||
-	    (rc = want_int(cfg, p, "interval_ms", false, 0, LLONG_MAX, &c->interval_ms, err,
+	    (rc = rd_want(cfg, p, "enabled_as", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(cfg, p, "max_ptes_none", JSON_ARRAY, false, err, errsize)) ||
+	    (rc = rd_want_int(cfg, p, "interval_ms", false, 0, LLONG_MAX, &c->interval_ms, err,
 			   errsize)) ||
-	    (rc = want_int(cfg, p, "timeout_ms", false, 0, LLONG_MAX, &c->timeout_ms, err,
+	    (rc = rd_want_int(cfg, p, "timeout_ms", false, 0, LLONG_MAX, &c->timeout_ms, err,
 			   errsize)) ||
-	    (rc = want_int(cfg, p, "seed", false, 0, LLONG_MAX, (long long *)&c->seed, err,
+	    (rc = rd_want_int(cfg, p, "seed", false, 0, LLONG_MAX, (long long *)&c->seed, err,
 			   errsize)) ||
-	    (rc = want_bool(cfg, p, "measure", false, &c->measure, err, errsize)) ||
-	    (rc = want(cfg, p, "khugepaged", JSON_OBJECT, false, err, errsize)))
+	    (rc = rd_want_bool(cfg, p, "measure", false, &c->measure, err, errsize)) ||
+	    (rc = rd_want(cfg, p, "khugepaged", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	json_object_foreach(json_object_get(cfg, "enabled_as"), k, w) {
 		char *end;
@@ -764,7 +699,7 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 		x = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
 		if (x < 0)
 			return ms_fail(err, errsize, -EBADMSG, "$.config.enabled_as.%s: expected a "
-				    "THP word, found %s", k, jtype(w));
+				    "THP word, found %s", k, rd_terse_type(w));
 		c->enabled_as[c->nr_enabled_as].order = (int)o;
 		c->enabled_as[c->nr_enabled_as++].word = (enum thp_word)x;
 	}
@@ -776,7 +711,7 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 		snprintf(ep, sizeof(ep), "$.config.max_ptes_none[%zu]", i);
 		if (!json_is_integer(w))
 			return ms_fail(err, errsize, -EBADMSG, "%s: expected an integer, found %s",
-				    ep, jtype(w));
+				    ep, rd_terse_type(w));
 		if ((rc = check_mpn(mpn, ep, json_integer_value(w), err, errsize)))
 			return rc;
 		c->max_ptes_none[c->nr_max_ptes_none++] = (int)json_integer_value(w);
@@ -784,11 +719,11 @@ static int read_config(json_t *cfg, const struct mpn_range *mpn, struct collapse
 	if ((v = json_object_get(cfg, "khugepaged"))) {
 		c->has_khugepaged = true;
 		p = "$.config.khugepaged";
-		if ((rc = want_int(v, p, "scan_sleep_millisecs", true, 0, LLONG_MAX,
+		if ((rc = rd_want_int(v, p, "scan_sleep_millisecs", true, 0, LLONG_MAX,
 				   &c->scan_sleep_millisecs, err, errsize)) ||
-		    (rc = want_int(v, p, "pages_to_scan", true, 0, LLONG_MAX, &c->pages_to_scan,
+		    (rc = rd_want_int(v, p, "pages_to_scan", true, 0, LLONG_MAX, &c->pages_to_scan,
 				   err, errsize)) ||
-		    (rc = want_int(v, p, "alloc_sleep_millisecs", true, 0, LLONG_MAX,
+		    (rc = rd_want_int(v, p, "alloc_sleep_millisecs", true, 0, LLONG_MAX,
 				   &c->alloc_sleep_millisecs, err, errsize)))
 			return rc;
 	}
@@ -806,7 +741,7 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 
 	if (!json_is_object(doc))
 		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
-			    "found %s", jtype(doc));
+			    "found %s", rd_terse_type(doc));
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema)
 		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
@@ -817,23 +752,23 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
 			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
 	}
-	if ((rc = want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+	if ((rc = rd_want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
 		return rc;
 	if ((v = json_object_get(doc, "tool"))) {
 		d->has_tool = true;
-		if ((rc = want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
-		    (rc = want_str(v, "$.tool", "version", true, d->tool_version,
+		if ((rc = rd_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
+		    (rc = rd_want_str(v, "$.tool", "version", true, d->tool_version,
 				   sizeof(d->tool_version), err, errsize)))
 			return rc;
 	}
 	host = json_object_get(doc, "host");
 	cfg = json_object_get(doc, "config");
 	runs = json_object_get(doc, "runs");
-	if ((rc = want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
+	if ((rc = rd_want(host, "$.host", "page_size", JSON_INTEGER, true, err, errsize)) ||
 	    (rc = results_host_read(host, "$.host", &d->host, err, errsize)))
 		return rc;
 	if (d->host.topo.page_size <= 0)
@@ -844,12 +779,12 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 		if ((rc = results_thp_read(v, "$.thp", &d->thp, &d->thp_stats, err, errsize)))
 			return rc;
 	}
-	if ((rc = want(doc, "$", "kernel_support", JSON_OBJECT, false, err, errsize)))
+	if ((rc = rd_want(doc, "$", "kernel_support", JSON_OBJECT, false, err, errsize)))
 		return rc;
 	if ((v = json_object_get(doc, "kernel_support")) && (d->has_support = true) &&
-	    ((rc = want_bool(v, "$.kernel_support", "mthp_collapse", true,
+	    ((rc = rd_want_bool(v, "$.kernel_support", "mthp_collapse", true,
 			     &d->thp.mthp_collapse, err, errsize)) ||
-	     (rc = want_bool(v, "$.kernel_support", "size_defer", true, &d->thp.size_defer, err,
+	     (rc = rd_want_bool(v, "$.kernel_support", "size_defer", true, &d->thp.size_defer, err,
 			     errsize))))
 		return rc;
 	if ((rc = mpn_range_of(&d->host, &mpn, err, errsize)) ||

@@ -168,3 +168,64 @@ int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, 
 	return rd_fail(rd, -EBADMSG, "%s.%s: expected %s, found %s", path, key, names[type],
 		       type_of(rd, v));
 }
+
+/* ---- the terse wording into an error buffer ------------------------------ */
+
+#define TERSE(err, errsize) (struct rd){ .err = (err), .errsize = (errsize), .terse = true }
+
+const char *rd_terse_type(const json_t *v)
+{
+	return json_is_real(v) ? "a number" : rd_type_name(v);
+}
+
+int rd_want(json_t *o, const char *path, const char *key, json_type type, bool required,
+	    char *err, size_t errsize)
+{
+	return rd_typed(&TERSE(err, errsize), o, path, key, type, required);
+}
+
+int rd_want_int(json_t *o, const char *path, const char *key, bool required, long long min,
+		long long max, long long *out, char *err, size_t errsize)
+{
+	json_int_t x;
+	int rc = rd_int(&TERSE(err, errsize), o, path, key, required, min, max, &x);
+
+	if (!rc && json_object_get(o, key))
+		*out = x;
+	return rc;
+}
+
+int rd_want_num(json_t *o, const char *path, const char *key, bool required, double *out,
+		char *err, size_t errsize)
+{
+	int rc = rd_want(o, path, key, JSON_REAL, required, err, errsize);
+
+	if (!rc && json_object_get(o, key))
+		*out = json_number_value(json_object_get(o, key));
+	return rc;
+}
+
+int rd_want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
+		 char *err, size_t errsize)
+{
+	return rd_bool(&TERSE(err, errsize), o, path, key, required, out);
+}
+
+int rd_want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
+		size_t size, char *err, size_t errsize)
+{
+	return rd_string(&TERSE(err, errsize), o, path, key, required, true, dst, size);
+}
+
+int rd_want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
+		 size_t errsize)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || strcmp(json_string_value(v), word))
+		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected \"%s\", found %s", path,
+			       key, word, json_is_string(v) ? json_string_value(v) : rd_terse_type(v));
+	return 0;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one JSON field-reader kit of every document (results, collapse): each
+ * The one JSON field-reader kit of every document (results, collapse,
+ * record): each
  * reader fetches a field with its type and range checked, and a failure
  * names the field by its JSON path ("$.trials[3].metrics.walks.value").
  * Return convention: 0, or a negative errno (-EBADMSG) with the message in
@@ -52,5 +53,28 @@ int rd_bool(struct rd *rd, const json_t *o, const char *path, const char *key, b
  * any number, JSON_INTEGER only one >= 0. */
 int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, json_type type,
 	     bool required);
+
+/*
+ * The same checks in the terse wording, the message into err without a file
+ * name: the collapse and record documents' readers. Each returns 0 (also
+ * for an optional field that is absent; *out then untouched) or -EBADMSG
+ * with "path.key: what is wrong" in err.
+ */
+/* "an object", "an integer", "a number", ... */
+const char *rd_terse_type(const json_t *v);
+int rd_want(json_t *o, const char *path, const char *key, json_type type, bool required,
+	    char *err, size_t errsize);
+int rd_want_int(json_t *o, const char *path, const char *key, bool required, long long min,
+		long long max, long long *out, char *err, size_t errsize);
+int rd_want_num(json_t *o, const char *path, const char *key, bool required, double *out,
+		char *err, size_t errsize);
+int rd_want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,
+		 char *err, size_t errsize);
+/* A string that fits dst (the writer would write a longer one back cut). */
+int rd_want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
+		size_t size, char *err, size_t errsize);
+/* A fixed word of the document (e.g. "source": "timing"), when present. */
+int rd_want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
+		 size_t errsize);
 
 #endif

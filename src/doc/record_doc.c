@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jread.h"
+#include "json_read.h"
 #include "mthpscope.h"
 
 #define W_TOOL "mthpscope"
@@ -204,62 +204,70 @@ static int want_ull(json_t *o, const char *path, const char *key, bool required,
 		    unsigned long long *out, char *err, size_t errsize)
 {
 	long long v = 0;
-	int rc = jr_want_int(o, path, key, required, 0, LLONG_MAX, &v, err, errsize);
+	int rc = rd_want_int(o, path, key, required, 0, LLONG_MAX, &v, err, errsize);
 
 	if (!rc && json_object_get(o, key))
 		*out = (unsigned long long)v;
 	return rc;
 }
 
-/* {"0": n, "4": n}: keys are orders, values counts. */
-static int read_order_map(json_t *m, const char *path, unsigned long long *v, char *err,
-			  size_t errsize)
+/* Where the count of key k goes, or NULL with the message in err (a bad key). */
+typedef unsigned long long *count_slot_fn(const char *k, void *ctx, const char *path, char *err,
+					  size_t errsize);
+
+/* A map of counts, {"KEY": n, ...}: each key through slot, each value a count. */
+static int read_count_map(json_t *m, const char *path, count_slot_fn *slot, void *ctx,
+			  char *err, size_t errsize)
 {
+	unsigned long long *dst;
 	const char *k;
 	json_t *x;
-	char *end;
 
 	if (!json_is_object(m))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(m));
+			       rd_terse_type(m));
 	json_object_foreach(m, k, x) {
-		long o = strtol(k, &end, 10);
-
-		if (!*k || *end || o < 0 || o > RECORD_MAX_ORDER || (k[0] == '0' && k[1]))
-			return ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a folio order "
-				       "(0-%d)", path, k, RECORD_MAX_ORDER);
+		if (!(dst = slot(k, ctx, path, err, errsize)))
+			return -EBADMSG;
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
-				       path, k, jr_jtype(x));
-		v[o] = (unsigned long long)json_integer_value(x);
+				       path, k, rd_terse_type(x));
+		*dst = (unsigned long long)json_integer_value(x);
 	}
 	return 0;
 }
 
-static int read_psizes(json_t *m, const char *path, struct record_counts *c, char *err,
-		       size_t errsize)
+/* {"0": n, "4": n}: keys are orders (ctx: the counts by order). */
+static unsigned long long *order_slot(const char *k, void *ctx, const char *path, char *err,
+				      size_t errsize)
 {
-	const char *k;
-	json_t *x;
+	unsigned long long *v = ctx;
 	char *end;
+	long o = strtol(k, &end, 10);
 
-	if (!json_is_object(m))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(m));
-	json_object_foreach(m, k, x) {
-		unsigned long long b = strtoull(k, &end, 10);
-
-		if (!*k || *end || k[0] == '-' || (b & (b - 1)) || c->nr_psizes == RECORD_MAX_PSIZES)
-			return ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a page size (a power "
-				       "of two in bytes, or 0; at most %d)", path, k,
-				       RECORD_MAX_PSIZES);
-		if (!json_is_integer(x) || json_integer_value(x) < 0)
-			return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected a count, found %s",
-				       path, k, jr_jtype(x));
-		c->psize[c->nr_psizes].bytes = b;
-		c->psize[c->nr_psizes++].samples = (unsigned long long)json_integer_value(x);
+	if (!*k || *end || o < 0 || o > RECORD_MAX_ORDER || (k[0] == '0' && k[1])) {
+		ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a folio order (0-%d)", path, k,
+			RECORD_MAX_ORDER);
+		return NULL;
 	}
-	return 0;
+	return &v[o];
+}
+
+/* {"4096": n, "2097152": n}: keys are page sizes (ctx: the record_counts). */
+static unsigned long long *psize_slot(const char *k, void *ctx, const char *path, char *err,
+				      size_t errsize)
+{
+	struct record_counts *c = ctx;
+	char *end;
+	unsigned long long b = strtoull(k, &end, 10);
+
+	if (!*k || *end || k[0] == '-' || (b & (b - 1)) || c->nr_psizes == RECORD_MAX_PSIZES) {
+		ms_fail(err, errsize, -EBADMSG, "%s: '%s' is not a page size (a power of two in "
+			"bytes, or 0; at most %d)", path, k, RECORD_MAX_PSIZES);
+		return NULL;
+	}
+	c->psize[c->nr_psizes].bytes = b;
+	return &c->psize[c->nr_psizes++].samples;
 }
 
 static int read_counts(json_t *o, const char *path, struct record_counts *c, char *err,
@@ -270,21 +278,23 @@ static int read_counts(json_t *o, const char *path, struct record_counts *c, cha
 
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(o));
+			       rd_terse_type(o));
 	if ((rc = want_ull(o, path, "total", true, &c->samples, err, errsize)) ||
 	    (rc = want_ull(o, path, "partial", true, &c->partial, err, errsize)) ||
 	    (rc = want_ull(o, path, "other", true, &c->other, err, errsize)) ||
 	    (rc = want_ull(o, path, "unmapped", true, &c->unmapped, err, errsize)) ||
 	    (rc = want_ull(o, path, "pmd_mapped", true, &c->pmd_mapped, err, errsize)) ||
 	    (rc = want_ull(o, path, "tlb_miss", true, &c->tlb_miss, err, errsize)) ||
-	    (rc = jr_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_order", path);
-	if ((rc = read_order_map(json_object_get(o, "by_order"), p, c->order, err, errsize)))
+	if ((rc = read_count_map(json_object_get(o, "by_order"), p, order_slot, c->order, err,
+				  errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_page_size", path);
 	if (json_object_get(o, "by_page_size") &&
-	    (rc = read_psizes(json_object_get(o, "by_page_size"), p, c, err, errsize)))
+	    (rc = read_count_map(json_object_get(o, "by_page_size"), p, psize_slot, c, err,
+				   errsize)))
 		return rc;
 	return 0;
 }
@@ -299,15 +309,15 @@ static int read_memory(json_t *o, const char *path, struct record_memory *m, cha
 		return 0;
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object or null, found %s",
-			       path, jr_jtype(o));
+			       path, rd_terse_type(o));
 	m->scanned = true;
 	if ((rc = want_ull(o, path, "partial", true, &m->partial, err, errsize)) ||
 	    (rc = want_ull(o, path, "other", true, &m->other, err, errsize)) ||
 	    (rc = want_ull(o, path, "present", true, &m->present, err, errsize)) ||
-	    (rc = jr_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.pages", path);
-	return read_order_map(json_object_get(o, "pages"), p, m->pages, err, errsize);
+	return read_count_map(json_object_get(o, "pages"), p, order_slot, m->pages, err, errsize);
 }
 
 static int read_argv(json_t *a, struct record_config *c, char *err, size_t errsize)
@@ -324,7 +334,7 @@ static int read_argv(json_t *a, struct record_config *c, char *err, size_t errsi
 	json_array_foreach(a, i, x) {
 		if (!json_is_string(x))
 			return ms_fail(err, errsize, -EBADMSG, "$.config.command[%zu]: expected a "
-				       "string, found %s", i, jr_jtype(x));
+				       "string, found %s", i, rd_terse_type(x));
 		if (!(c->argv[i] = strdup(json_string_value(x))))
 			return -ENOMEM;
 	}
@@ -337,16 +347,16 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 	long long v[6] = { 0 };
 	int rc;
 
-	if ((rc = jr_want_str(o, p, "event", true, c->event, sizeof(c->event), err, errsize)) ||
-	    (rc = jr_want_str(o, p, "source", true, c->source, sizeof(c->source), err, errsize)) ||
+	if ((rc = rd_want_str(o, p, "event", true, c->event, sizeof(c->event), err, errsize)) ||
+	    (rc = rd_want_str(o, p, "source", true, c->source, sizeof(c->source), err, errsize)) ||
 	    (rc = want_ull(o, p, "period", true, &c->period, err, errsize)) ||
 	    (rc = want_ull(o, p, "freq", true, &c->freq, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "data_pages", true, 1, 1 << 20, &v[0], err, errsize)) ||
-	    (rc = jr_want_int(o, p, "interval_ms", true, 1, 3600000, &v[1], err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "data_page_size", true, &c->data_page_size, err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "phys_addr", true, &c->phys_addr, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "window_bytes", true, 4096, 1 << 30, &v[2], err, errsize)) ||
-	    (rc = jr_want_int(o, p, "top_windows", true, 0, 100000, &v[3], err, errsize)))
+	    (rc = rd_want_int(o, p, "data_pages", true, 1, 1 << 20, &v[0], err, errsize)) ||
+	    (rc = rd_want_int(o, p, "interval_ms", true, 1, 3600000, &v[1], err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "data_page_size", true, &c->data_page_size, err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "phys_addr", true, &c->phys_addr, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "window_bytes", true, 4096, 1 << 30, &v[2], err, errsize)) ||
+	    (rc = rd_want_int(o, p, "top_windows", true, 0, 100000, &v[3], err, errsize)))
 		return rc;
 	if (strcmp(c->source, "sw") && strcmp(c->source, "pmu") && strcmp(c->source, "ibs") &&
 	    strcmp(c->source, "spe"))
@@ -364,8 +374,8 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 	c->top_windows = (unsigned)v[3];
 	if (json_object_get(o, "command"))
 		return read_argv(json_object_get(o, "command"), c, err, errsize);
-	if ((rc = jr_want_int(o, p, "pid", true, 1, INT_MAX, &v[4], err, errsize)) ||
-	    (rc = jr_want_num(o, p, "duration_s", true, &c->duration_s, err, errsize)))
+	if ((rc = rd_want_int(o, p, "pid", true, 1, INT_MAX, &v[4], err, errsize)) ||
+	    (rc = rd_want_num(o, p, "duration_s", true, &c->duration_s, err, errsize)))
 		return rc;
 	c->pid = (int)v[4];
 	if (!(c->duration_s >= 0))
@@ -379,16 +389,16 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	long long code = 0, sig = 0, procs = 0;
 	int rc;
 
-	if ((rc = jr_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
-	    (rc = jr_want_bool(o, p, "target_gone", true, &r->target_gone, err, errsize)) ||
-	    (rc = jr_want_num(o, p, "wall_s", true, &r->wall_s, err, errsize)) ||
-	    (rc = jr_want_num(o, p, "exit_scan_s", false, &r->exit_scan_s, err, errsize)) ||
+	if ((rc = rd_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
+	    (rc = rd_want_bool(o, p, "target_gone", true, &r->target_gone, err, errsize)) ||
+	    (rc = rd_want_num(o, p, "wall_s", true, &r->wall_s, err, errsize)) ||
+	    (rc = rd_want_num(o, p, "exit_scan_s", false, &r->exit_scan_s, err, errsize)) ||
 	    (rc = want_ull(o, p, "lost", true, &r->lost, err, errsize)) ||
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "processes", true, 0, INT_MAX, &procs, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
-	    (rc = jr_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
+	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &procs, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
 		return rc;
 	if (!(r->wall_s >= 0) || !(r->exit_scan_s >= 0))
 		return ms_fail(err, errsize, -EBADMSG, "$.outcome: a negative time");
@@ -409,10 +419,10 @@ static int read_row(json_t *o, const char *path, int *pid, unsigned long long *s
 
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       jr_jtype(o));
-	if ((rc = jr_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
+			       rd_terse_type(o));
+	if ((rc = rd_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
 	    (rc = want_ull(o, path, "start", true, start, err, errsize)) ||
-	    (rc = jr_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	*pid = (int)v;
 	snprintf(p, sizeof(p), "%s.samples", path);
@@ -427,8 +437,8 @@ static int read_vma(json_t *o, const char *path, struct record_vma *v, char *err
 	int rc = read_row(o, path, &v->pid, &v->start, &v->s, &v->mem, err, errsize);
 
 	if (rc || (rc = want_ull(o, path, "end", true, &v->end, err, errsize)) ||
-	    (rc = jr_want_str(o, path, "name", true, v->name, sizeof(v->name), err, errsize)) ||
-	    (rc = jr_want_str(o, path, "kind", true, v->kind, sizeof(v->kind), err, errsize)))
+	    (rc = rd_want_str(o, path, "name", true, v->name, sizeof(v->name), err, errsize)) ||
+	    (rc = rd_want_str(o, path, "kind", true, v->kind, sizeof(v->kind), err, errsize)))
 		return rc;
 	if (v->end <= v->start)
 		return ms_fail(err, errsize, -EBADMSG, "%s: end 0x%llx is not above start 0x%llx",
@@ -441,7 +451,7 @@ static int read_window(json_t *o, const char *path, struct record_window *w, cha
 {
 	int rc = read_row(o, path, &w->pid, &w->start, &w->s, &w->mem, err, errsize);
 
-	return rc ? rc : jr_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize);
+	return rc ? rc : rd_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize);
 }
 
 static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size_t size,
@@ -452,7 +462,7 @@ static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size
 	size_t i;
 	int rc;
 
-	if ((rc = jr_want(doc, "$", key, JSON_ARRAY, true, err, errsize)))
+	if ((rc = rd_want(doc, "$", key, JSON_ARRAY, true, err, errsize)))
 		return rc;
 	if (!json_array_size(a))
 		return 0;
@@ -478,7 +488,7 @@ static int read_schema(json_t *doc, char *err, size_t errsize)
 
 	if (!json_is_object(doc))
 		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a record document), "
-			       "found %s", jr_jtype(doc));
+			       "found %s", rd_terse_type(doc));
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema)
 		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
@@ -497,16 +507,16 @@ static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize
 	int rc;
 
 	if ((rc = read_schema(doc, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "tool", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "outcome", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = jr_want(doc, "$", "total", JSON_OBJECT, true, err, errsize)))
+	    (rc = rd_want(doc, "$", "tool", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "outcome", JSON_OBJECT, true, err, errsize)) ||
+	    (rc = rd_want(doc, "$", "total", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	v = json_object_get(doc, "tool");
-	if ((rc = jr_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
-	    (rc = jr_want_str(v, "$.tool", "version", true, d->tool_version,
+	if ((rc = rd_want_word(v, "$.tool", "name", W_TOOL, err, errsize)) ||
+	    (rc = rd_want_str(v, "$.tool", "version", true, d->tool_version,
 			      sizeof(d->tool_version), err, errsize)) ||
 	    (rc = results_host_read(json_object_get(doc, "host"), "$.host", &d->host, err,
 				    errsize)))

@@ -154,43 +154,45 @@ static int ilog2ull(unsigned long long n)
 	return 63 - __builtin_clzll(n);
 }
 
+int folio_kind_add(const struct folio_extent *e, const struct folio_kind_sums *s)
+{
+	unsigned long long *sum;
+
+	switch (e->kind) {
+	case FOLIO_SMALL: sum = s->small; break;
+	case FOLIO_KSM: sum = s->ksm; break;
+	case FOLIO_ZERO: sum = s->zero; break;
+	case FOLIO_HUGETLB: sum = s->hugetlb; break;
+	case FOLIO_OTHER: sum = s->other; break;
+	default: return -1;
+	}
+	*sum += e->pages;
+	return 0;
+}
+
 static void account(struct folio_scanner *s, const struct folio_extent *e)
 {
 	struct folio_hist *h = s->h;
 
 	if (h) {
+		const struct folio_kind_sums sums = { .small = &h->pages[0], .ksm = &h->ksm,
+						      .zero = &h->zero_page,
+						      .hugetlb = &h->hugetlb, .other = &h->other };
+
 		h->present += e->pages;
-		switch (e->kind) {
-		case FOLIO_THP:
-			if (e->partial) {
-				h->partial += e->pages;
-			} else {
-				h->pages[e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
-					e->pages;
-				if (!e->aligned)
-					h->unaligned += e->pages;
-				if (e->pmd_mapped)
-					h->pmd_mapped += e->pages;
-			}
-			break;
-		case FOLIO_KSM: /* KSM pages are order-0 folios */
-			h->ksm += e->pages;
-			h->pages[0] += e->pages;
-			break;
-		case FOLIO_SMALL:
-			h->pages[0] += e->pages;
-			break;
-		case FOLIO_ZERO:
-			h->zero_page += e->pages;
-			break;
-		case FOLIO_HUGETLB:
-			h->hugetlb += e->pages;
-			break;
-		case FOLIO_OTHER:
-			h->other += e->pages;
-			break;
+		if (!folio_kind_add(e, &sums)) {
+			if (e->kind == FOLIO_KSM) /* KSM pages are order-0 folios */
+				h->pages[0] += e->pages;
+		} else if (e->partial) {
+			h->partial += e->pages;
+		} else {
+			h->pages[folio_extent_order(e)] += e->pages;
+			if (!e->aligned)
+				h->unaligned += e->pages;
+			if (e->pmd_mapped)
+				h->pmd_mapped += e->pages;
 		}
-		if (e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM) {
+		if (folio_extent_is_rss(e)) {
 			if (e->anon)
 				h->anon += e->pages;
 			else

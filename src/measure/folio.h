@@ -79,6 +79,28 @@ struct folio_extent {
 	bool partial;             /* only part of the folio is mapped here (or the range cuts it) */
 };
 
+/* Is the extent the process's own memory, counted as anon or file (THP,
+ * small, KSM)? */
+static inline bool folio_extent_is_rss(const struct folio_extent *e)
+{
+	return e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM;
+}
+
+/* A large folio's order, orders above FOLIO_MAX_ORDER counted at it. */
+static inline int folio_extent_order(const struct folio_extent *e)
+{
+	return e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER;
+}
+
+/* The counters of the kinds other than FOLIO_THP, for folio_kind_add. */
+struct folio_kind_sums {
+	unsigned long long *small, *ksm, *zero, *hugetlb, *other;
+};
+
+/* The one switch over the kinds: e->pages into its kind's counter of s. 0,
+ * or -1 for a FOLIO_THP extent, which each caller counts its own way. */
+int folio_kind_add(const struct folio_extent *e, const struct folio_kind_sums *s);
+
 /* Called for each extent; a nonzero return stops the scan with that value. */
 typedef int (*folio_extent_fn)(const struct folio_extent *e, void *ctx);
 

@@ -2,11 +2,13 @@
 #include "kconfig.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mthpscope.h"
@@ -28,24 +30,48 @@ const char *const kconfig_thp_options[] = {
 	NULL,
 };
 
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
+}
+
+int kconfig_release(char *buf, size_t size)
+{
+	const char *rel = getenv("MTHPSCOPE_KERNEL_RELEASE");
+	struct utsname u;
+
+	if (rel && *rel)
+		return snprintf(buf, size, "%s", rel), 0;
+	if (uname(&u))
+		return -errno;
+	snprintf(buf, size, "%s", u.release);
+	return 0;
+}
+
 int kconfig_find(char *path, size_t size)
 {
-	/* before and after the release */
-	static const char *const where[][2] = { { "/boot/config-", "" },
-						{ "/lib/modules/", "/config" },
-						{ "/usr/lib/modules/", "/config" } };
 	const char *env = getenv("MTHPSCOPE_KCONFIG");
-	struct utsname u;
-	size_t i;
+	char rel[96];
+	int i, err;
 
 	if (env && *env) {
 		snprintf(path, size, "%s", env);
 		return access(path, R_OK) ? -errno : 0;
 	}
-	if (uname(&u))
-		return -errno;
-	for (i = 0; i < MS_ARRAY_SIZE(where); i++) {
-		snprintf(path, size, "%s%s%s", where[i][0], u.release, where[i][1]);
+	if ((err = kconfig_release(rel, sizeof(rel))))
+		return err;
+	/* Debian's /boot first, the module tree's copy, then the kernel's own */
+	for (i = 0; i < 4; i++) {
+		if (i == 0)
+			snprintf(path, size, "%s/config-%s", env_or("MTHPSCOPE_BOOT_DIR", "/boot"),
+				 rel);
+		else if (i < 3)
+			snprintf(path, size, "%s/%s/config", i == 1 ? "/lib/modules" :
+				 "/usr/lib/modules", rel);
+		else
+			snprintf(path, size, "%s/config.gz", env_or("MTHPSCOPE_PROC_ROOT", "/proc"));
 		if (!access(path, R_OK))
 			return 0;
 	}
@@ -53,35 +79,128 @@ int kconfig_find(char *path, size_t size)
 	return -ENOENT;
 }
 
-int kconfig_get(const char *path, const char *name, char *val, size_t size)
+static bool is_gz(const char *path)
 {
-	char line[512], set[128], unset[128];
-	size_t ls, lu;
-	FILE *f;
-	int rc = -ENOENT;
+	size_t n = strlen(path);
 
+	return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+/* Each line of f to on_line until it returns non-zero (that value). */
+static int read_lines(FILE *f, int (*on_line)(const char *line, void *ctx), void *ctx)
+{
+	char line[512];
+	int rc = 0;
+
+	while (!rc && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		rc = on_line(line, ctx);
+	}
+	return rc;
+}
+
+/* A .gz config through gzip -dc (gzip is essential on Debian). */
+static int read_gz(const char *path, int (*on_line)(const char *line, void *ctx), void *ctx)
+{
+	int fds[2], st, rc = 0;
+	FILE *f;
+	pid_t pid;
+
+	if (access(path, R_OK))
+		return -errno;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(fds[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		execlp("gzip", "gzip", "-dc", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (!f) {
+		rc = -errno;
+		close(fds[0]);
+	} else {
+		rc = read_lines(f, on_line, ctx);
+		/* drain, so gzip does not die of SIGPIPE when on_line stopped early */
+		while (fgetc(f) != EOF)
+			;
+		fclose(f);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		rc = rc ? rc : -EIO;
+	return rc;
+}
+
+int kconfig_read(const char *path, int (*on_line)(const char *line, void *ctx), void *ctx)
+{
+	FILE *f;
+	int rc;
+
+	if (is_gz(path))
+		return read_gz(path, on_line, ctx);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	snprintf(set, sizeof(set), "CONFIG_%s=", name);
-	snprintf(unset, sizeof(unset), "# CONFIG_%s is not set", name);
-	ls = strlen(set);
-	lu = strlen(unset);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, set, ls)) {
-			snprintf(val, size, "%s", line + ls);
-			rc = 0;
-			break;
-		}
-		if (!strncmp(line, unset, lu) && !line[lu]) {
-			snprintf(val, size, "n");
-			rc = 0;
-			break;
-		}
-	}
+	rc = read_lines(f, on_line, ctx);
 	fclose(f);
 	return rc;
+}
+
+int kconfig_value(const char *line, const char *name, char *val, size_t size)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(line, "CONFIG_", 7) && !strncmp(line + 7, name, n) && line[7 + n] == '=') {
+		snprintf(val, size, "%s", line + 8 + n);
+		return 0;
+	}
+	if (!strncmp(line, "# CONFIG_", 9) && !strncmp(line + 9, name, n) &&
+	    !strcmp(line + 9 + n, " is not set")) {
+		snprintf(val, size, "n");
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int kconfig_line(const char *line, const char *name)
+{
+	char val[4];
+
+	if (kconfig_value(line, name, val, sizeof(val)))
+		return -1;
+	return val[0] == 'y' || val[0] == 'm';
+}
+
+struct get_ctx {
+	const char *name;
+	char *val;
+	size_t size;
+};
+
+static int get_line(const char *line, void *ctx)
+{
+	struct get_ctx *g = ctx;
+
+	return kconfig_value(line, g->name, g->val, g->size) ? 0 : 1;
+}
+
+int kconfig_get(const char *path, const char *name, char *val, size_t size)
+{
+	struct get_ctx g = { name, val, size };
+	int rc = kconfig_read(path, get_line, &g);
+
+	return rc == 1 ? 0 : rc ? rc : -ENOENT;
 }
 
 /* The whole log into a new buffer (NUL-terminated). */

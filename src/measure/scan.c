@@ -222,38 +222,23 @@ static int on_extent(const struct folio_extent *e, void *arg)
 	struct scan_stats *st = c->st;
 	int t = e->anon ? SCAN_ANON : SCAN_FILE;
 
-	if (e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM)
+	const struct folio_kind_sums sums = { .small = &st->small[t], .ksm = &st->ksm,
+					      .zero = &st->zero, .hugetlb = &st->hugetlb,
+					      .other = &st->other };
+
+	if (folio_extent_is_rss(e))
 		st->total[t] += e->pages;
-	switch (e->kind) {
-	case FOLIO_THP:
-		if (!e->partial && e->pmd_mapped)
-			st->pmd[t] += e->pages;
-		if (e->partial)
-			st->partial[t] += e->pages;
-		else if (e->aligned)
-			st->aligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
-				e->pages;
-		else
-			st->unaligned[t][e->order <= FOLIO_MAX_ORDER ? e->order : FOLIO_MAX_ORDER] +=
-				e->pages;
-		add_cont(c->o, st, t, e);
-		break;
-	case FOLIO_SMALL:
-		st->small[t] += e->pages;
-		break;
-	case FOLIO_KSM:
-		st->ksm += e->pages;
-		break;
-	case FOLIO_ZERO:
-		st->zero += e->pages;
-		break;
-	case FOLIO_HUGETLB:
-		st->hugetlb += e->pages;
-		break;
-	case FOLIO_OTHER:
-		st->other += e->pages;
-		break;
-	}
+	if (!folio_kind_add(e, &sums))
+		return 0;
+	if (!e->partial && e->pmd_mapped)
+		st->pmd[t] += e->pages;
+	if (e->partial)
+		st->partial[t] += e->pages;
+	else if (e->aligned)
+		st->aligned[t][folio_extent_order(e)] += e->pages;
+	else
+		st->unaligned[t][folio_extent_order(e)] += e->pages;
+	add_cont(c->o, st, t, e);
 	return 0;
 }
 

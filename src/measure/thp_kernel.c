@@ -2,14 +2,12 @@
 /* Why THP is missing or limited on this kernel (kconfig.h). */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "kconfig.h"
 #include "thp_kernel.h"
 #include "mthpscope.h"
 #include "thp.h"
@@ -21,89 +19,25 @@ static const char *env_or(const char *name, const char *dflt)
 	return v && *v ? v : dflt;
 }
 
-int kconfig_line(const char *line, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!strncmp(line, "CONFIG_", 7) && !strncmp(line + 7, name, n) && line[7 + n] == '=')
-		return line[8 + n] == 'y' || line[8 + n] == 'm';
-	if (!strncmp(line, "# CONFIG_", 9) && !strncmp(line + 9, name, n) &&
-	    !strncmp(line + 9 + n, " is not set", 11))
-		return 0;
-	return -1;
-}
-
-/* Scan one config stream; a config that never names the option (its
+/* One config line; a config that never names the option (its
  * dependencies unmet, as PREEMPT_RT's) means not configured. */
-static void scan_config(FILE *f, struct thp_kernel *k)
+static int config_line(const char *line, void *ctx)
 {
-	char line[512];
+	struct thp_kernel *k = ctx;
 
-	k->configured = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (kconfig_line(line, "TRANSPARENT_HUGEPAGE") >= 0)
-			k->configured = kconfig_line(line, "TRANSPARENT_HUGEPAGE");
-		if (kconfig_line(line, "PREEMPT_RT") == 1)
-			k->preempt_rt = true;
-	}
-}
-
-/* /proc/config.gz through gzip -dc (gzip is essential on Debian); 0 or -errno. */
-static int scan_config_gz(const char *path, struct thp_kernel *k)
-{
-	int fds[2], st, err = 0;
-	FILE *f;
-	pid_t pid;
-
-	if (access(path, R_OK))
-		return -errno;
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(fds[1], STDOUT_FILENO);
-		if (null >= 0)
-			dup2(null, STDERR_FILENO);
-		execlp("gzip", "gzip", "-dc", path, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	f = fdopen(fds[0], "r");
-	if (!f) {
-		err = -errno;
-		close(fds[0]);
-	} else {
-		scan_config(f, k);
-		fclose(f);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		err = err ? err : -EIO;
-	return err;
+	if (kconfig_line(line, "TRANSPARENT_HUGEPAGE") >= 0)
+		k->configured = kconfig_line(line, "TRANSPARENT_HUGEPAGE");
+	if (kconfig_line(line, "PREEMPT_RT") == 1)
+		k->preempt_rt = true;
+	return 0;
 }
 
 static void probe_config(struct thp_kernel *k)
 {
 	char path[300];
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/config-%s", env_or("MTHPSCOPE_BOOT_DIR", "/boot"),
-		 k->release);
-	f = fopen(path, "r");
-	if (f) {
-		scan_config(f, k);
-		fclose(f);
-		snprintf(k->config_path, sizeof(k->config_path), "%s", path);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/config.gz", env_or("MTHPSCOPE_PROC_ROOT", "/proc"));
-	if (!scan_config_gz(path, k)) {
+	k->configured = 0;
+	if (!kconfig_find(path, sizeof(path)) && !kconfig_read(path, config_line, k)) {
 		snprintf(k->config_path, sizeof(k->config_path), "%s", path);
 		return;
 	}
@@ -146,14 +80,8 @@ static void probe_sysfs(struct thp_kernel *k)
 
 void thp_kernel_probe(struct thp_kernel *k)
 {
-	const char *rel = getenv("MTHPSCOPE_KERNEL_RELEASE");
-	struct utsname u;
-
 	memset(k, 0, sizeof(*k));
-	if (rel && *rel)
-		snprintf(k->release, sizeof(k->release), "%s", rel);
-	else if (!uname(&u))
-		snprintf(k->release, sizeof(k->release), "%s", u.release);
+	kconfig_release(k->release, sizeof(k->release));
 	if (sscanf(k->release, "%d.%d", &k->major, &k->minor) != 2)
 		k->major = k->minor = 0;
 	probe_config(k);

@@ -5,8 +5,8 @@
  * allowed there), off from boot (transparent_hugepage=never on the command
  * line), or too old for per-size mTHP (hugepages-<N>kB/, Linux 6.8).
  *
- * Read from the kernel's own files: /boot/config-<release> or
- * /proc/config.gz (through gzip -dc), /proc/cmdline, the THP sysfs root
+ * Read from the kernel's own files: its config where kconfig_find() finds
+ * it (kconfig.h: /boot/config-<release> ... /proc/config.gz), /proc/cmdline, the THP sysfs root
  * (thp_root()). MTHPSCOPE_BOOT_DIR, MTHPSCOPE_PROC_ROOT and
  * MTHPSCOPE_KERNEL_RELEASE point them at stand-ins (the tests' fixtures).
  */
@@ -38,9 +38,5 @@ int thp_kernel_why(const struct thp_kernel *k, char *buf, size_t size);
 
 /* A note for transparent_hugepage=never at boot; "" when not given. */
 int thp_kernel_boot_note(const struct thp_kernel *k, char *buf, size_t size);
-
-/* One config line: CONFIG_<name>=y -> 1, "# CONFIG_<name> is not set" -> 0,
- * anything else -1. */
-int kconfig_line(const char *line, const char *name);
 
 #endif

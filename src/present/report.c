@@ -711,35 +711,70 @@ static void fmt_gain_cells(const struct compare_report *r, const struct compare_
 		snprintf(c->p, sizeof(c->p), "%.4f%s", g->p_holm, g->significant ? " *" : "");
 }
 
-/* The gain table of one pair, before its absolute rows. */
-static void write_gains_text(const struct compare_report *r, size_t other, int mw, FILE *f)
+/*
+ * One table of a compare report, row by row: 'head' before the first row of
+ * each pair (first: of the whole table), 'row' for each row. The text and
+ * markdown writers of the gain rows and of the absolute rows are four of
+ * these.
+ */
+struct rows_pass {
+	const struct compare_report *r;
+	FILE *f;
+	int mw; /* text: the metric column's width */
+	void (*head)(const struct rows_pass *p, size_t other, bool first);
+	void (*row)(const struct rows_pass *p, size_t i);
+};
+
+static int gain_pair(const struct compare_report *r, size_t i)
 {
-	bool head = false;
+	return r->gains[i].other;
+}
+
+static int row_pair(const struct compare_report *r, size_t i)
+{
+	return r->rows[i].other;
+}
+
+/* Rows 0..n-1 of pair 'only' (-1: of every pair, in the report's order, which
+ * groups them by pair). True when a row was written. */
+static bool each_row(const struct rows_pass *p, size_t n,
+		     int (*pair_of)(const struct compare_report *r, size_t i), int only)
+{
+	int last = -1;
 	size_t i;
 
-	for (i = 0; i < r->nr_gains; i++) {
-		const struct compare_gain_row *g = &r->gains[i];
-		struct gain_cells c;
+	for (i = 0; i < n; i++) {
+		int other = pair_of(p->r, i);
 
-		if ((size_t)g->other != other)
+		if (only >= 0 && other != only)
 			continue;
-		if (!head) {
-			fprintf(f, "gains against each file's own order 0 (drift-proof): share of "
-				   "order 0's value saved, paired within the file; diff = B - A in "
-				   "points, %.0f%% Welch CI over the reps plus the run-to-run part; "
-				   "p: its t test, Holm-adjusted, * below %.2g\n", r->ci_level * 100,
-				r->alpha);
-			fprintf(f, "%-*s %5s %6s %18s %8s %8s %8s %18s %10s  %s\n", mw, "metric",
-				"order", "span", "pairs A/B", "gain A", "gain B", "diff", "CI", "p",
-				"verdict");
-			head = true;
-		}
-		fmt_gain_cells(r, g, &c);
-		fprintf(f, "%-*s %5d %6s %18s %8s %8s %8s %18s %10s  %s\n", mw, c.m, g->order, c.sp,
-			c.n, c.ga, c.gb, c.d, c.ci, c.p, compare_verdict_name(g->verdict));
+		if (other != last)
+			p->head(p, (size_t)other, last < 0);
+		last = other;
+		p->row(p, i);
 	}
-	if (head)
-		fputc('\n', f);
+	return last >= 0;
+}
+
+static void gains_text_head(const struct rows_pass *p, size_t other, bool first)
+{
+	(void)other, (void)first;
+	fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order 0's "
+		      "value saved, paired within the file; diff = B - A in points, %.0f%% Welch "
+		      "CI over the reps plus the run-to-run part; p: its t test, Holm-adjusted, * "
+		      "below %.2g\n", p->r->ci_level * 100, p->r->alpha);
+	fprintf(p->f, "%-*s %5s %6s %18s %8s %8s %8s %18s %10s  %s\n", p->mw, "metric", "order",
+		"span", "pairs A/B", "gain A", "gain B", "diff", "CI", "p", "verdict");
+}
+
+static void gains_text_row(const struct rows_pass *p, size_t i)
+{
+	const struct compare_gain_row *g = &p->r->gains[i];
+	struct gain_cells c;
+
+	fmt_gain_cells(p->r, g, &c);
+	fprintf(p->f, "%-*s %5d %6s %18s %8s %8s %8s %18s %10s  %s\n", p->mw, c.m, g->order, c.sp,
+		c.n, c.ga, c.gb, c.d, c.ci, c.p, compare_verdict_name(g->verdict));
 }
 
 static bool any_drift_prone(const struct compare_report *r)
@@ -752,10 +787,39 @@ static bool any_drift_prone(const struct compare_report *r)
 	return false;
 }
 
+/* A pair's head, its gain table, then its absolute rows' head. */
+static void rows_text_head(const struct rows_pass *p, size_t other, bool first)
+{
+	const struct rows_pass gains = { p->r, p->f, p->mw, gains_text_head, gains_text_row };
+
+	if (!first)
+		fputc('\n', p->f);
+	write_pair_head(p->r, other, p->f, "");
+	if (each_row(&gains, p->r->nr_gains, gain_pair, (int)other))
+		fputc('\n', p->f);
+	fprintf(p->f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; p: "
+		      "Mann-Whitney U, Holm-adjusted, * below %.2g\n",
+		p->r->ci_level * 100, p->r->alpha);
+	fprintf(p->f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", p->mw, "metric", "order",
+		"span", "A", "B", "delta", "CI", "p", "verdict");
+}
+
+static void rows_text_row(const struct rows_pass *p, size_t i)
+{
+	const struct compare_row *w = &p->r->rows[i];
+	struct row_cells c;
+
+	fmt_row_cells(p->r, w, &c);
+	fprintf(p->f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s%s\n", p->mw, c.m, w->order, c.sp,
+		c.va, c.vb, c.d, c.ci, c.p, compare_verdict_name(w->verdict),
+		w->drift_prone ? " ~" : "",
+		w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
+}
+
 static void write_compare_text(const struct compare_report *r, FILE *f)
 {
-	size_t i, other = 0;
-	int mw = 6;
+	struct rows_pass p = { r, f, 6, rows_text_head, rows_text_row };
+	size_t i;
 
 	for (i = 0; i < r->nr_rows; i++) {
 		char m[96];
@@ -763,86 +827,65 @@ static void write_compare_text(const struct compare_report *r, FILE *f)
 
 		fmt_metric(r, &r->rows[i], m, sizeof(m));
 		n = (int)strlen(m);
-		mw = n > mw ? n : mw;
+		p.mw = n > p.mw ? n : p.mw;
 	}
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct compare_row *w = &r->rows[i];
-		struct row_cells c;
-
-		if ((size_t)w->other != other) {
-			other = (size_t)w->other;
-			if (i)
-				fputc('\n', f);
-			write_pair_head(r, other, f, "");
-			write_gains_text(r, other, mw, f);
-			fprintf(f, "medians; delta = (B - A) / A; %.0f%% bootstrap CI of delta; "
-				   "p: Mann-Whitney U, Holm-adjusted, * below %.2g\n",
-				r->ci_level * 100, r->alpha);
-			fprintf(f, "%-*s %5s %6s %12s %12s %9s %20s %10s  %s\n", mw, "metric", "order",
-				"span", "A", "B", "delta", "CI", "p", "verdict");
-		}
-		fmt_row_cells(r, w, &c);
-		fprintf(f, "%-*s %5d %6s %12s %12s %9s %20s %10s  %s%s%s\n", mw, c.m, w->order, c.sp,
-			c.va, c.vb, c.d, c.ci, c.p, compare_verdict_name(w->verdict),
-			w->drift_prone ? " ~" : "",
-			w->dir == COMPARE_DIR_NONE ? " (no better direction)" : "");
-	}
+	each_row(&p, r->nr_rows, row_pair, -1);
 	if (any_drift_prone(r))
 		fprintf(f, "~ drift-prone: an absolute time or cycle count moves with the machine "
 			   "between runs (load, frequency, a VM host's share), so these rows can "
 			   "flag drift; the gain rows are the drift-proof test\n");
 }
 
-static void write_gains_markdown(const struct compare_report *r, size_t other, FILE *f)
+static void gains_md_head(const struct rows_pass *p, size_t other, bool first)
 {
-	bool head = false;
-	size_t i;
+	(void)other, (void)first;
+	fprintf(p->f, "\nGains against each file's own order 0 (drift-proof; diff = B - A in "
+		      "points):\n\n| metric | order | span | pairs A/B | gain A | gain B | diff | "
+		      "%.0f %% CI | p (Holm) | verdict |\n"
+		      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+		p->r->ci_level * 100);
+}
 
-	for (i = 0; i < r->nr_gains; i++) {
-		const struct compare_gain_row *g = &r->gains[i];
-		struct gain_cells c;
+static void gains_md_row(const struct rows_pass *p, size_t i)
+{
+	const struct compare_gain_row *g = &p->r->gains[i];
+	struct gain_cells c;
 
-		if ((size_t)g->other != other)
-			continue;
-		if (!head) {
-			fprintf(f, "\nGains against each file's own order 0 (drift-proof; diff = B - A "
-				   "in points):\n\n| metric | order | span | pairs A/B | gain A | "
-				   "gain B | diff | %.0f %% CI | p (Holm) | verdict |\n"
-				   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-				r->ci_level * 100);
-			head = true;
-		}
-		fmt_gain_cells(r, g, &c);
-		fprintf(f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.m, g->order,
-			c.sp, c.n, c.ga, c.gb, c.d, c.ci, c.p,
-			g->significant ? compare_verdict_name(g->verdict) : "");
-	}
+	fmt_gain_cells(p->r, g, &c);
+	fprintf(p->f, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.m, g->order,
+		c.sp, c.n, c.ga, c.gb, c.d, c.ci, c.p,
+		g->significant ? compare_verdict_name(g->verdict) : "");
+}
+
+static void rows_md_head(const struct rows_pass *p, size_t other, bool first)
+{
+	const struct rows_pass gains = { p->r, p->f, 0, gains_md_head, gains_md_row };
+
+	if (!first)
+		fputc('\n', p->f);
+	write_pair_head(p->r, other, p->f, "### ");
+	each_row(&gains, p->r->nr_gains, gain_pair, (int)other);
+	fprintf(p->f, "\n| metric | order | span | A median | B median | delta | %.0f %% CI | "
+		      "p (Holm) | verdict |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+		p->r->ci_level * 100);
+}
+
+static void rows_md_row(const struct rows_pass *p, size_t i)
+{
+	const struct compare_row *w = &p->r->rows[i];
+	struct row_cells c;
+
+	fmt_row_cells(p->r, w, &c);
+	fprintf(p->f, "| %s%s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m,
+		w->drift_prone ? " ~" : "", w->order, c.sp, c.va, c.vb, c.d, c.ci, c.p,
+		w->significant ? compare_verdict_name(w->verdict) : "");
 }
 
 static void write_compare_markdown(const struct compare_report *r, FILE *f)
 {
-	size_t i, other = 0;
+	const struct rows_pass p = { r, f, 0, rows_md_head, rows_md_row };
 
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct compare_row *w = &r->rows[i];
-		struct row_cells c;
-
-		if ((size_t)w->other != other) {
-			other = (size_t)w->other;
-			if (i)
-				fputc('\n', f);
-			write_pair_head(r, other, f, "### ");
-			write_gains_markdown(r, other, f);
-			fprintf(f, "\n| metric | order | span | A median | B median | delta | "
-				   "%.0f %% CI | p (Holm) | verdict |\n"
-				   "|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
-				r->ci_level * 100);
-		}
-		fmt_row_cells(r, w, &c);
-		fprintf(f, "| %s%s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.m,
-			w->drift_prone ? " ~" : "", w->order, c.sp, c.va, c.vb, c.d, c.ci, c.p,
-			w->significant ? compare_verdict_name(w->verdict) : "");
-	}
+	each_row(&p, r->nr_rows, row_pair, -1);
 	if (r->nr_rows)
 		fprintf(f, "\ndelta = (B - A) / A of the medians; p: Mann-Whitney U, two-sided, "
 			   "Holm-adjusted over each table; verdict when p < %.2g.%s\n", r->alpha,
@@ -855,17 +898,19 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
  * letters. Percentages there are gains (positive is better), and a
  * significant difference is framed by '*' instead of parentheses. */
 
+/* A cell of the lkml table: the same order, span, metric and pattern. */
+#define SAME_CELL(w, k)                                                                   \
+	((w)->order == (k)->order && (w)->span == (k)->span &&                            \
+	 !strcmp((w)->metric, (k)->metric) && !strcmp((w)->pattern, (k)->pattern))
+
 static const struct compare_row *find_row(const struct compare_report *r, size_t other,
 					  const struct compare_row *key)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct compare_row *w = &r->rows[i];
-		if ((size_t)w->other == other && w->order == key->order && w->span == key->span &&
-		    !strcmp(w->metric, key->metric) && !strcmp(w->pattern, key->pattern))
-			return w;
-	}
+	for (i = 0; i < r->nr_rows; i++)
+		if ((size_t)r->rows[i].other == other && SAME_CELL(&r->rows[i], key))
+			return &r->rows[i];
 	return NULL;
 }
 
@@ -933,12 +978,9 @@ static const struct compare_gain_row *find_gain(const struct compare_report *r, 
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_gains; i++) {
-		const struct compare_gain_row *g = &r->gains[i];
-		if ((size_t)g->other == other && g->order == key->order && g->span == key->span &&
-		    !strcmp(g->metric, key->metric) && !strcmp(g->pattern, key->pattern))
-			return g;
-	}
+	for (i = 0; i < r->nr_gains; i++)
+		if ((size_t)r->gains[i].other == other && SAME_CELL(&r->gains[i], key))
+			return &r->gains[i];
 	return NULL;
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "thp_kernel.h"
+#include "kconfig.h"
 #include "thp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
