@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kernel.h"
+#include "precision.h"
 #include "progress.h"
 #include "results.h"
 #include "run_summary.h"
@@ -48,6 +50,9 @@ enum {
 	OPT_SCHEDULE,
 	OPT_STDIN,
 	OPT_WAIT_DESCENDANTS,
+	OPT_PRECISION,
+	OPT_PRECISION_ALL,
+	OPT_MAX_TIME,
 	OPT_OUTPUT = 'o',
 };
 
@@ -63,6 +68,13 @@ static const struct cli_opt run_options[] = {
 	{ "seed", OPT_SEED, "N", "seed of the trial order and the access patterns (default 1)" },
 	{ "cpu", OPT_CPU, "N", "pin to this CPU (default: the last one)" },
 	{ "quick", OPT_QUICK, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)" },
+	{ "precision", OPT_PRECISION, "P",
+	  "add reps until the verdict's gain CI is within +/-P points of order 0's time, or "
+	  "--max-time runs out (a sequential rule keeps the CI's coverage)" },
+	{ "precision-all", OPT_PRECISION_ALL, NULL,
+	  "with --precision: every order's gain CI, not only the verdict's order's" },
+	{ "max-time", OPT_MAX_TIME, "S",
+	  "with --precision: begin no rep that would end after S seconds (default 300)" },
 	{ "accesses", OPT_ACCESSES, "N",
 	  "accesses per trial (default: calibrated to about 0.15 s at order 0 interleaved, 0.5 s sequential)" },
 	{ "sparse", OPT_SPARSE, "K",
@@ -126,6 +138,7 @@ struct run_cmd_opts {
 	const char *output;
 	bool have_seed;
 	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
+	bool have_max_time; /* --max-time given */
 	const char *stdin_file; /* --stdin */
 };
 
@@ -241,6 +254,17 @@ static int on_opt(int key, const char *arg, void *ctx)
 	case OPT_QUICK:
 		o->quick = true;
 		return 0;
+	case OPT_PRECISION:
+		if (cli_parse_double("precision", arg, 0.01, 100, &o->precision))
+			return -1;
+		o->precision /= 100; /* points of order 0's time -> gain units */
+		return 0;
+	case OPT_PRECISION_ALL:
+		o->precision_all = true;
+		return 0;
+	case OPT_MAX_TIME:
+		r->o.have_max_time = true;
+		return cli_parse_double("max-time", arg, 0.001, 7 * 86400, &o->max_time_s);
 	case OPT_ACCESSES:
 		if (cli_parse_long("accesses", arg, 1, LONG_MAX, &v))
 			return -1;
@@ -386,6 +410,23 @@ bad:
 
 /* ---- the run ----------------------------------------------------------------- */
 
+/* --precision: the rep, the last look's width against the target, the time
+ * against --max-time. */
+static void show_precision(struct run *r, int rep)
+{
+	const struct results_precision *p = &r->s.prec;
+	double frac = p->elapsed_s / r->s.o.max_time_s;
+
+	if (!p->looks)
+		progress_show(&r->pg, frac, "rep %d, first CI at rep %d, target +/-%.1f pts, "
+			      "%.0f/%.0f s", rep + 1, PRECISION_MIN_REPS, 100 * p->target,
+			      p->elapsed_s, r->s.o.max_time_s);
+	else
+		progress_show(&r->pg, frac, "rep %d, CI +/-%.1f pts, target +/-%.1f, %.0f/%.0f s",
+			      rep + 1, 100 * p->half_width, 100 * p->target, p->elapsed_s,
+			      r->s.o.max_time_s);
+}
+
 /* The engine's progress and warnings, on the terminal. */
 static void on_event(const struct bench_event *ev, void *ctx)
 {
@@ -404,7 +445,9 @@ static void on_event(const struct bench_event *ev, void *ctx)
 		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
 		return;
 	case BENCH_EV_TRIAL:
-		if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
+		if (ev->cell && r->s.o.precision > 0)
+			show_precision(r, ev->cell->rep);
+		else if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
 			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
 				      "%d/%d %s rep %d, all orders in rounds", ev->done, ev->total,
 				      ev->what, ev->cell->rep);
@@ -416,6 +459,40 @@ static void on_event(const struct bench_event *ev, void *ctx)
 			progress_clear(&r->pg);
 		return;
 	}
+}
+
+/*
+ * --precision: SIGINT and SIGTERM end the run after the rep in progress, and
+ * the document is written with what was measured (the target not reached).
+ * A second signal is the usual one: the handlers before (src/base/cleanup.c:
+ * the knobs put back) and the default action.
+ */
+static volatile sig_atomic_t run_stops;
+static struct sigaction run_old_int, run_old_term;
+
+static void on_stop_signal(int sig)
+{
+	if (run_stops++) {
+		sigaction(sig, sig == SIGINT ? &run_old_int : &run_old_term, NULL);
+		raise(sig);
+	}
+}
+
+static void catch_stops(struct run *r, bool on)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+
+	if (r->s.o.precision <= 0)
+		return;
+	if (!on) {
+		sigaction(SIGINT, &run_old_int, NULL);
+		sigaction(SIGTERM, &run_old_term, NULL);
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	r->s.o.interrupt = &run_stops;
+	sigaction(SIGINT, &sa, &run_old_int);
+	sigaction(SIGTERM, &sa, &run_old_term);
 }
 
 /* Root, the output, counters, pinning, the journal: an exit status or 0. */
@@ -485,6 +562,34 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 	}
 	if (r->s.o.span && r->s.o.sweep_min) {
 		ms_err("run: --span and --sweep exclude each other");
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --precision and what goes with it; an exit status or 0. */
+static int check_precision(struct run *r)
+{
+	const struct session_opts *o = &r->s.o;
+
+	if (o->precision <= 0) {
+		if (r->o.have_max_time || o->precision_all) {
+			ms_err("run: --%s applies to --precision only (a run of a fixed number of "
+			       "reps takes what it takes)",
+			       r->o.have_max_time ? "max-time" : "precision-all");
+			return MS_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (o->quick || o->have_reps) {
+		ms_err("run: --precision chooses the number of reps itself: it excludes %s",
+		       o->quick ? "--quick" : "--reps");
+		return MS_EXIT_USAGE;
+	}
+	if (r->s.cmd || o->schedule == RESULTS_SCHED_SEQUENTIAL) {
+		ms_err("run: --precision needs the paired gains of the interleaved schedule: it "
+		       "applies to the micro-benchmarks, not to %s",
+		       r->s.cmd ? "a command" : "--schedule sequential");
 		return MS_EXIT_USAGE;
 	}
 	return 0;
@@ -560,7 +665,8 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		return MS_EXIT_OK;
 	if (i < 0)
 		return MS_EXIT_USAGE;
-	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_cmd(r)))
+	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_precision(r)) ||
+	    (rc = check_cmd(r)))
 		return rc;
 	if ((err = thp_read(&r->s.s))) {
 		thp_strerror(err, msg, sizeof(msg));
@@ -618,8 +724,20 @@ static int run_setup(struct run *r)
 	char why[512];
 	int err;
 
-	if (r->s.cmd || !(err = session_setup(&r->s, why, sizeof(why))))
+	if (r->s.cmd)
 		return 0;
+	if ((err = session_setup(&r->s, why, sizeof(why))))
+		goto fail;
+	if (r->s.o.precision <= 0)
+		return 0;
+	if (r->s.schedule != RESULTS_SCHED_INTERLEAVED) {
+		ms_err("run: --precision needs the interleaved schedule, and the spans of every "
+		       "order do not fit in memory at once: choose a smaller --span");
+		return MS_EXIT_ENV;
+	}
+	r->s.o.reps = session_precision_max_reps(&r->s);
+	return 0;
+fail:
 	ms_err("run: %s", why);
 	return err == -ENOSPC ? MS_EXIT_ENV : MS_EXIT_USAGE;
 }
@@ -637,6 +755,7 @@ static int run_cmd(int argc, char **argv)
 	r.s.o.defrag = THP_W_NONE;
 	r.s.o.scan_interval_ms = 250;
 	r.s.o.schedule = -1;
+	r.s.o.max_time_s = PRECISION_DEFAULT_MAX_TIME;
 	if ((rc = run_prepare(&r, argc, argv)) >= 0)
 		goto out_opts;
 	bench_init(&r.s.b, &r.s.s, r.s.o.seed, on_event, &r);
@@ -649,8 +768,10 @@ static int run_cmd(int argc, char **argv)
 	/* the command's own output owns the terminal */
 	r.pg.on &= !r.s.o.show_output;
 	err = session_prepare(&r.s);
+	catch_stops(&r, true);
 	if (!err)
 		err = session_trials(&r.s);
+	catch_stops(&r, false);
 	progress_clear(&r.pg);
 	if (err == -ENOTTY) {
 		ms_err("run: %s needs a terminal: use --stdin FILE or --show-output", r.s.cmd[0]);
