@@ -39,8 +39,11 @@ unsigned precision_iters(double level)
 	return n > ANALYZE_BOOT_ITERS ? (unsigned)fmin(n, 1e6) : ANALYZE_BOOT_ITERS;
 }
 
+/* the larger side; NaN when either end is (fmax would drop it) */
 static double half_of(const struct analyze_change *g)
 {
+	if (!isfinite(g->value) || !isfinite(g->lo) || !isfinite(g->hi))
+		return NAN;
 	return fmax(g->hi - g->value, g->value - g->lo);
 }
 
