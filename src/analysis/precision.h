@@ -8,7 +8,7 @@
  * the moment the data happen to look least noisy (a low spread among the
  * reps drawn so far), so the CIs a run stops on are too narrow: on this
  * data's structure (paired log ratios with rep-to-rep drift) the naive rule
- * covers well below 95 % (scripts/precision-sim.c, README "Precision on
+ * covers well below 95 % (tests/test_precision.c, README "Precision on
  * demand").
  *
  * The rule, Bonferroni over looks:
