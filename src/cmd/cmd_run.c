@@ -222,6 +222,25 @@ static int parse_sweep(const char *arg, struct session_opts *o)
 	return 0;
 }
 
+/* --precision P (points), --precision-all, --max-time S */
+static int on_precision_opt(int key, const char *arg, struct run *r)
+{
+	struct session_opts *o = &r->s.o;
+
+	if (key == OPT_PRECISION_ALL) {
+		o->precision_all = true;
+		return 0;
+	}
+	if (key == OPT_MAX_TIME) {
+		r->o.have_max_time = true;
+		return cli_parse_double("max-time", arg, 0.001, 7 * 86400, &o->max_time_s);
+	}
+	if (cli_parse_double("precision", arg, 0.01, 100, &o->precision))
+		return -1;
+	o->precision /= 100; /* points of order 0's time -> gain units */
+	return 0;
+}
+
 static int on_opt(int key, const char *arg, void *ctx)
 {
 	struct run *r = ctx;
@@ -255,16 +274,9 @@ static int on_opt(int key, const char *arg, void *ctx)
 		o->quick = true;
 		return 0;
 	case OPT_PRECISION:
-		if (cli_parse_double("precision", arg, 0.01, 100, &o->precision))
-			return -1;
-		o->precision /= 100; /* points of order 0's time -> gain units */
-		return 0;
 	case OPT_PRECISION_ALL:
-		o->precision_all = true;
-		return 0;
 	case OPT_MAX_TIME:
-		r->o.have_max_time = true;
-		return cli_parse_double("max-time", arg, 0.001, 7 * 86400, &o->max_time_s);
+		return on_precision_opt(key, arg, r);
 	case OPT_ACCESSES:
 		if (cli_parse_long("accesses", arg, 1, LONG_MAX, &v))
 			return -1;
