@@ -322,6 +322,7 @@ TEST(bad_input_exit_statuses)
 		char *pseq[] = { "mthpscope", "run", "--precision", "3", "--schedule",
 				 "sequential", NULL };
 		char *pcmd[] = { "mthpscope", "run", "--precision", "3", "--", "true", NULL };
+		char *pone[] = { "mthpscope", "run", "--precision", "3", "--orders", "0", NULL };
 
 		expect_exit(MS_EXIT_USAGE, "invalid --precision value '0'", p0, 0);
 		expect_exit(MS_EXIT_USAGE, "invalid --precision value 'three'", pword, 0);
@@ -331,6 +332,7 @@ TEST(bad_input_exit_statuses)
 		expect_exit(MS_EXIT_USAGE, "invalid --max-time value '0'", mt0, 0);
 		expect_exit(MS_EXIT_USAGE, "not to --schedule sequential", pseq, 0);
 		expect_exit(MS_EXIT_USAGE, "not to a command", pcmd, 0);
+		expect_exit(MS_EXIT_USAGE, "needs 0 and at least one other order", pone, 0);
 	}
 }
 

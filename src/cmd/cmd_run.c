@@ -665,6 +665,14 @@ static int check_cmd(struct run *r)
 	return check_input(r);
 }
 
+static bool has_order0(const struct session *s)
+{
+	for (int i = 0; i < s->nr_orders; i++)
+		if (!s->orders[i])
+			return true;
+	return false;
+}
+
 /* Parse and check everything that needs no privilege; an exit status, or
  * -1 to go on. */
 static int run_prepare(struct run *r, int argc, char **argv)
@@ -688,6 +696,11 @@ static int run_prepare(struct run *r, int argc, char **argv)
 	if ((rc = parse_orders(r->o.orders_arg, &r->s.s, r->s.orders, &r->s.nr_orders)) ||
 	    (rc = parse_patterns(r->o.patterns_arg, r->s.pats, &r->s.nr_pats)))
 		return rc;
+	if (r->s.o.precision > 0 && (r->s.nr_orders < 2 || !has_order0(&r->s))) {
+		ms_err("run: --precision narrows the gains against order 0: --orders needs 0 and "
+		       "at least one other order");
+		return MS_EXIT_USAGE;
+	}
 	topo_describe(&r->s.topo);
 	if (r->s.topo.page_size <= 0)
 		r->s.topo.page_size = sysconf(_SC_PAGESIZE);
