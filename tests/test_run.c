@@ -312,6 +312,28 @@ TEST(bad_input_exit_statuses)
 	expect_exit(MS_EXIT_USAGE, "--reps", reps, 0);
 	expect_exit(MS_EXIT_USAGE, "unexpected argument", extra, 0);
 	expect_exit(MS_EXIT_USAGE, "--backend", backend, 0);
+	{
+		char *p0[] = { "mthpscope", "run", "--precision", "0", NULL };
+		char *pword[] = { "mthpscope", "run", "--precision", "three", NULL };
+		char *pquick[] = { "mthpscope", "run", "--precision", "3", "--quick", NULL };
+		char *preps[] = { "mthpscope", "run", "--precision", "3", "--reps", "5", NULL };
+		char *mt[] = { "mthpscope", "run", "--max-time", "60", NULL };
+		char *mt0[] = { "mthpscope", "run", "--precision", "3", "--max-time", "0", NULL };
+		char *pseq[] = { "mthpscope", "run", "--precision", "3", "--schedule",
+				 "sequential", NULL };
+		char *pcmd[] = { "mthpscope", "run", "--precision", "3", "--", "true", NULL };
+		char *pone[] = { "mthpscope", "run", "--precision", "3", "--orders", "0", NULL };
+
+		expect_exit(MS_EXIT_USAGE, "invalid --precision value '0'", p0, 0);
+		expect_exit(MS_EXIT_USAGE, "invalid --precision value 'three'", pword, 0);
+		expect_exit(MS_EXIT_USAGE, "it excludes --quick", pquick, 0);
+		expect_exit(MS_EXIT_USAGE, "it excludes --reps", preps, 0);
+		expect_exit(MS_EXIT_USAGE, "--max-time applies to --precision only", mt, 0);
+		expect_exit(MS_EXIT_USAGE, "invalid --max-time value '0'", mt0, 0);
+		expect_exit(MS_EXIT_USAGE, "not to --schedule sequential", pseq, 0);
+		expect_exit(MS_EXIT_USAGE, "not to a command", pcmd, 0);
+		expect_exit(MS_EXIT_USAGE, "needs 0 and at least one other order", pone, 0);
+	}
 }
 
 TEST(environment_refusals_before_measuring)
@@ -373,6 +395,125 @@ TEST(sigint_leaves_no_results_and_restores_knobs)
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
 	EXPECT_TRUE(access(out, F_OK) != 0);
+	EXPECT_EQ(stray_files(NULL), 0);
+	knobs(&after);
+	expect_same_knobs(&before, &after);
+	rmdir(tmpdir);
+}
+
+/* run --precision with the given target and --max-time (NULL: default) to
+ * completion; its document loaded into *res. */
+static void precision_run(const char *p, const char *max_time, struct results **res)
+{
+	char out[160], err[512], errfile[160];
+	char *argv[] = { "mthpscope", "run", "--orders", "0,9", "--span", "8M", "--accesses",
+			 "200000", "--precision", (char *)p, "-o", out,
+			 max_time ? "--max-time" : NULL, (char *)max_time, NULL };
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/p.json", tmpdir);
+	snprintf(errfile, sizeof(errfile), "%s/p.err", tmpdir);
+	rc = run_status(argv, errfile, 0);
+	if (rc) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "cat %s", errfile);
+		if (system(cmd)) {
+		}
+	}
+	ASSERT_EQ(rc, 0);
+	ASSERT_EQ(results_load(out, res, err, sizeof(err)), 0);
+	ASSERT_TRUE((*res)->head.has_precision);
+	unlink(out);
+	unlink(errfile);
+}
+
+/* A target any CI meets stops at the first look (10 reps); a budget that
+ * allows one rep stops on time, the target not reached. */
+TEST(precision_stops_at_first_look_or_on_time)
+{
+	struct thp_settings before, after;
+	const struct results_precision *p;
+	struct results *res = NULL;
+
+	require_root();
+	bin();
+	make_tmpdir();
+	knobs(&before);
+	precision_run("100", NULL, &res);
+	p = &res->head.precision;
+	EXPECT_TRUE(p->reached);
+	EXPECT_EQ(p->stop, RESULTS_PREC_REACHED);
+	EXPECT_NEAR(p->target, 1.0, 1e-12);
+	EXPECT_EQ(p->reps, 10);
+	EXPECT_EQ(res->config_reps, 10);
+	EXPECT_EQ(p->looks, 1);
+	EXPECT_TRUE(p->planned_looks >= 2);
+	EXPECT_NEAR(p->level, 1 - 0.05 / p->planned_looks, 1e-12);
+	EXPECT_EQ(p->order, 9); /* the only order besides 0 */
+	EXPECT_EQ(p->rounds, 10L * (long)res->trials[0].nr_rounds);
+	EXPECT_TRUE(p->half_width <= 1.0);
+	EXPECT_NEAR(p->max_time_s, 300, 1e-9);
+	EXPECT_EQ(res->nr_trials, 2 * 2 * 10); /* 2 orders, a sparse trial each, 10 reps */
+	results_free(res);
+	res = NULL;
+
+	precision_run("0.01", "0.001", &res);
+	p = &res->head.precision;
+	EXPECT_TRUE(!p->reached);
+	EXPECT_EQ(p->stop, RESULTS_PREC_MAX_TIME);
+	EXPECT_EQ(p->reps, 1);
+	EXPECT_EQ(p->looks, 1);
+	EXPECT_EQ(p->planned_looks, 1);
+	EXPECT_NEAR(p->level, 0.95, 1e-12);
+	EXPECT_TRUE(p->half_width > 0.0001);
+	results_free(res);
+	knobs(&after);
+	expect_same_knobs(&before, &after);
+	EXPECT_EQ(stray_files(NULL), 0);
+	rmdir(tmpdir);
+}
+
+/* SIGINT during a precision run: the rep in progress ends, the document is
+ * written with the target not reached, the knobs are put back, exit 0. */
+TEST(precision_sigint_writes_the_document)
+{
+	struct thp_settings before, after;
+	struct results *res = NULL;
+	char out[128], err[512];
+	int st, i;
+	pid_t pid;
+
+	require_root();
+	bin();
+	make_tmpdir();
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	knobs(&before);
+	{
+		char *argv[] = { "mthpscope", "run", "--orders", "0,9", "--span", "8M",
+				 "--accesses", "2000000", "--precision", "0.01", "-o", out, NULL };
+		pid = start(argv, "/dev/null", 0);
+	}
+	ASSERT_TRUE(pid > 0);
+	for (i = 0; i < 600 && thp_lock_holder() != pid; i++)
+		usleep(50 * 1000);
+	if (thp_lock_holder() != pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		SKIP("the run never took the THP lock (another instance held it)");
+	}
+	usleep(1500 * 1000);
+	kill(pid, SIGINT);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ASSERT_EQ(results_load(out, &res, err, sizeof(err)), 0);
+	ASSERT_TRUE(res->head.has_precision);
+	EXPECT_EQ(res->head.precision.stop, RESULTS_PREC_INTERRUPTED);
+	EXPECT_TRUE(!res->head.precision.reached);
+	EXPECT_TRUE(res->head.precision.reps >= 1);
+	EXPECT_EQ(res->config_reps, res->head.precision.reps);
+	results_free(res);
+	unlink(out);
 	EXPECT_EQ(stray_files(NULL), 0);
 	knobs(&after);
 	expect_same_knobs(&before, &after);

@@ -97,6 +97,7 @@ struct ctx {
 	bool *included;    /* per trial */
 	double *buf;       /* nr_trials values */
 	unsigned iters;
+	double level;      /* of every interval */
 	uint64_t seed;
 	uint64_t want_span; /* 0 = the largest */
 	bool higher_better; /* the primary metric is a workload's "better": "higher" */
@@ -166,7 +167,7 @@ static void stat_of(const struct ctx *c, const double *x, size_t n, uint64_t see
 		s->lo = s->hi = s->median;
 		return;
 	}
-	if (stats_bootstrap_median_ci(x, n, ANALYZE_LEVEL, c->iters, seed, &s->lo, &s->hi))
+	if (stats_bootstrap_median_ci(x, n, c->level, c->iters, seed, &s->lo, &s->hi))
 		s->lo = s->hi = NAN;
 }
 
@@ -183,7 +184,7 @@ static void change_of(const struct ctx *c, const double *a, size_t na, const dou
 	ch->value = saving ? 1.0 - mb / ma : mb / ma - 1.0;
 	if (na < 2 || nb < 2)
 		return;
-	if (stats_bootstrap_rel_change_ci(a, na, b, nb, ANALYZE_LEVEL, c->iters, seed, &lo, &hi))
+	if (stats_bootstrap_rel_change_ci(a, na, b, nb, c->level, c->iters, seed, &lo, &hi))
 		return;
 	ch->lo = saving ? -hi : lo;
 	ch->hi = saving ? -lo : hi;
@@ -601,8 +602,8 @@ static void boot_interval(const struct ctx *c, const double *boot, size_t stride
 	/* too few replicates with a value make no interval */
 	if (n < (size_t)c->iters / 2 + 1 || n < 2)
 		return;
-	if (stats_quantile(tmp, n, (1.0 - ANALYZE_LEVEL) / 2.0, lo) ||
-	    stats_quantile(tmp, n, 1.0 - (1.0 - ANALYZE_LEVEL) / 2.0, hi))
+	if (stats_quantile(tmp, n, (1.0 - c->level) / 2.0, lo) ||
+	    stats_quantile(tmp, n, 1.0 - (1.0 - c->level) / 2.0, hi))
 		*lo = *hi = NAN;
 }
 
@@ -1072,7 +1073,7 @@ static int pmd_share(struct ctx *c)
 		o->share.value = o->gain.value / a->orders[a->pmd_order].gain.value;
 		n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
 		if (n >= 2 && nb >= 2 && np >= 2 &&
-		    stats_bootstrap_gain_share_ci(base, nb, c->buf, n, pmd, np, ANALYZE_LEVEL,
+		    stats_bootstrap_gain_share_ci(base, nb, c->buf, n, pmd, np, c->level,
 						  c->iters, seed_for(c, k, 3), &o->share.lo,
 						  &o->share.hi))
 			o->share.lo = o->share.hi = NAN;
@@ -1304,8 +1305,8 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 	pct(v, sizeof(v), o->gain.value);
 	pct(lo, sizeof(lo), o->gain.lo);
 	pct(hi, sizeof(hi), o->gain.hi);
-	append(buf, size, "order %d saves %s of %s [95 %% CI %s, %s; Holm p = %.3g]", k, v,
-	       a->metric_unit, lo, hi, o->p_adj);
+	append(buf, size, "order %d saves %s of %s [%.3g %% CI %s, %s; Holm p = %.3g]", k, v,
+	       a->metric_unit, 100 * a->level, lo, hi, o->p_adj);
 	/* say so when the monotone fit pooled this order with a neighbour */
 	if (isfinite(o->fitted.value) && fabs(o->fitted.value - o->gain.value) > 5e-4) {
 		pct(v, sizeof(v), o->fitted.value);
@@ -1566,6 +1567,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	c.buf = calloc(r->nr_trials, sizeof(*c.buf));
 	a->excluded = calloc(r->nr_trials, sizeof(*a->excluded));
 	c.iters = opts && opts->iters ? opts->iters : ANALYZE_BOOT_ITERS;
+	c.level = opts && opts->level > 0 && opts->level < 1 ? opts->level : ANALYZE_LEVEL;
 	c.boot = malloc((size_t)c.iters * ANALYZE_NR_ORDERS * sizeof(*c.boot));
 	if (!c.included || !c.buf || !a->excluded || !c.boot) {
 		rc = -ENOMEM;
@@ -1574,6 +1576,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	a->res = r;
 	a->pmd_order = r->pmd_order;
 	a->threshold = opts && opts->threshold > 0 ? opts->threshold : ANALYZE_MATERIAL_GAIN;
+	a->level = c.level;
 	c.seed = opts && opts->seed ? opts->seed : (r->config_seed ? r->config_seed : 1);
 	c.want_span = opts ? opts->span : 0;
 	c.force_unpaired = opts && opts->unpaired;

@@ -120,6 +120,7 @@ struct analyze_excluded {
 struct analysis {
 	const struct results *res;
 	double threshold;            /* material gain */
+	double level;                /* confidence level of the intervals */
 	char pattern[32];            /* the dense pattern analysed */
 	uint64_t span;               /* the span the verdict rests on (the largest) */
 	char metric[32];             /* primary metric name */
@@ -159,6 +160,8 @@ struct analyze_opts {
 	uint64_t seed;               /* bootstrap seed; the same input gives the same output */
 	uint64_t span;               /* the span the verdict rests on; 0 = the largest */
 	bool unpaired;               /* ignore per-round data: the unpaired method */
+	double level;                /* confidence level of every interval; 0 = ANALYZE_LEVEL
+				      * (run --precision widens it: src/analysis/precision.h) */
 };
 
 /* 0, or a negative errno with a message: -ENODATA when there is nothing to

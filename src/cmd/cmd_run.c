@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kernel.h"
+#include "precision.h"
 #include "progress.h"
 #include "results.h"
 #include "run_summary.h"
@@ -32,6 +34,7 @@ struct run_cmd_opts {
 	const char *patterns_arg;
 	const char *output;
 	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
+	bool have_max_time; /* --max-time given */
 	const char *stdin_file; /* --stdin */
 };
 
@@ -160,6 +163,17 @@ static const struct cli_cmd run_cli = {
 		  .imin = 0, .imax = 65535, CLI_GIVEN(struct run, s.o.have_cpu) },
 		{ "quick", 0, NULL, "a short run: 3 reps, 0.1 s trials (under 15 s)",
 		  .type = CLI_FLAG, S(quick) },
+		{ "precision", 0, "P",
+		  "add reps until the verdict's gain CI is within +/-P points of order 0's time, or "
+		  "--max-time runs out (a sequential rule keeps the CI's coverage)",
+		  CLI_ROW_DOUBLE(struct run, s.o.precision, 0.01, 100), .div = 100 },
+		{ "precision-all", 0, NULL,
+		  "with --precision: every order's gain CI, not only the verdict's order's",
+		  .type = CLI_FLAG, S(precision_all) },
+		{ "max-time", 0, "S",
+		  "with --precision: begin no rep that would end after S seconds (default 300)",
+		  CLI_ROW_DOUBLE(struct run, s.o.max_time_s, 0.001, 7 * 86400),
+		  CLI_GIVEN(struct run, o.have_max_time) },
 		{ "accesses", 0, "N", "accesses per trial (default: calibrated to about 0.15 s at "
 		  "order 0 interleaved, 0.5 s sequential)", .type = CLI_INT, S(accesses), .imin = 1,
 		  .imax = LONG_MAX },
@@ -309,6 +323,23 @@ bad:
 
 /* ---- the run ----------------------------------------------------------------- */
 
+/* --precision: the rep, the last look's width against the target, the time
+ * against --max-time. */
+static void show_precision(struct run *r, int rep)
+{
+	const struct results_precision *p = &r->s.prec;
+	double frac = p->elapsed_s / r->s.o.max_time_s;
+
+	if (!p->looks)
+		progress_show(&r->pg, frac, "rep %d, first CI at rep %d, target +/-%.1f pts, "
+			      "%.0f/%.0f s", rep + 1, PRECISION_MIN_REPS, 100 * p->target,
+			      p->elapsed_s, r->s.o.max_time_s);
+	else
+		progress_show(&r->pg, frac, "rep %d, CI +/-%.1f pts, target +/-%.1f, %.0f/%.0f s",
+			      rep + 1, 100 * p->half_width, 100 * p->target, p->elapsed_s,
+			      r->s.o.max_time_s);
+}
+
 /* The engine's progress and warnings, on the terminal. */
 static void on_event(const struct bench_event *ev, void *ctx)
 {
@@ -327,7 +358,9 @@ static void on_event(const struct bench_event *ev, void *ctx)
 		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);
 		return;
 	case BENCH_EV_TRIAL:
-		if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
+		if (ev->cell && r->s.o.precision > 0)
+			show_precision(r, ev->cell->rep);
+		else if (ev->cell && ev->cell->order < 0) /* interleaved: every order at once */
 			progress_show(&r->pg, ev->total ? (double)ev->done / ev->total : 1,
 				      "%d/%d %s rep %d, all orders in rounds", ev->done, ev->total,
 				      ev->what, ev->cell->rep);
@@ -339,6 +372,40 @@ static void on_event(const struct bench_event *ev, void *ctx)
 			progress_clear(&r->pg);
 		return;
 	}
+}
+
+/*
+ * --precision: SIGINT and SIGTERM end the run after the rep in progress, and
+ * the document is written with what was measured (the target not reached).
+ * A second signal is the usual one: the handlers before (src/base/cleanup.c:
+ * the knobs put back) and the default action.
+ */
+static volatile sig_atomic_t run_stops;
+static struct sigaction run_old_int, run_old_term;
+
+static void on_stop_signal(int sig)
+{
+	if (run_stops++) {
+		sigaction(sig, sig == SIGINT ? &run_old_int : &run_old_term, NULL);
+		raise(sig);
+	}
+}
+
+static void catch_stops(struct run *r, bool on)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+
+	if (r->s.o.precision <= 0)
+		return;
+	if (!on) {
+		sigaction(SIGINT, &run_old_int, NULL);
+		sigaction(SIGTERM, &run_old_term, NULL);
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	r->s.o.interrupt = &run_stops;
+	sigaction(SIGINT, &sa, &run_old_int);
+	sigaction(SIGTERM, &sa, &run_old_term);
 }
 
 /* Root, the output, counters, pinning, the journal: an exit status or 0. */
@@ -411,6 +478,34 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 	return 0;
 }
 
+/* --precision and what goes with it; an exit status or 0. */
+static int check_precision(struct run *r)
+{
+	const struct session_opts *o = &r->s.o;
+
+	if (o->precision <= 0) {
+		if (r->o.have_max_time || o->precision_all) {
+			ms_err("run: --%s applies to --precision only (a run of a fixed number of "
+			       "reps takes what it takes)",
+			       r->o.have_max_time ? "max-time" : "precision-all");
+			return MS_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (o->quick || o->have_reps) {
+		ms_err("run: --precision chooses the number of reps itself: it excludes %s",
+		       o->quick ? "--quick" : "--reps");
+		return MS_EXIT_USAGE;
+	}
+	if (r->s.cmd || o->schedule == RESULTS_SCHED_SEQUENTIAL) {
+		ms_err("run: --precision needs the paired gains of the interleaved schedule: it "
+		       "applies to the micro-benchmarks, not to %s",
+		       r->s.cmd ? "a command" : "--schedule sequential");
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static void input_waiting(void *ctx)
 {
 	(void)ctx;
@@ -469,6 +564,14 @@ static int check_cmd(struct run *r)
 	return check_input(r);
 }
 
+static bool has_order0(const struct session *s)
+{
+	for (size_t i = 0; i < s->orders.nr; i++)
+		if (!s->orders.order[i])
+			return true;
+	return false;
+}
+
 /* Parse and check everything that needs no privilege; an exit status, or
  * -1 to go on. */
 static int run_prepare(struct run *r, int argc, char **argv)
@@ -481,7 +584,8 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		return MS_EXIT_OK;
 	if (i < 0)
 		return MS_EXIT_USAGE;
-	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_cmd(r)))
+	if ((rc = check_kind(r, argc, argv, i)) || (rc = check_precision(r)) ||
+	    (rc = check_cmd(r)))
 		return rc;
 	if ((err = thp_read(&r->s.s))) {
 		thp_strerror(err, msg, sizeof(msg));
@@ -491,6 +595,11 @@ static int run_prepare(struct run *r, int argc, char **argv)
 	if ((rc = resolve_orders(&r->o.orders, &r->s.s, &r->s.orders)) ||
 	    (rc = parse_patterns(r->o.patterns_arg, r->s.pats, &r->s.nr_pats)))
 		return rc;
+	if (r->s.o.precision > 0 && (r->s.orders.nr < 2 || !has_order0(&r->s))) {
+		ms_err("run: --precision narrows the gains against order 0: --orders needs 0 and "
+		       "at least one other order");
+		return MS_EXIT_USAGE;
+	}
 	topo_describe(&r->s.topo);
 	if (r->s.topo.page_size <= 0)
 		r->s.topo.page_size = sysconf(_SC_PAGESIZE);
@@ -537,8 +646,20 @@ static int run_setup(struct run *r)
 	char why[512];
 	int err;
 
-	if (r->s.cmd || !(err = session_setup(&r->s, why, sizeof(why))))
+	if (r->s.cmd)
 		return 0;
+	if ((err = session_setup(&r->s, why, sizeof(why))))
+		goto fail;
+	if (r->s.o.precision <= 0)
+		return 0;
+	if (r->s.schedule != RESULTS_SCHED_INTERLEAVED) {
+		ms_err("run: --precision needs the interleaved schedule, and the spans of every "
+		       "order do not fit in memory at once: choose a smaller --span");
+		return MS_EXIT_ENV;
+	}
+	r->s.o.reps = session_precision_max_reps(&r->s);
+	return 0;
+fail:
 	ms_err("run: %s", why);
 	return err == -ENOSPC ? MS_EXIT_ENV : MS_EXIT_USAGE;
 }
@@ -558,6 +679,7 @@ static int run_cmd(int argc, char **argv)
 	r.s.o.schedule = -1;
 	r.s.o.seed = 1;
 	r.o.orders.all = true;
+	r.s.o.max_time_s = PRECISION_DEFAULT_MAX_TIME;
 	if ((rc = run_prepare(&r, argc, argv)) >= 0)
 		goto out_opts;
 	bench_init(&r.s.b, &r.s.s, r.s.o.seed, on_event, &r);
@@ -570,8 +692,10 @@ static int run_cmd(int argc, char **argv)
 	/* the command's own output owns the terminal */
 	r.pg.on &= !r.s.o.show_output;
 	err = session_prepare(&r.s);
+	catch_stops(&r, true);
 	if (!err)
 		err = session_trials(&r.s);
+	catch_stops(&r, false);
 	progress_clear(&r.pg);
 	if (err == -ENOTTY) {
 		ms_err("run: %s needs a terminal: use --stdin FILE or --show-output", r.s.cmd[0]);

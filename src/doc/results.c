@@ -1037,7 +1037,12 @@ static int rd_head(struct rd *rd, const json_t *doc, struct results_head *h)
 		h->has_thp = true;
 	}
 	results_config_init(&h->config);
-	return config ? rd_config(rd, config, &h->config) : 0;
+	if (config && (err = rd_config(rd, config, &h->config)))
+		return err;
+	h->has_precision = json_object_get(doc, "precision") != NULL;
+	return h->has_precision ? results_precision_read(rd, json_object_get(doc, "precision"),
+							 "$.precision", &h->precision)
+				: 0;
 }
 
 static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool stream)
@@ -1885,8 +1890,12 @@ int results_head_json(const struct results_head *h, json_t **out)
 		goto out;
 	if (h->has_thp && json_object_set_new(doc, "thp", results_thp_json(&h->thp, h->thp_stats)))
 		goto out;
-	if (json_object_set(doc, "config", config) ||
-	    json_object_set_new(doc, "trials", json_array()))
+	if (json_object_set(doc, "config", config))
+		goto out;
+	if (h->has_precision &&
+	    json_object_set_new(doc, "precision", results_precision_json(&h->precision)))
+		goto out;
+	if (json_object_set_new(doc, "trials", json_array()))
 		goto out;
 	*out = doc;
 	doc = NULL;

@@ -212,6 +212,46 @@ int results_config_set_argv(struct results_config *c, char *const argv[]);
 
 /* Everything of a results document but its trials: schema, tool, host, thp,
  * config, in that order. run fills it; the loader fills it back. */
+/*
+ * $.precision: what `run --precision` asked and got (absent in other runs).
+ * half_width and level: the last look's gain CI (the widest of the orders
+ * it covers), in gain units (0.03 = 3 points of order 0's time), at the
+ * level the sequential rule gives that look (src/analysis/precision.h).
+ */
+enum results_precision_stop {
+	RESULTS_PREC_REACHED,     /* "reached": the CI got within the target */
+	RESULTS_PREC_MAX_TIME,    /* "max-time": --max-time ran out first */
+	RESULTS_PREC_INTERRUPTED, /* "interrupted": SIGINT or SIGTERM */
+	RESULTS_PREC_MAX_REPS,    /* "max-reps": the most reps a run keeps */
+	RESULTS_PREC_NR,
+};
+
+struct results_precision {
+	double target;            /* half-width asked, gain units (--precision / 100) */
+	bool all;                 /* every order's CI (--precision-all), not the verdict's */
+	double max_time_s;
+	bool reached;
+	enum results_precision_stop stop;
+	double half_width;        /* achieved; NaN when no look could make a CI */
+	double level;             /* of that CI */
+	int order;                /* the order whose CI it is (the widest); -1 none */
+	int looks, planned_looks; /* looks made; the most the rule planned for */
+	long reps;                /* reps measured */
+	long rounds;              /* paired rounds of that order */
+	double elapsed_s;         /* from the first calibration to the last look */
+};
+
+/* $.precision.rule: the sequential rule (src/analysis/precision.h) */
+#define RESULTS_PRECISION_RULE "bonferroni-over-looks"
+
+struct rd;
+const char *results_precision_stop_name(enum results_precision_stop s);
+/* $.precision of p; NULL on no memory. */
+json_t *results_precision_json(const struct results_precision *p);
+/* The reader's inverse (json_read.h): 0 or -EBADMSG with the path in rd. */
+int results_precision_read(struct rd *rd, const json_t *o, const char *path,
+			   struct results_precision *p);
+
 struct results_head {
 	bool has_tool;
 	char tool_version[64];  /* $.tool.version */
@@ -223,6 +263,8 @@ struct results_head {
 	bool thp_stats;         /* the sizes carry stats/ counters */
 	struct thp_settings thp;
 	struct results_config config;
+	bool has_precision;     /* $.precision present */
+	struct results_precision precision;
 };
 
 /* The writer: the head of 'h' with an empty "trials" array into *out (new

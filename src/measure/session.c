@@ -305,43 +305,40 @@ static int keep(struct session *s, struct results_trial *t)
 	return 0;
 }
 
-/* Interleaved: per rep and (pattern, span), every order at once, in rounds. */
-static int micro_trials_interleaved(struct session *s)
+/* One rep of the interleaved schedule: every (pattern, span), every order at
+ * once, in rounds; *n counts the trials of the plan so far. */
+int session_interleaved_rep(struct session *s, int rep, int *n)
 {
-	int rep, p, sp, i, rounds, err, nr = (int)s->orders.nr, n = 0;
+	int p, sp, i, rounds, err, nr = (int)s->orders.nr;
 
-	for (rep = 0; rep < s->o.reps; rep++) {
-		for (p = 0; p < s->nr_pats; p++) {
-			for (sp = 0; sp < s->nr_spans; sp++) {
-				struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
-							 .span = s->spans[sp],
-							 .sparse_k = s->o.sparse_k };
-				struct results_trial *t = &s->slots[2 * n];
-				struct bench_cell c = { .order = -1, .rep = rep, .pattern = p,
-							.span = sp };
+	for (p = 0; p < s->nr_pats; p++) {
+		for (sp = 0; sp < s->nr_spans; sp++) {
+			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
+						 .span = s->spans[sp], .sparse_k = s->o.sparse_k };
+			struct results_trial *t = &s->slots[2 * *n];
+			struct bench_cell c = { .order = -1, .rep = rep, .pattern = p, .span = sp };
 
-				session_progress(s, n, &c);
-				rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
-				err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
-							      s->accesses[p][sp], rounds, t, t + nr);
-				if (err)
+			session_progress(s, *n, &c);
+			rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
+			err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
+						      s->accesses[p][sp], rounds, t, t + nr);
+			if (err)
+				return err;
+			/* trial and sparse trial of each order side by side */
+			for (i = 0; i < nr; i++) {
+				t[i].seq = t[nr + i].seq = *n + i;
+				if ((err = keep(s, &t[i])) || (err = keep(s, &t[nr + i])))
 					return err;
-				/* trial and sparse trial of each order side by side */
-				for (i = 0; i < nr; i++) {
-					t[i].seq = t[nr + i].seq = n + i;
-					if ((err = keep(s, &t[i])) || (err = keep(s, &t[nr + i])))
-						return err;
-				}
-				n += nr;
 			}
+			*n += nr;
 		}
 	}
 	return 0;
 }
 
-static int micro_trials(struct session *s)
+int session_calibrate(struct session *s)
 {
-	int p, sp, i, err;
+	int p, sp, err;
 
 	for (p = 0; p < s->nr_pats; p++) {
 		for (sp = 0; sp < s->nr_spans; sp++) {
@@ -353,8 +350,21 @@ static int micro_trials(struct session *s)
 				return err;
 		}
 	}
-	if (s->schedule == RESULTS_SCHED_INTERLEAVED)
-		return micro_trials_interleaved(s);
+	return 0;
+}
+
+static int micro_trials(struct session *s)
+{
+	int i, err, n = 0;
+
+	if ((err = session_calibrate(s)))
+		return err;
+	if (s->schedule == RESULTS_SCHED_INTERLEAVED) {
+		for (i = 0; i < s->o.reps; i++)
+			if ((err = session_interleaved_rep(s, i, &n)))
+				return err;
+		return 0;
+	}
 	for (i = 0; i < s->nr_cells; i++) {
 		const struct bench_cell *c = &s->cells[i];
 		struct bench_micro w = { .kern = s->pats[c->pattern], .pattern_index = c->pattern,
@@ -398,7 +408,8 @@ static int command_trials(struct session *s)
 
 int session_trials(struct session *s)
 {
-	int err = s->cmd ? command_trials(s) : micro_trials(s);
+	int err = s->cmd ? command_trials(s) : s->o.precision > 0 ? session_precision_trials(s)
+								  : micro_trials(s);
 
 	session_progress(s, s->nr_cells, NULL);
 	return err;

@@ -15,6 +15,7 @@
 #define SESSION_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -75,6 +76,12 @@ struct session_opts {
 	bool show_output;
 	const char *stdin_path;   /* every trial's stdin (child.h: child_input); NULL default */
 	bool wait_descendants;    /* wait for processes that outlive CMD */
+	/* --precision: the target half-width in gain units (0.03 = 3 points),
+	 * 0 for a fixed number of reps; --precision-all, --max-time */
+	double precision;
+	bool precision_all;
+	double max_time_s;
+	volatile sig_atomic_t *interrupt; /* set (by a signal handler): stop after this rep */
 };
 
 struct session {
@@ -100,6 +107,11 @@ struct session {
 	struct results *res;         /* the in-memory document: head and trials in file order */
 	json_t *doc;                 /* the same as JSON */
 	struct bench b;
+	/* --precision: the outcome so far (progress reads it) and the final
+	 * one, in s->res->head.precision and s->doc's "precision" too */
+	struct results_precision prec;
+	int prec_next_look;          /* the next scheduled look, 1-based */
+	double prec_t0;              /* CLOCK_MONOTONIC seconds at the start */
 };
 
 /* Spans (from --span, --sweep or the machine), the trial budget and the
@@ -113,6 +125,17 @@ int session_prepare(struct session *s);
 /* Every trial of the plan: calibration, then the schedule's loops. Each
  * trial is in s->doc and s->res as soon as it is measured. */
 int session_trials(struct session *s);
+/* The interleaved schedule in pieces (session_precision.c uses them): the
+ * calibration of every (pattern, span), and one rep of all of them. */
+int session_calibrate(struct session *s);
+int session_interleaved_rep(struct session *s, int rep, int *n);
+/* --precision: reps until the rule of src/analysis/precision.h says the
+ * verdict's gain CI is within o.precision, --max-time runs out, o.interrupt
+ * is set or the plan's reps are used; then the outcome into s->prec, the
+ * document ("precision", config.reps) and s->res. */
+int session_precision_trials(struct session *s);
+/* The reps a precision run's plan holds (its slots are allocated up front). */
+long session_precision_max_reps(const struct session *s);
 /* Free what the session owns (not its options' metrics). */
 void session_free(struct session *s);
 

@@ -303,6 +303,28 @@ static const char *test_words(const struct analysis *a)
 					"Mann-Whitney";
 }
 
+/* A run --precision file: the CI its stop rests on (the rule's level, wider
+ * than the 95 % ones analyze gives: src/analysis/precision.h); false for
+ * other files. */
+static bool stop_words(const struct results *r, char *buf, size_t size, const char *lead)
+{
+	const struct results_precision *p = &r->head.precision;
+
+	if (!r->head.has_precision)
+		return false;
+	if (!isfinite(p->half_width)) {
+		snprintf(buf, size, "%srun --precision %.1f not reached after %ld reps: no look "
+			 "could make a CI", lead, 100 * p->target, p->reps);
+		return true;
+	}
+	snprintf(buf, size, "%srun --precision %.1f %s after %ld reps; the CI the stop rests on "
+		 "(order %d) is +/-%.1f points at %.2f %% (Bonferroni over %d looks), wider than "
+		 "the 95 %% CIs below", lead, 100 * p->target,
+		 p->reached ? "reached" : "not reached", p->reps, p->order, 100 * p->half_width,
+		 100 * p->level, p->planned_looks);
+	return true;
+}
+
 static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
@@ -330,7 +352,10 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			"significant and material, none = the CI rules a material gain out.\n",
 			a->metric,
 			a->metric_source, a->metric_unit, lower, test_words(a), 100.0 * a->threshold);
-		fprintf(f, "- Method: %s.\n\n", a->method_note);
+		fprintf(f, "- Method: %s.\n", a->method_note);
+		if (stop_words(r, line, sizeof(line), "- Stop: "))
+			fprintf(f, "%s.\n", line);
+		fputc('\n', f);
 		return;
 	}
 	fprintf(f, "mthpscope analysis of %s\n", r->path);
@@ -354,6 +379,8 @@ static void header(const struct analysis *a, FILE *f, bool md)
 		 a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
 		 test_words(a), 100.0 * a->threshold);
 	wrap_hanging(f, line, "         ");
+	if (stop_words(r, line, sizeof(line), "stop:    "))
+		wrap_hanging(f, line, "         ");
 	fputc('\n', f);
 }
 

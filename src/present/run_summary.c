@@ -148,6 +148,33 @@ static void print_paired_precision(const struct results *r, FILE *f)
 		p.widest > SUMMARY_CI_TARGET ? "; more --reps or a quieter machine narrow it" : "");
 }
 
+/* run --precision: which of the two happened, target or time, and the CI it
+ * stopped on (the rule's level, not 95 %: src/analysis/precision.h). */
+static void print_precision_outcome(const struct results_precision *p, FILE *f)
+{
+	static const char *const why[RESULTS_PREC_NR] = {
+		[RESULTS_PREC_REACHED] = "reached",
+		[RESULTS_PREC_MAX_TIME] = "not reached: --max-time ran out",
+		[RESULTS_PREC_INTERRUPTED] = "not reached: interrupted",
+		[RESULTS_PREC_MAX_REPS] = "not reached: the most reps a run keeps were used",
+	};
+	const char *what = p->stop >= 0 && p->stop < RESULTS_PREC_NR ? why[p->stop] : "?";
+	char ord[32];
+
+	if (p->reached && p->stop != RESULTS_PREC_REACHED)
+		what = "reached at the last look";
+	fprintf(f, "precision: target +/-%.1f points %s, after %ld reps in %.0f s (--max-time "
+		"%.0f s)\n", 100 * p->target, what, p->reps, p->elapsed_s, p->max_time_s);
+	snprintf(ord, sizeof(ord), p->all ? "the widest, order %d" : "order %d", p->order);
+	if (isfinite(p->half_width))
+		fprintf(f, "the %s gain CI (%s) is +/-%.1f points at %.2f %% over %ld paired "
+			"rounds:\nlook %d of %d planned (Bonferroni over looks keeps 95 %% "
+			"coverage)\n\n", p->all ? "orders'" : "verdict's", ord, 100 * p->half_width,
+			100 * p->level, p->rounds, p->looks, p->planned_looks);
+	else
+		fprintf(f, "no gain CI could be made from %ld reps\n\n", p->reps);
+}
+
 static void print_micro_summary(const struct results *r, FILE *f, double *v)
 {
 	const struct results_config *c = &r->head.config;
@@ -157,6 +184,8 @@ static void print_micro_summary(const struct results *r, FILE *f, double *v)
 			print_micro_cell(r, f, c->patterns[p], c->spans[sp], v);
 	if (c->schedule == RESULTS_SCHED_INTERLEAVED)
 		print_paired_precision(r, f);
+	if (r->head.has_precision)
+		print_precision_outcome(&r->head.precision, f);
 	fprintf(f, "ns/access: median over the reps of the thread's CPU time per access (timing),\n"
 		"with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
 		"at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
