@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -445,10 +446,13 @@ static int extent_order(const struct folio_extent *e, bool *pmd)
 	return e->order;
 }
 
-/* Look addr up in maps[i]: first its 16-page block (a sparse sample costs
- * 16 pages of pagemap, not a window's 512), then, when the block cuts the
- * folio, its PMD window; each range scanned at most once a drain (the
- * samples come sorted). *order a folio order or RECORD_AT_*; 0 or -errno. */
+/* Look addr up in maps[i]: first the page alone (its pagemap entry and
+ * flags: an order-0 page is answered with two reads, where its block
+ * would take one flags read per page, the PFNs of order-0 faults being
+ * scattered), then, for a page of a large folio, its 16-page block, then,
+ * when the block cuts the folio, its PMD window; each range scanned at
+ * most once a drain (the samples come sorted). *order a folio order or
+ * RECORD_AT_*; 0 or -errno. */
 static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd,
 		      int *order)
 {
@@ -456,8 +460,20 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	unsigned long block = (unsigned long)ps * 16, vs = p->maps[i].start, ve = p->maps[i].end;
 	unsigned long lo = addr & ~(block - 1), hi = lo + block;
 	const struct folio_extent *e;
+	struct folio_extent one;
 	int err;
 
+	if (!(p->near.valid && p->near.lo <= addr && addr < p->near.hi)) {
+		if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+			return err;
+		if ((err = folio_scanner_page(p->fs, addr, &one)) < 0)
+			return err;
+		if (err == 1) {
+			*pmd = false;
+			*order = one.pages ? extent_order(&one, pmd) : RECORD_AT_UNMAPPED;
+			return 0;
+		}
+	}
 	if ((err = cache_scan(p, &p->near, lo < vs ? vs : lo, hi > ve ? ve : hi)))
 		return err;
 	e = cache_find(&p->near, addr, ps);
@@ -631,9 +647,28 @@ static void drain(struct rec *r)
 
 /* ---- memory at the end ------------------------------------------------------ */
 
-struct mem_ctx {
+/*
+ * The exit scan: every sampled VMA of one process, cut into chunks with
+ * PMD-aligned edges (folio_scanner_chunk gives a folio across an edge to
+ * the chunk where it begins) that two workers take in turn when there is
+ * more than one CPU: the process is stopped, so its CPU is free, and the
+ * scan is one kpageflags read per order-0 page (their PFNs are scattered),
+ * system calls that two threads make in half the time.
+ */
+#define REC_MEM_CHUNK (8UL << 20)
+#define REC_MEM_THREADS 2
+
+struct mem_job {
 	struct rec *r;
 	int pid;
+	pthread_mutex_t lock;
+	size_t next_vma;              /* cursor: the next chunk to hand out */
+	unsigned long long next_addr;
+	int err;                      /* -ESRCH: the process went away */
+};
+
+struct mem_ctx {
+	struct mem_job *j;
 	struct record_memory *vma;
 };
 
@@ -655,44 +690,111 @@ static void memory_add(struct record_memory *m, const struct folio_extent *e)
 static int memory_extent(const struct folio_extent *e, void *ctx)
 {
 	struct mem_ctx *m = ctx;
-	struct win *w = win_get(m->r, m->pid, e->start & ~(unsigned long long)m->r->win_mask, -1,
-				false);
+	struct rec *r = m->j->r;
+	struct win *w;
 
+	pthread_mutex_lock(&m->j->lock);
+	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
 	memory_add(m->vma, e);
 	if (w)
 		memory_add(&w->mem, e);
+	pthread_mutex_unlock(&m->j->lock);
 	return 0;
+}
+
+/* The next chunk (under the lock): false when none is left. */
+static bool mem_take(struct mem_job *j, size_t *vi, unsigned long *start, unsigned long *end)
+{
+	const struct record_doc *d = j->r->d;
+
+	while (j->next_vma < d->nr_vmas && !j->err) {
+		const struct record_vma *v = &d->vmas[j->next_vma];
+
+		if (v->pid != j->pid || j->next_addr >= v->end) {
+			j->next_vma++;
+			j->next_addr = 0;
+			continue;
+		}
+		if (j->next_addr < v->start)
+			j->next_addr = v->start;
+		*vi = j->next_vma;
+		*start = (unsigned long)j->next_addr;
+		*end = (*start & ~(REC_MEM_CHUNK - 1)) + REC_MEM_CHUNK;
+		if (*end > v->end)
+			*end = (unsigned long)v->end;
+		j->next_addr = *end;
+		return true;
+	}
+	return false;
+}
+
+static void *mem_worker(void *arg)
+{
+	struct mem_job *j = arg;
+	struct folio_scanner *s = NULL;
+	int err = folio_scanner_open(&s, j->pid);
+
+	for (;;) {
+		struct mem_ctx m = { .j = j };
+		const struct record_vma *v;
+		unsigned long start, end;
+		size_t vi;
+
+		pthread_mutex_lock(&j->lock);
+		if (err && !j->err)
+			j->err = err;
+		if (err || !mem_take(j, &vi, &start, &end)) {
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		v = &j->r->d->vmas[vi];
+		m.vma = &j->r->d->vmas[vi].mem;
+		pthread_mutex_unlock(&j->lock);
+		err = folio_scanner_chunk(s, (unsigned long)v->start, (unsigned long)v->end, start,
+					  end, NULL, memory_extent, &m);
+		/* a VMA unmapped since its samples: its memory is what is left */
+		if (err != -ESRCH)
+			err = 0;
+	}
+	folio_scanner_close(s);
+	return NULL;
 }
 
 /* Scan every sampled VMA of p (its memory is still mapped: an exit stop,
  * or the end of --duration). */
 static void memory_scan(struct rec *r, struct proc *p)
 {
-	struct mem_ctx m = { .r = r, .pid = p->pid };
+	struct mem_job j = { .r = r, .pid = p->pid, .lock = PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[REC_MEM_THREADS];
+	unsigned long long span = 0;
+	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1, started = 0, i;
 	size_t k;
-	int err;
 
 	if (p->final_done || p->gone)
 		return;
-	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+	/* the process's memory must be readable before it is said scanned */
+	if (!p->fs && folio_scanner_open(&p->fs, p->pid))
 		goto out;
 	for (k = 0; k < r->d->nr_vmas; k++) {
 		struct record_vma *v = &r->d->vmas[k];
 
 		if (v->pid != p->pid)
 			continue;
-		m.vma = &v->mem;
 		memset(&v->mem, 0, sizeof(v->mem));
 		v->mem.scanned = true;
-		err = folio_scanner_range(p->fs, (unsigned long)v->start, (unsigned long)v->end,
-					  NULL, memory_extent, &m);
-		if (err == -ESRCH)
-			break;
-		/* a VMA unmapped since its samples: its memory is what is left */
+		span += v->end - v->start;
 	}
+	if (span < 2 * REC_MEM_CHUNK) /* a thread costs more than a small scan */
+		n = 1;
+	for (i = 1; i < n; i++)
+		if (!pthread_create(&th[started], NULL, mem_worker, &j))
+			started++;
+	mem_worker(&j);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 out:
 	p->final_done = true;
-	folio_scanner_close(p->fs);
+	folio_scanner_close(p->fs); /* each worker held its own */
 	p->fs = NULL;
 }
 
