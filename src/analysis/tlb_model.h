@@ -106,6 +106,9 @@ const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, in
 /* added: the arm64 contiguous-PTE block order for a base page shift (Linux
  * CONT_PTE_SHIFT: 16 x 4K, 128 x 16K, 32 x 64K), -1 for others. */
 int tlb_contpte_order(unsigned page_shift);
+/* added: the order of one merged entry under g's rule for h's page size
+ * (0: g merges nothing), or -1 when the rule does not fit that page size. */
+int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h);
 /* added: the model's assumptions in words (the JSON "assumptions"). */
 const char *tlb_model_assumptions(void);
 

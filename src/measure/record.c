@@ -78,6 +78,8 @@ struct win {
 	unsigned long long start;
 	struct record_counts s;
 	struct record_memory mem;
+	bool has_layout;              /* the exit scan's contiguity histogram */
+	struct layout_hist layout;
 };
 
 struct rec {
@@ -648,15 +650,17 @@ static void drain(struct rec *r)
 /* ---- memory at the end ------------------------------------------------------ */
 
 /*
- * The exit scan: every sampled VMA of one process, cut into chunks with
- * PMD-aligned edges (folio_scanner_chunk gives a folio across an edge to
- * the chunk where it begins) that two workers take in turn when there is
- * more than one CPU: the process is stopped, so its CPU is free, and the
- * scan is one kpageflags read per order-0 page (their PFNs are scattered),
- * system calls that two threads make in half the time.
+ * The exit scan: every sampled VMA of one process, cut into chunks of one
+ * window (the PMD size: folio_scanner_chunk gives a folio across an edge
+ * to the chunk where it begins), so that a sampled window's contiguity
+ * histogram (layout.h, the TLB model's input) is its chunks'. Two workers
+ * take them in turn when there is more than one CPU: the process is
+ * stopped, so its CPU is free, and the scan is one kpageflags read per
+ * order-0 page (their PFNs are scattered), system calls that two threads
+ * make in half the time.
  */
-#define REC_MEM_CHUNK (8UL << 20)
 #define REC_MEM_THREADS 2
+#define REC_MEM_MIN_SPAN (16UL << 20) /* below it one thread: a thread costs more */
 
 struct mem_job {
 	struct rec *r;
@@ -719,7 +723,7 @@ static bool mem_take(struct mem_job *j, size_t *vi, unsigned long *start, unsign
 			j->next_addr = v->start;
 		*vi = j->next_vma;
 		*start = (unsigned long)j->next_addr;
-		*end = (*start & ~(REC_MEM_CHUNK - 1)) + REC_MEM_CHUNK;
+		*end = (*start & ~j->r->win_mask) + j->r->win_mask + 1;
 		if (*end > v->end)
 			*end = (unsigned long)v->end;
 		j->next_addr = *end;
@@ -737,7 +741,9 @@ static void *mem_worker(void *arg)
 	for (;;) {
 		struct mem_ctx m = { .j = j };
 		const struct record_vma *v;
+		struct layout_hist lh;
 		unsigned long start, end;
+		struct win *w;
 		size_t vi;
 
 		pthread_mutex_lock(&j->lock);
@@ -749,9 +755,19 @@ static void *mem_worker(void *arg)
 		}
 		v = &j->r->d->vmas[vi];
 		m.vma = &j->r->d->vmas[vi].mem;
+		w = win_get(j->r, j->pid, start & ~(unsigned long long)j->r->win_mask, -1, false);
 		pthread_mutex_unlock(&j->lock);
+		folio_scanner_layout_init(s, &lh);
+		folio_scanner_layout(s, w ? &lh : NULL);
 		err = folio_scanner_chunk(s, (unsigned long)v->start, (unsigned long)v->end, start,
 					  end, NULL, memory_extent, &m);
+		pthread_mutex_lock(&j->lock);
+		if (w && !err && (w->has_layout ? layout_hist_add(&w->layout, &lh) : 0) == 0) {
+			if (!w->has_layout)
+				w->layout = lh;
+			w->has_layout = true;
+		}
+		pthread_mutex_unlock(&j->lock);
 		/* a VMA unmapped since its samples: its memory is what is left */
 		if (err != -ESRCH)
 			err = 0;
@@ -784,7 +800,7 @@ static void memory_scan(struct rec *r, struct proc *p)
 		v->mem.scanned = true;
 		span += v->end - v->start;
 	}
-	if (span < 2 * REC_MEM_CHUNK) /* a thread costs more than a small scan */
+	if (span < REC_MEM_MIN_SPAN)
 		n = 1;
 	for (i = 1; i < n; i++)
 		if (!pthread_create(&th[started], NULL, mem_worker, &j))
@@ -1116,6 +1132,8 @@ static int doc_windows(struct rec *r)
 		w->start = r->wins[i].start;
 		w->s = r->wins[i].s;
 		w->mem = r->wins[i].mem;
+		w->has_layout = r->wins[i].has_layout;
+		w->layout = r->wins[i].layout;
 		if (r->wins[i].row >= 0)
 			snprintf(w->vma, sizeof(w->vma), "%s", d->vmas[r->wins[i].row].name);
 	}
