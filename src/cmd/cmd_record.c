@@ -101,6 +101,9 @@ static int on_opt(int key, const char *arg, void *ctx)
 	double d;
 	long v;
 
+	if (key == OPT_TLB_MODEL || key == OPT_TLB_GEOMETRY)
+		return key == OPT_TLB_MODEL ? tlb_opt_model(&o->tlb, "record", arg)
+					    : tlb_opt_geometry(&o->tlb, "record", arg);
 	switch (key) {
 	case OPT_EVENT:
 		if (!*arg) {
@@ -172,10 +175,6 @@ static int on_opt(int key, const char *arg, void *ctx)
 			return -1;
 		o->ro.precise = (int)v;
 		return 0;
-	case OPT_TLB_MODEL:
-		return tlb_opt_model(&o->tlb, "record", arg);
-	case OPT_TLB_GEOMETRY:
-		return tlb_opt_geometry(&o->tlb, "record", arg);
 	}
 	return 0;
 }
