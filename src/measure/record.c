@@ -26,6 +26,7 @@
 #define REC_MAX_RINGS 256      /* threads of a --pid target */
 #define REC_MAX_EXTENTS 1024   /* extents of one window (512 pages at most on 4K) */
 #define REC_MAX_PENDING (1u << 20)
+#define REC_SPE_AUX_PAGES 128  /* the SPE AUX area per ring (512 KiB with 4K pages) */
 
 void rec_options_init(struct rec_options *o)
 {
@@ -102,6 +103,7 @@ struct rec {
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
+	bool last;                    /* the rings are disabled: the last drain */
 	struct sigaction old_int, old_term;
 };
 
@@ -182,10 +184,12 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 	case ENOEXEC:
 		return snprintf(buf, size, "the command could not be executed");
 	}
-	if (!strcmp(rec_event_source(o->event), "spe") && err == -EPROTONOSUPPORT)
-		return snprintf(buf, size, "Arm SPE writes its records to an AUX area, which this "
-				"version does not map yet (its packet decoder is in, untested on "
-				"hardware); record a software or PEBS/IBS event instead");
+	if (!strcmp(rec_event_source(o->event), "spe") && err == -ENOMSG)
+		return snprintf(buf, size, "no Arm SPE PMU here (%.*s is not in "
+				"/sys/bus/event_source/devices): SPE needs an Armv8.2+ CPU that has it, "
+				"the arm_spe_pmu driver and, in a VM, a hypervisor that passes it "
+				"through; record page-faults instead", (int)strcspn(o->event, "/"),
+				o->event);
 	return counters_strerror(err, hw, buf, size);
 }
 
@@ -586,7 +590,9 @@ static int on_sample(const struct sampling_sample *s, void *ctx)
 	struct hws_access a;
 	struct hws_ibs_op op;
 
-	if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
+	if (s->access)
+		a = *s->access; /* an SPE record */
+	else if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
 		hws_ibs_op_access(&op, &a);
 	else
 		hws_from_perf(s->addr, s->data_src, s->phys_addr, s->data_page_size, &a);
@@ -635,7 +641,8 @@ static void drain(struct rec *r)
 		push(r, &r->batch, &r->retry.v[i]);
 	r->retry.n = 0;
 	for (k = 0; k < r->nr_rings; k++) {
-		int err = sampling_drain(r->ring[k], on_sample, r);
+		int err = r->last ? sampling_drain_last(r->ring[k], on_sample, r)
+				  : sampling_drain(r->ring[k], on_sample, r);
 
 		if (err && !r->err)
 			r->err = err;
@@ -852,6 +859,25 @@ static void on_exit_stop(void *ctx, pid_t pid)
 
 /* ---- the rings ---------------------------------------------------------------- */
 
+/* SPE's sampling interval when -c is not given: the PMU's smallest
+ * (caps/min_interval in sysfs, as perf record takes it), else 4096. */
+static unsigned long long spe_period(const char *event)
+{
+	char pmu[64], path[160];
+	unsigned long long v = 0;
+	size_t n = strcspn(event, "/");
+	FILE *f;
+
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)(n < sizeof(pmu) ? n : sizeof(pmu) - 1), event);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/min_interval", pmu);
+	if ((f = fopen(path, "re"))) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 4096;
+}
+
 /* One ring: a command's on one CPU (inherited over its tree), or one
  * thread's of a running process on every CPU (cpu < 0, not inherited:
  * new threads are found by rings_for_pid). */
@@ -868,6 +894,13 @@ static int ring_open(struct rec *r, int pid, int cpu)
 		.raw = !strcmp(r->d->config.source, "ibs"),
 	};
 	int err;
+
+	if (!strcmp(r->d->config.source, "spe")) {
+		/* as perf: a period (SPE takes no frequency), the AUX area */
+		so.freq = 0;
+		so.period = o->period ? o->period : spe_period(o->event);
+		so.aux_pages = REC_SPE_AUX_PAGES;
+	}
 
 	if (r->nr_rings == REC_MAX_RINGS)
 		return -E2BIG;
@@ -936,12 +969,24 @@ static void rings_close(struct rec *r)
 {
 	int k;
 
+	unsigned long long aux_lost = 0, aux_bad = 0;
+
 	for (k = 0; k < r->nr_rings; k++) {
+		const struct sampling_stats *st = sampling_stats(r->ring[k]);
+
 		sampling_disable(r->ring[k]);
-		r->d->outcome.lost += sampling_stats(r->ring[k])->lost_samples;
+		r->d->outcome.lost += st->lost_samples;
+		aux_lost += st->aux_truncated + st->aux_collision;
+		aux_bad += st->aux.bad_bytes + st->aux.dropped;
 		sampling_close(r->ring[k]);
 	}
 	r->nr_rings = 0;
+	if (aux_lost)
+		warn_add("the SPE buffer lost records %llu times (AUX data truncated: full, or "
+			 "collisions); a larger -c loses fewer", aux_lost);
+	if (aux_bad)
+		warn_add("%llu bytes of the SPE buffer were no packet or an unfinished record "
+			 "(skipped)", aux_bad);
 }
 
 
@@ -1090,6 +1135,10 @@ static int doc_begin(struct rec *r)
 	snprintf(c->source, sizeof(c->source), "%s", rec_event_source(r->o->event));
 	c->period = r->o->period;
 	c->freq = r->o->period ? 0 : r->o->freq;
+	if (!strcmp(c->source, "spe") && !c->period) {
+		c->period = spe_period(r->o->event); /* what ring_open gives SPE */
+		c->freq = 0;
+	}
 	c->data_pages = r->o->data_pages;
 	c->interval_ms = r->o->interval_ms;
 	c->data_page_size = r->o->data_page_size;
@@ -1167,18 +1216,18 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	fail_stage = STAGE_EVENT;
 	if ((err = doc_begin(&r)))
 		goto out;
-	if (!strcmp(d->config.source, "spe")) {
-		err = -EPROTONOSUPPORT;
-		goto out;
-	}
 	if (folio_probe(&fp) || !fp.pfns_visible || !fp.kpageflags_readable) {
 		fail_stage = STAGE_PFNS;
 		err = -EPERM;
 		goto out;
 	}
 	err = o->argv ? run_command(&r) : run_pid(&r);
-	/* the last samples: their processes have ended */
+	/* the last samples: their processes have ended; the rings stopped
+	 * first, so an unfinished SPE record is given up at the last drain */
+	for (i = 0; i < (size_t)r.nr_rings; i++)
+		sampling_disable(r.ring[i]);
 	drain(&r);
+	r.last = true;
 	drain(&r);
 	/* what is still not present is unmapped: resolve counts a retried
 	 * sample as it finds it */
