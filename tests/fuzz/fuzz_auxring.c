@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the AUX area reader (auxring.c): the first 4 bytes
- * pick the area size (a power of two, 16 bytes to 4 KiB), the reader's
+ * pick the area size (a power of two, 16 bytes to 1 KiB), the reader's
  * stream offset and how far the head is ahead; the rest fills the area.
- * The data is drained in steps as the kernel would add it, then with the
- * last drain: the tail must only move forward, never past the head, and
+ * The data is drained in up to 16 steps as the kernel would add it, then
+ * with the last drain: the tail must only move forward, never past the head, and
  * end at it.
  */
 #include <errno.h>
@@ -33,10 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 4)
 		return 0;
-	asize = 16ULL << (data[0] % 9);
+	asize = 16ULL << (data[0] % 7);
 	tail = ((uint64_t)data[1] << 8 | data[2]) * 977; /* any stream offset */
 	end = tail + (data[3] * asize) / 255;
 	step = 1 + data[3] % 61;
+	if ((end - tail) / 16 > step)
+		step = (end - tail) / 16; /* at most 16 drains */
 	memset(area, 0, sizeof(area));
 	memcpy(area, data + 4, size - 4 < asize ? size - 4 : asize);
 	for (head = tail; head < end;) {
