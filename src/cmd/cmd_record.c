@@ -231,7 +231,8 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
  */
 static int pick_tlb(const struct record_cmd_opts *o, const struct tlb_geometry **g)
 {
-	struct tlb_host host;
+	/* static: 'cpuid' gives a geometry inside it, used after this returns */
+	static struct tlb_host host;
 
 	tlb_host_describe(&host);
 	if (tlb_opt_given(&o->tlb))
