@@ -220,10 +220,6 @@ int counters_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long 
 		pmu[len] = '\0';
 		raw = slash + 1;
 		len = strlen(raw) - 1; /* without the closing '/' */
-		if (!len) { /* "arm_spe_0//": the PMU's event with config 0, as perf */
-			*config = 0;
-			return 0;
-		}
 	} else {
 		len = strlen(raw);
 	}

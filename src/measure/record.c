@@ -104,6 +104,7 @@ struct rec {
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
 	bool last;                    /* the rings are disabled: the last drain */
+	char event[192];              /* the event as encoded ("arm_spe_0//" as PMU/r0/) */
 	struct sigaction old_int, old_term;
 };
 
@@ -886,7 +887,7 @@ static int ring_open(struct rec *r, int pid, int cpu)
 	bool child = cpu >= 0;
 	const struct rec_options *o = r->o;
 	struct sampling_options so = {
-		.event = o->event, .period = o->period, .freq = o->period ? 0 : o->freq,
+		.event = r->event, .period = o->period, .freq = o->period ? 0 : o->freq,
 		.data_pages = o->data_pages, .precise = o->precise,
 		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
 		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
@@ -1208,7 +1209,7 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 {
 	struct rec r = { .o = o, .d = d };
 	struct folio_probe fp;
-	size_t i;
+	size_t i, n;
 	int err;
 
 	warnings[0] = '\0';
@@ -1216,6 +1217,12 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	fail_stage = STAGE_EVENT;
 	if ((err = doc_begin(&r)))
 		goto out;
+	/* perf's "arm_spe_0//" (the PMU, config 0) in the raw syntax counters.c knows */
+	n = strlen(o->event);
+	if (!strcmp(d->config.source, "spe") && n > 2 && !strcmp(o->event + n - 2, "//"))
+		snprintf(r.event, sizeof(r.event), "%.*s/r0/", (int)(n - 2), o->event);
+	else
+		snprintf(r.event, sizeof(r.event), "%s", o->event);
 	if (folio_probe(&fp) || !fp.pfns_visible || !fp.kpageflags_readable) {
 		fail_stage = STAGE_PFNS;
 		err = -EPERM;
