@@ -71,8 +71,7 @@ static int hist_check(const struct layout_hist *h)
 	return 0;
 }
 
-/* The order of one merged entry under g's rule for h's page size, or -1. */
-static int merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
+int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
 {
 	int m = log2_exact(g->merge_pages);
 
@@ -116,7 +115,7 @@ static int pte_entries(const struct tlb_geometry *g, const struct layout_hist *h
 		       unsigned long long *base, unsigned long long *merged)
 {
 	unsigned long long blocks;
-	int m = merge_order(g, h);
+	int m = tlb_merge_order(g, h);
 
 	if (m < 0 || m > h->pmd_order)
 		return -EINVAL;

@@ -14,12 +14,16 @@
 #include "record.h"
 #include "record_doc.h"
 #include "record_report.h"
+#include "record_tlb.h"
+#include "tlb_host.h"
+#include "tlb_opt.h"
 
 struct record_cmd_opts {
 	struct rec_options ro;
 	const char *output, *input;
 	enum report_format format;
 	bool have_count, have_freq, have_duration;
+	struct tlb_opt tlb;           /* the hot windows' TLB model (default: this CPU's) */
 };
 
 /* --mmap-pages N: a power of two. */
@@ -94,8 +98,10 @@ static const struct cli_cmd record_cli = {
 		{ "precise", 0, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)",
 		  .type = CLI_INT, RO(precise), .imin = 0, .imax = 3 },
 		{ "input", 'i', "FILE", "record nothing: print the report of a record document "
-		  "(-o FILE of an earlier record) on stdout, in --format", .type = CLI_PATH,
+		  "(-o FILE of an earlier record) on stdout, in --format (with --tlb-model: the hot "
+		  "windows' TLB figures again, under that model)", .type = CLI_PATH,
 		  CLI_AT(struct record_cmd_opts, input) },
+		TLB_OPT_ROWS(struct record_cmd_opts, tlb),
 		CLI_END,
 	},
 };
@@ -143,6 +149,36 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
 	return -1;
 }
 
+/*
+ * The model of the hot windows' TLB figures: --tlb-model / --tlb-geometry,
+ * else this CPU's (*g NULL when none is known: said once). An exit status,
+ * or -1 to go on.
+ */
+static int pick_tlb(const struct record_cmd_opts *o, const struct tlb_geometry **g)
+{
+	/* static: 'cpuid' gives a geometry inside it, used after this returns */
+	static struct tlb_host host;
+
+	tlb_host_describe(&host);
+	if (tlb_opt_given(&o->tlb))
+		return (*g = tlb_opt_pick(&o->tlb, "record", &host, NULL)) ? -1 : MS_EXIT_ENV;
+	if (!(*g = tlb_host_geometry(&host)))
+		ms_note("record: no TLB model for this CPU (%s, family %d, model %d): the hot "
+			"windows get no TLB figures (name one with --tlb-model NAME)", host.vendor,
+			host.family, host.model);
+	return -1;
+}
+
+/* The model's figures into d's windows; a misfit is said, not fatal. */
+static void window_tlb(struct record_doc *d, const struct tlb_geometry *g)
+{
+	int err;
+
+	if (g && (err = record_tlb_doc(d, g)))
+		ms_warn("record: the TLB model %s does not fit this document (%s): no TLB figures",
+			g->name ? g->name : "?", strerror(-err));
+}
+
 /* --input: the report of a document written before. */
 static int show(const struct record_cmd_opts *o, int argc, int i)
 {
@@ -158,6 +194,15 @@ static int show(const struct record_cmd_opts *o, int argc, int i)
 	if (rc) {
 		ms_err("record: %s", err);
 		return MS_EXIT_FAIL;
+	}
+	if (tlb_opt_given(&o->tlb)) {
+		const struct tlb_geometry *g;
+
+		if ((rc = pick_tlb(o, &g)) >= 0) {
+			record_doc_free(&d);
+			return rc;
+		}
+		window_tlb(&d, g);
 	}
 	rc = record_report_write(&d, o->format, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK;
 	record_doc_free(&d);
@@ -195,48 +240,61 @@ static int outcome(const struct record_doc *d)
 	return MS_EXIT_OK;
 }
 
-static int record_cmd(int argc, char **argv)
+/* Record a command or a process: an exit status. */
+static int record_go(struct record_cmd_opts *o, int argc, char **argv, int i)
 {
-	struct record_cmd_opts o = { .format = REPORT_TEXT };
+	const struct tlb_geometry *g = NULL;
 	struct record_doc d;
 	json_t *doc = NULL;
 	char msg[512];
-	int i, rc, err;
+	int rc, err;
 
-	rec_options_init(&o.ro);
-	i = cli_parse(&record_cli, argc, argv, &o);
-	if (i == CLI_DONE)
-		return MS_EXIT_OK;
-	if (i < 0)
-		return MS_EXIT_USAGE;
-	if (o.input)
-		return show(&o, argc, i);
-	if ((rc = check(&o, argc, argv, i)) >= 0)
+	if ((rc = check(o, argc, argv, i)) >= 0 || (rc = pick_tlb(o, &g)) >= 0)
 		return rc;
-	if (!o.have_duration)
-		o.ro.duration_s = 86400.0 * 365; /* until SIGINT or the process ends */
-	err = rec_run(&o.ro, &d);
+	if (!o->have_duration)
+		o->ro.duration_s = 86400.0 * 365; /* until SIGINT or the process ends */
+	err = rec_run(&o->ro, &d);
 	if (err) {
-		rec_strerror(err, &o.ro, msg, sizeof(msg));
+		rec_strerror(err, &o->ro, msg, sizeof(msg));
 		ms_err("record: %s", msg);
 		/* an event, a target or a privilege this machine does not give */
 		return err == -ENOMEM || err == -EIO ? MS_EXIT_FAIL : MS_EXIT_ENV;
 	}
 	rc = outcome(&d);
-	if (o.output) {
+	window_tlb(&d, g);
+	if (o->output) {
 		err = record_doc_json(&d, &doc);
 		if (!err)
-			err = atomic_write_json(o.output, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			err = atomic_write_json(o->output, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(doc);
 		if (err) {
-			ms_err("record: writing %s: %s (nothing was left there)", o.output,
+			ms_err("record: writing %s: %s (nothing was left there)", o->output,
 			       strerror(-err));
 			rc = MS_EXIT_FAIL;
 		}
 	}
-	if (record_report_write(&d, o.format, stderr))
+	if (record_report_write(&d, o->format, stderr))
 		rc = MS_EXIT_FAIL;
 	record_doc_free(&d);
+	return rc;
+}
+
+static int record_cmd(int argc, char **argv)
+{
+	struct record_cmd_opts o = { .format = REPORT_TEXT };
+	int i, rc;
+
+	rec_options_init(&o.ro);
+	i = cli_parse(&record_cli, argc, argv, &o);
+	if (i == CLI_DONE || (i >= 0 && tlb_opt_done(&o.tlb, o.format == REPORT_JSON)))
+		rc = MS_EXIT_OK;
+	else if (i < 0)
+		rc = MS_EXIT_USAGE;
+	else if (o.input)
+		rc = show(&o, argc, i);
+	else
+		rc = record_go(&o, argc, argv, i);
+	tlb_opt_release(&o.tlb);
 	return rc;
 }
 

@@ -164,11 +164,39 @@ static json_t *vma_json(const struct record_vma *v)
 			 v->kind, "samples", counts_json(&v->s), "memory", memory_json(&v->mem));
 }
 
+static json_t *window_tlb_json(const struct record_window_tlb *t)
+{
+	json_t *at = json_array();
+	int i;
+
+	for (i = 0; at && i < t->nr_at; i++)
+		if (json_array_append_new(at, json_pack("{s:i, s:I}", "order", t->order[i],
+							"entries", (json_int_t)t->entries_at[i]))) {
+			json_decref(at);
+			return NULL;
+		}
+	if (!at)
+		return NULL;
+	return json_pack("{s:s, s:I, s:o}", "computed_by", "model", "entries_now",
+			 (json_int_t)t->entries_now, "at_order", at);
+}
+
 static json_t *window_json(const struct record_window *w)
 {
-	return json_pack("{s:i, s:I, s:s, s:o, s:o}", "pid", w->pid, "start",
-			 (json_int_t)w->start, "vma", w->vma, "samples", counts_json(&w->s),
-			 "memory", memory_json(&w->mem));
+	json_t *o = json_pack("{s:i, s:I, s:s, s:o, s:o}", "pid", w->pid, "start",
+			      (json_int_t)w->start, "vma", w->vma, "samples", counts_json(&w->s),
+			      "memory", memory_json(&w->mem));
+	json_t *x;
+
+	if (o && w->has_layout &&
+	    (!(x = layout_hist_json(&w->layout)) || json_object_set_new(o, "layout", x)))
+		goto fail;
+	if (o && w->has_tlb && (!(x = window_tlb_json(&w->tlb)) || json_object_set_new(o, "tlb", x)))
+		goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
 }
 
 int record_doc_json(const struct record_doc *d, json_t **out)
@@ -190,6 +218,11 @@ int record_doc_json(const struct record_doc *d, json_t **out)
 			"vmas", vmas, "windows", wins);
 	if (doc && d->has_thp)
 		json_object_set_new(doc, "thp", results_thp_json(&d->thp, false));
+	if (doc && d->tlb_model[0] &&
+	    json_object_set_new(doc, "tlb_model", json_pack("{s:s, s:s, s:s}", "model", d->tlb_model,
+							     "source", d->tlb_source,
+							     "computed_by", "model")))
+		err = -ENOMEM;
 	if (!doc || err) {
 		json_decref(doc);
 		return -ENOMEM;
@@ -446,12 +479,90 @@ static int read_vma(json_t *o, const char *path, struct record_vma *v, char *err
 	return 0;
 }
 
+/* A window's "tlb": {"computed_by": "model", "entries_now": n, "at_order":
+ * [{"order": o, "entries": n}, ...]} (orders ascending, at most
+ * RECORD_TLB_MAX_ORDERS). */
+static int read_window_tlb(json_t *o, const char *path, struct record_window_tlb *t, char *err,
+			   size_t errsize)
+{
+	json_t *at, *x;
+	char p[200];
+	long long v;
+	size_t i;
+	int rc;
+
+	if ((rc = rd_want_word(o, path, "computed_by", "model", err, errsize)) ||
+	    (rc = want_ull(o, path, "entries_now", true, &t->entries_now, err, errsize)) ||
+	    (rc = rd_want(o, path, "at_order", JSON_ARRAY, true, err, errsize)))
+		return rc;
+	at = json_object_get(o, "at_order");
+	if (json_array_size(at) > RECORD_TLB_MAX_ORDERS)
+		return ms_fail(err, errsize, -EBADMSG, "%s.at_order: %zu orders, at most %d", path,
+			       json_array_size(at), RECORD_TLB_MAX_ORDERS);
+	json_array_foreach(at, i, x) {
+		snprintf(p, sizeof(p), "%s.at_order[%zu]", path, i);
+		if (!json_is_object(x))
+			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
+				       rd_terse_type(x));
+		if ((rc = rd_want_int(x, p, "order", true, 0, RECORD_MAX_ORDER, &v, err, errsize)) ||
+		    (rc = want_ull(x, p, "entries", true, &t->entries_at[i], err, errsize)))
+			return rc;
+		if (i && v <= t->order[i - 1])
+			return ms_fail(err, errsize, -EBADMSG, "%s.order: %lld does not follow %d "
+				       "(ascending)", p, v, t->order[i - 1]);
+		t->order[i] = (int)v;
+		t->nr_at = (int)i + 1;
+	}
+	return 0;
+}
+
 static int read_window(json_t *o, const char *path, struct record_window *w, char *err,
 		       size_t errsize)
 {
 	int rc = read_row(o, path, &w->pid, &w->start, &w->s, &w->mem, err, errsize);
+	char p[200];
+	json_t *x;
 
-	return rc ? rc : rd_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize);
+	if (rc || (rc = rd_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize)) ||
+	    (rc = rd_want(o, path, "layout", JSON_OBJECT, false, err, errsize)) ||
+	    (rc = rd_want(o, path, "tlb", JSON_OBJECT, false, err, errsize)))
+		return rc;
+	if ((x = json_object_get(o, "layout"))) {
+		if (layout_hist_from_json(x, &w->layout, p, sizeof(p)))
+			return ms_fail(err, errsize, -EBADMSG, "%s.layout: %s", path, p);
+		w->has_layout = true;
+	}
+	if ((x = json_object_get(o, "tlb"))) {
+		snprintf(p, sizeof(p), "%s.tlb", path);
+		if ((rc = read_window_tlb(x, p, &w->tlb, err, errsize)))
+			return rc;
+		w->has_tlb = true;
+	}
+	return 0;
+}
+
+/* "tlb_model": {"model": NAME, "source": "table"|"cpuid"|"user",
+ * "computed_by": "model"}, when the windows carry the model's figures. */
+static int read_tlb_model(json_t *doc, struct record_doc *d, char *err, size_t errsize)
+{
+	json_t *o = json_object_get(doc, "tlb_model");
+	int rc;
+
+	if ((rc = rd_want(doc, "$", "tlb_model", JSON_OBJECT, false, err, errsize)) || !o)
+		return rc;
+	if ((rc = rd_want_word(o, "$.tlb_model", "computed_by", "model", err, errsize)) ||
+	    (rc = rd_want_str(o, "$.tlb_model", "model", true, d->tlb_model, sizeof(d->tlb_model),
+			      err, errsize)) ||
+	    (rc = rd_want_str(o, "$.tlb_model", "source", true, d->tlb_source,
+			      sizeof(d->tlb_source), err, errsize)))
+		return rc;
+	if (!d->tlb_model[0])
+		return ms_fail(err, errsize, -EBADMSG, "$.tlb_model.model: empty");
+	if (strcmp(d->tlb_source, "table") && strcmp(d->tlb_source, "cpuid") &&
+	    strcmp(d->tlb_source, "user"))
+		return ms_fail(err, errsize, -EBADMSG, "$.tlb_model.source: '%s' is not table, "
+			       "cpuid or user", d->tlb_source);
+	return 0;
 }
 
 static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size_t size,
@@ -533,8 +644,10 @@ static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize
 	if ((rc = read_rows(doc, "vmas", (void **)&d->vmas, &d->nr_vmas, sizeof(*d->vmas), err,
 			    errsize)))
 		return rc;
-	return read_rows(doc, "windows", (void **)&d->windows, &d->nr_windows,
-			 sizeof(*d->windows), err, errsize);
+	if ((rc = read_rows(doc, "windows", (void **)&d->windows, &d->nr_windows,
+			    sizeof(*d->windows), err, errsize)))
+		return rc;
+	return read_tlb_model(doc, d, err, errsize);
 }
 
 int record_doc_read(json_t *doc, struct record_doc *d, char *err, size_t errsize)

@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "layout.h"
 #include "results.h"
 
 #define RECORD_SCHEMA_PREFIX "mthpscope.record/"
@@ -64,6 +65,18 @@ struct record_vma {
 	struct record_memory mem;
 };
 
+/* The TLB model's figures for one window (every one labelled "model"):
+ * the entries that map its present memory now, and what they would be
+ * were that memory in whole, aligned, physically contiguous folios of
+ * each order the model cares about (analysis/record_tlb.h says how). */
+#define RECORD_TLB_MAX_ORDERS 4
+struct record_window_tlb {
+	unsigned long long entries_now;
+	int nr_at;
+	int order[RECORD_TLB_MAX_ORDERS];                 /* ascending */
+	unsigned long long entries_at[RECORD_TLB_MAX_ORDERS];
+};
+
 /* A 2 MiB-aligned window (the PMD size; window_bytes says) of one process. */
 struct record_window {
 	int pid;
@@ -71,6 +84,10 @@ struct record_window {
 	char vma[RECORD_NAME_MAX];    /* the VMA of its first sample */
 	struct record_counts s;
 	struct record_memory mem;
+	bool has_layout;              /* the contiguity of its memory at the last scan */
+	struct layout_hist layout;
+	bool has_tlb;                 /* the model's figures (record_doc.tlb_model names it) */
+	struct record_window_tlb tlb;
 };
 
 struct record_config {
@@ -114,6 +131,10 @@ struct record_doc {
 	size_t nr_vmas;
 	struct record_window *windows; /* the hottest, most samples first */
 	size_t nr_windows;
+	/* the TLB model of windows[].tlb: its geometry's name and figures'
+	 * source ("table", "cpuid", "user"); "" when no window has figures */
+	char tlb_model[64];
+	char tlb_source[8];
 };
 
 /* Add one sample to a row: 'order' >= 0 a complete folio, else one of

@@ -994,6 +994,38 @@ int folio_scanner_next_mapped(struct folio_scanner *s, unsigned long start, unsi
 	return 0;
 }
 
+int folio_scanner_page(struct folio_scanner *s, unsigned long addr, struct folio_extent *e)
+{
+	unsigned long long vfn = addr >> s->page_shift, pfn;
+	uint64_t ent = 0, fl = 0;
+	size_t got;
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->start = (unsigned long)(vfn << s->page_shift);
+	e->order = -1;
+	if ((err = read_full(s->pm_fd, &ent, sizeof(ent), (off_t)(vfn * 8), &got)))
+		return err;
+	if (got != sizeof(ent))
+		return -ESRCH; /* the mm went away */
+	if (!(ent & PM_PRESENT))
+		return 1; /* e->pages 0: not present */
+	if (!(pfn = ent & PM_PFN_MASK))
+		return -EPERM;
+	if ((err = read_full(s->kpf_fd, &fl, sizeof(fl), (off_t)(pfn * 8), &got)))
+		return err;
+	if (got != sizeof(fl) ||
+	    (fl & (KPF_NOPAGE | KPF_THP | KPF_HUGE | KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL)))
+		return 0; /* part of a large folio, or no struct page: scan */
+	e->pfn = pfn;
+	e->pages = 1;
+	e->kind = classify(fl);
+	e->order = e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM ? 0 : -1;
+	e->aligned = true;
+	e->anon = !!(fl & KPF_ANON);
+	return 1;
+}
+
 int folio_scanner_layout(struct folio_scanner *s, struct layout_hist *lh)
 {
 	if (lh && (lh->page_shift != s->page_shift || lh->pmd_order != (int)s->pmd_order))

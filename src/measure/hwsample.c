@@ -243,6 +243,9 @@ static void spe_apply(const struct hws_spe_packet *p, struct hws_access *a)
 	} else if (p->type == HWS_SPE_EVENTS && (p->payload & HWS_SPE_EV_TLB_ACCESS)) {
 		a->tlb = (p->payload & HWS_SPE_EV_TLB_WALK) ? HWS_TLB_MISS : HWS_TLB_HIT;
 		a->l1_miss = a->tlb == HWS_TLB_MISS;
+	} else if (p->type == HWS_SPE_CONTEXT) {
+		a->context = (uint32_t)p->payload;
+		a->context_valid = true;
 	} else if (p->type == HWS_SPE_OP_TYPE && p->index == 1) {
 		/* load/store class: payload bit 0 set for a store */
 		a->store = p->payload & 1;
@@ -252,12 +255,18 @@ static void spe_apply(const struct hws_spe_packet *p, struct hws_access *a)
 
 int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws_access *a)
 {
+	return hws_spe_record_at(buf, len, 0, off, a);
+}
+
+int hws_spe_record_at(const unsigned char *buf, size_t len, uint64_t base, size_t *off,
+		      struct hws_access *a)
+{
 	size_t o = *off;
 
 	memset(a, 0, sizeof(*a));
 	while (o < len) {
 		struct hws_spe_packet p;
-		int n = hws_spe_packet(buf + o, len - o, o, &p);
+		int n = hws_spe_packet(buf + o, len - o, base + o, &p);
 
 		if (n < 0) {
 			*off += 1;

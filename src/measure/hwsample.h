@@ -45,6 +45,10 @@ struct hws_access {
 	enum hws_tlb tlb;
 	bool l1_miss;         /* the first-level DTLB missed (also with tlb MISS) */
 	bool load, store;
+	/* Arm SPE's context packet: CONTEXTIDR, the thread's id where the
+	 * kernel puts it there (CONFIG_PID_IN_CONTEXTIDR) */
+	bool context_valid;
+	uint32_t context;
 };
 
 const char *hws_tlb_name(enum hws_tlb t); /* "l1-hit", "l2-hit", "miss", "hit", "unknown" */
@@ -121,5 +125,9 @@ int hws_spe_packet(const unsigned char *buf, size_t len, uint64_t pos, struct hw
  * the buffer ends first (*off unchanged), -EBADMSG on a bad packet (*off
  * one byte further, to resynchronise as perf does). */
 int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws_access *a);
+/* The same for a buf that starts at offset 'base' of the stream (the AUX
+ * area: alignment packets pad to boundaries of the stream). */
+int hws_spe_record_at(const unsigned char *buf, size_t len, uint64_t base, size_t *off,
+		      struct hws_access *a);
 
 #endif

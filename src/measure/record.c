@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #define REC_MAX_RINGS 256      /* threads of a --pid target */
 #define REC_MAX_EXTENTS 1024   /* extents of one window (512 pages at most on 4K) */
 #define REC_MAX_PENDING (1u << 20)
+#define REC_SPE_AUX_PAGES 128  /* the SPE AUX area per ring (512 KiB with 4K pages) */
 
 void rec_options_init(struct rec_options *o)
 {
@@ -77,6 +79,8 @@ struct win {
 	unsigned long long start;
 	struct record_counts s;
 	struct record_memory mem;
+	bool has_layout;              /* the exit scan's contiguity histogram */
+	struct layout_hist layout;
 };
 
 struct rec {
@@ -99,6 +103,8 @@ struct rec {
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
+	bool last;                    /* the rings are disabled: the last drain */
+	char event[192];              /* the event as encoded ("arm_spe_0//" as PMU/r0/) */
 	struct sigaction old_int, old_term;
 };
 
@@ -179,10 +185,12 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 	case ENOEXEC:
 		return snprintf(buf, size, "the command could not be executed");
 	}
-	if (!strcmp(rec_event_source(o->event), "spe") && err == -EPROTONOSUPPORT)
-		return snprintf(buf, size, "Arm SPE writes its records to an AUX area, which this "
-				"version does not map yet (its packet decoder is in, untested on "
-				"hardware); record a software or PEBS/IBS event instead");
+	if (!strcmp(rec_event_source(o->event), "spe") && err == -ENOMSG)
+		return snprintf(buf, size, "no Arm SPE PMU here (%.*s is not in "
+				"/sys/bus/event_source/devices): SPE needs an Armv8.2+ CPU that has it, "
+				"the arm_spe_pmu driver and, in a VM, a hypervisor that passes it "
+				"through; record page-faults instead", (int)strcspn(o->event, "/"),
+				o->event);
 	return counters_strerror(err, hw, buf, size);
 }
 
@@ -445,10 +453,13 @@ static int extent_order(const struct folio_extent *e, bool *pmd)
 	return e->order;
 }
 
-/* Look addr up in maps[i]: first its 16-page block (a sparse sample costs
- * 16 pages of pagemap, not a window's 512), then, when the block cuts the
- * folio, its PMD window; each range scanned at most once a drain (the
- * samples come sorted). *order a folio order or RECORD_AT_*; 0 or -errno. */
+/* Look addr up in maps[i]: first the page alone (its pagemap entry and
+ * flags: an order-0 page is answered with two reads, where its block
+ * would take one flags read per page, the PFNs of order-0 faults being
+ * scattered), then, for a page of a large folio, its 16-page block, then,
+ * when the block cuts the folio, its PMD window; each range scanned at
+ * most once a drain (the samples come sorted). *order a folio order or
+ * RECORD_AT_*; 0 or -errno. */
 static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, bool *pmd,
 		      int *order)
 {
@@ -456,8 +467,20 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	unsigned long block = (unsigned long)ps * 16, vs = p->maps[i].start, ve = p->maps[i].end;
 	unsigned long lo = addr & ~(block - 1), hi = lo + block;
 	const struct folio_extent *e;
+	struct folio_extent one;
 	int err;
 
+	if (!(p->near.valid && p->near.lo <= addr && addr < p->near.hi)) {
+		if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+			return err;
+		if ((err = folio_scanner_page(p->fs, addr, &one)) < 0)
+			return err;
+		if (err == 1) {
+			*pmd = false;
+			*order = one.pages ? extent_order(&one, pmd) : RECORD_AT_UNMAPPED;
+			return 0;
+		}
+	}
 	if ((err = cache_scan(p, &p->near, lo < vs ? vs : lo, hi > ve ? ve : hi)))
 		return err;
 	e = cache_find(&p->near, addr, ps);
@@ -568,7 +591,9 @@ static int on_sample(const struct sampling_sample *s, void *ctx)
 	struct hws_access a;
 	struct hws_ibs_op op;
 
-	if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
+	if (s->access)
+		a = *s->access; /* an SPE record */
+	else if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
 		hws_ibs_op_access(&op, &a);
 	else
 		hws_from_perf(s->addr, s->data_src, s->phys_addr, s->data_page_size, &a);
@@ -617,7 +642,8 @@ static void drain(struct rec *r)
 		push(r, &r->batch, &r->retry.v[i]);
 	r->retry.n = 0;
 	for (k = 0; k < r->nr_rings; k++) {
-		int err = sampling_drain(r->ring[k], on_sample, r);
+		int err = r->last ? sampling_drain_last(r->ring[k], on_sample, r)
+				  : sampling_drain(r->ring[k], on_sample, r);
 
 		if (err && !r->err)
 			r->err = err;
@@ -631,9 +657,30 @@ static void drain(struct rec *r)
 
 /* ---- memory at the end ------------------------------------------------------ */
 
-struct mem_ctx {
+/*
+ * The exit scan: every sampled VMA of one process, cut into chunks of one
+ * window (the PMD size: folio_scanner_chunk gives a folio across an edge
+ * to the chunk where it begins), so that a sampled window's contiguity
+ * histogram (layout.h, the TLB model's input) is its chunks'. Two workers
+ * take them in turn when there is more than one CPU: the process is
+ * stopped, so its CPU is free, and the scan is one kpageflags read per
+ * order-0 page (their PFNs are scattered), system calls that two threads
+ * make in half the time.
+ */
+#define REC_MEM_THREADS 2
+#define REC_MEM_MIN_SPAN (16UL << 20) /* below it one thread: a thread costs more */
+
+struct mem_job {
 	struct rec *r;
 	int pid;
+	pthread_mutex_t lock;
+	size_t next_vma;              /* cursor: the next chunk to hand out */
+	unsigned long long next_addr;
+	int err;                      /* -ESRCH: the process went away */
+};
+
+struct mem_ctx {
+	struct mem_job *j;
 	struct record_memory *vma;
 };
 
@@ -655,44 +702,123 @@ static void memory_add(struct record_memory *m, const struct folio_extent *e)
 static int memory_extent(const struct folio_extent *e, void *ctx)
 {
 	struct mem_ctx *m = ctx;
-	struct win *w = win_get(m->r, m->pid, e->start & ~(unsigned long long)m->r->win_mask, -1,
-				false);
+	struct rec *r = m->j->r;
+	struct win *w;
 
+	pthread_mutex_lock(&m->j->lock);
+	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
 	memory_add(m->vma, e);
 	if (w)
 		memory_add(&w->mem, e);
+	pthread_mutex_unlock(&m->j->lock);
 	return 0;
+}
+
+/* The next chunk (under the lock): false when none is left. */
+static bool mem_take(struct mem_job *j, size_t *vi, unsigned long *start, unsigned long *end)
+{
+	const struct record_doc *d = j->r->d;
+
+	while (j->next_vma < d->nr_vmas && !j->err) {
+		const struct record_vma *v = &d->vmas[j->next_vma];
+
+		if (v->pid != j->pid || j->next_addr >= v->end) {
+			j->next_vma++;
+			j->next_addr = 0;
+			continue;
+		}
+		if (j->next_addr < v->start)
+			j->next_addr = v->start;
+		*vi = j->next_vma;
+		*start = (unsigned long)j->next_addr;
+		*end = (*start & ~j->r->win_mask) + j->r->win_mask + 1;
+		if (*end > v->end)
+			*end = (unsigned long)v->end;
+		j->next_addr = *end;
+		return true;
+	}
+	return false;
+}
+
+static void *mem_worker(void *arg)
+{
+	struct mem_job *j = arg;
+	struct folio_scanner *s = NULL;
+	int err = folio_scanner_open(&s, j->pid);
+
+	for (;;) {
+		struct mem_ctx m = { .j = j };
+		const struct record_vma *v;
+		struct layout_hist lh;
+		unsigned long start, end;
+		struct win *w;
+		size_t vi;
+
+		pthread_mutex_lock(&j->lock);
+		if (err && !j->err)
+			j->err = err;
+		if (err || !mem_take(j, &vi, &start, &end)) {
+			pthread_mutex_unlock(&j->lock);
+			break;
+		}
+		v = &j->r->d->vmas[vi];
+		m.vma = &j->r->d->vmas[vi].mem;
+		w = win_get(j->r, j->pid, start & ~(unsigned long long)j->r->win_mask, -1, false);
+		pthread_mutex_unlock(&j->lock);
+		folio_scanner_layout_init(s, &lh);
+		folio_scanner_layout(s, w ? &lh : NULL);
+		err = folio_scanner_chunk(s, (unsigned long)v->start, (unsigned long)v->end, start,
+					  end, NULL, memory_extent, &m);
+		pthread_mutex_lock(&j->lock);
+		if (w && !err && (w->has_layout ? layout_hist_add(&w->layout, &lh) : 0) == 0) {
+			if (!w->has_layout)
+				w->layout = lh;
+			w->has_layout = true;
+		}
+		pthread_mutex_unlock(&j->lock);
+		/* a VMA unmapped since its samples: its memory is what is left */
+		if (err != -ESRCH)
+			err = 0;
+	}
+	folio_scanner_close(s);
+	return NULL;
 }
 
 /* Scan every sampled VMA of p (its memory is still mapped: an exit stop,
  * or the end of --duration). */
 static void memory_scan(struct rec *r, struct proc *p)
 {
-	struct mem_ctx m = { .r = r, .pid = p->pid };
+	struct mem_job j = { .r = r, .pid = p->pid, .lock = PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[REC_MEM_THREADS];
+	unsigned long long span = 0;
+	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1, started = 0, i;
 	size_t k;
-	int err;
 
 	if (p->final_done || p->gone)
 		return;
-	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+	/* the process's memory must be readable before it is said scanned */
+	if (!p->fs && folio_scanner_open(&p->fs, p->pid))
 		goto out;
 	for (k = 0; k < r->d->nr_vmas; k++) {
 		struct record_vma *v = &r->d->vmas[k];
 
 		if (v->pid != p->pid)
 			continue;
-		m.vma = &v->mem;
 		memset(&v->mem, 0, sizeof(v->mem));
 		v->mem.scanned = true;
-		err = folio_scanner_range(p->fs, (unsigned long)v->start, (unsigned long)v->end,
-					  NULL, memory_extent, &m);
-		if (err == -ESRCH)
-			break;
-		/* a VMA unmapped since its samples: its memory is what is left */
+		span += v->end - v->start;
 	}
+	if (span < REC_MEM_MIN_SPAN)
+		n = 1;
+	for (i = 1; i < n; i++)
+		if (!pthread_create(&th[started], NULL, mem_worker, &j))
+			started++;
+	mem_worker(&j);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 out:
 	p->final_done = true;
-	folio_scanner_close(p->fs);
+	folio_scanner_close(p->fs); /* each worker held its own */
 	p->fs = NULL;
 }
 
@@ -734,6 +860,25 @@ static void on_exit_stop(void *ctx, pid_t pid)
 
 /* ---- the rings ---------------------------------------------------------------- */
 
+/* SPE's sampling interval when -c is not given: the PMU's smallest
+ * (caps/min_interval in sysfs, as perf record takes it), else 4096. */
+static unsigned long long spe_period(const char *event)
+{
+	char pmu[64], path[160];
+	unsigned long long v = 0;
+	size_t n = strcspn(event, "/");
+	FILE *f;
+
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)(n < sizeof(pmu) ? n : sizeof(pmu) - 1), event);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/min_interval", pmu);
+	if ((f = fopen(path, "re"))) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 4096;
+}
+
 /* One ring: a command's on one CPU (inherited over its tree), or one
  * thread's of a running process on every CPU (cpu < 0, not inherited:
  * new threads are found by rings_for_pid). */
@@ -742,7 +887,7 @@ static int ring_open(struct rec *r, int pid, int cpu)
 	bool child = cpu >= 0;
 	const struct rec_options *o = r->o;
 	struct sampling_options so = {
-		.event = o->event, .period = o->period, .freq = o->period ? 0 : o->freq,
+		.event = r->event, .period = o->period, .freq = o->period ? 0 : o->freq,
 		.data_pages = o->data_pages, .precise = o->precise,
 		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
 		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
@@ -750,6 +895,13 @@ static int ring_open(struct rec *r, int pid, int cpu)
 		.raw = !strcmp(r->d->config.source, "ibs"),
 	};
 	int err;
+
+	if (!strcmp(r->d->config.source, "spe")) {
+		/* as perf: a period (SPE takes no frequency), the AUX area */
+		so.freq = 0;
+		so.period = o->period ? o->period : spe_period(o->event);
+		so.aux_pages = REC_SPE_AUX_PAGES;
+	}
 
 	if (r->nr_rings == REC_MAX_RINGS)
 		return -E2BIG;
@@ -818,12 +970,24 @@ static void rings_close(struct rec *r)
 {
 	int k;
 
+	unsigned long long aux_lost = 0, aux_bad = 0;
+
 	for (k = 0; k < r->nr_rings; k++) {
+		const struct sampling_stats *st = sampling_stats(r->ring[k]);
+
 		sampling_disable(r->ring[k]);
-		r->d->outcome.lost += sampling_stats(r->ring[k])->lost_samples;
+		r->d->outcome.lost += st->lost_samples;
+		aux_lost += st->aux_truncated + st->aux_collision;
+		aux_bad += st->aux.bad_bytes + st->aux.dropped;
 		sampling_close(r->ring[k]);
 	}
 	r->nr_rings = 0;
+	if (aux_lost)
+		warn_add("the SPE buffer lost records %llu times (AUX data truncated: full, or "
+			 "collisions); a larger -c loses fewer", aux_lost);
+	if (aux_bad)
+		warn_add("%llu bytes of the SPE buffer were no packet or an unfinished record "
+			 "(skipped)", aux_bad);
 }
 
 
@@ -972,6 +1136,10 @@ static int doc_begin(struct rec *r)
 	snprintf(c->source, sizeof(c->source), "%s", rec_event_source(r->o->event));
 	c->period = r->o->period;
 	c->freq = r->o->period ? 0 : r->o->freq;
+	if (!strcmp(c->source, "spe") && !c->period) {
+		c->period = spe_period(r->o->event); /* what ring_open gives SPE */
+		c->freq = 0;
+	}
 	c->data_pages = r->o->data_pages;
 	c->interval_ms = r->o->interval_ms;
 	c->data_page_size = r->o->data_page_size;
@@ -1014,6 +1182,8 @@ static int doc_windows(struct rec *r)
 		w->start = r->wins[i].start;
 		w->s = r->wins[i].s;
 		w->mem = r->wins[i].mem;
+		w->has_layout = r->wins[i].has_layout;
+		w->layout = r->wins[i].layout;
 		if (r->wins[i].row >= 0)
 			snprintf(w->vma, sizeof(w->vma), "%s", d->vmas[r->wins[i].row].name);
 	}
@@ -1039,7 +1209,7 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 {
 	struct rec r = { .o = o, .d = d };
 	struct folio_probe fp;
-	size_t i;
+	size_t i, n;
 	int err;
 
 	warnings[0] = '\0';
@@ -1047,18 +1217,24 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	fail_stage = STAGE_EVENT;
 	if ((err = doc_begin(&r)))
 		goto out;
-	if (!strcmp(d->config.source, "spe")) {
-		err = -EPROTONOSUPPORT;
-		goto out;
-	}
+	/* perf's "arm_spe_0//" (the PMU, config 0) in the raw syntax counters.c knows */
+	n = strlen(o->event);
+	if (!strcmp(d->config.source, "spe") && n > 2 && !strcmp(o->event + n - 2, "//"))
+		snprintf(r.event, sizeof(r.event), "%.*s/r0/", (int)(n - 2), o->event);
+	else
+		snprintf(r.event, sizeof(r.event), "%s", o->event);
 	if (folio_probe(&fp) || !fp.pfns_visible || !fp.kpageflags_readable) {
 		fail_stage = STAGE_PFNS;
 		err = -EPERM;
 		goto out;
 	}
 	err = o->argv ? run_command(&r) : run_pid(&r);
-	/* the last samples: their processes have ended */
+	/* the last samples: their processes have ended; the rings stopped
+	 * first, so an unfinished SPE record is given up at the last drain */
+	for (i = 0; i < (size_t)r.nr_rings; i++)
+		sampling_disable(r.ring[i]);
 	drain(&r);
+	r.last = true;
 	drain(&r);
 	/* what is still not present is unmapped: resolve counts a retried
 	 * sample as it finds it */

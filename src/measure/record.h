@@ -7,8 +7,9 @@
  *
  * The join happens when the ring is drained, every interval (and at each
  * process's exit stop, when its memory is still mapped): the VMA from
- * /proc/PID/maps, the folio from pagemap + kpageflags (folio.c's scanner
- * over the sample's 2 MiB window, scanned once per drain). A page that is
+ * /proc/PID/maps, the folio from pagemap + kpageflags (the page alone
+ * when it is a folio of its own, else folio.c's scanner over its block or
+ * 2 MiB window, scanned once per drain). A page that is
  * not present is looked up once more at the next drain (a page fault's
  * sample is taken before the page is mapped), then counted unmapped, never
  * guessed. Memory shares come from a scan of each sampled VMA at the

@@ -23,6 +23,9 @@ struct sampling_ring {
 	uint64_t data_size;
 	uint64_t sample_type;
 	struct sampling_stats st;
+	int pid;                /* the target: SPE records without a context are its */
+	unsigned char *aux;     /* the AUX area (aux_pages), or NULL */
+	size_t aux_len;
 };
 
 /* Copy len bytes starting at ring offset 'pos' (which may wrap). */
@@ -128,8 +131,10 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 			return -EBADMSG;
 		if (off + h.size > size)
 			st->wrapped++;
-		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) {
-			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24))
+		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST ||
+		    h.type == PERF_RECORD_AUX) {
+			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24) ||
+			    (h.type == PERF_RECORD_AUX && h.size < 32))
 				return -EBADMSG;
 			ring_copy(data, size, *tail, rec, h.size);
 		}
@@ -146,6 +151,12 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 		} else if (h.type == PERF_RECORD_LOST) {
 			st->lost_records++;
 			st->lost_samples += rec[2]; /* { header; u64 id; u64 lost; } */
+		} else if (h.type == PERF_RECORD_AUX) {
+			/* { header; u64 aux_offset; u64 aux_size; u64 flags; } */
+			st->aux_records++;
+			st->aux_truncated += !!(rec[3] & PERF_AUX_FLAG_TRUNCATED);
+			st->aux_collision += !!(rec[3] & PERF_AUX_FLAG_COLLISION);
+			st->aux_partial += !!(rec[3] & PERF_AUX_FLAG_PARTIAL);
 		} else {
 			st->other_records++;
 		}
@@ -202,6 +213,7 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 		return -ENOMEM;
 	r->base = MAP_FAILED;
 	r->sample_type = attr.sample_type;
+	r->pid = o->pid;
 	r->fd = counters_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
@@ -223,6 +235,8 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 		 * starts one page in */
 		r->data = (unsigned char *)r->base + (pg->data_offset ? pg->data_offset : (uint64_t)page);
 		r->data_size = pg->data_size ? pg->data_size : (uint64_t)page * o->data_pages;
+		if (o->aux_pages)
+			err = auxring_map(r->fd, pg, r->map_len, o->aux_pages, &r->aux, &r->aux_len);
 	}
 out:
 	if (err) {
@@ -245,7 +259,50 @@ int sampling_disable(struct sampling_ring *r)
 	return ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
+static int drain_data(struct sampling_ring *r, sampling_sample_fn fn, void *ctx);
+
+struct aux_ctx {
+	struct sampling_ring *r;
+	sampling_sample_fn fn;
+	void *ctx;
+};
+
+/* An SPE record as a sample: its context says whose it is, if anyone. */
+static int aux_sample(const struct hws_access *a, void *ctx)
+{
+	struct aux_ctx *x = ctx;
+	struct sampling_sample s = { .access = a };
+
+	s.pid = s.tid = a->context_valid ? a->context : (uint32_t)x->r->pid;
+	s.addr = a->vaddr_valid ? a->vaddr : 0;
+	s.phys_addr = a->paddr_valid ? a->paddr : 0;
+	x->r->st.samples++;
+	return x->fn ? x->fn(&s, x->ctx) : 0;
+}
+
+static int drain(struct sampling_ring *r, bool last, sampling_sample_fn fn, void *ctx)
+{
+	struct aux_ctx x = { .r = r, .fn = fn, .ctx = ctx };
+	/* the data ring first: its PERF_RECORD_AUX say what the area holds */
+	int ret = drain_data(r, fn, ctx);
+
+	if (!ret && r->aux)
+		ret = auxring_drain(r->base, r->aux, last, &r->st.aux, aux_sample, &x);
+	return ret;
+}
+
+int sampling_drain_last(struct sampling_ring *r, sampling_sample_fn fn, void *ctx)
+{
+	return drain(r, true, fn, ctx);
+}
+
 int sampling_drain(struct sampling_ring *r, sampling_sample_fn fn, void *ctx)
+{
+	return drain(r, false, fn, ctx);
+}
+
+/* The data ring's records. */
+static int drain_data(struct sampling_ring *r, sampling_sample_fn fn, void *ctx)
 {
 	struct perf_event_mmap_page *pg = r->base;
 	uint64_t head, tail;
@@ -271,6 +328,8 @@ void sampling_close(struct sampling_ring *r)
 {
 	if (!r)
 		return;
+	if (r->aux)
+		munmap(r->aux, r->aux_len);
 	if (r->base != MAP_FAILED && r->base)
 		munmap(r->base, r->map_len);
 	if (r->fd >= 0)

@@ -9,8 +9,8 @@
  *
  * Precise memory sampling: Intel PEBS with a libpfm4 string such as
  * "icl::MEM_INST_RETIRED:STLB_MISS_LOADS" and precise = 2; AMD IBS op with
- * "ibs_op/rNNNN/" (type from sysfs); Arm SPE writes to an AUX area, which this
- * reader does not map (not supported yet).
+ * "ibs_op/rNNNN/" (type from sysfs); Arm SPE ("arm_spe_0/rHEX/") writes its
+ * records to an AUX area (aux_pages), read by auxring.c.
  */
 #ifndef SAMPLING_H
 #define SAMPLING_H
@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "auxring.h"
 
 struct sampling_options {
 	const char *event;            /* any counters_encode() string: "page-faults", libpfm4, raw */
@@ -42,6 +44,9 @@ struct sampling_options {
 	bool phys_addr;               /* PERF_SAMPLE_PHYS_ADDR (root) */
 	bool raw;                     /* PERF_SAMPLE_RAW (IBS op registers) */
 	bool sample_cpu;              /* PERF_SAMPLE_CPU */
+	/* an AUX area of this many pages (a power of two; 0: none) whose
+	 * contents are Arm SPE records (auxring.h), delivered as samples */
+	unsigned aux_pages;
 };
 
 struct sampling_sample {
@@ -55,6 +60,10 @@ struct sampling_sample {
 	uint64_t data_page_size; /* bytes of the mapping at sample time; 0 = none */
 	const void *raw;         /* PERF_SAMPLE_RAW bytes (valid during the call) */
 	uint32_t raw_size;
+	/* an SPE record of the AUX area, decoded (valid during the call; addr
+	 * is its virtual address, pid/tid its context or else the ring's
+	 * target); NULL for a perf sample */
+	const struct hws_access *access;
 };
 
 struct sampling_stats {
@@ -64,6 +73,11 @@ struct sampling_stats {
 	uint64_t other_records; /* other record types, skipped */
 	uint64_t wrapped;       /* records that straddled the end of the ring */
 	uint64_t bytes;         /* bytes consumed */
+	/* PERF_RECORD_AUX: pieces of AUX data the kernel announced, and how
+	 * many said data was lost (TRUNCATED: the area was full; COLLISION:
+	 * the hardware lost records) or came with a gap (PARTIAL) */
+	uint64_t aux_records, aux_truncated, aux_collision, aux_partial;
+	struct auxring_stats aux; /* the AUX area's own */
 };
 
 typedef int (*sampling_sample_fn)(const struct sampling_sample *s, void *ctx);
@@ -79,6 +93,9 @@ int sampling_disable(struct sampling_ring *r);
  * fn for samples (fn returning non-zero stops early; the rest stays for the
  * next drain). Returns 0 or fn's value. */
 int sampling_drain(struct sampling_ring *r, sampling_sample_fn fn, void *ctx);
+/* The last drain, after the event is disabled: an unfinished record left
+ * in the AUX area is given up (counted in stats.aux.dropped). */
+int sampling_drain_last(struct sampling_ring *r, sampling_sample_fn fn, void *ctx);
 const struct sampling_stats *sampling_stats(const struct sampling_ring *r);
 void sampling_close(struct sampling_ring *r);
 

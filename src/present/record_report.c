@@ -257,6 +257,20 @@ static void orders_line(const unsigned long long *v, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+/* "512 now, 128 at order 2, 1 at order 9" (the model's entries), or "-". */
+static void tlb_line(const struct record_window *w, char *buf, size_t size)
+{
+	int i;
+
+	if (!w->has_tlb) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%llu now", w->tlb.entries_now);
+	for (i = 0; i < w->tlb.nr_at; i++)
+		ms_appendf(buf, size, ", %llu at order %d", w->tlb.entries_at[i], w->tlb.order[i]);
+}
+
 static void print_windows(struct fmt *f, const struct record_doc *d)
 {
 	char ws[16];
@@ -266,13 +280,17 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 		return;
 	size_str(d->config.window_bytes, ws, sizeof(ws));
 	fprintf(f->f, "Hottest %s windows (samples by order; memory in pages by order at the last "
-		"scan):\n", ws);
+		"scan", ws);
+	if (d->tlb_model[0])
+		fprintf(f->f, "; TLB entries to map it, now and at each order: model %s, %s "
+			"figures, not counted", d->tlb_model, d->tlb_source);
+	fprintf(f->f, "):\n");
 	if (f->md)
-		fprintf(f->f, "\n| window | pid | VMA | samples | samples by order | memory by order |\n"
-			"|---|--:|---|--:|---|---|\n");
+		fprintf(f->f, "\n| window | pid | VMA | samples | samples by order | memory by order "
+			"| TLB entries (model) |\n|---|--:|---|--:|---|---|---|\n");
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
-		char so[256], mo[256];
+		char so[256], mo[256], tl[160];
 		const char *slash = strrchr(w->vma, '/');
 
 		orders_line(w->s.order, so, sizeof(so));
@@ -280,13 +298,16 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 			orders_line(w->mem.pages, mo, sizeof(mo));
 		else
 			snprintf(mo, sizeof(mo), "not scanned");
+		tlb_line(w, tl, sizeof(tl));
 		if (f->md)
-			fprintf(f->f, "| 0x%llx | %d | %s | %llu | %s | %s |\n", w->start, w->pid,
-				slash ? slash + 1 : w->vma[0] ? w->vma : "anon", w->s.samples, so, mo);
+			fprintf(f->f, "| 0x%llx | %d | %s | %llu | %s | %s | %s |\n", w->start, w->pid,
+				slash ? slash + 1 : w->vma[0] ? w->vma : "anon", w->s.samples, so, mo,
+				tl);
 		else
-			fprintf(f->f, "  %2zu. 0x%-14llx pid %-7d %-20.20s %8llu  samples %s  memory %s\n",
-				i + 1, w->start, w->pid, slash ? slash + 1 : w->vma[0] ? w->vma : "anon",
-				w->s.samples, so, mo);
+			fprintf(f->f, "  %2zu. 0x%-14llx pid %-7d %-20.20s %8llu  samples %s  memory %s"
+				"%s%s\n", i + 1, w->start, w->pid,
+				slash ? slash + 1 : w->vma[0] ? w->vma : "anon", w->s.samples, so, mo,
+				w->has_tlb ? "  TLB entries (model) " : "", w->has_tlb ? tl : "");
 	}
 }
 

@@ -5,7 +5,7 @@
 # one. New inputs go to a scratch corpus (OUT/scratch-NAME); copy the
 # interesting ones into the kept corpus by hand.
 #   tests/fuzz/run.sh NAME RUNS [SECONDS] [OUT]     e.g.  tests/fuzz/run.sh journal 1000000
-# NAME: results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc ibs spe sample. Exit 0 clean,
+# NAME: results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc ibs spe sample auxring. Exit 0 clean,
 # 1 a crash (the input is saved as OUT/crash-*), 77 no clang/libFuzzer.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)

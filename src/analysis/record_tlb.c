@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "record_tlb.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int record_tlb_orders(const struct tlb_geometry *g, const struct layout_hist *h, int *orders)
+{
+	int m = tlb_merge_order(g, h), n = 0;
+
+	if (m < 0)
+		return -EINVAL;
+	if (m > 0 && m < h->pmd_order)
+		orders[n++] = m;
+	orders[n++] = h->pmd_order;
+	return n;
+}
+
+void record_tlb_layout_at(const struct layout_hist *h, int order, struct layout_hist *out)
+{
+	unsigned long long pages = h->contig[0], folios;
+	int k;
+
+	layout_hist_init(out, h->page_shift, h->pmd_order);
+	if (order >= h->pmd_order) {
+		pages = layout_hist_pages(h);
+		out->pmd_maps = (pages + (1ULL << h->pmd_order) - 1) >> h->pmd_order;
+		return;
+	}
+	out->pmd_maps = h->pmd_maps;
+	folios = (pages + (1ULL << order) - 1) >> order;
+	for (k = 0; k <= order; k++)
+		out->contig[k] = out->folio[k] = folios << (order - k);
+}
+
+static unsigned long long entries(const struct tlb_footprint *fp)
+{
+	return fp->entries_base + fp->entries_merged + fp->entries_pmd;
+}
+
+int record_tlb_window(const struct tlb_geometry *g, const struct layout_hist *h,
+		      struct record_window_tlb *t)
+{
+	int orders[RECORD_TLB_MAX_ORDERS], n, i, err;
+	struct tlb_footprint fp;
+	struct layout_hist at;
+
+	memset(t, 0, sizeof(*t));
+	if ((n = record_tlb_orders(g, h, orders)) < 0)
+		return n;
+	if ((err = tlb_footprint(g, h, &fp)))
+		return err;
+	t->entries_now = entries(&fp);
+	for (i = 0; i < n; i++) {
+		record_tlb_layout_at(h, orders[i], &at);
+		if ((err = tlb_footprint(g, &at, &fp)))
+			return err;
+		t->order[i] = orders[i];
+		t->entries_at[i] = entries(&fp);
+	}
+	t->nr_at = n;
+	return 0;
+}
+
+int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g)
+{
+	enum tlb_source src = TLB_SRC_TABLE;
+	struct tlb_footprint fp;
+	bool any = false;
+	size_t i;
+	int err;
+
+	for (i = 0; i < d->nr_windows; i++) {
+		struct record_window *w = &d->windows[i];
+
+		w->has_tlb = false;
+		if (!w->has_layout)
+			continue;
+		if ((err = record_tlb_window(g, &w->layout, &w->tlb)) ||
+		    (err = tlb_footprint(g, &w->layout, &fp)))
+			return err;
+		w->has_tlb = any = true;
+		src = fp.source;
+	}
+	d->tlb_model[0] = d->tlb_source[0] = '\0';
+	if (any) {
+		snprintf(d->tlb_model, sizeof(d->tlb_model), "%s", g->name ? g->name : "?");
+		snprintf(d->tlb_source, sizeof(d->tlb_source), "%s", tlb_source_name(src));
+	}
+	return 0;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "auxring.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Copy len bytes from stream offset pos of the ring (which may wrap). */
+static void aux_copy(const unsigned char *aux, uint64_t size, uint64_t pos, unsigned char *dst,
+		     size_t len)
+{
+	uint64_t off = pos & (size - 1);
+	size_t first = (size_t)(size - off) < len ? (size_t)(size - off) : len;
+
+	memcpy(dst, aux + off, first);
+	memcpy(dst + first, aux, len - first);
+}
+
+int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, uint64_t *tail,
+		      bool final, struct auxring_stats *st, auxring_fn fn, void *ctx)
+{
+	uint64_t avail = head - *tail;
+	unsigned char *buf;
+	size_t off = 0;
+	int ret = 0;
+
+	if (!size || (size & (size - 1)) || head < *tail || avail > size)
+		return -EBADMSG;
+	if (!avail)
+		return 0;
+	/* one linear copy: a record may straddle the end of the area */
+	if (!(buf = malloc((size_t)avail)))
+		return -ENOMEM;
+	aux_copy(aux, size, *tail, buf, (size_t)avail);
+	while (off < avail && !ret) {
+		size_t start = off;
+		struct hws_access a;
+		int rc = hws_spe_record_at(buf, (size_t)avail, *tail, &off, &a);
+
+		if (rc < 0) {
+			st->bad_bytes++; /* off is one byte on */
+		} else if (rc > 0) {
+			st->records++;
+			if (((*tail + start) & (size - 1)) + (off - start) > size)
+				st->wrapped++;
+			if (fn)
+				ret = fn(&a, ctx);
+		} else if (final) {
+			st->dropped += avail - off;
+			off = (size_t)avail;
+		} else if (avail - off > AUXRING_MAX_RECORD) {
+			st->bad_bytes++;
+			off++;
+		} else {
+			break; /* the rest of the record comes with the next data */
+		}
+	}
+	free(buf);
+	st->bytes += off;
+	*tail += off;
+	return ret;
+}
+
+int auxring_drain(struct perf_event_mmap_page *pg, const unsigned char *aux, bool final,
+		  struct auxring_stats *st, auxring_fn fn, void *ctx)
+{
+	/* pairs with the kernel's store of aux_head after the data is written */
+	uint64_t head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->aux_tail; /* only we write it */
+	int ret = auxring_parse_spe(aux, pg->aux_size, head, &tail, final, st, fn, ctx);
+
+	/* every read of the area is done before the kernel may reuse it */
+	__atomic_store_n(&pg->aux_tail, tail, __ATOMIC_RELEASE);
+	return ret;
+}
+
+int auxring_map(int fd, struct perf_event_mmap_page *pg, uint64_t data_end, unsigned pages,
+		unsigned char **aux, size_t *len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	*aux = NULL;
+	*len = 0;
+	if (!pages || (pages & (pages - 1)))
+		return -EINVAL;
+	pg->aux_offset = data_end;
+	pg->aux_size = (uint64_t)pages * (uint64_t)page;
+	/* PROT_WRITE: not the overwriting (snapshot) mode; the kernel stops
+	 * at aux_tail and says TRUNCATED when it had to drop data */
+	m = mmap(NULL, (size_t)pg->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)pg->aux_offset);
+	if (m == MAP_FAILED)
+		return -errno;
+	*aux = m;
+	*len = (size_t)pg->aux_size;
+	return 0;
+}
