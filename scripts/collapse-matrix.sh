@@ -12,8 +12,9 @@
 # One document per (mode, orders, fill): DIR/<mode>-o<orders>-f<fill>.json, each
 # with one run per max_ptes_none value (the sweep), its text next to it (.txt),
 # plus DIR/info.json, DIR/provenance (kernel packages, qemu, host, tool commit,
-# the command) and DIR/cells.sh (the guest's script). --mpn values above the
-# guest's PMD pages - 1 are left out of that guest's sweep (16K pages: 0-2047).
+# the command) and DIR/cells.sh.txt (a record of the script the guest ran: text,
+# not a script of this tree). --mpn values above the guest's PMD pages - 1 are
+# left out of that guest's sweep (16K pages: 0-2047).
 # --extra runs more shell in the same boot after the cells (e.g. a scan).
 # Exit: guest-run.sh's status.
 set -euo pipefail
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--timeout) need_val "$@"; timeout=$2; shift 2 ;;
 	--guest-timeout) need_val "$@"; gtimeout=$2; shift 2 ;;
 	--extra) need_val "$@"; extra=$2; shift 2 ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) die 2 "unknown option '$1'" ;;
 	esac
 done
@@ -62,7 +63,7 @@ mkdir -p "$out" || die 1 "cannot create $out"
 
 # The guest's script: the sweep values a page size allows are chosen inside
 # the guest (pages per PMD - 1 from getconf PAGESIZE).
-cells=$out/cells.sh
+cells=$out/cells.sh.txt
 {
 	# busybox has no getconf: the page size from smaps (KernelPageSize, kB)
 	echo 'ps=$(awk '"'"'/^KernelPageSize:/ { print $2 * 1024; exit }'"'"' /proc/self/smaps); top=$((${ps:-4096} / 8 - 1))'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A/A pairs: two runs with identical settings, a minute apart, pairs FIRST..LAST
 # (the data of README "A/A on gains"). Each run's load average is logged.
-#   collect.sh BIN OUTDIR FIRST LAST [RUN-OPTIONS...]
+#   scripts/aa-collect.sh BIN OUTDIR FIRST LAST [RUN-OPTIONS...]
 set -u
 bin=$1 out=$2 first=$3 last=$4
 shift 4
