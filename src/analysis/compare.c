@@ -230,6 +230,7 @@ int compare_input_from_results(const struct results *res, const char *label,
 	in->pmu_available = res->pmu_available;
 	in->page_size = (unsigned long)res->page_size;
 	in->interleaved = res->config_schedule == RESULTS_SCHED_INTERLEAVED;
+	in->placement_per_rep = res->head.config.placement_per_rep;
 	in->settings = o->settings;
 	in->series = o->series;
 	in->nr_series = ns;
@@ -290,6 +291,14 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 				  "the emulator, not hardware; faults, folio coverage and RSS are "
 				  "the kernel's own", a->emulated > 0 && b->emulated > 0 ? "both" :
 				  a->emulated > 0 ? a->label : b->label);
+	/* not a comparability issue either: the gains are comparable, their CIs
+	 * only too narrow for a between-run question */
+	for (const struct compare_input *x = a; !err && x; x = x == a ? b : NULL)
+		if (x->interleaved && !x->placement_per_rep)
+			err = add_warning(r, "%s predates per-rep placement: each order kept its "
+					  "physical memory for the whole run, so its gains carry a "
+					  "run-level placement effect that no CI shows (README, "
+					  "\"Schedule\")", x->label);
 	if (!err && a->pmu_available >= 0 && b->pmu_available >= 0 &&
 	    a->pmu_available != b->pmu_available) {
 		r->comparable = false;

@@ -74,6 +74,7 @@ struct compare_input {
 	size_t nr_series;
 	size_t nr_dropped;     /* trials left out: their folios missed the order */
 	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
+	bool placement_per_rep; /* config.placement "per-rep" (results_config) */
 	void *owned;
 };
 

@@ -187,7 +187,7 @@ int rd_want(json_t *o, const char *path, const char *key, json_type type, bool r
 int rd_want_int(json_t *o, const char *path, const char *key, bool required, long long min,
 		long long max, long long *out, char *err, size_t errsize)
 {
-	json_int_t x;
+	json_int_t x = 0;
 	int rc = rd_int(&TERSE(err, errsize), o, path, key, required, min, max, &x);
 
 	if (!rc && json_object_get(o, key))

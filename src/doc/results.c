@@ -850,6 +850,21 @@ static int rd_schedule(struct rd *rd, const json_t *config, enum results_schedul
 	return 0;
 }
 
+/* config.placement: "per-rep", or absent (files of older versions). */
+static int rd_placement(struct rd *rd, const json_t *config, bool *per_rep)
+{
+	json_t *v = json_object_get(config, "placement");
+
+	*per_rep = false;
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || strcmp(json_string_value(v), "per-rep"))
+		return rd_fail(rd, -EBADMSG, "$.config.placement: expected \"per-rep\", found %.32s",
+			       json_is_string(v) ? json_string_value(v) : rd_type_name(v));
+	*per_rep = true;
+	return 0;
+}
+
 /* An optional array o.key of at most max elements into *a (NULL when absent). */
 static int rd_array(struct rd *rd, const json_t *o, const char *path, const char *key,
 		    size_t max, json_t **a)
@@ -999,6 +1014,7 @@ static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
 	if ((err = rd_number(rd, cfg, p, "coverage_min", false, 0.0, 1.0, &c->coverage_min)) ||
 	    (err = rd_string(rd, cfg, p, "clock", false, true, c->clock, sizeof(c->clock))) ||
 	    (err = rd_schedule(rd, cfg, &c->schedule)) ||
+	    (err = rd_placement(rd, cfg, &c->placement_per_rep)) ||
 	    (err = rd_string(rd, cfg, p, "defrag", false, true, defrag, sizeof(defrag))) ||
 	    (err = rd_int(rd, cfg, p, "scan_interval_ms", false, 0, INT32_MAX, &x)) ||
 	    (err = rd_number(rd, cfg, p, "timeout_s", false, 0.0, HUGE_VAL, &c->timeout_s)) ||
@@ -1814,7 +1830,7 @@ static json_t *config_micro_json(const struct results_config *c)
 	for (i = 0; spans && i < c->nr_spans; i++)
 		json_array_append_new(spans, json_integer((json_int_t)c->spans[i]));
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o*, s:I, s:o*, s:b, s:s, s:f, "
-			 "s:{s:I, s:s}, s:{s:i, s:s}, s:f, s:s, s:s}",
+			 "s:{s:I, s:s}, s:{s:i, s:s}, s:f, s:s, s:s, s:s*}",
 			 "command", c->command, "pattern", c->pattern, "patterns", pats, "orders",
 			 int_array(c->orders.order, (int)c->orders.nr), "spans", spans, "reps",
 			 int_or_absent(c->reps), "seed", (json_int_t)c->seed, "cpu",
@@ -1823,7 +1839,8 @@ static json_t *config_micro_json(const struct results_config *c)
 			 "tlb_reach", "bytes", (json_int_t)c->tlb_reach_bytes, "source",
 			 c->tlb_reach_source, "sparse", "k", (int)c->sparse_k, "metric",
 			 c->sparse_metric, "coverage_min", c->coverage_min, "clock", c->clock,
-			 "schedule", results_schedule_name(c->schedule));
+			 "schedule", results_schedule_name(c->schedule), "placement",
+			 c->placement_per_rep ? "per-rep" : NULL);
 }
 
 /* A command run's config (run -- CMD). */

@@ -192,6 +192,10 @@ struct results_config {
 	double coverage_min;
 	char clock[32];        /* what ns_per_access is measured with */
 	enum results_schedule schedule; /* sequential when absent (older files) */
+	/* "placement": "per-rep" (interleaved runs): each rep populates the
+	 * orders in a seeded order of its own, so no order keeps its physical
+	 * memory for the whole run; false when absent (older files) */
+	bool placement_per_rep;
 	int defrag;            /* enum thp_word; THP_W_NONE when absent (not set) */
 	/* command runs */
 	char **argv;           /* workload.argv, NULL-terminated; NULL for micro runs */

@@ -662,15 +662,44 @@ static int put_sizes_back(struct bench *b)
 }
 
 /* Every order's span, populated at its order; the settings put back. */
+/* A seeded permutation of 0..nr-1 drawn from *rng. */
+static void shuffle(int *perm, int nr, uint64_t *rng)
+{
+	int i, j, t;
+
+	for (i = nr - 1; i > 0; i--) {
+		j = (int)((stats_splitmix64(rng) >> 33) % (uint64_t)(i + 1));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/*
+ * Every order's buffer of one rep, populated in a seeded order of its own
+ * per rep. The kernel hands freed frames out again last-in first-out, so in a
+ * fixed order each order would get the same physical memory in every rep, and
+ * where the memory sits (a VM's host backing, cache colouring) would be a
+ * property of the run, not of the rep: no CI over reps could see it, and two
+ * runs' gains would differ by it (data/vm-zen5-6.18-aa-default). Drawn anew
+ * per rep, placement is rep-to-rep noise that the CIs over reps carry.
+ */
 static int populate_all(struct bench *b, const struct bench_micro *w, int rep, struct slot *sl,
 			int nr)
 {
-	int i, err = 0;
+	uint64_t rng = mix(b->seed, 0x706c616365ULL + (uint64_t)rep * 7919u +
+					    (uint64_t)w->pattern_index);
+	int perm[BENCH_MAX_ORDERS], i, err = 0;
+	struct slot *s;
 
+	for (i = 0; i < nr; i++)
+		perm[i] = i;
+	shuffle(perm, nr, &rng);
 	for (i = 0; i < nr && !err; i++) {
-		err = micro_prepare(b, w, sl[i].order, rep, &sl[i].bf, &sl[i].ks, &sl[i].faults);
+		s = &sl[perm[i]];
+		err = micro_prepare(b, w, s->order, rep, &s->bf, &s->ks, &s->faults);
 		/* populated: no setting may change its folios from here on */
-		if (!err && madvise(sl[i].bf.base, sl[i].bf.span, MADV_NOHUGEPAGE))
+		if (!err && madvise(s->bf.base, s->bf.span, MADV_NOHUGEPAGE))
 			err = -errno;
 	}
 	/* the knobs are changed only while populating */
@@ -748,7 +777,7 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 {
 	uint64_t rng = mix(b->seed, 0x726f756e64ULL + (uint64_t)rep * 7919u +
 					    (uint64_t)w->pattern_index);
-	int perm[BENCH_MAX_ORDERS], i, j, r, err = 0;
+	int perm[BENCH_MAX_ORDERS], i, r, err = 0;
 	struct round_steal rs = { .on = steal_reported() == 1, .cpu = sched_getcpu() };
 	struct slot *sl;
 
@@ -769,14 +798,7 @@ int bench_micro_interleaved(struct bench *b, const struct bench_micro *w, const 
 		goto out;
 	for (r = 0; r < rounds && !err; r++) {
 		/* a round is a block: every order sees the same machine */
-		for (i = nr - 1; i > 0; i--) {
-			int t;
-
-			j = (int)((stats_splitmix64(&rng) >> 33) % (uint64_t)(i + 1));
-			t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		shuffle(perm, nr, &rng);
 		round_steal_begin(&rs);
 		for (i = 0; i < nr && !err; i++)
 			err = timed_burst(b, w, &sl[perm[i]], burst_of(accesses, rounds, r), r);

@@ -242,6 +242,7 @@ static int fill_config(const struct session *s, struct results_config *c)
 	/* what ns_per_access is measured with (wall_ns_per_access: MONOTONIC) */
 	snprintf(c->clock, sizeof(c->clock), "CLOCK_THREAD_CPUTIME_ID");
 	c->schedule = s->schedule;
+	c->placement_per_rep = s->schedule == RESULTS_SCHED_INTERLEAVED;
 	return 0;
 }
 
