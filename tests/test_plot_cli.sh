@@ -95,6 +95,28 @@ grep -q "1000069'$" "$tmp/c70/collapse.gp" || err "collapse, 70 long titles: the
 "$bin" plot "$tmp/runs130.json" -o "$tmp/c130" >/dev/null 2>"$tmp/err" || err "collapse, 130 runs: exit $?, $(cat "$tmp/err")"
 [ "$(png_size "$tmp/c130/collapse.png")" = 6160x3250 ] || err "collapse, 130 runs: $(png_size "$tmp/c130/collapse.png")"
 
+# a record document (a real recording, tests/data/record/README): its three
+# figures, and the hot windows' TLB entries (source model) exactly as the file has them
+"$bin" plot "$data/record/record-tlb.json" -o "$tmp/rec" >"$tmp/list" || err "record: exit $?"
+for f in record_orders record_windows record_tlb; do
+	[ "$(head -c 4 "$tmp/rec/$f.png" 2>/dev/null)" = "$png_magic" ] || err "record: $f.png missing"
+done
+cat >"$tmp/rec.want" <<'EOT'
+# window, then the model's TLB entries: as mapped now, at order 2 9 (source model, zen5)
+"7fe1a8000000\nanon" 128 128 1
+"7fe1a7c00000\nanon" 281 128 1
+"7fe1a7e00000\nanon" 128 128 1
+"7fe1a8200000\nanon" 128 128 1
+"7fe1a8800000\nld-linux-x86-64.so.2" 85 22 1
+"55961f800000\nhelper_record" 2 1 1
+"7fe1a8600000\nlibc.so.6" 229 58 1
+"7ffd45400000\n[stack]" 4 1 1
+EOT
+cmp -s "$tmp/rec/record_tlb.dat" "$tmp/rec.want" || err "record_tlb.dat: $(diff "$tmp/rec.want" "$tmp/rec/record_tlb.dat")"
+jq 'del(.windows[].tlb)' "$data/record/record-tlb.json" >"$tmp/rec-notlb.json"
+"$bin" plot "$tmp/rec-notlb.json" -o "$tmp/rec2" >/dev/null || err "record without tlb: exit $?"
+[ -e "$tmp/rec2/record_tlb.png" ] && err "record without tlb: record_tlb.png drawn"
+
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"

@@ -1135,6 +1135,76 @@ static int plot_record_windows(const struct record_doc *d, const char *dir, enum
 	return fig_finish(&g, s, "record_windows.gp", out, err, errsize);
 }
 
+/* The window's entries at order o under the model (NaN: not computed). */
+static double window_entries_at(const struct record_window_tlb *t, int o)
+{
+	for (int k = 0; k < t->nr_at; k++)
+		if (t->order[k] == o)
+			return (double)t->entries_at[k];
+	return NAN;
+}
+
+/* The hottest windows' TLB footprint (source model): the entries their memory
+ * needs as mapped now, and at each order the model was asked about. */
+static int plot_record_tlb(const struct record_doc *d, const char *dir, enum plot_format fmt,
+			   struct plot_files *out, char *err, size_t errsize)
+{
+	char names[128] = "", label[160], sub[256];
+	unsigned long cols = 0;
+	int ncols = 0, o, rc;
+	struct fig g;
+	size_t i;
+	FILE *f, *s;
+
+	for (i = 0; i < d->nr_windows; i++)
+		for (int k = 0; d->windows[i].has_tlb && k < d->windows[i].tlb.nr_at; k++)
+			cols |= 1UL << d->windows[i].tlb.order[k];
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%d",
+				 ncols++ ? " " : "", o);
+	fig_init(&g, dir, "record_tlb", fmt);
+	if ((rc = open_dat(&g, &f, err, errsize)))
+		return rc;
+	fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s (source "
+		"model, %s)\n", names, d->tlb_model);
+	for (i = 0; i < d->nr_windows; i++) {
+		const struct record_window *w = &d->windows[i];
+		const char *slash = strrchr(w->vma, '/');
+
+		if (!w->has_tlb)
+			continue;
+		snprintf(label, sizeof(label), "%llx\\n%.20s", w->start,
+			 slash ? slash + 1 : w->vma[0] ? w->vma : "anon");
+		dat_label(f, label);
+		num(f, (double)w->tlb.entries_now);
+		for (o = 0; o <= RECORD_MAX_ORDER; o++)
+			if (cols & (1UL << o))
+				num(f, window_entries_at(&w->tlb, o));
+		fputc('\n', f);
+	}
+	if ((rc = close_checked(f)))
+		return fig_write_failed(&g, g.dat, rc, err, errsize);
+	record_subtitle(d, sub, sizeof(sub));
+	snprintf(label, sizeof(label), "mthpscope record: the hottest windows' TLB entries "
+		 "(model %s), as mapped and at each order", d->tlb_model);
+	s = fig_script(&g, label, sub, "TLB entries (model)");
+	if (!s)
+		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	fprintf(s, "ncols = %d\norders = ", ncols);
+	gp_string(s, names);
+	fprintf(s, "\nnbars = %zu\n", d->nr_windows);
+	return fig_finish(&g, s, "record_tlb.gp", out, err, errsize);
+}
+
+static bool any_window_tlb(const struct record_doc *d)
+{
+	for (size_t i = 0; i < d->nr_windows; i++)
+		if (d->windows[i].has_tlb)
+			return true;
+	return false;
+}
+
 int plot_record(const struct record_doc *d, const char *dir, enum plot_format fmt,
 		struct plot_files *out, char *err, size_t errsize)
 {
@@ -1149,5 +1219,7 @@ int plot_record(const struct record_doc *d, const char *dir, enum plot_format fm
 		return rc;
 	if (!d->nr_windows)
 		return 0;
-	return plot_record_windows(d, dir, fmt, out, err, errsize);
+	if ((rc = plot_record_windows(d, dir, fmt, out, err, errsize)) || !any_window_tlb(d))
+		return rc;
+	return plot_record_tlb(d, dir, fmt, out, err, errsize);
 }
