@@ -257,6 +257,23 @@ TEST(bad_event_and_pid)
 	EXPECT_EQ(run(usage, NULL, NULL), 2);
 }
 
+/* --tlb-model: an unknown name is a usage error naming record; 'list' prints
+ * the models and records nothing. */
+TEST(tlb_model_option)
+{
+	char err[128], out[128];
+	char *nosuch[] = { "mthpscope", "record", "--tlb-model", "nosuch", "--", "/bin/true", NULL };
+	char *list[] = { "mthpscope", "record", "--tlb-model", "list", NULL };
+
+	make_tmpdir();
+	path_in(err, sizeof(err), "err");
+	path_in(out, sizeof(out), "out");
+	EXPECT_EQ(run(nosuch, NULL, err), 2);
+	EXPECT_TRUE(file_contains(err, "record: unknown --tlb-model 'nosuch'"));
+	EXPECT_EQ(run(list, out, NULL), 0);
+	EXPECT_TRUE(file_contains(out, "zen5"));
+}
+
 /* A hardware event on a machine without a PMU: perf's advice, exit 3. */
 TEST(hardware_event_without_pmu)
 {

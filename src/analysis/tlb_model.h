@@ -104,6 +104,7 @@ const char *tlb_merge_name(enum tlb_merge m);
  * family/model as in struct tlb_cpu_match), or NULL. */
 const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, int model);
 /* the arm64 contiguous-PTE block order: arch_arm64_contpte_order (folio_types.h) */
+
 /* added: the order of one merged entry under g's rule for h's page size
  * (0: g merges nothing), or -1 when the rule does not fit that page size. */
 int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h);

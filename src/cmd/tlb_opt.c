@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* --tlb-model / --tlb-geometry, shared by info, analyze and scan. */
+/* --tlb-model / --tlb-geometry, shared by info, analyze, scan and record. */
 #include "tlb_opt.h"
 
 #include <jansson.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --tlb-model NAME and --tlb-geometry FILE: one parser and one list for
- * every command that runs the TLB model (info, analyze, scan). A command
+ * every command that runs the TLB model (info, analyze, scan, record). A command
  * puts TLB_OPT_ROWS(struct, member) in its option table, calls
  * tlb_opt_done() after parsing (true: the list was printed, exit 0) and
  * tlb_opt_pick() for the geometry. Messages go to stderr; a bad value makes

@@ -563,8 +563,9 @@ out:
 unsigned long long bench_interleaved_bytes(unsigned long long span, int nr_orders,
 					   unsigned long pmd_size)
 {
-	/* the chase set-up's successor table is up to span/16 */
-	return (unsigned long long)nr_orders * (span + span / 16 + pmd_size);
+	/* the chase set-up's successor table is up to span/16; while populating,
+	 * a ballast of up to one span (populate_all) */
+	return (unsigned long long)nr_orders * (span + span / 16 + pmd_size) + span;
 }
 
 int bench_rounds_for(unsigned long long accesses, double target_ns, int nr_orders)
@@ -676,25 +677,52 @@ static void shuffle(int *perm, int nr, uint64_t *rng)
 }
 
 /*
+ * A ballast of a seeded size (0 to the span, in PMD folios), populated before
+ * a rep's buffers and unmapped after them: the buffers then start at another
+ * place in the free lists each rep. Without the PMD order (or with a span
+ * under one PMD) there is none, and the shuffled order alone moves them.
+ */
+static int ballast_map(struct bench *b, const struct bench_micro *w, uint64_t *rng,
+		       struct buf *bl)
+{
+	unsigned long pmd = b->thp->pmd_size;
+	unsigned long long k;
+	int err;
+
+	memset(bl, 0, sizeof(*bl));
+	if (!pmd || b->thp->pmd_order <= 0 || w->span < pmd)
+		return 0;
+	k = (stats_splitmix64(rng) >> 11) % (w->span / pmd + 1);
+	if (!k || buffer_set_order(b->thp, b->thp->pmd_order))
+		return 0;
+	if ((err = buffer_map(bl, b->thp, b->thp->pmd_order, (size_t)(k * pmd))))
+		return err;
+	return buffer_populate(bl, NULL);
+}
+
+/*
  * Every order's buffer of one rep, populated in a seeded order of its own
- * per rep. The kernel hands freed frames out again last-in first-out, so in a
- * fixed order each order would get the same physical memory in every rep, and
- * where the memory sits (a VM's host backing, cache colouring) would be a
- * property of the run, not of the rep: no CI over reps could see it, and two
- * runs' gains would differ by it (data/vm-zen5-6.18-aa-default). Drawn anew
- * per rep, placement is rep-to-rep noise that the CIs over reps carry.
+ * per rep, after a ballast of a seeded size. The kernel hands freed frames
+ * out again last-in first-out, so in a fixed order each order would get the
+ * same physical memory in every rep, and where the memory sits (a VM's host
+ * backing, cache colouring) would be a property of the run, not of the rep:
+ * no CI over reps could see it, and two runs' gains would differ by it
+ * (data/vm-zen5-6.18-aa-default). Drawn anew per rep, placement is
+ * rep-to-rep noise that the CIs over reps carry.
  */
 static int populate_all(struct bench *b, const struct bench_micro *w, int rep, struct slot *sl,
 			int nr)
 {
 	uint64_t rng = mix(b->seed, 0x706c616365ULL + (uint64_t)rep * 7919u +
 					    (uint64_t)w->pattern_index);
-	int perm[BENCH_MAX_ORDERS], i, err = 0;
+	int perm[BENCH_MAX_ORDERS], i, err;
+	struct buf ballast;
 	struct slot *s;
 
 	for (i = 0; i < nr; i++)
 		perm[i] = i;
 	shuffle(perm, nr, &rng);
+	err = ballast_map(b, w, &rng, &ballast);
 	for (i = 0; i < nr && !err; i++) {
 		s = &sl[perm[i]];
 		err = micro_prepare(b, w, s->order, rep, &s->bf, &s->ks, &s->faults);
@@ -702,6 +730,7 @@ static int populate_all(struct bench *b, const struct bench_micro *w, int rep, s
 		if (!err && madvise(s->bf.base, s->bf.span, MADV_NOHUGEPAGE))
 			err = -errno;
 	}
+	buffer_unmap(&ballast);
 	/* the knobs are changed only while populating */
 	return err ? err : put_sizes_back(b);
 }
