@@ -5,7 +5,8 @@
 # width, the drift-prone absolute rows flagged and the gate's exit at 5 %; then the
 # calibration of the gain rows over all pairs: z = diff / its within-run standard
 # error (compare --gain-run-sd 0), whose SD is 1 when the reps of one run show all
-# that differs between two runs (above 1: a run-to-run part the reps do not see).
+# that differs between two runs (above 1: a run-to-run part the reps do not see),
+# and the run-to-run SD per file that would make it 1.
 #   scripts/aa-summary.sh MTHPSCOPE DIR
 set -u
 [ $# -eq 2 ] && [ -x "$1" ] && [ -d "$2" ] || { echo "usage: $0 MTHPSCOPE DIR" >&2; exit 2; }
@@ -36,7 +37,7 @@ EOF
 done
 python3 - "$tmp" <<'EOF'
 import glob, json, math, sys
-zs = {}
+zs, ds = {}, {}
 for f in glob.glob(sys.argv[1] + "/c0-*.json"):
     for x in json.load(open(f))["gains"]:
         if not x.get("ci"):
@@ -44,8 +45,21 @@ for f in glob.glob(sys.argv[1] + "/c0-*.json"):
         se = (x["ci"][1] - x["ci"][0]) / (2 * 1.96)
         if se > 0:
             zs.setdefault(x["metric"], []).append(x["diff_points"] / se)
+            ds.setdefault(x["metric"], []).append((x["diff_points"], se))
 for m, z in sorted(zs.items()):
     sd = math.sqrt(sum(v * v for v in z) / len(z))
     print("calibration %s: %d gain rows, SD of diff / within-run SE %.2f, |z| > 1.96 in %d"
           % (m, len(z), sd, sum(abs(v) > 1.96 for v in z)))
+# the run-to-run SD per file (points) that makes diff / sqrt(se^2 + 2 sd^2) have SD 1
+for m, rows in sorted(ds.items()):
+    def spread(r):
+        return sum(d * d / (se * se + 2 * r * r) for d, se in rows) / len(rows)
+    lo, hi = 0.0, 100.0
+    if spread(lo) <= 1:
+        hi = 0.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if spread(mid) > 1 else (lo, mid)
+    print("run-to-run SD per file that calibrates %s: %.1f points (compare --gain-run-sd)"
+          % (m, hi))
 EOF
