@@ -972,6 +972,18 @@ static void dat_label(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The orders of a column mask in words, "0 4 9"; *n their number. */
+static unsigned long order_names(unsigned long cols, char *names, size_t size, int *n)
+{
+	names[0] = '\0';
+	*n = 0;
+	for (int o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(names + strlen(names), size - strlen(names), "%s%d", (*n)++ ? " " : "",
+				 o);
+	return cols;
+}
+
 /* The orders any row shows, as the columns of both figures: "0 4 9". */
 static unsigned long record_columns(const struct record_doc *d, char *names, size_t size, int *n)
 {
@@ -983,13 +995,18 @@ static unsigned long record_columns(const struct record_doc *d, char *names, siz
 		for (o = 0; o <= RECORD_MAX_ORDER; o++)
 			if (d->vmas[i].s.order[o] || (d->vmas[i].mem.scanned && d->vmas[i].mem.pages[o]))
 				cols |= 1UL << o;
-	names[0] = '\0';
-	*n = 0;
-	for (o = 0; o <= RECORD_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			snprintf(names + strlen(names), size - strlen(names), "%s%d", (*n)++ ? " " : "",
-				 o);
-	return cols;
+	return order_names(cols, names, size, n);
+}
+
+/* A window's row label: its address and the file name of its VMA. */
+static void window_label(FILE *f, const struct record_window *w)
+{
+	const char *slash = strrchr(w->vma, '/');
+	char label[96];
+
+	snprintf(label, sizeof(label), "%llx\\n%.20s", w->start,
+		 slash ? slash + 1 : w->vma[0] ? w->vma : "anon");
+	dat_label(f, label);
 }
 
 static void record_row(FILE *f, const char *label, const unsigned long long *by_order,
@@ -1096,22 +1113,15 @@ static int plot_record_windows(const struct record_doc *d, const char *dir, enum
 		for (o = 0; o <= RECORD_MAX_ORDER; o++)
 			if (d->windows[i].s.order[o])
 				cols |= 1UL << o;
-	names[0] = '\0';
-	for (o = 0; o <= RECORD_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%d",
-				 ncols++ ? " " : "", o);
+	order_names(cols, names, sizeof(names), &ncols);
 	fig_init(&g, dir, "record_windows", fmt);
 	if ((rc = open_dat(&g, &f, err, errsize)))
 		return rc;
 	fprintf(f, "# window, then samples by order (%s), partial, zero/other, unmapped\n", names);
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
-		const char *slash = strrchr(w->vma, '/');
 
-		snprintf(label, sizeof(label), "%llx\\n%.20s", w->start,
-			 slash ? slash + 1 : w->vma[0] ? w->vma : "anon");
-		dat_label(f, label);
+		window_label(f, w);
 		for (o = 0; o <= RECORD_MAX_ORDER; o++)
 			if (cols & (1UL << o))
 				num(f, (double)w->s.order[o]);
@@ -1149,7 +1159,7 @@ static double window_entries_at(const struct record_window_tlb *t, int o)
 static int plot_record_tlb(const struct record_doc *d, const char *dir, enum plot_format fmt,
 			   struct plot_files *out, char *err, size_t errsize)
 {
-	char names[128] = "", label[160], sub[256];
+	char names[128], label[160], sub[256];
 	unsigned long cols = 0;
 	int ncols = 0, o, rc;
 	struct fig g;
@@ -1159,10 +1169,7 @@ static int plot_record_tlb(const struct record_doc *d, const char *dir, enum plo
 	for (i = 0; i < d->nr_windows; i++)
 		for (int k = 0; d->windows[i].has_tlb && k < d->windows[i].tlb.nr_at; k++)
 			cols |= 1UL << d->windows[i].tlb.order[k];
-	for (o = 0; o <= RECORD_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%d",
-				 ncols++ ? " " : "", o);
+	order_names(cols, names, sizeof(names), &ncols);
 	fig_init(&g, dir, "record_tlb", fmt);
 	if ((rc = open_dat(&g, &f, err, errsize)))
 		return rc;
@@ -1170,13 +1177,10 @@ static int plot_record_tlb(const struct record_doc *d, const char *dir, enum plo
 		"model, %s)\n", names, d->tlb_model);
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
-		const char *slash = strrchr(w->vma, '/');
 
 		if (!w->has_tlb)
 			continue;
-		snprintf(label, sizeof(label), "%llx\\n%.20s", w->start,
-			 slash ? slash + 1 : w->vma[0] ? w->vma : "anon");
-		dat_label(f, label);
+		window_label(f, w);
 		num(f, (double)w->tlb.entries_now);
 		for (o = 0; o <= RECORD_MAX_ORDER; o++)
 			if (cols & (1UL << o))
