@@ -98,6 +98,7 @@ TEST(model_holds_every_field)
 	EXPECT_NEAR(c->coverage_min, 0.95, 0);
 	EXPECT_STREQ(c->clock, "CLOCK_THREAD_CPUTIME_ID");
 	EXPECT_EQ(c->schedule, RESULTS_SCHED_INTERLEAVED);
+	EXPECT_TRUE(c->placement_per_rep);
 	EXPECT_EQ(c->defrag, THP_W_MADVISE);
 	EXPECT_TRUE(c->argv == NULL);
 	/* the flat fields analysis uses come from the same model */
@@ -167,6 +168,8 @@ TEST(rejects_bad_config)
 		{ "micro", "config.sparse.k", "true", "$.config.sparse.k: expected an integer" },
 		{ "micro", "config.coverage_min", "1.5", "$.config.coverage_min: 1.5 is out of range" },
 		{ "micro", "config.schedule", "1", "$.config.schedule: expected a string" },
+		{ "micro", "config.placement", "\"fixed\"",
+		  "$.config.placement: expected \"per-rep\", found fixed" },
 		{ "micro", "config.defrag", "\"sometimes\"",
 		  "$.config.defrag: 'sometimes' is not a THP word" },
 		{ "micro", "config.cpu", "-2", "$.config.cpu: -2 is out of range" },
@@ -238,6 +241,7 @@ TEST(older_document_loads)
 	EXPECT_EQ(r->head.config.cpu, -1);
 	EXPECT_EQ(r->head.config.defrag, THP_W_NONE);
 	EXPECT_EQ(r->head.config.schedule, RESULTS_SCHED_SEQUENTIAL);
+	EXPECT_TRUE(!r->head.config.placement_per_rep);
 	EXPECT_EQ(r->config_reps, -1);
 	EXPECT_STREQ(r->thp_enabled, "madvise");
 	results_free(r);

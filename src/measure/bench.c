@@ -662,7 +662,6 @@ static int put_sizes_back(struct bench *b)
 	return err;
 }
 
-/* Every order's span, populated at its order; the settings put back. */
 /* A seeded permutation of 0..nr-1 drawn from *rng. */
 static void shuffle(int *perm, int nr, uint64_t *rng)
 {
@@ -701,8 +700,9 @@ static int ballast_map(struct bench *b, const struct bench_micro *w, uint64_t *r
 }
 
 /*
- * Every order's buffer of one rep, populated in a seeded order of its own
- * per rep, after a ballast of a seeded size. The kernel hands freed frames
+ * Every order's buffer of one rep, populated at its order (the settings put
+ * back after), in a seeded order of its own per rep, after a ballast of a
+ * seeded size. The kernel hands freed frames
  * out again last-in first-out, so in a fixed order each order would get the
  * same physical memory in every rep, and where the memory sits (a VM's host
  * backing, cache colouring) would be a property of the run, not of the rep:
