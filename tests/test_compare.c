@@ -230,6 +230,106 @@ TEST(gains_are_drift_proof)
 	compare_report_free(&r);
 }
 
+/*
+ * Sides of three runs each. Each run has its own placement, which moves
+ * order 2's gain by -4, 0 or +4 points for the whole run; the reps of one
+ * run cannot show it. One run against one, within-run variance only: a
+ * difference of 8 points that is nothing but placement is flagged. The same
+ * runs pooled per side: the spread of the runs' gains is the variance, and
+ * nothing is flagged; a real difference of 20 points still is.
+ */
+#define GT_RUNS 3
+
+struct gain_side {
+	struct gain_file f[GT_RUNS];
+	double value[2][GT_RUNS * GT_REPS];
+	const struct results_trial *tp[2][GT_RUNS * GT_REPS];
+	unsigned runs[2][GT_RUNS * GT_REPS];
+	struct compare_series s[2];
+	struct compare_input in;
+};
+
+static void gain_side(struct gain_side *g, const char *label, double o2, const double *offset,
+		      unsigned seed)
+{
+	int o, r, k;
+
+	memset(g, 0, sizeof(*g));
+	for (r = 0; r < GT_RUNS; r++)
+		gain_file(&g->f[r], label, 1.0, o2 + offset[r], seed + (unsigned)r);
+	for (o = 0; o < 2; o++) {
+		for (r = 0; r < GT_RUNS; r++)
+			for (k = 0; k < GT_REPS; k++) {
+				g->value[o][r * GT_REPS + k] = g->f[r].value[o][k];
+				g->tp[o][r * GT_REPS + k] = &g->f[r].t[o][k];
+				g->runs[o][r * GT_REPS + k] = (unsigned)r;
+			}
+		g->s[o] = g->f[0].s[o];
+		g->s[o].values = g->value[o];
+		g->s[o].trials = g->tp[o];
+		g->s[o].runs = g->runs[o];
+		g->s[o].n = GT_RUNS * GT_REPS;
+	}
+	g->in = g->f[0].in;
+	g->in.series = g->s;
+	g->in.nr_runs = GT_RUNS;
+}
+
+TEST(several_runs_a_side_estimate_the_run_to_run_part)
+{
+	static const double off_a[] = { -4, 0, 4 }, off_b[] = { 4, -4, 0 };
+	static struct gain_side a, b, c;
+	struct compare_opts o = COMPARE_OPTS_DEFAULT;
+	struct compare_input in[2];
+	struct compare_report r;
+
+	gain_side(&a, "a", 80.0, off_a, 10);
+	gain_side(&b, "b", 80.0, off_b, 20);
+	gain_side(&c, "c", 60.0, off_b, 30);
+	o.gain_run_sd = 0;
+	in[0] = a.f[0].in; /* placement -4: a gain of 24 % */
+	in[1] = b.f[0].in; /* placement +4: 16 % */
+	ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
+	ASSERT_EQ(r.nr_gains, 1);
+	EXPECT_NEAR(r.gains[0].diff, -8.0, 1.0);
+	EXPECT_TRUE(r.gains[0].significant);
+	EXPECT_EQ(r.gains[0].runs_a, 1);
+	EXPECT_TRUE(!r.gains[0].run_sd_estimated_a);
+	compare_report_free(&r);
+
+	in[0] = a.in;
+	in[1] = b.in;
+	ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
+	ASSERT_EQ(r.nr_gains, 1);
+	EXPECT_EQ(r.gains[0].na, GT_RUNS * GT_REPS * GT_ROUNDS);
+	EXPECT_EQ(r.gains[0].runs_a, GT_RUNS);
+	EXPECT_EQ(r.gains[0].runs_b, GT_RUNS);
+	EXPECT_TRUE(r.gains[0].run_sd_estimated_a && r.gains[0].run_sd_estimated_b);
+	EXPECT_NEAR(r.gains[0].gain_a, 20.0, 0.5);
+	EXPECT_NEAR(r.gains[0].diff, 0.0, 0.7);
+	/* the runs' gains 24, 20, 16 a side: SE 2.3 each, df about 4, t 2.78 */
+	EXPECT_TRUE(r.gains[0].ci_hi - r.gains[0].ci_lo > 15.0);
+	EXPECT_TRUE(r.gains[0].ci_hi - r.gains[0].ci_lo < 21.0);
+	EXPECT_TRUE(!r.gains[0].significant);
+	compare_report_free(&r);
+
+	o.gain_run_sd = 50; /* assumed for one-run sides only: no effect here */
+	in[1] = c.in;
+	ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
+	ASSERT_EQ(r.nr_gains, 1);
+	EXPECT_NEAR(r.gains[0].diff, 20.0, 1.0);
+	EXPECT_TRUE(r.gains[0].significant);
+	EXPECT_EQ(r.gains[0].verdict, COMPARE_BETTER);
+	compare_report_free(&r);
+
+	in[1] = c.f[2].in; /* one run against three: that side assumes 50 */
+	ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
+	EXPECT_EQ(r.gains[0].runs_b, 1);
+	EXPECT_TRUE(r.gains[0].run_sd_estimated_a && !r.gains[0].run_sd_estimated_b);
+	EXPECT_TRUE(!r.gains[0].significant);
+	compare_report_free(&r);
+}
+
 TEST(speedup_is_better)
 {
 	struct loaded l;

@@ -87,6 +87,33 @@ expect 0 "CPU model differs" -- "$B" compare "$base" "$D/compare-otherhost.json"
 jq -e '.comparable == false and (.warnings | length) >= 4' "$T/out" >/dev/null ||
 	{ echo "FAIL: otherhost json"; fails=$((fails + 1)); }
 
+# Sides of several runs (comma lists): the runs' spread is the run-to-run part.
+jq '.host.kernel = "6.18.0-base"' "$D/compare-noise.json" >"$T/noise-as-base.json"
+jq '.host.kernel = "6.18.0-slow"' "$base" >"$T/base-as-slow.json"
+expect 0 "" -- "$B" compare "$base,$T/noise-as-base.json" "$D/compare-slow20.json,$T/base-as-slow.json" --format json
+jq -e '.baseline.runs == 2 and .others[0].runs == 2 and (.gains | length) > 0 and
+	all(.gains[]; .runs_a == 2 and .runs_b == 2 and .run_to_run_a == "estimated" and
+	    .run_to_run_b == "estimated") and .baseline.file == "compare-base,noise-as-base"' \
+	"$T/out" >/dev/null || { echo "FAIL: json of two-run sides"; jq -c '.baseline, .gains[0]' "$T/out"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$base,$T/noise-as-base.json" "$D/compare-slow20.json"
+head -1 "$T/out" | grep -q "against the baseline compare-base,noise-as-base (6.18.0-base; 2 runs)" ||
+	{ echo "FAIL: text head of a two-run side"; head -1 "$T/out"; fails=$((fails + 1)); }
+grep -q "a side of several runs: the mean of its runs' gains" "$T/out" ||
+	{ echo "FAIL: text does not say how a side of runs is read"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$base,$T/noise-as-base.json" "$D/compare-slow20.json" --format json
+jq -e 'all(.gains[]; .run_to_run_a == "estimated" and .run_to_run_b == "assumed")' "$T/out" >/dev/null ||
+	{ echo "FAIL: one-run side not assumed"; fails=$((fails + 1)); }
+# the runs of a side must be repeats: another kernel is an error, not a warning
+expect 1 "compare-noise.json is not a repeat of .*compare-base.json: kernel 6.18.0-noise, not 6.18.0-base" -- "$B" compare "$base,$D/compare-noise.json" "$base"
+expect 1 "No such file" -- "$B" compare "$base,$T/absent.json" "$base"
+for l in "$base," ",$base" "$base,,$base"; do
+	expect 2 "an empty file name in a comma list" -- "$B" compare "$l" "$base"
+done
+# a file whose name holds a comma is one file
+cp "$base" "$T/a,b.json"
+expect 0 "" -- "$B" compare "$T/a,b.json" "$base"
+expect 2 "not as comma lists" -- "$B" compare "$D/collapse-orders.json,$D/collapse-orders.json" "$D/collapse-orders.json"
+
 # A/B figures: one per metric, real pictures (needs gnuplot).
 if command -v gnuplot >/dev/null; then
 	expect 0 "2 A/B figures written" -- "$B" compare "$base" "$D/compare-slow20.json" --plot "$T/plots"

@@ -343,4 +343,28 @@ TEST(isotonic_pava_table)
 	EXPECT_EQ(stats_isotonic_fit(two, NULL, 0, fit), -EINVAL);
 }
 
+/* Student's t against the printed tables and the closed forms of df 1 and 2;
+ * a non-integer df (Welch-Satterthwaite) round-trips. */
+TEST(student_t_table)
+{
+	static const struct {
+		double df, q975;
+	} rows[] = { { 1, 12.7062047 }, { 2, 4.30265273 }, { 3, 3.18244631 },
+		     { 4, 2.77644511 }, { 10, 2.22813885 }, { 30, 2.04227246 },
+		     { 1e6, 1.95996635 } };
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		EXPECT_NEAR(stats_t_quantile(0.95, rows[i].df), rows[i].q975, 2e-6);
+	EXPECT_NEAR(stats_t_quantile(0.99, 4), 4.60409487, 2e-6);
+	EXPECT_NEAR(stats_t_two_sided_p(1.0, 1), 0.5, 1e-12);            /* 1 - 2 atan(1) / pi */
+	EXPECT_NEAR(stats_t_two_sided_p(2.0, 2), 1 - 2 / sqrt(6.0), 1e-12); /* 1 - t / sqrt(2 + t^2) */
+	EXPECT_NEAR(stats_t_two_sided_p(-2.0, 5), 0.10194, 1e-5);
+	EXPECT_NEAR(stats_t_two_sided_p(0.0, 7), 1.0, 1e-12);
+	EXPECT_NEAR(stats_t_two_sided_p(stats_t_quantile(0.95, 2.5), 2.5), 0.05, 1e-9);
+	EXPECT_TRUE(isnan(stats_t_quantile(0.95, 0)));
+	EXPECT_TRUE(isnan(stats_t_two_sided_p(1.0, -1)));
+	EXPECT_TRUE(isnan(stats_t_quantile(1.0, 3)));
+}
+
 HARNESS_MAIN

@@ -97,6 +97,7 @@ void compare_report_free(struct compare_report *r)
 struct entry {
 	const struct results_trial *t;
 	const struct results_metric *m;
+	unsigned run;
 };
 
 static int cmp_entry(const void *x, const void *y)
@@ -110,6 +111,8 @@ static int cmp_entry(const void *x, const void *y)
 		c = a->t->span < b->t->span ? -1 : 1;
 	if (!c)
 		c = a->t->order - b->t->order;
+	if (!c && a->run != b->run)
+		c = a->run < b->run ? -1 : 1;
 	if (!c)
 		c = a->t->rep - b->t->rep;
 	return c;
@@ -126,6 +129,7 @@ struct owned {
 	struct compare_setting *settings;
 	double *values;
 	const struct results_trial **trials;
+	unsigned *runs;
 };
 
 static void owned_free(struct owned *o)
@@ -136,6 +140,7 @@ static void owned_free(struct owned *o)
 	free(o->values);
 	free(o->settings);
 	free(o->trials);
+	free(o->runs);
 	free(o);
 }
 
@@ -170,45 +175,39 @@ static void input_settings(const struct results *res, struct compare_setting *se
 	}
 }
 
-int compare_input_from_results(const struct results *res, const char *label,
-			       struct compare_input *in)
+/* The trials of res[0..nr) that measured their order, as entries; the
+ * number of entries, with the dropped trials counted in *dropped. */
+static size_t runs_entries(const struct results *const *res, size_t nr, struct entry *e,
+			   size_t *dropped)
 {
-	struct entry *e = NULL;
-	struct owned *o = NULL;
-	size_t i, j, n = 0, ns = 0;
-	int err = -ENOMEM;
+	size_t r, i, j, n = 0;
 
-	memset(in, 0, sizeof(*in));
-	for (i = 0; i < res->nr_trials; i++)
-		n += res->trials[i].nr_metrics;
-	o = calloc(1, sizeof(*o));
-	e = calloc(n + 1, sizeof(*e));
-	if (!o || !e)
-		goto out;
-	o->series = calloc(n + 1, sizeof(*o->series));
-	o->values = calloc(n + 1, sizeof(*o->values));
-	o->trials = calloc(n + 1, sizeof(*o->trials));
-	o->settings = calloc((size_t)res->nr_sizes + 3, sizeof(*o->settings));
-	if (!o->series || !o->values || !o->settings || !o->trials)
-		goto out;
-	n = 0;
-	for (i = 0; i < res->nr_trials; i++) {
-		const struct results_trial *t = &res->trials[i];
+	for (r = 0; r < nr; r++)
+		for (i = 0; i < res[r]->nr_trials; i++) {
+			const struct results_trial *t = &res[r]->trials[i];
 
-		/* A trial whose folios are not of its order measured another order;
-		 * a command that failed or timed out measured nothing. */
-		if ((t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) ||
-		    (t->flags & RESULTS_F_FAILED)) {
-			in->nr_dropped++;
-			continue;
+			/* A trial whose folios are not of its order measured another
+			 * order; a command that failed or timed out measured nothing. */
+			if ((t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) ||
+			    (t->flags & RESULTS_F_FAILED)) {
+				(*dropped)++;
+				continue;
+			}
+			for (j = 0; j < t->nr_metrics; j++)
+				e[n++] = (struct entry){ t, &t->metrics[j], (unsigned)r };
 		}
-		for (j = 0; j < t->nr_metrics; j++)
-			e[n++] = (struct entry){ t, &t->metrics[j] };
-	}
-	qsort(e, n, sizeof(*e), cmp_entry);
+	return n;
+}
+
+/* The series of the sorted entries e[0..n) into o; their number. */
+static size_t entries_series(const struct entry *e, size_t n, struct owned *o)
+{
+	size_t i, ns = 0;
+
 	for (i = 0; i < n; i++) {
 		o->values[i] = e[i].m->value;
 		o->trials[i] = e[i].t;
+		o->runs[i] = e[i].run;
 		if (i && same_key(&e[i - 1], &e[i])) {
 			o->series[ns - 1].n++;
 			continue;
@@ -217,20 +216,56 @@ int compare_input_from_results(const struct results *res, const char *label,
 			.pattern = e[i].t->pattern, .order = e[i].t->order,
 			.span = e[i].t->span, .metric = e[i].m->name,
 			.source = e[i].m->source, .values = &o->values[i], .n = 1,
-			.trials = &o->trials[i],
+			.trials = &o->trials[i], .runs = &o->runs[i],
 		};
 	}
-	input_settings(res, o->settings, &in->nr_settings);
+	return ns;
+}
+
+int compare_input_from_runs(const struct results *const *res, size_t nr, const char *label,
+			    struct compare_input *in)
+{
+	const struct results *r0 = res[0];
+	struct entry *e = NULL;
+	struct owned *o = NULL;
+	size_t i, n = 0, ns;
+	int err = -ENOMEM;
+
+	memset(in, 0, sizeof(*in));
+	for (i = 0; i < nr; i++) {
+		size_t k;
+
+		for (k = 0; k < res[i]->nr_trials; k++)
+			n += res[i]->trials[k].nr_metrics;
+	}
+	o = calloc(1, sizeof(*o));
+	e = calloc(n + 1, sizeof(*e));
+	if (!o || !e)
+		goto out;
+	o->series = calloc(n + 1, sizeof(*o->series));
+	o->values = calloc(n + 1, sizeof(*o->values));
+	o->trials = calloc(n + 1, sizeof(*o->trials));
+	o->runs = calloc(n + 1, sizeof(*o->runs));
+	o->settings = calloc((size_t)r0->nr_sizes + 3, sizeof(*o->settings));
+	if (!o->series || !o->values || !o->settings || !o->trials || !o->runs)
+		goto out;
+	n = runs_entries(res, nr, e, &in->nr_dropped);
+	qsort(e, n, sizeof(*e), cmp_entry);
+	ns = entries_series(e, n, o);
+	input_settings(r0, o->settings, &in->nr_settings);
 	in->label = label;
-	in->kernel = res->kernel;
-	in->arch = res->arch;
-	in->cpu_model = res->cpu_model;
-	in->virtualized = res->virtualized;
-	in->emulated = res->emulated;
-	in->pmu_available = res->pmu_available;
-	in->page_size = (unsigned long)res->page_size;
-	in->interleaved = res->config_schedule == RESULTS_SCHED_INTERLEAVED;
-	in->placement_per_rep = res->head.config.placement_per_rep;
+	in->kernel = r0->kernel;
+	in->arch = r0->arch;
+	in->cpu_model = r0->cpu_model;
+	in->virtualized = r0->virtualized;
+	in->emulated = r0->emulated;
+	in->pmu_available = r0->pmu_available;
+	in->page_size = (unsigned long)r0->page_size;
+	in->interleaved = r0->config_schedule == RESULTS_SCHED_INTERLEAVED;
+	in->placement_per_rep = r0->head.config.placement_per_rep;
+	for (i = 1; i < nr; i++)
+		in->placement_per_rep &= res[i]->head.config.placement_per_rep;
+	in->nr_runs = nr;
 	in->settings = o->settings;
 	in->series = o->series;
 	in->nr_series = ns;
@@ -241,6 +276,61 @@ out:
 	owned_free(o);
 	free(e);
 	return err;
+}
+
+int compare_input_from_results(const struct results *res, const char *label,
+			       struct compare_input *in)
+{
+	return compare_input_from_runs(&res, 1, label, in);
+}
+
+static const char *str_or_none(const char *s)
+{
+	return s && *s ? s : "(none)";
+}
+
+/* The first field in which run b differs from run a, in why; false if none. */
+static bool run_differs(const struct results *a, const struct results *b, char *why,
+			size_t size)
+{
+	static const char *const what[] = { "kernel", "architecture" };
+	const char *fa[] = { a->kernel, a->arch };
+	const char *fb[] = { b->kernel, b->arch };
+	struct compare_setting sa[FOLIO_MAX_ORDER + 4], sb[FOLIO_MAX_ORDER + 4];
+	size_t na = 0, nb = 0, i;
+
+	for (i = 0; i < 2; i++)
+		if (strcmp(str_or_none(fa[i]), str_or_none(fb[i]))) {
+			snprintf(why, size, "%s %s, not %s", what[i], str_or_none(fb[i]),
+				 str_or_none(fa[i]));
+			return true;
+		}
+	if (a->page_size != b->page_size || a->config_schedule != b->config_schedule) {
+		snprintf(why, size, "another page size or schedule");
+		return true;
+	}
+	input_settings(a, sa, &na);
+	input_settings(b, sb, &nb);
+	for (i = 0; i < na || i < nb; i++)
+		if (i >= na || i >= nb || strcmp(sa[i].name, sb[i].name) ||
+		    strcmp(sa[i].value, sb[i].value)) {
+			snprintf(why, size, "THP setting %s = %s, not %s",
+				 i < nb ? sb[i].name : sa[i].name, i < nb ? sb[i].value : "(none)",
+				 i < na ? sa[i].value : "(none)");
+			return true;
+		}
+	return false;
+}
+
+size_t compare_runs_differ(const struct results *const *res, size_t nr, char *why,
+			   size_t size)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (run_differs(res[0], res[i], why, size))
+			return i;
+	return 0;
 }
 
 void compare_input_free(struct compare_input *in)

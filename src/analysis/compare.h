@@ -43,6 +43,9 @@ struct compare_series {
 	/* the trial of each value (its rep and per-round times), for the gain
 	 * rows; NULL in inputs built by hand: no gain rows then */
 	const struct results_trial *const *trials;
+	/* the run (file, 0..nr_runs-1) of each value where a side pools several
+	 * runs; NULL: one run */
+	const unsigned *runs;
 };
 
 /* A metric whose absolute value moves with the machine between runs (load,
@@ -75,6 +78,10 @@ struct compare_input {
 	size_t nr_dropped;     /* trials left out: their folios missed the order */
 	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
 	bool placement_per_rep; /* config.placement "per-rep" (results_config) */
+	/* Runs (results files) pooled in this side: 0 or 1 is one run. With two
+	 * or more, the gain rows estimate the run-to-run variance from the
+	 * spread of the runs' gains instead of assuming gain_run_sd. */
+	size_t nr_runs;
 	void *owned;
 };
 
@@ -84,6 +91,18 @@ struct results;
  * their order and are left out (counted in nr_dropped). 0 or -ENOMEM. */
 int compare_input_from_results(const struct results *res, const char *label,
 			       struct compare_input *in);
+/* The same for one side of several runs with identical settings (repeated
+ * runs of one kernel or setting): their trials pooled, each value tagged
+ * with its run. 0 or -ENOMEM. */
+int compare_input_from_runs(const struct results *const *res, size_t nr, const char *label,
+			    struct compare_input *in);
+/* Whether runs meant as repeats of one side differ in what compare checks
+ * between sides (kernel, architecture, page size, schedule, THP settings;
+ * not the CPU's name, which hwloc gave two ways on one machine before
+ * mthpscope read CPUID itself): the index of the first run that differs from res[0], with the
+ * field and both values in why; 0 when they agree. */
+size_t compare_runs_differ(const struct results *const *res, size_t nr, char *why,
+			   size_t size);
 void compare_input_free(struct compare_input *in);
 /* in->kernel, or "unknown kernel". */
 const char *compare_kernel_name(const struct compare_input *in);
@@ -100,7 +119,7 @@ struct compare_opts {
 	 * (the machine's state: other load, memory layout), which the reps of one
 	 * file cannot show. Added to each side's variance of the gain rows;
 	 * 0: within-run variance only. */
-	double gain_run_sd;
+	double gain_run_sd;    /* used for a side of one run only */
 	/* Called after each compared series (a progress line); may be NULL. */
 	void (*progress)(size_t done, size_t total, void *ctx);
 	void *progress_ctx;
@@ -157,6 +176,10 @@ struct compare_gain_row {
 	const char *metric;
 	const char *paired_by; /* "round" or "rep" */
 	size_t na, nb;         /* pairs in A and in B */
+	size_t runs_a, runs_b; /* runs with pairs in A and in B */
+	/* the run-to-run part of each side's variance: estimated from its runs'
+	 * gains (2 runs or more) or assumed (gain_run_sd) */
+	bool run_sd_estimated_a, run_sd_estimated_b;
 	double gain_a, gain_b; /* percent of order 0's value saved (lower is
 				  better) or added (higher is better) */
 	double diff;           /* gain_b - gain_a, percentage points */

@@ -13,9 +13,17 @@
  * of its log ratios (the one ratio when paired by rep); per file, m = the
  * mean of u over the reps, the gain 1 - exp(m) (lower is better) or
  * exp(m) - 1 (higher is better). The difference of the two gains gets a
- * Welch interval and t test (delta method from the log scale, t quantile by
- * the Cornish-Fisher expansion) whose variance adds a run-to-run part the
- * reps of one file cannot show (compare.h, gain_run_sd).
+ * Welch interval and t test (delta method from the log scale, Student's t
+ * with Welch-Satterthwaite degrees of freedom) whose variance has a
+ * run-to-run part the reps of one file cannot show.
+ *
+ * A side of one run assumes that part (compare.h, gain_run_sd). A side of
+ * several runs (repeated runs of one kernel or setting) estimates it: its
+ * gain is the mean of its runs' gains (each run's m as above), and the
+ * variance of that mean is the spread of the runs' m over their number,
+ * with runs - 1 degrees of freedom. That spread holds the reps' part and
+ * the run-to-run part together, whatever the machine, so nothing is assumed;
+ * with few runs the t quantile is large, and the CI honest about it.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,6 +43,7 @@ struct gsample {
 	size_t *start, *size;
 	size_t n, ngroups;
 	double *u;       /* per rep: the trimmed mean of its log ratios */
+	unsigned *run;   /* per rep: its run (file) in a side of several */
 	bool rounds;     /* paired by round (else by rep) */
 };
 
@@ -44,6 +53,7 @@ static void gsample_free(struct gsample *g)
 	free(g->start);
 	free(g->size);
 	free(g->u);
+	free(g->run);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -62,13 +72,18 @@ static const struct compare_series *series_at(const struct compare_input *in,
 	return NULL;
 }
 
-static const struct results_trial *trial_of_rep(const struct compare_series *s, int rep,
-						double *value)
+static unsigned run_of(const struct compare_series *s, size_t i)
+{
+	return s->runs ? s->runs[i] : 0;
+}
+
+static const struct results_trial *trial_of_rep(const struct compare_series *s, unsigned run,
+						int rep, double *value)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->trials[i]->rep == rep) {
+		if (s->trials[i]->rep == rep && run_of(s, i) == run) {
 			*value = s->values[i];
 			return s->trials[i];
 		}
@@ -105,7 +120,7 @@ static double trimmed_mean(double *x, size_t n)
 
 /* Append the pairs of trial tk (value vk) against t0 (v0) as one group. */
 static void add_group(struct gsample *g, const struct results_trial *tk, double vk,
-		      const struct results_trial *t0, double v0, bool by_round)
+		      const struct results_trial *t0, double v0, bool by_round, unsigned run)
 {
 	size_t r, n = g->n;
 
@@ -123,6 +138,7 @@ static void add_group(struct gsample *g, const struct results_trial *tk, double 
 		g->start[g->ngroups] = n;
 		g->size[g->ngroups] = g->n - n;
 		g->u[g->ngroups] = trimmed_mean(g->v + n, g->n - n);
+		g->run[g->ngroups] = run;
 		g->ngroups++;
 	}
 }
@@ -145,16 +161,18 @@ static int gsample_build(const struct compare_input *in, const struct compare_se
 	g->start = malloc(sk->n * sizeof(*g->start));
 	g->size = malloc(sk->n * sizeof(*g->size));
 	g->u = malloc(sk->n * sizeof(*g->u));
-	if (!g->v || !g->start || !g->size || !g->u) {
+	g->run = malloc(sk->n * sizeof(*g->run));
+	if (!g->v || !g->start || !g->size || !g->u || !g->run) {
 		gsample_free(g);
 		return -ENOMEM;
 	}
 	for (i = 0; i < sk->n; i++) {
 		double v0;
-		const struct results_trial *t0 = trial_of_rep(s0, sk->trials[i]->rep, &v0);
+		unsigned run = run_of(sk, i);
+		const struct results_trial *t0 = trial_of_rep(s0, run, sk->trials[i]->rep, &v0);
 
 		if (t0)
-			add_group(g, sk->trials[i], sk->values[i], t0, v0, by_round);
+			add_group(g, sk->trials[i], sk->values[i], t0, v0, by_round, run);
 	}
 	return 0;
 }
@@ -173,51 +191,69 @@ static void rep_mean(const struct gsample *g, double *m, double *se2)
 	*se2 = g->ngroups >= 2 ? ss / (double)(g->ngroups - 1) / (double)g->ngroups : NAN;
 }
 
+/* One side of a gain row, on the log scale: m, the variance of m, and
+ * its degrees of freedom; runs: the runs with pairs. */
+struct gside {
+	double m, var, df;
+	size_t runs;
+};
+
+/* The runs' mean u (m of each run) into mr[]; the number of runs with reps. */
+static size_t run_means(const struct gsample *g, double *mr, size_t nr_runs)
+{
+	size_t i, r, k = 0;
+
+	for (r = 0; r < nr_runs; r++) {
+		double s = 0;
+		size_t n = 0;
+
+		for (i = 0; i < g->ngroups; i++)
+			if (g->run[i] == r) {
+				s += g->u[i];
+				n++;
+			}
+		if (n)
+			mr[k++] = s / (double)n;
+	}
+	return k;
+}
+
+/* A side: from its runs' spread when it has two runs or more with pairs,
+ * else from its reps (var NAN with fewer than two); -ENOMEM. */
+static int gain_side(const struct gsample *g, size_t nr_runs, struct gside *s)
+{
+	double *mr, sum = 0, ss = 0;
+	size_t i, k;
+
+	s->runs = 1;
+	if (nr_runs < 2) {
+		rep_mean(g, &s->m, &s->var);
+		s->df = (double)g->ngroups - 1;
+		return 0;
+	}
+	if (!(mr = malloc(nr_runs * sizeof(*mr))))
+		return -ENOMEM;
+	k = run_means(g, mr, nr_runs);
+	for (i = 0; i < k; i++)
+		sum += mr[i];
+	for (i = 0; i < k; i++)
+		ss += (mr[i] - sum / (double)k) * (mr[i] - sum / (double)k);
+	free(mr);
+	if (k < 2) { /* one run has this order: as a single run */
+		rep_mean(g, &s->m, &s->var);
+		s->df = (double)g->ngroups - 1;
+		return 0;
+	}
+	s->runs = k;
+	s->m = sum / (double)k;
+	s->var = ss / (double)(k - 1) / (double)k;
+	s->df = (double)k - 1;
+	return 0;
+}
+
 static double gain_pct(double m, enum compare_dir dir)
 {
 	return 100.0 * (dir == COMPARE_DIR_HIGHER ? exp(m) - 1.0 : 1.0 - exp(m));
-}
-
-/* The t quantile at normal quantile z with df degrees of freedom
- * (Cornish-Fisher, within 0.5 % of the exact value from df = 3). */
-static double t_quantile(double z, double df)
-{
-	double z3 = z * z * z, z5 = z3 * z * z;
-
-	return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
-}
-
-/* The two-sided normal quantile for a CI level (0.95 -> 1.96; bisection). */
-static double z_of_level(double level)
-{
-	double lo = 0, hi = 10, mid = 0;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		mid = (lo + hi) / 2;
-		if (erf(mid / sqrt(2.0)) < level)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return mid;
-}
-
-/* The two-sided p of a t statistic: the normal tail of the z whose
- * t_quantile() is |t| (so that p < 1 - level exactly when the CI excludes 0). */
-static double t_two_sided_p(double t, double df)
-{
-	double lo = 0, hi = fabs(t), mid = 0;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		mid = (lo + hi) / 2;
-		if (t_quantile(mid, df) < fabs(t))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return erfc(mid / sqrt(2.0));
 }
 
 /* Gain rows are for the translation metrics: a time or cycle count per
@@ -233,35 +269,31 @@ static bool gain_metric(const char *metric, const char *source)
 }
 
 /*
- * diff, its Welch CI and p (each side >= 2 reps). The variance of each
- * side's gain: the reps' (delta method from the log scale, d gain / d m =
- * -+100 exp(m)) plus the run-to-run floor squared; degrees of freedom by
- * Welch-Satterthwaite with the floor as known.
+ * diff, its Welch CI and p (each side's var finite). The variance of each
+ * side's gain, by the delta method from the log scale (d gain / d m = -+100
+ * exp(m)): a side of one run adds the assumed run-to-run part squared,
+ * taken as known; degrees of freedom by Welch-Satterthwaite.
  */
-static void gain_ci(struct compare_gain_row *w, const struct gsample *ga,
-		    const struct gsample *gb, const struct compare_opts *o)
+static void gain_ci(struct compare_gain_row *w, const struct gside *a, const struct gside *b,
+		    const struct compare_opts *o)
 {
-	double ma, mb, va, vb, da, db, fl, se, df, t;
+	double da = 1e4 * exp(2 * a->m) * a->var, db = 1e4 * exp(2 * b->m) * b->var;
+	double fl = o->gain_run_sd > 0 ? o->gain_run_sd * o->gain_run_sd : 0;
+	double v = da + db + (a->runs < 2 ? fl : 0) + (b->runs < 2 ? fl : 0);
+	double se = sqrt(v), df, t;
 
-	rep_mean(ga, &ma, &va);
-	rep_mean(gb, &mb, &vb);
-	da = 1e4 * exp(2 * ma) * va;
-	db = 1e4 * exp(2 * mb) * vb;
-	fl = o->gain_run_sd > 0 ? o->gain_run_sd * o->gain_run_sd : 0;
-	se = sqrt(da + db + 2 * fl);
 	if (!(se > 0)) {
 		w->ci_lo = w->ci_hi = w->diff; /* exact counts: no spread */
 		w->p_value = w->diff == 0 ? 1.0 : 0.0;
 		return;
 	}
-	df = (da + db + 2 * fl) * (da + db + 2 * fl) /
-	     (da * da / (double)(ga->ngroups - 1) + db * db / (double)(gb->ngroups - 1));
+	df = v * v / (da * da / a->df + db * db / b->df);
 	if (!isfinite(df) || df > 1e6)
 		df = 1e6;
-	t = t_quantile(z_of_level(o->ci_level), df);
+	t = stats_t_quantile(o->ci_level, df);
 	w->ci_lo = w->diff - t * se;
 	w->ci_hi = w->diff + t * se;
-	w->p_value = t_two_sided_p(w->diff / se, df);
+	w->p_value = stats_t_two_sided_p(w->diff / se, df);
 }
 
 static int add_gain(struct compare_report *r, const struct compare_gain_row *w, size_t *cap)
@@ -297,6 +329,7 @@ static int gain_row(struct compare_report *r, const struct compare_opts *o, int 
 	struct compare_gain_row w = { .other = other, .pattern = sa->pattern, .order = sa->order,
 				      .span = sa->span, .metric = sa->metric };
 	struct gsample ga, gb;
+	struct gside sda, sdb;
 	int err;
 
 	w.dir = compare_metric_dir(sa->metric);
@@ -310,17 +343,18 @@ static int gain_row(struct compare_report *r, const struct compare_opts *o, int 
 	w.na = ga.n;
 	w.nb = gb.n;
 	w.ci_lo = w.ci_hi = w.p_value = w.p_holm = NAN;
-	{
-		double ma, mb, se2;
-
-		rep_mean(&ga, &ma, &se2);
-		rep_mean(&gb, &mb, &se2);
-		w.gain_a = gain_pct(ma, w.dir);
-		w.gain_b = gain_pct(mb, w.dir);
-	}
+	if ((err = gain_side(&ga, r->inputs[0].nr_runs, &sda)) ||
+	    (err = gain_side(&gb, r->inputs[other].nr_runs, &sdb)))
+		goto out;
+	w.runs_a = sda.runs;
+	w.runs_b = sdb.runs;
+	w.run_sd_estimated_a = sda.runs >= 2;
+	w.run_sd_estimated_b = sdb.runs >= 2;
+	w.gain_a = gain_pct(sda.m, w.dir);
+	w.gain_b = gain_pct(sdb.m, w.dir);
 	w.diff = w.gain_b - w.gain_a;
-	if (ga.ngroups >= 2 && gb.ngroups >= 2)
-		gain_ci(&w, &ga, &gb, o);
+	if (isfinite(sda.var) && isfinite(sdb.var) && sda.df > 0 && sdb.df > 0)
+		gain_ci(&w, &sda, &sdb, o);
 	err = add_gain(r, &w, cap);
 out:
 	gsample_free(&ga);

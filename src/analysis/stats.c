@@ -729,6 +729,81 @@ static int cmp_indexed_p(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* The continued fraction of the incomplete beta function (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+	int m;
+
+	d = 1.0 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+		d = 1.0 + aa * d;
+		c = 1.0 + aa / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+		d = 1.0 + aa * d;
+		c = 1.0 + aa / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < eps)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_cf(a, b, x) / a;
+	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
+}
+
+double stats_t_two_sided_p(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	return beta_inc(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double stats_t_quantile(double level, double df)
+{
+	double lo = 0.0, hi = 1.0, alpha = 1.0 - level;
+	int i;
+
+	if (!(df > 0) || !(level > 0.0 && level < 1.0))
+		return NAN;
+	while (stats_t_two_sided_p(hi, df) > alpha && hi < 1e12)
+		hi *= 2.0;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (stats_t_two_sided_p(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
 int stats_holm_adjust(const double *p, size_t n, double *p_adj)
 {
 	struct indexed_p *s;

@@ -73,6 +73,14 @@ int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double
  * weight finite and > 0. fit may be y. */
 int stats_isotonic_fit(const double *y, const double *w, size_t n, double *fit);
 
+/* Student's t with df > 0 degrees of freedom (not only whole numbers: a
+ * Welch-Satterthwaite df): the two-sided tail P(|T| >= |t|), from the
+ * regularized incomplete beta function, and the t whose two-sided tail is
+ * 1 - level (level 0.95, df 1 -> 12.706). NAN for df <= 0 or a level
+ * outside (0, 1). */
+double stats_t_two_sided_p(double t, double df);
+double stats_t_quantile(double level, double df);
+
 /* Holm-Bonferroni: adjusted p-values (monotone), in the input order. */
 int stats_holm_adjust(const double *p, size_t n, double *p_adj);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "cli.h"
@@ -59,7 +60,7 @@ static int add_metrics(const struct cli_cmd *cmd, const char *arg, void *field)
 
 static const struct cli_cmd compare_cli = {
 	.name = "compare",
-	.args = "A.json B.json [OTHER.json...]",
+	.args = "A.json[,A2.json...] B.json[,B2.json...] [OTHER.json...]",
 	.summary = "Compare results files order by order: the first is the baseline.",
 	.details =
 		"For every order, span and metric both files measured: the medians, the change\n"
@@ -71,6 +72,12 @@ static const struct cli_cmd compare_cli = {
 		"per access against its own file's order 0 (drift between the runs cancels),\n"
 		"their difference in points with a CI and Holm p; absolute time rows are\n"
 		"marked drift-prone (~), and the gate leads with the gain rows.\n"
+		"A side may be several runs of one kernel or setting, as a comma list\n"
+		"(a1.json,a2.json,a3.json): the gain rows then estimate the run-to-run\n"
+		"spread from the runs' gains instead of assuming --gain-run-sd, which a VM's\n"
+		"host can exceed; three runs a side or more are worth it there. The runs of\n"
+		"a side must agree in kernel and THP settings; their absolute rows pool\n"
+		"the trials.\n"
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
@@ -89,9 +96,9 @@ static const struct cli_cmd compare_cli = {
 						  "drift-prone absolute rows with a gain row are not counted",
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, fail_pct, 0, 1e9) },
 		{ "gain-run-sd", 0, "POINTS", "run-to-run SD of an access-time gain per "
-					      "file, added to the gain rows' variance "
-					      "(default 1.7, from A/A runs on a shared VM; "
-					      "0: within-run only)",
+					      "file, added to the gain rows' variance of a "
+					      "side of one run (default 1.7, from A/A runs on "
+					      "a shared VM; 0: within-run only)",
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, gain_run_sd, 0, 100) },
 		{ "alpha", 0, "A", "significance level after Holm correction (default 0.05)",
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
@@ -228,30 +235,152 @@ static void show_rows(size_t done, size_t total, void *ctx)
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
 }
 
-/* Load each file into res[i] and its compare input; 0, or -1 after the
- * message. */
-static int load_inputs(const char *const *paths, int nfiles, struct results **res,
-		       struct compare_input *inputs, char **labels)
+/* The sides: the files of side i are paths[first[i] .. first[i] + count[i]). */
+struct sides {
+	char **paths;     /* every file, side by side (strings owned) */
+	char **labels;    /* per file */
+	char **names;     /* per side: its file's label, or the labels joined by commas */
+	int *first, *count;
+	int nfiles, nsides;
+};
+
+static void sides_free(struct sides *sd)
 {
-	char msg[512];
 	int i;
 
-	for (i = 0; i < nfiles; i++) {
-		const char *path = paths[i];
+	for (i = 0; i < sd->nfiles; i++) {
+		free(sd->paths ? sd->paths[i] : NULL);
+		free(sd->labels ? sd->labels[i] : NULL);
+	}
+	for (i = 0; i < sd->nsides; i++)
+		free(sd->names ? sd->names[i] : NULL);
+	free(sd->paths);
+	free(sd->labels);
+	free(sd->names);
+	free(sd->first);
+	free(sd->count);
+	memset(sd, 0, sizeof(*sd));
+}
 
-		if (results_load(path, &res[i], msg, sizeof(msg))) {
+/* Split "a.json,b.json" into its files (a name that exists as it is stays
+ * whole); 0, -EINVAL after the message, or -ENOMEM. */
+static int side_split(struct sides *sd, const char *arg, size_t cap)
+{
+	char *copy, *tok, *save;
+	int err = 0;
+
+	if (!strchr(arg, ',') || !access(arg, F_OK)) {
+		if (!(sd->paths[sd->nfiles] = strdup(arg)))
+			return -ENOMEM;
+		sd->nfiles++;
+		return 0;
+	}
+	if (*arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		ms_err("compare: '%s': an empty file name in a comma list of runs", arg);
+		return -EINVAL;
+	}
+	if (!(copy = strdup(arg)))
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		if ((size_t)sd->nfiles == cap || !(sd->paths[sd->nfiles] = strdup(tok)))
+			err = -ENOMEM;
+		else
+			sd->nfiles++;
+	}
+	free(copy);
+	return err;
+}
+
+/* The side's name: its labels joined by commas; NULL when out of memory. */
+static char *side_name(char *const *labels, int n)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(labels[i] ? labels[i] : "") + 1;
+	if (!(s = calloc(1, len)))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, labels[i] ? labels[i] : "");
+	}
+	return s;
+}
+
+/* The sides of the positional arguments; MS_EXIT_OK, or after the message
+ * MS_EXIT_USAGE (an empty name in a list) or MS_EXIT_FAIL. */
+static int sides_make(struct sides *sd, char **v, int nv)
+{
+	size_t cap = 0;
+	int i;
+
+	for (i = 0; i < nv; i++)
+		cap += strlen(v[i]) / 2 + 1; /* a comma list of n names is >= 2n - 1 long */
+	sd->paths = calloc(cap, sizeof(*sd->paths));
+	sd->labels = calloc(cap, sizeof(*sd->labels));
+	sd->names = calloc((size_t)nv, sizeof(*sd->names));
+	sd->first = calloc((size_t)nv, sizeof(*sd->first));
+	sd->count = calloc((size_t)nv, sizeof(*sd->count));
+	if (!sd->paths || !sd->labels || !sd->names || !sd->first || !sd->count)
+		goto oom;
+	for (i = 0; i < nv; i++) {
+		int err;
+
+		sd->first[i] = sd->nfiles;
+		if ((err = side_split(sd, v[i], cap)) == -EINVAL)
+			return MS_EXIT_USAGE;
+		if (err)
+			goto oom;
+		sd->count[i] = sd->nfiles - sd->first[i];
+		sd->nsides++;
+	}
+	make_labels(sd->paths, sd->nfiles, sd->labels);
+	for (i = 0; i < nv; i++)
+		if (!(sd->names[i] = side_name(sd->labels + sd->first[i], sd->count[i])))
+			goto oom;
+	return MS_EXIT_OK;
+oom:
+	ms_err("compare: out of memory");
+	return MS_EXIT_FAIL;
+}
+
+/* Load each file into res[] and each side's compare input; 0, or -1 after
+ * the message. */
+static int load_inputs(const struct sides *sd, struct results **res,
+		       struct compare_input *inputs)
+{
+	char msg[512];
+	int i, k;
+
+	for (i = 0; i < sd->nfiles; i++)
+		if (results_load(sd->paths[i], &res[i], msg, sizeof(msg))) {
 			ms_err("compare: %s", msg);
 			return -1;
 		}
-		if (!labels[i] || compare_input_from_results(res[i], labels[i], &inputs[i])) {
+	for (k = 0; k < sd->nsides; k++) {
+		const struct results *const *rs = (const struct results *const *)res + sd->first[k];
+		size_t bad = compare_runs_differ(rs, (size_t)sd->count[k], msg, sizeof(msg));
+
+		if (bad) {
+			ms_err("compare: %s is not a repeat of %s: %s (the runs of a side must "
+			       "share kernel and THP settings)",
+			       sd->paths[sd->first[k] + (int)bad], sd->paths[sd->first[k]], msg);
+			return -1;
+		}
+		if (!sd->names[k] ||
+		    compare_input_from_runs(rs, (size_t)sd->count[k], sd->names[k], &inputs[k])) {
 			ms_err("compare: out of memory");
 			return -1;
 		}
-		if (inputs[i].nr_dropped)
+		if (inputs[k].nr_dropped)
 			ms_warn("%s: %zu trial%s left out: their folios were not of the order "
 				"they were meant to measure (coverage below %.0f%%)",
-				path, inputs[i].nr_dropped, inputs[i].nr_dropped == 1 ? "" : "s",
-				RESULTS_MIN_COVERAGE * 100);
+				sd->count[k] == 1 ? sd->paths[sd->first[k]] : sd->names[k],
+				inputs[k].nr_dropped,
+				inputs[k].nr_dropped == 1 ? "" : "s", RESULTS_MIN_COVERAGE * 100);
 	}
 	return 0;
 }
@@ -311,16 +440,50 @@ static int build_report(struct compare_input *inputs, int nfiles,
 	return err;
 }
 
+/* Results files side by side: an exit status. */
+static int compare_results(const struct sides *sd, const struct compare_cmd_opts *o)
+{
+	struct compare_report report = { .nr_rows = 0 };
+	struct compare_input *inputs = calloc((size_t)sd->nsides, sizeof(*inputs));
+	struct results **res = calloc((size_t)sd->nfiles, sizeof(*res));
+	int i, rc = MS_EXIT_FAIL, err;
+	size_t k;
+
+	if (!inputs || !res) {
+		ms_err("compare: out of memory");
+		goto out;
+	}
+	if (load_inputs(sd, res, inputs))
+		goto out;
+	err = build_report(inputs, sd->nsides, o, &report);
+	for (k = 0; k < report.nr_warnings; k++)
+		ms_warn("%s", report.warnings[k]);
+	if (err) {
+		ms_err("compare: %s", report.error);
+		rc = err == -EINVAL && o->nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+		goto out;
+	}
+	rc = compare_output(&report, o);
+out:
+	compare_report_free(&report);
+	for (i = 0; inputs && i < sd->nsides; i++)
+		compare_input_free(&inputs[i]);
+	for (i = 0; res && i < sd->nfiles; i++)
+		if (res[i])
+			results_free(res[i]);
+	free(inputs);
+	free(res);
+	return rc;
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	struct compare_cmd_opts o = { .format = COMPARE_FMT_TEXT, .fail_pct = -1, .alpha = 0.05,
 				      .gain_run_sd = COMPARE_GAIN_RUN_SD,
 				      .plot_format = PLOT_PNG };
-	struct compare_report report = { .nr_rows = 0 };
-	struct compare_input *inputs = NULL;
-	struct results **res = NULL;
-	char **labels = NULL, **v;
-	int i, vc = 0, nfiles = 0, rc = MS_EXIT_FAIL, err;
+	struct sides sd = { .nfiles = 0 };
+	char **v;
+	int vc, rc = MS_EXIT_FAIL;
 	size_t k;
 
 	/* options may come before, between and after the file names; one
@@ -335,54 +498,29 @@ static int compare_cmd(int argc, char **argv)
 		rc = vc == CLI_DONE ? MS_EXIT_OK : MS_EXIT_USAGE;
 		goto out;
 	}
-	nfiles = vc;
-	if (nfiles < 2) {
+	if (vc < 2) {
 		ms_err("compare: needs two results files or more (the first is the baseline)");
 		cli_usage(&compare_cli, stderr);
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = cli_check_outputs(&compare_cli, &o))) {
-		nfiles = 0;
+	if ((rc = cli_check_outputs(&compare_cli, &o)))
+		goto out;
+	if ((rc = sides_make(&sd, v, vc)))
+		goto out;
+	if (collapse_doc_file_is(sd.paths[0])) {
+		if (sd.nfiles != sd.nsides) {
+			ms_err("compare: collapse documents are compared one per side, not as "
+			       "comma lists of runs");
+			rc = MS_EXIT_USAGE;
+			goto out;
+		}
+		rc = compare_collapse_files(sd.paths, sd.labels, sd.nfiles, &o);
 		goto out;
 	}
-	rc = MS_EXIT_FAIL;
-	res = calloc((size_t)nfiles, sizeof(*res));
-	inputs = calloc((size_t)nfiles, sizeof(*inputs));
-	labels = calloc((size_t)nfiles, sizeof(*labels));
-	if (!res || !inputs || !labels) {
-		ms_err("compare: out of memory");
-		goto out;
-	}
-	make_labels(v, nfiles, labels);
-	if (collapse_doc_file_is(v[0])) {
-		rc = compare_collapse_files(v, labels, nfiles, &o);
-		goto out;
-	}
-	if (load_inputs((const char *const *)v, nfiles, res, inputs, labels))
-		goto out;
-	err = build_report(inputs, nfiles, &o, &report);
-	for (k = 0; k < report.nr_warnings; k++)
-		ms_warn("%s", report.warnings[k]);
-	if (err) {
-		ms_err("compare: %s", report.error);
-		rc = err == -EINVAL && o.nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
-		goto out;
-	}
-	rc = compare_output(&report, &o);
+	rc = compare_results(&sd, &o);
 out:
-	compare_report_free(&report);
-	for (i = 0; i < nfiles; i++) {
-		if (inputs)
-			compare_input_free(&inputs[i]);
-		if (res && res[i])
-			results_free(res[i]);
-		if (labels)
-			free(labels[i]);
-	}
-	free(inputs);
-	free(res);
-	free(labels);
+	sides_free(&sd);
 	for (k = 0; k < o.nr_bufs; k++)
 		free(o.metric_buf[k]);
 	free(v);

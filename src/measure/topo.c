@@ -17,6 +17,34 @@
 #endif
 
 static hwloc_topology_t topology;
+
+/*
+ * The CPU's brand string from CPUID 0x80000002-4 on x86; "" elsewhere or
+ * when the leaves are missing. Read here rather than taken from hwloc, whose
+ * CPUModel comes from its x86 backend (this same string) in some runs and
+ * from /proc/cpuinfo's "model name" in others: on a Firecracker VM the two
+ * were "Oxide Virtual Turin-like Processor" and "AMD EPYC", 2 of 20 runs
+ * the latter, and repeated runs must name one CPU.
+ */
+static void cpuid_brand(char *buf, size_t size)
+{
+	buf[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		unsigned r[12], max = __get_cpuid_max(0x80000000, NULL), i;
+		char brand[49] = { 0 };
+
+		if (max < 0x80000004 || size < 2)
+			return;
+		for (i = 0; i < 3; i++)
+			__cpuid(0x80000002 + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+		memcpy(brand, r, 48);
+		snprintf(buf, size, "%s", brand);
+	}
+#else
+	(void)size;
+#endif
+}
 static bool loaded;
 
 static int topo_load(void)
@@ -172,8 +200,9 @@ int topo_describe(struct topo_info *t)
 	t->l2_bytes = cache_size(HWLOC_OBJ_L2CACHE);
 	t->l3_bytes = cache_size(HWLOC_OBJ_L3CACHE);
 	pkg = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, 0);
+	cpuid_brand(t->cpu_model, sizeof(t->cpu_model));
 	if (pkg) {
-		if ((s = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
+		if (!t->cpu_model[0] && (s = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
 			snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", s);
 		if ((s = hwloc_obj_get_info_by_name(pkg, "CPUVendor")))
 			snprintf(t->cpu_vendor, sizeof(t->cpu_vendor), "%s", s);

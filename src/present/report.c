@@ -573,6 +573,18 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A gain row's runs a side, and whether the run-to-run part of each side's
+ * variance was estimated from its runs or assumed (gain_run_sd). */
+static void run_fields(json_t *j, const struct compare_gain_row *g)
+{
+	json_object_set_new(j, "runs_a", json_integer((json_int_t)g->runs_a));
+	json_object_set_new(j, "runs_b", json_integer((json_int_t)g->runs_b));
+	json_object_set_new(j, "run_to_run_a",
+			    json_string(g->run_sd_estimated_a ? "estimated" : "assumed"));
+	json_object_set_new(j, "run_to_run_b",
+			    json_string(g->run_sd_estimated_b ? "estimated" : "assumed"));
+}
+
 /* The gain rows: each file's gain against its own order 0, and their difference. */
 static json_t *compare_gains_json(const struct compare_report *r)
 {
@@ -598,11 +610,29 @@ static json_t *compare_gains_json(const struct compare_report *r)
 					 num_or_null(g->p_value), "p_holm", num_or_null(g->p_holm),
 					 "significant", g->significant, "verdict",
 					 compare_verdict_name(g->verdict), "test",
-					 "Welch t test of the reps' mean log ratios with the "
-					 "run-to-run part (gain_run_sd), two-sided; Holm over the gain "
-					 "rows of each pair"));
+					 "Welch t test of the mean log ratios with the run-to-run "
+					 "part: assumed (gain_run_sd) for a side of one run, from the "
+					 "spread of the runs' gains for a side of several; "
+					 "two-sided; Holm over the gain rows of each pair"));
+		run_fields(json_array_get(gains, i), g);
 	}
 	return gains;
+}
+
+static size_t nr_runs(const struct compare_input *in)
+{
+	return in->nr_runs > 1 ? in->nr_runs : 1;
+}
+
+/* Whether a side of the report pools several runs. */
+static bool any_runs(const struct compare_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_inputs; i++)
+		if (nr_runs(&r->inputs[i]) > 1)
+			return true;
+	return false;
 }
 
 json_t *report_compare_json(const struct compare_report *r)
@@ -613,8 +643,10 @@ json_t *report_compare_json(const struct compare_report *r)
 	for (i = 0; i < r->nr_warnings; i++)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (i = 1; i < r->nr_inputs; i++)
-		json_array_append_new(others, json_pack("{s:s?, s:s?}", "file", r->inputs[i].label,
-							"kernel", r->inputs[i].kernel));
+		json_array_append_new(others, json_pack("{s:s?, s:s?, s:I}", "file",
+							r->inputs[i].label, "kernel",
+							r->inputs[i].kernel, "runs",
+							(json_int_t)nr_runs(&r->inputs[i])));
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
 		json_t *ci = json_null();
@@ -635,9 +667,10 @@ json_t *report_compare_json(const struct compare_report *r)
 		json_object_set_new(json_array_get(rows, i), "drift_prone",
 				    json_boolean(w->drift_prone));
 	}
-	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?}, s:o, s:f, s:f, s:s, s:o}", "schema",
-			COMPARE_SCHEMA, "comparable", r->comparable, "warnings", warnings,
-			"baseline", "file", r->inputs[0].label, "kernel", r->inputs[0].kernel,
+	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?, s:I}, s:o, s:f, s:f, s:s, s:o}",
+			"schema", COMPARE_SCHEMA, "comparable", r->comparable, "warnings",
+			warnings, "baseline", "file", r->inputs[0].label, "kernel",
+			r->inputs[0].kernel, "runs", (json_int_t)nr_runs(&r->inputs[0]),
 			"others", others, "alpha", r->alpha, "ci_level", r->ci_level, "test",
 			"Mann-Whitney U, two-sided; significance after Holm correction per pair",
 			"rows", rows);
@@ -679,8 +712,13 @@ static void write_pair_head(const struct compare_report *r, size_t other, FILE *
 {
 	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[other];
 
-	fprintf(f, "%s%s (%s) against the baseline %s (%s)", prefix, b->label,
-		compare_kernel_name(b), a->label, compare_kernel_name(a));
+	fprintf(f, "%s%s (%s", prefix, b->label, compare_kernel_name(b));
+	if (nr_runs(b) > 1)
+		fprintf(f, "; %zu runs", nr_runs(b));
+	fprintf(f, ") against the baseline %s (%s", a->label, compare_kernel_name(a));
+	if (nr_runs(a) > 1)
+		fprintf(f, "; %zu runs", nr_runs(a));
+	fputc(')', f);
 	if (r->single_pattern && r->nr_rows)
 		fprintf(f, ", pattern %s", r->rows[0].pattern);
 	fputc('\n', f);
@@ -786,10 +824,19 @@ static bool each_row(const struct rows_pass *p, size_t n,
 static void gains_text_head(const struct rows_pass *p, size_t other, bool first)
 {
 	(void)other, (void)first;
-	fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order 0's "
-		      "value saved, paired within the file; diff = B - A in points, %.0f%% Welch "
-		      "CI over the reps plus the run-to-run part; p: its t test, Holm-adjusted, * "
-		      "below %.2g\n", p->r->ci_level * 100, p->r->alpha);
+	if (any_runs(p->r))
+		fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order "
+			      "0's value saved, paired within the file; a side of several runs: the "
+			      "mean of its runs' gains; diff = B - A in points, %.0f%% Welch CI from "
+			      "the spread of the runs' gains (a side of one run: its reps plus the "
+			      "assumed run-to-run part); p: its t test, Holm-adjusted, * below "
+			      "%.2g\n", p->r->ci_level * 100, p->r->alpha);
+	else
+		fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order "
+			      "0's value saved, paired within the file; diff = B - A in points, "
+			      "%.0f%% Welch CI over the reps plus the run-to-run part; p: its t "
+			      "test, Holm-adjusted, * below %.2g\n", p->r->ci_level * 100,
+			p->r->alpha);
 	fprintf(p->f, "%-*s %5s %6s %18s %8s %8s %8s %18s %10s  %s\n", p->mw, "metric", "order",
 		"span", "pairs A/B", "gain A", "gain B", "diff", "CI", "p", "verdict");
 }
@@ -867,9 +914,11 @@ static void gains_md_head(const struct rows_pass *p, size_t other, bool first)
 {
 	(void)other, (void)first;
 	fprintf(p->f, "\nGains against each file's own order 0 (drift-proof; diff = B - A in "
-		      "points):\n\n| metric | order | span | pairs A/B | gain A | gain B | diff | "
+		      "points%s):\n\n| metric | order | span | pairs A/B | gain A | gain B | diff | "
 		      "%.0f %% CI | p (Holm) | verdict |\n"
 		      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+		any_runs(p->r) ? "; a side of several runs: the mean of its runs' gains, and the "
+				 "CI from their spread" : "",
 		p->r->ci_level * 100);
 }
 
