@@ -109,10 +109,14 @@ expect 1 "No such file" -- "$B" compare "$base,$T/absent.json" "$base"
 for l in "$base," ",$base" "$base,,$base"; do
 	expect 2 "an empty file name in a comma list" -- "$B" compare "$l" "$base"
 done
+# each run once: a file twice in a side (by name, or by a link) is refused
+expect 2 "given twice in a side" -- "$B" compare "$base,$base" "$base"
+ln -s "$base" "$T/link.json"
+expect 2 "given twice in a side" -- "$B" compare "$D/compare-slow20.json" "$base,$T/link.json"
 # a file whose name holds a comma is one file
 cp "$base" "$T/a,b.json"
 expect 0 "" -- "$B" compare "$T/a,b.json" "$base"
-expect 2 "not as comma lists" -- "$B" compare "$D/collapse-orders.json,$D/collapse-orders.json" "$D/collapse-orders.json"
+expect 2 "not as comma lists" -- "$B" compare "$D/collapse-orders.json,$D/collapse-sweep.json" "$D/collapse-orders.json"
 
 # A/B figures: one per metric, real pictures (needs gnuplot).
 if command -v gnuplot >/dev/null; then

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -310,6 +311,25 @@ static char *side_name(char *const *labels, int n)
 	return s;
 }
 
+/* Whether a file is given twice in one side (the same run counted twice
+ * would shrink the runs' spread); says which. */
+static bool side_repeats(const struct sides *sd, int k)
+{
+	int i, j, f = sd->first[k];
+	struct stat si, sj;
+
+	for (i = f; i < f + sd->count[k]; i++)
+		for (j = i + 1; j < f + sd->count[k]; j++)
+			if (!strcmp(sd->paths[i], sd->paths[j]) ||
+			    (!stat(sd->paths[i], &si) && !stat(sd->paths[j], &sj) &&
+			     si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
+				ms_err("compare: %s and %s are one file, given twice in a side "
+				       "(each run once)", sd->paths[i], sd->paths[j]);
+				return true;
+			}
+	return false;
+}
+
 /* The sides of the positional arguments; MS_EXIT_OK, or after the message
  * MS_EXIT_USAGE (an empty name in a list) or MS_EXIT_FAIL. */
 static int sides_make(struct sides *sd, char **v, int nv)
@@ -336,6 +356,8 @@ static int sides_make(struct sides *sd, char **v, int nv)
 			goto oom;
 		sd->count[i] = sd->nfiles - sd->first[i];
 		sd->nsides++;
+		if (side_repeats(sd, i))
+			return MS_EXIT_USAGE;
 	}
 	make_labels(sd->paths, sd->nfiles, sd->labels);
 	for (i = 0; i < nv; i++)
