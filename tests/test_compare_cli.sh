@@ -33,6 +33,7 @@ expect 0 "" -- "$B" compare "$D/compare-slow20.json" "$base" --fail-on-regressio
 # Without the run-to-run part the fixtures' order 3 (a gain 1.2 points larger in
 # slow20, its 10 reps all but separate from base's) is a change of gain.
 expect 1 "order 3 ns_per_access gain vs order 0" -- "$B" compare "$D/compare-slow20.json" "$base" --fail-on-regression 1 --gain-run-sd 0
+grep -q "give three runs a side or more" "$T/err" || { echo "FAIL: no note on runs a side"; fails=$((fails + 1)); }
 expect 2 "gain-run-sd" -- "$B" compare "$base" "$base" --gain-run-sd -1
 expect 2 "gain-run-sd" -- "$B" compare "$base" "$base" --gain-run-sd banana
 # The gate leads with the gains: a slowdown of every order alike is no change of

@@ -407,6 +407,25 @@ static int load_inputs(const struct sides *sd, struct results **res,
 	return 0;
 }
 
+/* Where a gain row of a side of one run is flagged: how to tell it from
+ * the run-to-run part, which that side only assumes. */
+static void note_runs(const struct compare_report *r, double gain_run_sd)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_gains; i++)
+		if (r->gains[i].significant &&
+		    (!r->gains[i].run_sd_estimated_a || !r->gains[i].run_sd_estimated_b)) {
+			fflush(stdout);
+			ms_note("compare: a flagged gain row with one run a side assumes the "
+				"run-to-run part (--gain-run-sd %g points); a VM's host can move "
+				"gains between runs by more: give three runs a side or more "
+				"(a1.json,a2.json,a3.json b1.json,b2.json,b3.json) to estimate it",
+				gain_run_sd);
+			return;
+		}
+}
+
 /* The report, the figures and the --fail-above check: an exit status. */
 static int compare_output(const struct compare_report *report, const struct compare_cmd_opts *o)
 {
@@ -418,6 +437,7 @@ static int compare_output(const struct compare_report *report, const struct comp
 		ms_err("compare: writing the report failed");
 		return MS_EXIT_FAIL;
 	}
+	note_runs(report, o->gain_run_sd);
 	if (o->plot_dir) {
 		size_t nfig = 0;
 
