@@ -239,26 +239,27 @@ TEST(gains_are_drift_proof)
  * nothing is flagged; a real difference of 20 points still is.
  */
 #define GT_RUNS 3
+#define GT_MAX_RUNS 6
 
 struct gain_side {
-	struct gain_file f[GT_RUNS];
-	double value[2][GT_RUNS * GT_REPS];
-	const struct results_trial *tp[2][GT_RUNS * GT_REPS];
-	unsigned runs[2][GT_RUNS * GT_REPS];
+	struct gain_file f[GT_MAX_RUNS];
+	double value[2][GT_MAX_RUNS * GT_REPS];
+	const struct results_trial *tp[2][GT_MAX_RUNS * GT_REPS];
+	unsigned runs[2][GT_MAX_RUNS * GT_REPS];
 	struct compare_series s[2];
 	struct compare_input in;
 };
 
-static void gain_side(struct gain_side *g, const char *label, double o2, const double *offset,
-		      unsigned seed)
+static void gain_side_n(struct gain_side *g, int nruns, const char *label, double o2,
+			const double *offset, unsigned seed)
 {
 	int o, r, k;
 
 	memset(g, 0, sizeof(*g));
-	for (r = 0; r < GT_RUNS; r++)
+	for (r = 0; r < nruns; r++)
 		gain_file(&g->f[r], label, 1.0, o2 + offset[r], seed + (unsigned)r);
 	for (o = 0; o < 2; o++) {
-		for (r = 0; r < GT_RUNS; r++)
+		for (r = 0; r < nruns; r++)
 			for (k = 0; k < GT_REPS; k++) {
 				g->value[o][r * GT_REPS + k] = g->f[r].value[o][k];
 				g->tp[o][r * GT_REPS + k] = &g->f[r].t[o][k];
@@ -268,11 +269,17 @@ static void gain_side(struct gain_side *g, const char *label, double o2, const d
 		g->s[o].values = g->value[o];
 		g->s[o].trials = g->tp[o];
 		g->s[o].runs = g->runs[o];
-		g->s[o].n = GT_RUNS * GT_REPS;
+		g->s[o].n = (size_t)nruns * GT_REPS;
 	}
 	g->in = g->f[0].in;
 	g->in.series = g->s;
-	g->in.nr_runs = GT_RUNS;
+	g->in.nr_runs = (size_t)nruns;
+}
+
+static void gain_side(struct gain_side *g, const char *label, double o2, const double *offset,
+		      unsigned seed)
+{
+	gain_side_n(g, GT_RUNS, label, o2, offset, seed);
 }
 
 TEST(several_runs_a_side_estimate_the_run_to_run_part)
@@ -328,6 +335,68 @@ TEST(several_runs_a_side_estimate_the_run_to_run_part)
 	EXPECT_TRUE(r.gains[0].run_sd_estimated_a && !r.gains[0].run_sd_estimated_b);
 	EXPECT_TRUE(!r.gains[0].significant);
 	compare_report_free(&r);
+}
+
+/* A standard normal draw (Box-Muller) from rand(). */
+static double normal_draw(void)
+{
+	double u1 = (rand() + 1.0) / (RAND_MAX + 2.0), u2 = rand() / (RAND_MAX + 1.0);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Coverage of the gain row's 95 % CI in A/A comparisons of R runs a side,
+ * each run's gain moved by a run-to-run part drawn per run: sd 4 points
+ * (normal), or the same plus, in one run of ten, a jump of 20 points (as
+ * order 9 jumped on a VM). The fraction of CIs that hold 0 (the truth). */
+static double runs_coverage(int nruns, double jump_p, int sims)
+{
+	static struct gain_side a, b;
+	struct compare_opts o = COMPARE_OPTS_DEFAULT;
+	const char *metric = "ns_per_access";
+	double off_a[GT_MAX_RUNS], off_b[GT_MAX_RUNS];
+	int i, r, covered = 0;
+
+	o.metrics = &metric;
+	o.nr_metrics = 1;
+	o.bootstrap_iters = 20; /* the absolute rows are not looked at */
+	for (i = 0; i < sims; i++) {
+		struct compare_input in[2];
+		struct compare_report rep;
+
+		srand(1000u + (unsigned)i);
+		for (r = 0; r < nruns; r++) {
+			off_a[r] = 4 * normal_draw() + (rand() < jump_p * RAND_MAX ? 20 : 0);
+			off_b[r] = 4 * normal_draw() + (rand() < jump_p * RAND_MAX ? 20 : 0);
+		}
+		gain_side_n(&a, nruns, "a", 80.0, off_a, 7u * (unsigned)i + 1);
+		gain_side_n(&b, nruns, "b", 80.0, off_b, 7u * (unsigned)i + 4);
+		in[0] = a.in;
+		in[1] = b.in;
+		if (compare_build(in, 2, &o, &rep) || rep.nr_gains != 1) {
+			compare_report_free(&rep);
+			return NAN;
+		}
+		covered += rep.gains[0].ci_lo <= 0 && rep.gains[0].ci_hi >= 0;
+		compare_report_free(&rep);
+	}
+	return (double)covered / sims;
+}
+
+/* The README's coverage figures for sides of several runs ("Several runs a
+ * side"): normal run-to-run parts keep 95 %; jumps cost some. */
+TEST(runs_a_side_coverage)
+{
+	double c3 = runs_coverage(3, 0, 1000), c5 = runs_coverage(5, 0, 1000);
+	double j3 = runs_coverage(3, 0.1, 1000);
+
+	printf("  runs a side 3, normal: coverage %5.1f %%\n", 100 * c3);
+	printf("  runs a side 5, normal: coverage %5.1f %%\n", 100 * c5);
+	printf("  runs a side 3, normal + 20-point jumps in 10 %% of runs: coverage %5.1f %%\n",
+	       100 * j3);
+	EXPECT_TRUE(c3 > 0.93 && c3 < 0.975);
+	EXPECT_TRUE(c5 > 0.93 && c5 < 0.975);
+	EXPECT_TRUE(j3 > 0.90);
 }
 
 TEST(speedup_is_better)
