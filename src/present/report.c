@@ -1164,8 +1164,10 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 		fprintf(f, "Gain: share of order 0's value saved, each file against its own order 0 "
 			   "(paired within the file, so drift between the runs cancels); (x.xx): "
 			   "difference in points from %s, *x.xx*: significant (Welch t over the reps "
-			   "plus the run-to-run part, Holm p < %.2g); ~: a drift-prone absolute row (times move with the "
-			   "machine between runs)\n", compare_kernel_name(&r->inputs[0]), r->alpha);
+			   "plus the run-to-run part%s, Holm p < %.2g); ~: a drift-prone absolute row (times move with the "
+			   "machine between runs)\n", compare_kernel_name(&r->inputs[0]),
+			any_runs(r) ? "; a side of several runs: the mean of its runs' gains, the "
+				      "part from their spread" : "", r->alpha);
 	free(keys);
 }
 
