@@ -430,7 +430,19 @@ static int check_settings(struct compare_report *r, const struct compare_input *
 	return err;
 }
 
-/* ---- small sets of orders, spans and metric names --------------------- */
+/* ---- orders (struct folio_orders) and small sets of spans --------------- */
+
+/* "5, 6, 7": the orders of mask, ascending; "" when none. */
+static void orders_list(unsigned long mask, char *buf, size_t size)
+{
+	struct folio_orders o;
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	folio_orders_from_mask(&o, mask);
+	for (i = 0; i < o.nr && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? ", " : "", o.order[i]);
+}
 
 struct llset {
 	long long v[64];
@@ -465,9 +477,8 @@ static int cmp_ll(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* "5, 6, 7" from the members of s missing from t; "" when none. */
-static void llset_missing(const struct llset *s, const struct llset *t, bool sizes, char *buf,
-			  size_t size)
+/* "2M, 4M" from the spans of s missing from t; "" when none. */
+static void llset_missing(const struct llset *s, const struct llset *t, char *buf, size_t size)
 {
 	struct llset m = { .n = 0 };
 	size_t i, len = 0;
@@ -480,23 +491,23 @@ static void llset_missing(const struct llset *s, const struct llset *t, bool siz
 	for (i = 0; i < m.n && len < size; i++) {
 		char num[32];
 
-		if (sizes)
-			ms_format_size((unsigned long long)m.v[i], num, sizeof(num));
-		else
-			snprintf(num, sizeof(num), "%lld", m.v[i]);
+		ms_format_size((unsigned long long)m.v[i], num, sizeof(num));
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", num);
 	}
 }
 
-static void input_sets(const struct compare_input *in, struct llset *orders, struct llset *spans)
+/* The orders of in's series as a mask (bit i: order i), and its spans. */
+static unsigned long input_sets(const struct compare_input *in, struct llset *spans)
 {
+	struct folio_orders orders = { .nr = 0 };
 	size_t i;
 
-	orders->n = spans->n = 0;
+	spans->n = 0;
 	for (i = 0; i < in->nr_series; i++) {
-		llset_add(orders, in->series[i].order);
+		folio_orders_add(&orders, in->series[i].order);
 		llset_add(spans, (long long)in->series[i].span);
 	}
+	return folio_orders_mask(&orders);
 }
 
 static bool input_has_metric(const struct compare_input *in, const char *metric)
@@ -569,7 +580,8 @@ static int check_patterns(struct compare_report *r, const struct compare_input *
 static int check_overlap(struct compare_report *r, const struct compare_input *a,
 			 const struct compare_input *b)
 {
-	struct llset oa, ob, sa, sb;
+	struct llset sa, sb;
+	unsigned long oa, ob;
 	char buf[256];
 	int err;
 
@@ -579,24 +591,24 @@ static int check_overlap(struct compare_report *r, const struct compare_input *a
 	if (err)
 		return err;
 
-	input_sets(a, &oa, &sa);
-	input_sets(b, &ob, &sb);
-	llset_missing(&oa, &ob, false, buf, sizeof(buf));
+	oa = input_sets(a, &sa);
+	ob = input_sets(b, &sb);
+	orders_list(oa & ~ob, buf, sizeof(buf));
 	if (buf[0]) {
 		r->comparable = false;
 		err = add_warning(r, "orders %s are in %s only: not compared", buf, a->label);
 	}
-	llset_missing(&ob, &oa, false, buf, sizeof(buf));
+	orders_list(ob & ~oa, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
 		err = add_warning(r, "orders %s are in %s only: not compared", buf, b->label);
 	}
-	llset_missing(&sa, &sb, true, buf, sizeof(buf));
+	llset_missing(&sa, &sb, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
 		err = add_warning(r, "spans %s are in %s only: not compared", buf, a->label);
 	}
-	llset_missing(&sb, &sa, true, buf, sizeof(buf));
+	llset_missing(&sb, &sa, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
 		err = add_warning(r, "spans %s are in %s only: not compared", buf, b->label);
@@ -814,15 +826,11 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 	if (err)
 		return err;
 	if (r->nr_rows == first) {
-		struct llset oa, ob, sa, sb;
+		struct llset sa, sb;
 		char la[128], lb[128];
 
-		input_sets(a, &oa, &sa);
-		input_sets(b, &ob, &sb);
-		qsort(oa.v, oa.n, sizeof(oa.v[0]), cmp_ll);
-		qsort(ob.v, ob.n, sizeof(ob.v[0]), cmp_ll);
-		llset_missing(&oa, &(struct llset){ .n = 0 }, false, la, sizeof(la));
-		llset_missing(&ob, &(struct llset){ .n = 0 }, false, lb, sizeof(lb));
+		orders_list(input_sets(a, &sa), la, sizeof(la));
+		orders_list(input_sets(b, &sb), lb, sizeof(lb));
 		snprintf(r->error, sizeof(r->error),
 			 "%s (orders %s) and %s (orders %s) have no order, span and metric in "
 			 "common: nothing to compare", a->label, la[0] ? la : "none", b->label,
