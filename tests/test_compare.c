@@ -329,6 +329,25 @@ TEST(several_runs_a_side_estimate_the_run_to_run_part)
 	EXPECT_EQ(r.gains[0].verdict, COMPARE_BETTER);
 	compare_report_free(&r);
 
+	/* copies of one run agree exactly: no spread to estimate from, no CI */
+	{
+		static struct gain_side d;
+		int k, run, ord;
+
+		gain_side(&d, "d", 80.0, off_a, 40);
+		for (ord = 0; ord < 2; ord++)
+			for (run = 1; run < GT_RUNS; run++)
+				for (k = 0; k < GT_REPS; k++) {
+					d.value[ord][run * GT_REPS + k] = d.value[ord][k];
+					d.tp[ord][run * GT_REPS + k] = d.tp[ord][k];
+				}
+		in[1] = d.in;
+		ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
+		EXPECT_TRUE(isnan(r.gains[0].ci_lo) && isnan(r.gains[0].p_value));
+		EXPECT_TRUE(!r.gains[0].significant);
+		compare_report_free(&r);
+	}
+
 	in[1] = c.f[2].in; /* one run against three: that side assumes 50 */
 	ASSERT_EQ(compare_build(in, 2, &o, &r), 0);
 	EXPECT_EQ(r.gains[0].runs_b, 1);

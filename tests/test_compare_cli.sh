@@ -99,7 +99,7 @@ jq -e '.baseline.runs == 2 and .others[0].runs == 2 and (.gains | length) > 0 an
 expect 0 "" -- "$B" compare "$base,$T/noise-as-base.json" "$D/compare-slow20.json"
 head -1 "$T/out" | grep -q "against the baseline compare-base,noise-as-base (6.18.0-base; 2 runs)" ||
 	{ echo "FAIL: text head of a two-run side"; head -1 "$T/out"; fails=$((fails + 1)); }
-grep -q "a side of several runs: the mean of its runs' gains" "$T/out" ||
+grep -q "a side of several runs: the gain of its runs' mean log ratio" "$T/out" ||
 	{ echo "FAIL: text does not say how a side of runs is read"; fails=$((fails + 1)); }
 expect 0 "" -- "$B" compare "$base,$T/noise-as-base.json" "$D/compare-slow20.json" --format json
 jq -e 'all(.gains[]; .run_to_run_a == "estimated" and .run_to_run_b == "assumed")' "$T/out" >/dev/null ||
@@ -114,6 +114,19 @@ done
 expect 2 "given twice in a side" -- "$B" compare "$base,$base" "$base"
 ln -s "$base" "$T/link.json"
 expect 2 "given twice in a side" -- "$B" compare "$D/compare-slow20.json" "$base,$T/link.json"
+# a copy of a run is the same run; another pattern or PMU is not a repeat
+cp "$T/noise-as-base.json" "$T/copy.json"
+expect 2 "are copies of one run (the same bytes)" -- "$B" compare "$T/noise-as-base.json,$T/copy.json" "$base"
+jq '.trials |= map(.pattern = "random")' "$T/noise-as-base.json" >"$T/other-pattern.json"
+expect 1 "not a repeat of .*: pattern random, which the first run has not" -- "$B" compare "$base,$T/other-pattern.json" "$base"
+jq '.host.pmu.available = true' "$T/noise-as-base.json" >"$T/pmu.json"
+expect 1 "not a repeat of .*: another page size, schedule, virtualization, emulation or PMU" -- "$B" compare "$base,$T/pmu.json" "$base"
+# a run without order 9: a warning, and that row's runs a side say so
+jq '.trials |= map(select(.order != 9))' "$T/noise-as-base.json" >"$T/no9.json"
+expect 0 "chase-tlb order 9 ns_per_access: 1 of the 2 runs of compare-base,no9 have it (with order 0): that side's run-to-run part is assumed" -- "$B" compare "$base,$T/no9.json" "$D/compare-slow20.json" --format json
+jq -e '([.gains[] | select(.order == 9)] | all(.runs_a == 1 and .run_to_run_a == "assumed")) and
+	([.gains[] | select(.order == 2)] | all(.runs_a == 2))' "$T/out" >/dev/null ||
+	{ echo "FAIL: runs of a row without order 9"; fails=$((fails + 1)); }
 # a file whose name holds a comma is one file
 cp "$base" "$T/a,b.json"
 expect 0 "" -- "$B" compare "$T/a,b.json" "$base"

@@ -362,6 +362,10 @@ TEST(student_t_table)
 	EXPECT_NEAR(stats_t_two_sided_p(-2.0, 5), 0.10194, 1e-5);
 	EXPECT_NEAR(stats_t_two_sided_p(0.0, 7), 1.0, 1e-12);
 	EXPECT_NEAR(stats_t_two_sided_p(stats_t_quantile(0.95, 2.5), 2.5), 0.05, 1e-9);
+	/* the normal limit */
+	EXPECT_NEAR(stats_t_quantile(0.95, INFINITY), 1.95996398, 1e-6);
+	EXPECT_NEAR(stats_t_two_sided_p(2.0, INFINITY), 0.04550026, 1e-7);
+	EXPECT_NEAR(stats_t_quantile(0.95, 1e12), 1.95996398, 1e-6);
 	EXPECT_TRUE(isnan(stats_t_quantile(0.95, 0)));
 	EXPECT_TRUE(isnan(stats_t_two_sided_p(1.0, -1)));
 	EXPECT_TRUE(isnan(stats_t_quantile(1.0, 3)));

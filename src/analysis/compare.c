@@ -55,7 +55,7 @@ const char *compare_verdict_name(enum compare_verdict v)
 const char *const compare_format_words[] = { "text", "markdown", "json", "lkml", NULL };
 
 MS_PRINTF(2, 3)
-static int add_warning(struct compare_report *r, const char *fmt, ...)
+int compare_add_warning(struct compare_report *r, const char *fmt, ...)
 {
 	char **w;
 	char *s;
@@ -289,6 +289,61 @@ static const char *str_or_none(const char *s)
 	return s && *s ? s : "(none)";
 }
 
+/* The value of setting name in set[0..n), or NULL. */
+static const char *setting_of(const struct compare_setting *set, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(set[i].name, name))
+			return set[i].value;
+	return NULL;
+}
+
+/* The first THP setting in which b differs from a (by name), in why. */
+static bool settings_differ(const struct results *a, const struct results *b, char *why,
+			    size_t size)
+{
+	struct compare_setting sa[FOLIO_MAX_ORDER + 4], sb[FOLIO_MAX_ORDER + 4];
+	size_t na = 0, nb = 0, i;
+	const char *v;
+
+	input_settings(a, sa, &na);
+	input_settings(b, sb, &nb);
+	for (i = 0; i < na; i++)
+		if (!(v = setting_of(sb, nb, sa[i].name)) || strcmp(v, sa[i].value)) {
+			snprintf(why, size, "THP setting %s = %s, not %s", sa[i].name,
+				 v ? v : "(not recorded)", sa[i].value);
+			return true;
+		}
+	for (i = 0; i < nb; i++)
+		if (!setting_of(sa, na, sb[i].name)) {
+			snprintf(why, size, "THP setting %s = %s, not recorded", sb[i].name,
+				 sb[i].value);
+			return true;
+		}
+	return false;
+}
+
+/* The first pattern of b's trials that a has none of, in why. */
+static bool patterns_differ(const struct results *a, const struct results *b, char *why,
+			    size_t size)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nr_trials; i++) {
+		for (j = 0; j < a->nr_trials; j++)
+			if (!strcmp(a->trials[j].pattern, b->trials[i].pattern))
+				break;
+		if (j == a->nr_trials) {
+			snprintf(why, size, "pattern %s, which the first run has not",
+				 b->trials[i].pattern);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The first field in which run b differs from run a, in why; false if none. */
 static bool run_differs(const struct results *a, const struct results *b, char *why,
 			size_t size)
@@ -296,8 +351,7 @@ static bool run_differs(const struct results *a, const struct results *b, char *
 	static const char *const what[] = { "kernel", "architecture" };
 	const char *fa[] = { a->kernel, a->arch };
 	const char *fb[] = { b->kernel, b->arch };
-	struct compare_setting sa[FOLIO_MAX_ORDER + 4], sb[FOLIO_MAX_ORDER + 4];
-	size_t na = 0, nb = 0, i;
+	size_t i;
 
 	for (i = 0; i < 2; i++)
 		if (strcmp(str_or_none(fa[i]), str_or_none(fb[i]))) {
@@ -305,21 +359,15 @@ static bool run_differs(const struct results *a, const struct results *b, char *
 				 str_or_none(fa[i]));
 			return true;
 		}
-	if (a->page_size != b->page_size || a->config_schedule != b->config_schedule) {
-		snprintf(why, size, "another page size or schedule");
+	if (a->page_size != b->page_size || a->config_schedule != b->config_schedule ||
+	    a->virtualized != b->virtualized || a->emulated != b->emulated ||
+	    a->pmu_available != b->pmu_available) {
+		snprintf(why, size, "another page size, schedule, virtualization, emulation or "
+			 "PMU");
 		return true;
 	}
-	input_settings(a, sa, &na);
-	input_settings(b, sb, &nb);
-	for (i = 0; i < na || i < nb; i++)
-		if (i >= na || i >= nb || strcmp(sa[i].name, sb[i].name) ||
-		    strcmp(sa[i].value, sb[i].value)) {
-			snprintf(why, size, "THP setting %s = %s, not %s",
-				 i < nb ? sb[i].name : sa[i].name, i < nb ? sb[i].value : "(none)",
-				 i < na ? sa[i].value : "(none)");
-			return true;
-		}
-	return false;
+	return settings_differ(a, b, why, size) || patterns_differ(a, b, why, size) ||
+	       patterns_differ(b, a, why, size);
 }
 
 size_t compare_runs_differ(const struct results *const *res, size_t nr, char *why,
@@ -358,18 +406,18 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 
 	if (str_differs(a->arch, b->arch)) {
 		r->comparable = false;
-		err = add_warning(r, "architecture differs: %s is %s, %s is %s", a->label, a->arch,
+		err = compare_add_warning(r, "architecture differs: %s is %s, %s is %s", a->label, a->arch,
 				  b->label, b->arch);
 	}
 	if (!err && str_differs(a->cpu_model, b->cpu_model)) {
 		r->comparable = false;
-		err = add_warning(r, "CPU model differs: %s ran on '%s', %s on '%s'", a->label,
+		err = compare_add_warning(r, "CPU model differs: %s ran on '%s', %s on '%s'", a->label,
 				  a->cpu_model, b->label, b->cpu_model);
 	}
 	if (!err && a->virtualized >= 0 && b->virtualized >= 0 &&
 	    a->virtualized != b->virtualized) {
 		r->comparable = false;
-		err = add_warning(r, "virtualization differs: %s ran %s, %s %s: TLB misses cost "
+		err = compare_add_warning(r, "virtualization differs: %s ran %s, %s %s: TLB misses cost "
 				  "more under nested paging", a->label,
 				  tri(a->virtualized, "in a VM", "on bare metal"), b->label,
 				  tri(b->virtualized, "in a VM", "on bare metal"));
@@ -377,7 +425,7 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 	/* not a comparability issue (both sides may be emulated alike), but
 	 * every time-based row then measures the emulator */
 	if (!err && (a->emulated > 0 || b->emulated > 0))
-		err = add_warning(r, "emulated CPU (QEMU TCG) in %s: time and cycle rows measure "
+		err = compare_add_warning(r, "emulated CPU (QEMU TCG) in %s: time and cycle rows measure "
 				  "the emulator, not hardware; faults, folio coverage and RSS are "
 				  "the kernel's own", a->emulated > 0 && b->emulated > 0 ? "both" :
 				  a->emulated > 0 ? a->label : b->label);
@@ -385,14 +433,14 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 	 * only too narrow for a between-run question */
 	for (const struct compare_input *x = a; !err && x; x = x == a ? b : NULL)
 		if (x->interleaved && !x->placement_per_rep)
-			err = add_warning(r, "%s predates per-rep placement: each order kept its "
+			err = compare_add_warning(r, "%s predates per-rep placement: each order kept its "
 					  "physical memory for the whole run, so its gains carry a "
 					  "run-level placement effect that no CI shows (README, "
 					  "\"Schedule\")", x->label);
 	if (!err && a->pmu_available >= 0 && b->pmu_available >= 0 &&
 	    a->pmu_available != b->pmu_available) {
 		r->comparable = false;
-		err = add_warning(r, "PMU differs: %s had %s, %s had %s", a->label,
+		err = compare_add_warning(r, "PMU differs: %s had %s, %s had %s", a->label,
 				  tri(a->pmu_available, "a hardware PMU", "no hardware PMU"),
 				  b->label, tri(b->pmu_available, "a hardware PMU", "no hardware PMU"));
 	}
@@ -424,7 +472,7 @@ static int check_settings(struct compare_report *r, const struct compare_input *
 		const struct compare_setting *sb = find_setting(b, sa->name);
 
 		if (sb && strcmp(sa->value, sb->value))
-			err = add_warning(r, "THP setting %s differs: %s in %s, %s in %s", sa->name,
+			err = compare_add_warning(r, "THP setting %s differs: %s in %s, %s in %s", sa->name,
 					  sa->value, a->label, sb->value, b->label);
 	}
 	return err;
@@ -571,7 +619,7 @@ static int check_patterns(struct compare_report *r, const struct compare_input *
 		if (seen || input_has_pattern(y, p))
 			continue;
 		r->comparable = false;
-		err = add_warning(r, "access pattern %s is in %s only: not compared", p, x->label);
+		err = compare_add_warning(r, "access pattern %s is in %s only: not compared", p, x->label);
 	}
 	return err;
 }
@@ -596,22 +644,22 @@ static int check_overlap(struct compare_report *r, const struct compare_input *a
 	orders_list(oa & ~ob, buf, sizeof(buf));
 	if (buf[0]) {
 		r->comparable = false;
-		err = add_warning(r, "orders %s are in %s only: not compared", buf, a->label);
+		err = compare_add_warning(r, "orders %s are in %s only: not compared", buf, a->label);
 	}
 	orders_list(ob & ~oa, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
-		err = add_warning(r, "orders %s are in %s only: not compared", buf, b->label);
+		err = compare_add_warning(r, "orders %s are in %s only: not compared", buf, b->label);
 	}
 	llset_missing(&sa, &sb, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
-		err = add_warning(r, "spans %s are in %s only: not compared", buf, a->label);
+		err = compare_add_warning(r, "spans %s are in %s only: not compared", buf, a->label);
 	}
 	llset_missing(&sb, &sa, buf, sizeof(buf));
 	if (!err && buf[0]) {
 		r->comparable = false;
-		err = add_warning(r, "spans %s are in %s only: not compared", buf, b->label);
+		err = compare_add_warning(r, "spans %s are in %s only: not compared", buf, b->label);
 	}
 	return err;
 }
@@ -636,7 +684,7 @@ static int check_metrics(struct compare_report *r, const struct compare_opts *o,
 				seen |= !strcmp(x->series[j].metric, m);
 			if (seen || !metric_selected(o, m) || input_has_metric(y, m))
 				continue;
-			err = add_warning(r, "metric %s is in %s but not in %s: not compared", m,
+			err = compare_add_warning(r, "metric %s is in %s but not in %s: not compared", m,
 					  x->label, y->label);
 		}
 	}
@@ -776,7 +824,7 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 			row->verdict = COMPARE_UNCLEAR;
 	}
 	if (underpowered)
-		err = add_warning(r, "with %zu and %zu repetitions the smallest possible "
+		err = compare_add_warning(r, "with %zu and %zu repetitions the smallest possible "
 				  "Mann-Whitney p-value is %.3g; after Holm over %zu rows no "
 				  "change can be significant at %.2g: run more repetitions "
 				  "(--reps) or compare fewer metrics (--metric)",

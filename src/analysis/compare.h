@@ -97,7 +97,8 @@ int compare_input_from_results(const struct results *res, const char *label,
 int compare_input_from_runs(const struct results *const *res, size_t nr, const char *label,
 			    struct compare_input *in);
 /* Whether runs meant as repeats of one side differ in what compare checks
- * between sides (kernel, architecture, page size, schedule, THP settings;
+ * between sides (kernel, architecture, page size, schedule, virtualization,
+ * emulation, PMU, THP settings by name, patterns;
  * not the CPU's name, which hwloc gave two ways on one machine before
  * mthpscope read CPUID itself): the index of the first run that differs from res[0], with the
  * field and both values in why; 0 when they agree. */
@@ -228,6 +229,11 @@ size_t compare_count_regressions(const struct compare_report *report, double pct
 /* Whether one row counts in the gate (compare_count_regressions()). */
 bool compare_gain_gates(const struct compare_gain_row *g, double pct);
 bool compare_row_gates(const struct compare_report *r, const struct compare_row *w, double pct);
+
+/* A warning in report->warnings (printf format); 0 or -ENOMEM. For the
+ * compare*.c units. */
+int compare_add_warning(struct compare_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The gain rows of one pair (compare_gain.c); called by compare_build(). */
 int compare_gains_pair(struct compare_report *r, const struct compare_opts *o, int other);

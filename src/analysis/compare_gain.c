@@ -19,9 +19,11 @@
  *
  * A side of one run assumes that part (compare.h, gain_run_sd). A side of
  * several runs (repeated runs of one kernel or setting) estimates it: its
- * gain is the mean of its runs' gains (each run's m as above), and the
+ * gain is that of the mean of its runs' m (each run's m as above: the
+ * runs' geometric mean of ratios), and the
  * variance of that mean is the spread of the runs' m over their number,
- * with runs - 1 degrees of freedom. That spread holds the reps' part and
+ * with runs - 1 degrees of freedom (none when the runs agree exactly: copies
+ * of one run). That spread holds the reps' part and
  * the run-to-run part together, whatever the machine, so nothing is assumed;
  * with few runs the t quantile is large, and the CI honest about it.
  */
@@ -246,7 +248,9 @@ static int gain_side(const struct gsample *g, size_t nr_runs, struct gside *s)
 	}
 	s->runs = k;
 	s->m = sum / (double)k;
-	s->var = ss / (double)(k - 1) / (double)k;
+	/* runs that agree to the last bit are copies of one run, not a spread of
+	 * zero: nothing to estimate from (no CI) */
+	s->var = ss > 0 ? ss / (double)(k - 1) / (double)k : NAN;
 	s->df = (double)k - 1;
 	return 0;
 }
@@ -294,6 +298,20 @@ static void gain_ci(struct compare_gain_row *w, const struct gside *a, const str
 	w->ci_lo = w->diff - t * se;
 	w->ci_hi = w->diff + t * se;
 	w->p_value = stats_t_two_sided_p(w->diff / se, df);
+}
+
+/* A warning where a side of several runs has fewer with pairs of this row. */
+static int runs_missing(struct compare_report *r, int side, const struct compare_series *s,
+			size_t runs)
+{
+	const struct compare_input *in = &r->inputs[side];
+
+	if (in->nr_runs < 2 || runs >= in->nr_runs)
+		return 0;
+	return compare_add_warning(r, "%s order %d %s: %zu of the %zu runs of %s have it (with "
+				   "order 0)%s", s->pattern, s->order, s->metric, runs, in->nr_runs,
+				   in->label, runs < 2 ? ": that side's run-to-run part is assumed" :
+				   "");
 }
 
 static int add_gain(struct compare_report *r, const struct compare_gain_row *w, size_t *cap)
@@ -348,6 +366,8 @@ static int gain_row(struct compare_report *r, const struct compare_opts *o, int 
 		goto out;
 	w.runs_a = sda.runs;
 	w.runs_b = sdb.runs;
+	if ((err = runs_missing(r, 0, sa, sda.runs)) || (err = runs_missing(r, other, sa, sdb.runs)))
+		goto out;
 	w.run_sd_estimated_a = sda.runs >= 2;
 	w.run_sd_estimated_b = sdb.runs >= 2;
 	w.gain_a = gain_pct(sda.m, w.dir);

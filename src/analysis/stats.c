@@ -781,6 +781,8 @@ double stats_t_two_sided_p(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0.0;
+	if (df > 1e7) /* the normal limit, where the beta's terms lose precision */
+		return erfc(fabs(t) / sqrt(2.0));
 	return beta_inc(df / 2.0, 0.5, df / (df + t * t));
 }
 
@@ -791,7 +793,7 @@ double stats_t_quantile(double level, double df)
 
 	if (!(df > 0) || !(level > 0.0 && level < 1.0))
 		return NAN;
-	while (stats_t_two_sided_p(hi, df) > alpha && hi < 1e12)
+	while (stats_t_two_sided_p(hi, df) > alpha && hi < 1e300)
 		hi *= 2.0;
 	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
 		double mid = (lo + hi) / 2.0;

@@ -77,8 +77,8 @@ static const struct cli_cmd compare_cli = {
 		"(a1.json,a2.json,a3.json): the gain rows then estimate the run-to-run\n"
 		"spread from the runs' gains instead of assuming --gain-run-sd, which a VM's\n"
 		"host can exceed; three runs a side or more are worth it there. The runs of\n"
-		"a side must agree in kernel and THP settings; their absolute rows pool\n"
-		"the trials.\n"
+		"a side must be repeats (kernel, host setup, THP settings by name,\n"
+		"patterns); their absolute rows pool the trials.\n"
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
@@ -311,22 +311,49 @@ static char *side_name(char *const *labels, int n)
 	return s;
 }
 
-/* Whether a file is given twice in one side (the same run counted twice
- * would shrink the runs' spread); says which. */
+/* Whether two regular files of the same size hold the same bytes. */
+static bool same_bytes(const char *p, const char *q, const struct stat *sp,
+		       const struct stat *sq)
+{
+	char a[8192], b[8192];
+	bool same = sp->st_size == sq->st_size && S_ISREG(sp->st_mode) && S_ISREG(sq->st_mode);
+	FILE *fp = same ? fopen(p, "r") : NULL, *fq = same ? fopen(q, "r") : NULL;
+	size_t n;
+
+	same = fp && fq;
+	while (same && (n = fread(a, 1, sizeof(a), fp)) > 0)
+		same = fread(b, 1, n, fq) == n && !memcmp(a, b, n);
+	if (fp)
+		fclose(fp);
+	if (fq)
+		fclose(fq);
+	return same;
+}
+
+/* Whether a run is given twice in one side: one file by name or inode, or
+ * a copy of it (the same run counted twice would shrink the runs' spread);
+ * says which. */
 static bool side_repeats(const struct sides *sd, int k)
 {
 	int i, j, f = sd->first[k];
 	struct stat si, sj;
 
 	for (i = f; i < f + sd->count[k]; i++)
-		for (j = i + 1; j < f + sd->count[k]; j++)
+		for (j = i + 1; j < f + sd->count[k]; j++) {
+			bool both = !stat(sd->paths[i], &si) && !stat(sd->paths[j], &sj);
+
 			if (!strcmp(sd->paths[i], sd->paths[j]) ||
-			    (!stat(sd->paths[i], &si) && !stat(sd->paths[j], &sj) &&
-			     si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
+			    (both && si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
 				ms_err("compare: %s and %s are one file, given twice in a side "
 				       "(each run once)", sd->paths[i], sd->paths[j]);
 				return true;
 			}
+			if (both && same_bytes(sd->paths[i], sd->paths[j], &si, &sj)) {
+				ms_err("compare: %s and %s are copies of one run (the same bytes): "
+				       "each run once", sd->paths[i], sd->paths[j]);
+				return true;
+			}
+		}
 	return false;
 }
 
@@ -388,7 +415,7 @@ static int load_inputs(const struct sides *sd, struct results **res,
 
 		if (bad) {
 			ms_err("compare: %s is not a repeat of %s: %s (the runs of a side must "
-			       "share kernel and THP settings)",
+			       "be repeats: one kernel, host setup, THP settings and patterns)",
 			       sd->paths[sd->first[k] + (int)bad], sd->paths[sd->first[k]], msg);
 			return -1;
 		}

@@ -40,6 +40,7 @@ static void cpuid_brand(char *buf, size_t size)
 			__cpuid(0x80000002 + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
 		memcpy(brand, r, 48);
 		snprintf(buf, size, "%s", brand);
+		ms_squeeze_spaces(buf); /* all spaces: "", and hwloc's name instead */
 	}
 #else
 	(void)size;

@@ -827,7 +827,7 @@ static void gains_text_head(const struct rows_pass *p, size_t other, bool first)
 	if (any_runs(p->r))
 		fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order "
 			      "0's value saved, paired within the file; a side of several runs: the "
-			      "mean of its runs' gains; diff = B - A in points, %.0f%% Welch CI from "
+			      "gain of its runs' mean log ratio; diff = B - A in points, %.0f%% Welch CI from "
 			      "the spread of the runs' gains (a side of one run: its reps plus the "
 			      "assumed run-to-run part); p: its t test, Holm-adjusted, * below "
 			      "%.2g\n", p->r->ci_level * 100, p->r->alpha);
@@ -917,7 +917,7 @@ static void gains_md_head(const struct rows_pass *p, size_t other, bool first)
 		      "points%s):\n\n| metric | order | span | pairs A/B | gain A | gain B | diff | "
 		      "%.0f %% CI | p (Holm) | verdict |\n"
 		      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-		any_runs(p->r) ? "; a side of several runs: the mean of its runs' gains, and the "
+		any_runs(p->r) ? "; a side of several runs: the gain of its runs' mean log ratio, and the "
 				 "CI from their spread" : "",
 		p->r->ci_level * 100);
 }
@@ -1166,7 +1166,7 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 			   "difference in points from %s, *x.xx*: significant (Welch t over the reps "
 			   "plus the run-to-run part%s, Holm p < %.2g); ~: a drift-prone absolute row (times move with the "
 			   "machine between runs)\n", compare_kernel_name(&r->inputs[0]),
-			any_runs(r) ? "; a side of several runs: the mean of its runs' gains, the "
+			any_runs(r) ? "; a side of several runs: the gain of its runs' mean log ratio, the "
 				      "part from their spread" : "", r->alpha);
 	free(keys);
 }
