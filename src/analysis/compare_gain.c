@@ -19,13 +19,14 @@
  *
  * A side of one run assumes that part (compare.h, gain_run_sd). A side of
  * several runs (repeated runs of one kernel or setting) estimates it: its
- * gain is that of the mean of its runs' m (each run's m as above: the
- * runs' geometric mean of ratios), and the
- * variance of that mean is the spread of the runs' m over their number,
- * with runs - 1 degrees of freedom (none when the runs agree exactly: copies
- * of one run). That spread holds the reps' part and
- * the run-to-run part together, whatever the machine, so nothing is assumed;
- * with few runs the t quantile is large, and the CI honest about it.
+ * gain is that of the mean of its runs' m (each run's m as above: the runs'
+ * geometric mean of ratios), and the variance of that mean is the spread of
+ * the runs' m over their number, with runs - 1 degrees of freedom (none when
+ * the runs agree exactly: copies of one run). That spread holds the reps'
+ * part and the run-to-run part together, whatever the machine, so nothing
+ * is assumed; with few runs the t quantile is large, and the CI honest
+ * about it. It cannot show a change of the machine between the sides when
+ * each side's runs were run together: alternate them (README).
  */
 #include <errno.h>
 #include <math.h>
