@@ -35,7 +35,7 @@ done
 a_opts=() b_opts=() side=a
 for x in "$@"; do
 	if [ "$x" = -- ] && [ $side = a ]; then side=b; continue; fi
-	case "$x" in -o|--output|--output=*|-o*) die 2 "the runs' options must not hold $x: the files go to $out" ;; esac
+	case "$x" in -o*|--output|--output=*) die 2 "the runs' options must not hold $x: the files go to $out" ;; esac
 	if [ $side = a ]; then a_opts+=("$x"); else b_opts+=("$x"); fi
 done
 [ $side = b ] || die 2 "give A's options, then --, then B's (either may be empty)"
@@ -49,7 +49,7 @@ run_one() { # SIDE I OPTIONS...
 	"$bin" run "$@" -o "$out/$s$i.json" >"$out/$s$i.txt" 2>&1
 	rc=$?
 	echo "$s$i exit $rc end $(date -u +%FT%TZ)" >>"$out/log"
-	[ $rc -eq 0 ] || { echo "ab-alternate.sh: run $s$i failed ($rc): see $out/$s$i.txt" >&2; exit $rc; }
+	[ $rc -eq 0 ] || { echo "ab-alternate.sh: run $s$i failed ($rc): $(tail -n 1 "$out/$s$i.txt" 2>/dev/null) (all of it: $out/$s$i.txt)" >&2; exit $rc; }
 }
 la= lb=
 for i in $(seq 1 "$n"); do
