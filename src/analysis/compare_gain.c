@@ -180,18 +180,18 @@ static int gsample_build(const struct compare_input *in, const struct compare_se
 	return 0;
 }
 
-/* Mean and its squared standard error of the reps' u. */
-static void rep_mean(const struct gsample *g, double *m, double *se2)
+/* The mean of x[0..n) and its squared standard error (NAN for n < 2). */
+static void mean_se2(const double *x, size_t n, double *m, double *se2)
 {
 	double s = 0, ss = 0;
 	size_t i;
 
-	for (i = 0; i < g->ngroups; i++)
-		s += g->u[i];
-	*m = s / (double)g->ngroups;
-	for (i = 0; i < g->ngroups; i++)
-		ss += (g->u[i] - *m) * (g->u[i] - *m);
-	*se2 = g->ngroups >= 2 ? ss / (double)(g->ngroups - 1) / (double)g->ngroups : NAN;
+	for (i = 0; i < n; i++)
+		s += x[i];
+	*m = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - *m) * (x[i] - *m);
+	*se2 = n >= 2 ? ss / (double)(n - 1) / (double)n : NAN;
 }
 
 /* One side of a gain row, on the log scale: m, the variance of m, and
@@ -225,34 +225,28 @@ static size_t run_means(const struct gsample *g, double *mr, size_t nr_runs)
  * else from its reps (var NAN with fewer than two); -ENOMEM. */
 static int gain_side(const struct gsample *g, size_t nr_runs, struct gside *s)
 {
-	double *mr, sum = 0, ss = 0;
-	size_t i, k;
+	double *mr = NULL;
+	size_t k = 0;
 
-	s->runs = 1;
-	if (nr_runs < 2) {
-		rep_mean(g, &s->m, &s->var);
-		s->df = (double)g->ngroups - 1;
-		return 0;
+	if (nr_runs >= 2) {
+		if (!(mr = malloc(nr_runs * sizeof(*mr))))
+			return -ENOMEM;
+		k = run_means(g, mr, nr_runs);
 	}
-	if (!(mr = malloc(nr_runs * sizeof(*mr))))
-		return -ENOMEM;
-	k = run_means(g, mr, nr_runs);
-	for (i = 0; i < k; i++)
-		sum += mr[i];
-	for (i = 0; i < k; i++)
-		ss += (mr[i] - sum / (double)k) * (mr[i] - sum / (double)k);
+	if (k >= 2) {
+		mean_se2(mr, k, &s->m, &s->var);
+		/* runs that agree to the last bit are copies of one run, not a
+		 * spread of zero: nothing to estimate from (no CI) */
+		if (!(s->var > 0))
+			s->var = NAN;
+		s->runs = k;
+		s->df = (double)k - 1;
+	} else { /* one run, or one run of several has this order: its reps */
+		mean_se2(g->u, g->ngroups, &s->m, &s->var);
+		s->runs = 1;
+		s->df = (double)g->ngroups - 1;
+	}
 	free(mr);
-	if (k < 2) { /* one run has this order: as a single run */
-		rep_mean(g, &s->m, &s->var);
-		s->df = (double)g->ngroups - 1;
-		return 0;
-	}
-	s->runs = k;
-	s->m = sum / (double)k;
-	/* runs that agree to the last bit are copies of one run, not a spread of
-	 * zero: nothing to estimate from (no CI) */
-	s->var = ss > 0 ? ss / (double)(k - 1) / (double)k : NAN;
-	s->df = (double)k - 1;
 	return 0;
 }
 

@@ -823,20 +823,17 @@ static bool each_row(const struct rows_pass *p, size_t n,
 
 static void gains_text_head(const struct rows_pass *p, size_t other, bool first)
 {
+	bool runs = any_runs(p->r);
+
 	(void)other, (void)first;
-	if (any_runs(p->r))
-		fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order "
-			      "0's value saved, paired within the file; a side of several runs: the "
-			      "gain of its runs' mean log ratio; diff = B - A in points, %.0f%% Welch CI from "
-			      "the spread of the runs' gains (a side of one run: its reps plus the "
-			      "assumed run-to-run part); p: its t test, Holm-adjusted, * below "
-			      "%.2g\n", p->r->ci_level * 100, p->r->alpha);
-	else
-		fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order "
-			      "0's value saved, paired within the file; diff = B - A in points, "
-			      "%.0f%% Welch CI over the reps plus the run-to-run part; p: its t "
-			      "test, Holm-adjusted, * below %.2g\n", p->r->ci_level * 100,
-			p->r->alpha);
+	fprintf(p->f, "gains against each file's own order 0 (drift-proof): share of order 0's "
+		      "value saved, paired within the file; %sdiff = B - A in points, %.0f%% Welch "
+		      "CI %s; p: its t test, Holm-adjusted, * below %.2g\n",
+		runs ? "a side of several runs: the gain of its runs' mean log ratio; " : "",
+		p->r->ci_level * 100,
+		runs ? "from the spread of the runs' gains (a side of one run: its reps plus the "
+		       "assumed run-to-run part)" : "over the reps plus the run-to-run part",
+		p->r->alpha);
 	fprintf(p->f, "%-*s %5s %6s %18s %8s %8s %8s %18s %10s  %s\n", p->mw, "metric", "order",
 		"span", "pairs A/B", "gain A", "gain B", "diff", "CI", "p", "verdict");
 }
