@@ -35,21 +35,11 @@ gtimeout=3000
 extra=""
 
 die() { local rc=$1; shift; echo "collapse-matrix.sh: $*" >&2; exit "$rc"; }
-need_val() { [ $# -ge 2 ] && [ -n "$2" ] || die 2 "$1 needs a value"; }
+. "$here/opts.sh"
+valued="kernel out arch bin fills mpn orders modes span timeout guest-timeout=gtimeout extra"
 while [ $# -gt 0 ]; do
+	if opt_value "$valued" "$@"; then shift 2; continue; fi
 	case "$1" in
-	--kernel) need_val "$@"; kernel=$2; shift 2 ;;
-	--out) need_val "$@"; out=$2; shift 2 ;;
-	--arch) need_val "$@"; arch=$2; shift 2 ;;
-	--bin) need_val "$@"; bin=$2; shift 2 ;;
-	--fills) need_val "$@"; fills=$2; shift 2 ;;
-	--mpn) need_val "$@"; mpn=$2; shift 2 ;;
-	--orders) need_val "$@"; orders=$2; shift 2 ;;
-	--modes) need_val "$@"; modes=$2; shift 2 ;;
-	--span) need_val "$@"; span=$2; shift 2 ;;
-	--timeout) need_val "$@"; timeout=$2; shift 2 ;;
-	--guest-timeout) need_val "$@"; gtimeout=$2; shift 2 ;;
-	--extra) need_val "$@"; extra=$2; shift 2 ;;
 	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) die 2 "unknown option '$1'" ;;
 	esac

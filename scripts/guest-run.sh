@@ -48,17 +48,10 @@ shell=0
 die() { local rc=$1; shift; echo "guest-run.sh: $*" >&2; exit "$rc"; }
 usage() { sed -n '7,11p' "$0" >&2; exit 2; }
 
-need_val() { [ $# -ge 2 ] && [ -n "$2" ] || die 2 "$1 needs a value"; }
+. "$here/opts.sh"
 while [ $# -gt 0 ]; do
+	if opt_value "arch accel mem cpus timeout kernel bin out" "$@"; then shift 2; continue; fi
 	case "$1" in
-	--arch) need_val "$@"; arch=$2; shift 2 ;;
-	--accel) need_val "$@"; accel=$2; shift 2 ;;
-	--mem) need_val "$@"; mem=$2; shift 2 ;;
-	--cpus) need_val "$@"; cpus=$2; shift 2 ;;
-	--timeout) need_val "$@"; timeout=$2; shift 2 ;;
-	--kernel) need_val "$@"; kernel=$2; shift 2 ;;
-	--bin) need_val "$@"; bin=$2; shift 2 ;;
-	--out) need_val "$@"; out=$2; shift 2 ;;
 	--shell) shell=1; shift ;;
 	--no-icount) icount=0; shift ;;
 	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;

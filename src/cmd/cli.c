@@ -83,8 +83,12 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f)
 		fprintf(f, "  %-30s %s\n", left, o->help);
 	}
 	fprintf(f, "  %-30s %s\n", "-h, --help", "show this help and exit");
+	if (cmd->details || cmd->exit_status)
+		fputc('\n', f);
 	if (cmd->details)
-		fprintf(f, "\n%s\n", cmd->details);
+		fprintf(f, "%s\n", cmd->details);
+	if (cmd->exit_status)
+		fprintf(f, "Exit status: %s\n", cmd->exit_status);
 }
 
 const char *const cli_formats_text_json[] = { "text", "json", NULL };

@@ -89,6 +89,8 @@ struct cli_cmd {
 	const char *args;      /* positional synopsis, e.g. "FILE" or NULL */
 	const char *summary;   /* one line */
 	const char *details;   /* paragraph after the options, or NULL */
+	const char *exit_status; /* "0 done, 1 ...": --help's "Exit status:" paragraph
+				  * and the man page's EXIT STATUS, or NULL */
 	const struct cli_opt *opts; /* terminated by CLI_END; --help is implicit */
 };
 

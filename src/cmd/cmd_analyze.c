@@ -39,8 +39,9 @@ static const struct cli_cmd analyze_cli = {
 		   "follows (source model): entries needed and miss ratio per level and order,\n"
 		   "walks saved, and the predicted knee per span beside the measured one, with\n"
 		   "the likely cause where they disagree; --tlb-model/--tlb-geometry recompute\n"
-		   "it for another CPU from the file alone.\n"
-		   "Exit status: 0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
+		   "it for another CPU from the file alone.",
+	.exit_status =
+		   "0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
 		   "model asked for that the file cannot give (no layout histogram).",
 	.opts = (const struct cli_opt[]){
 		CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', report_format_words, NULL,

@@ -89,8 +89,9 @@ static const struct cli_cmd collapse_cli = {
 		"sped up (mode khugepaged) or MADV_COLLAPSE is called (mode madvise), and the\n"
 		"span's folio orders are sampled until steady (khugepaged: two full scans\n"
 		"without change) or the timeout. Mainline MADV_COLLAPSE ignores max_ptes_none.\n"
-		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
-		"Exit status: 0 done (also when nothing collapsed), 1 runtime failure,\n"
+		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).",
+	.exit_status =
+		"0 done (also when nothing collapsed), 1 runtime failure,\n"
 		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
 	.opts = (const struct cli_opt[]){
 		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",

@@ -83,8 +83,9 @@ static const struct cli_cmd compare_cli = {
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
-		"max_ptes_none: final folio orders, RSS, time to steady, verdict.\n"
-		"Exit status: 0 compared; 1 unreadable input, nothing in common, or (with\n"
+		"max_ptes_none: final folio orders, RSS, time to steady, verdict.",
+	.exit_status =
+		"0 compared; 1 unreadable input, nothing in common, or (with\n"
 		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
 	.opts = (const struct cli_opt[]){
 		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,

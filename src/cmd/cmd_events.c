@@ -27,8 +27,9 @@ static const struct cli_cmd events_cli = {
 	.details = "Each semantic metric (dtlb_misses, stlb_hits, walks, walk_cycles,\n"
 		   "coalesced_hits, cycles, instructions) with its event string and the\n"
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
-		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.\n"
-		   "Exit status: 0 listed, 2 unknown --pmu, 3 no event set fits this CPU.",
+		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.",
+	.exit_status =
+		   "0 listed, 2 unknown --pmu, 3 no event set fits this CPU.",
 	.opts = (const struct cli_opt[]){
 		{ "pmu", 'p', "NAME",
 		  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "

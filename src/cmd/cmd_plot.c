@@ -38,8 +38,9 @@ static const struct cli_cmd plot_cli = {
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "An mthpscope record document (" RECORD_SCHEMA ") gives record_orders.*\n"
 		   "(per VMA, the share of its samples and of its memory at each folio order)\n"
-		   "and record_windows.* (the hottest windows, samples by order).\n"
-		   "Exit status: 0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
+		   "and record_windows.* (the hottest windows, samples by order).",
+	.exit_status =
+		   "0 written, 1 bad file or gnuplot failed, 2 usage error,\n"
 		   "3 gnuplot missing, or -o names something other than a directory that can be\n"
 		   "written.",
 	.opts = (const struct cli_opt[]){

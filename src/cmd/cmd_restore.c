@@ -23,8 +23,9 @@ static const struct cli_cmd restore_cli = {
 		   "mthpscope start as root) applies it and says what it changed. A corrupt or\n"
 		   "truncated journal is refused and kept, for a person to read.\n"
 		   "Every knob is written and read back; while one cannot be put back the\n"
-		   "journal is kept and the exit status is 1.\n"
-		   "Exit status: 0 restored or nothing to do, 1 corrupt journal or a knob not\n"
+		   "journal is kept and the exit status is 1.",
+	.exit_status =
+		   "0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored,\n"
 		   "3 not root, or its writer is still running.",
 	.opts = (const struct cli_opt[]){

@@ -139,8 +139,9 @@ static const struct cli_cmd run_cli = {
 		   "records the tree's wall and CPU time, faults, RSS, context switches, the\n"
 		   "size's fault counters and the folio orders of its anonymous memory (scans,\n"
 		   "and a last one of each process at its exit). A trial whose CMD fails or\n"
-		   "times out is kept, flagged and left out of the statistics.\n"
-		   "Exit status: 0 done, 1 runtime failure (or every trial of an order of CMD\n"
+		   "times out is kept, flagged and left out of the statistics.",
+	.exit_status =
+		   "0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
 		   "--backend pmu / span above half of MemAvailable / output not writable.",
 	.opts = (const struct cli_opt[]){

@@ -47,34 +47,25 @@ static const char *line_end(const char *s)
 	return e ? e : s + strlen(s);
 }
 
-/* Free text of the option tables (details): filled lines, indented lines
- * verbatim, an "Exit status:" paragraph left out (its own section). */
-static void details(FILE *f, const char *s, bool exit_part)
+/* Free text of the option tables (details, exit_status): filled lines,
+ * indented lines verbatim. */
+static void details(FILE *f, const char *s)
 {
-	bool in_exit = false, verbatim = false;
+	bool verbatim = false;
 
 	while (s && *s) {
 		const char *e = line_end(s);
 
-		if (!strncmp(s, "Exit status:", 12))
-			in_exit = true;
-		if (in_exit == exit_part) {
-			const char *t = s;
-
-			if (exit_part && t == s && !strncmp(t, "Exit status:", 12))
-				for (t += 12; *t == ' '; t++)
-					;
-			if (*t == ' ' && !verbatim) {
-				fputs(".nf\n", f);
-				verbatim = true;
-			} else if (*t != ' ' && verbatim) {
-				fputs(".fi\n", f);
-				verbatim = false;
-			}
-			if (e > t) {
-				roff_text(f, t, (size_t)(e - t), true);
-				fputc('\n', f);
-			}
+		if (*s == ' ' && !verbatim) {
+			fputs(".nf\n", f);
+			verbatim = true;
+		} else if (*s != ' ' && verbatim) {
+			fputs(".fi\n", f);
+			verbatim = false;
+		}
+		if (e > s) {
+			roff_text(f, s, (size_t)(e - s), true);
+			fputc('\n', f);
 		}
 		s = *e ? e + 1 : e;
 	}
@@ -255,16 +246,16 @@ int manpage_write(const struct ms_command *const *cmds, const char *cmd, const c
 	fputs("\n.SH DESCRIPTION\n", out);
 	roff(out, cli->summary);
 	fputs("\n.PP\n", out);
-	details(out, cli->details, false);
+	details(out, cli->details);
 	fputs(".PP\n", out);
 	markup(out, desc, false);
 	fputs(".SH OPTIONS\n", out);
 	for (o = cli->opts; o && o->name; o++)
 		option(out, o);
 	option(out, &(struct cli_opt){ "help", 'h', NULL, "show the options and exit" });
-	if (cli->details && strstr(cli->details, "Exit status:")) {
+	if (cli->exit_status) {
 		fputs(".SH EXIT STATUS\n", out);
-		details(out, strstr(cli->details, "Exit status:"), true);
+		details(out, cli->exit_status);
 	}
 	markup(out, desc, true);
 	see_also(out, cmds, cmd);
