@@ -7,20 +7,16 @@
  */
 #include "kernel.h"
 
-#include <errno.h>
 #include <stdlib.h>
 
 static int chase_mem_setup(struct kernel_state *st)
 {
 	uint64_t nlines = st->span / KERNEL_LINE, i;
 	uint32_t *next;
+	int err = kernel_random_cycle(&next, nlines, st->seed);
 
-	if (nlines < 2 || nlines > UINT32_MAX)
-		return -EINVAL;
-	next = malloc(nlines * sizeof(*next));
-	if (!next)
-		return -ENOMEM;
-	kernel_random_cycle(next, (uint32_t)nlines, st->seed);
+	if (err)
+		return err;
 	for (i = 0; i < nlines; i++)
 		*(void **)(st->base + i * KERNEL_LINE) = st->base + (uint64_t)next[i] * KERNEL_LINE;
 	free(next);

@@ -12,20 +12,16 @@
  */
 #include "kernel.h"
 
-#include <errno.h>
 #include <stdlib.h>
 
 static int chase_tlb_setup(struct kernel_state *st)
 {
 	uint64_t npages = st->span / st->page_size, i, hs;
 	uint32_t *next;
+	int err = kernel_random_cycle(&next, npages, st->seed);
 
-	if (npages < 2 || npages > UINT32_MAX)
-		return -EINVAL;
-	next = malloc(npages * sizeof(*next));
-	if (!next)
-		return -ENOMEM;
-	kernel_random_cycle(next, (uint32_t)npages, st->seed);
+	if (err)
+		return err;
 	for (i = 0; i < npages; i++) {
 		uint32_t j = next[i];
 		uint64_t li, lj;

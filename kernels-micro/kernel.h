@@ -53,9 +53,10 @@ const struct kernel_desc *kernel_find(const char *name);
 
 /* Shared set-up helpers (kernels.c). */
 #define KERNEL_LINE 64u
-/* A single random cycle over 0..n-1 (Sattolo's algorithm): next[i] is the
- * successor of i, and following it from any start visits all n. */
-int kernel_random_cycle(uint32_t *next, uint32_t n, uint64_t seed);
+/* A single random cycle over 0..n-1 (Sattolo's algorithm): (*next)[i] is
+ * the successor of i, and following it from any start visits all n. *next
+ * is malloc'd (free()). -EINVAL unless 2 <= n <= UINT32_MAX, -ENOMEM. */
+int kernel_random_cycle(uint32_t **next, uint64_t n, uint64_t seed);
 
 /* The dependent-load loop of both chases (kernels.c). */
 uint64_t kernel_chase_loop(struct kernel_state *st, unsigned long long n);

@@ -2,6 +2,7 @@
 #include "kernel.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct kernel_desc *const kernel_table[] = {
@@ -25,19 +26,21 @@ static uint32_t below(uint64_t *s, uint32_t bound)
 	return (uint32_t)(((stats_splitmix64(s) >> 32) * (uint64_t)bound) >> 32);
 }
 
-int kernel_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
+int kernel_random_cycle(uint32_t **next, uint64_t n, uint64_t seed)
 {
 	uint32_t *perm, i;
 	uint64_t s = seed;
 
-	if (n < 2)
+	if (n < 2 || n > UINT32_MAX)
 		return -EINVAL;
 	/* Sattolo: shuffle a permutation so that it is one n-cycle, then read
 	 * it as "perm[i] follows perm[i-1]". */
-	perm = next; /* build in place: perm first, then turn into successors */
+	perm = malloc(n * sizeof(*perm));
+	if (!perm)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		perm[i] = i;
-	for (i = n - 1; i > 0; i--) {
+	for (i = (uint32_t)n - 1; i > 0; i--) {
 		uint32_t j = below(&s, i); /* j < i: Sattolo, not Fisher-Yates */
 		uint32_t t = perm[i];
 		perm[i] = perm[j];
@@ -45,6 +48,7 @@ int kernel_random_cycle(uint32_t *next, uint32_t n, uint64_t seed)
 	}
 	/* perm is now a cyclic permutation i -> perm[i]: already a successor
 	 * table with a single cycle. */
+	*next = perm;
 	return 0;
 }
 

@@ -20,15 +20,16 @@ static char *alloc_span(size_t span)
 TEST(random_cycle_is_one_cycle)
 {
 	static const uint32_t sizes[] = { 2, 3, 10, 1000, 65537 };
+	uint32_t *none = NULL;
 	size_t k;
 
 	for (k = 0; k < (sizeof(sizes) / sizeof(sizes[0])); k++) {
 		uint32_t n = sizes[k], i, cur = 0;
-		uint32_t *next = malloc(n * sizeof(*next));
+		uint32_t *next = NULL;
 		unsigned char *seen = calloc(n, 1);
 
-		ASSERT_TRUE(next && seen);
-		ASSERT_EQ(kernel_random_cycle(next, n, 42 + k), 0);
+		ASSERT_TRUE(seen);
+		ASSERT_EQ(kernel_random_cycle(&next, n, 42 + k), 0);
 		for (i = 0; i < n; i++) {
 			ASSERT_TRUE(next[cur] < n);
 			EXPECT_EQ(seen[cur], 0);
@@ -39,7 +40,9 @@ TEST(random_cycle_is_one_cycle)
 		free(next);
 		free(seen);
 	}
-	EXPECT_EQ(kernel_random_cycle(NULL, 1, 0), -EINVAL);
+	EXPECT_EQ(kernel_random_cycle(&none, 1, 0), -EINVAL);
+	EXPECT_EQ(kernel_random_cycle(&none, (uint64_t)UINT32_MAX + 1, 0), -EINVAL);
+	EXPECT_TRUE(none == NULL);
 }
 
 /* The chase permutation visits every page exactly once per cycle. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The helpers of mthpscope.h that library modules use too (the messages
  * and exit statuses are the command layer's, in cmd/cli.c). */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -73,6 +74,22 @@ int ms_fail(char *err, size_t size, int code, const char *fmt, ...)
 	vsnprintf(err, size, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+int ms_grow(void *arrayp, size_t n, size_t *cap, size_t elem, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	memcpy(&a, arrayp, sizeof(a));
+	a = reallocarray(a, c, elem);
+	if (!a)
+		return -ENOMEM;
+	memcpy(arrayp, &a, sizeof(a));
+	*cap = c;
+	return 0;
 }
 
 char *ms_escape(const char *s)

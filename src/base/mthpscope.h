@@ -40,4 +40,12 @@ char *ms_escape(const char *s);
  * (nothing measured). */
 void ms_format_bytes(double b, char *buf, size_t size);
 
+/* Room for one more element in an array of n used of *cap allocated (each
+ * elem bytes) at *(void **)arrayp: when full, the allocation doubles, or
+ * starts at first elements. 0, or -ENOMEM with the array as it was. */
+int ms_grow(void *arrayp, size_t n, size_t *cap, size_t elem, size_t first);
+/* The same for an array a, its count n and its capacity cap (a size_t), as
+ * git's ALLOC_GROW: 'if (MS_GROW(l->v, l->n, l->cap, 64)) return -ENOMEM;'. */
+#define MS_GROW(a, n, cap, first) ms_grow(&(a), (n), &(cap), sizeof(*(a)), (first))
+
 #endif

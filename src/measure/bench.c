@@ -88,36 +88,22 @@ int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, 
 
 /* ---- the engine ---------------------------------------------------------- */
 
-static void say(struct bench *b, enum bench_event_kind kind, const char *fmt, va_list ap)
+void bench_say(struct bench *b, enum bench_event_kind kind, const char *fmt, ...)
 {
 	struct bench_event ev = { .kind = kind };
 	char msg[768];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	ev.what = msg;
 	if (b->report)
 		b->report(&ev, b->report_ctx);
 }
 
-static void warn(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
-static void warn(struct bench *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say(b, BENCH_EV_WARN, fmt, ap);
-	va_end(ap);
-}
-
-static void note(struct bench *b, const char *fmt, ...) MS_PRINTF(2, 3);
-static void note(struct bench *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say(b, BENCH_EV_NOTE, fmt, ap);
-	va_end(ap);
-}
+#define warn(b, ...) bench_say(b, BENCH_EV_WARN, __VA_ARGS__)
+#define note(b, ...) bench_say(b, BENCH_EV_NOTE, __VA_ARGS__)
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
 		bench_report_fn report, void *ctx)
@@ -878,7 +864,8 @@ struct wproc {
 struct watch {
 	struct scan_opts so;
 	struct wproc *p;
-	int n, cap, cursor;
+	int n, cursor;
+	size_t cap;
 	struct scan_stats sum, best;
 	struct evidence sum_ev, best_ev;
 	struct layout_hist sum_layout, best_layout; /* every mapping of the live tree */
@@ -977,15 +964,8 @@ static struct wproc *watch_proc(struct watch *w, pid_t pid)
 	}
 	if (lo < w->n && w->p[lo].pid == pid)
 		return &w->p[lo];
-	if (w->n == w->cap) {
-		int cap = w->cap ? 2 * w->cap : 64;
-		struct wproc *np = realloc(w->p, (size_t)cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		w->p = np;
-		w->cap = cap;
-	}
+	if (MS_GROW(w->p, w->n, w->cap, 64))
+		return NULL;
 	memmove(&w->p[lo + 1], &w->p[lo], (size_t)(w->n - lo) * sizeof(*w->p));
 	w->n++;
 	memset(&w->p[lo], 0, sizeof(w->p[lo]));

@@ -23,6 +23,7 @@
 #include "arch.h"
 #include "counters.h"
 #include "kernel.h"
+#include "mthpscope.h"
 #include "results.h"
 #include "thp.h"
 #include "tlb_model.h"
@@ -88,6 +89,9 @@ struct bench {
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
 		bench_report_fn report, void *ctx);
+/* A message, BENCH_EV_WARN or BENCH_EV_NOTE, to b's report callback (cut
+ * at 767 bytes; no callback: dropped). */
+void bench_say(struct bench *b, enum bench_event_kind kind, const char *fmt, ...) MS_PRINTF(3, 4);
 /*
  * Open the counters for 'cpu' (after pinning: a hybrid CPU's event set
  * depends on the core). Software events that do not open are a warning.

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "mthpscope.h"
 
 /* The group the signal hook kills: one child at a time. */
 static volatile sig_atomic_t current_pgid;
@@ -394,7 +395,8 @@ struct proc {
 
 struct tree {
 	struct proc *p;
-	int n, cap;
+	int n;
+	size_t cap;
 	int nr_processes, nr_live; /* thread groups seen, alive */
 	bool needs_tty;            /* a SIGTTIN/SIGTTOU was seen */
 	long hwm_kb;               /* the largest VmHWM at an exit stop */
@@ -452,15 +454,8 @@ static struct proc *tree_add(struct tree *t, pid_t tid, pid_t tgid)
 
 	if (p)
 		return p;
-	if (t->n == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 64;
-		struct proc *np = realloc(t->p, (size_t)cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		t->p = np;
-		t->cap = cap;
-	}
+	if (MS_GROW(t->p, t->n, t->cap, 64))
+		return NULL;
 	p = &t->p[t->n++];
 	*p = (struct proc){ .tid = tid, .tgid = tgid ? tgid : (pid_t)read_status(tid, "Tgid:", tid),
 			    .alive = true, .exit_scan_ns = -1 };
@@ -471,22 +466,15 @@ static struct proc *tree_add(struct tree *t, pid_t tid, pid_t tgid)
 
 /* The live thread-group ids, each once (a thread group's leader entry
  * stands for it), into a buffer grown as needed. */
-static int tree_tgids(const struct tree *t, pid_t **out, int *cap)
+static int tree_tgids(const struct tree *t, pid_t **out, size_t *cap)
 {
 	int n = 0;
 
 	for (int i = 0; i < t->n; i++) {
 		if (!t->p[i].alive || t->p[i].tid != t->p[i].tgid)
 			continue;
-		if (n == *cap) {
-			int nc = *cap ? 2 * *cap : 256;
-			pid_t *np = realloc(*out, (size_t)nc * sizeof(*np));
-
-			if (!np)
-				return -ENOMEM;
-			*out = np;
-			*cap = nc;
-		}
+		if (MS_GROW(*out, n, *cap, 256))
+			return -ENOMEM;
 		(*out)[n++] = t->p[i].tgid;
 	}
 	return n;
@@ -622,7 +610,7 @@ static int reap_ready(struct child *c, struct tree *t, const struct child_watch 
 /* A periodic call, unless the watch is over its CPU budget: then it is put
  * off to the next interval. */
 static int tick(struct child *c, struct tree *t, const struct child_watch *w,
-		struct child_result *res, pid_t **pids, int *cap)
+		struct child_result *res, pid_t **pids, size_t *cap)
 {
 	long long c0;
 	int n;
@@ -689,7 +677,8 @@ int child_wait(struct child *c, const struct child_watch *w, struct child_result
 	long long next_tick, deadline, interval = (long long)w->interval_ms * 1000000LL;
 	bool main_done = false, killed = false;
 	pid_t *pids = NULL;
-	int err = 0, cap = 0;
+	int err = 0;
+	size_t cap = 0;
 
 	memset(res, 0, sizeof(*res));
 	sigemptyset(&chld);

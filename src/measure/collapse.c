@@ -349,15 +349,8 @@ static int sample(const struct collapse_span *sp, long page_size, long t_ms, lon
 	struct folio_hist h;
 	int err;
 
-	if (run->nr_samples == run->cap_samples) {
-		size_t cap = run->cap_samples ? run->cap_samples * 2 : 64;
-		struct collapse_sample *n = realloc(run->timeline, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		run->timeline = n;
-		run->cap_samples = cap;
-	}
+	if (MS_GROW(run->timeline, run->nr_samples, run->cap_samples, 64))
+		return -ENOMEM;
 	memset(&h, 0, sizeof(h));
 	err = folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len, &h);
 	if (err)

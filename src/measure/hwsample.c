@@ -148,6 +148,23 @@ static int spe_payload(const unsigned char *buf, size_t len, size_t hdr, size_t 
 	return (int)(hdr + n);
 }
 
+/* An address or a counter packet, after its index is read: h is its header
+ * byte (the second of an extended header), hdr the header's length. */
+static int spe_indexed(const unsigned char *buf, size_t len, unsigned h, size_t hdr,
+		       struct hws_spe_packet *p)
+{
+	if ((h & 0xf8) == 0xb0) {
+		p->type = HWS_SPE_ADDRESS;
+		return spe_payload(buf, len, hdr, 8, p);
+	}
+	if ((h & 0xf8) == 0x98) {
+		p->type = HWS_SPE_COUNTER;
+		return spe_payload(buf, len, hdr, 2, p);
+	}
+	p->type = HWS_SPE_BAD;
+	return -EBADMSG;
+}
+
 static int spe_extended(const unsigned char *buf, size_t len, uint64_t pos,
 			struct hws_spe_packet *p)
 {
@@ -167,15 +184,7 @@ static int spe_extended(const unsigned char *buf, size_t len, uint64_t pos,
 		return skip > len ? 0 : (int)skip;
 	}
 	p->index = ((buf[0] & 3u) << 3) | (h1 & 7u);
-	if ((h1 & 0xf8) == 0xb0) {
-		p->type = HWS_SPE_ADDRESS;
-		return spe_payload(buf, len, 2, 8, p);
-	}
-	if ((h1 & 0xf8) == 0x98) {
-		p->type = HWS_SPE_COUNTER;
-		return spe_payload(buf, len, 2, 2, p);
-	}
-	return -EBADMSG;
+	return spe_indexed(buf, len, h1, 2, p);
 }
 
 int hws_spe_packet(const unsigned char *buf, size_t len, uint64_t pos, struct hws_spe_packet *p)
@@ -215,16 +224,7 @@ int hws_spe_packet(const unsigned char *buf, size_t len, uint64_t pos, struct hw
 	if ((h & 0xfc) == 0x20)
 		return spe_extended(buf, len, pos, p);
 	p->index = h & 7;
-	if ((h & 0xf8) == 0xb0) {
-		p->type = HWS_SPE_ADDRESS;
-		return spe_payload(buf, len, 1, 8, p);
-	}
-	if ((h & 0xf8) == 0x98) {
-		p->type = HWS_SPE_COUNTER;
-		return spe_payload(buf, len, 1, 2, p);
-	}
-	p->type = HWS_SPE_BAD;
-	return -EBADMSG;
+	return spe_indexed(buf, len, h, 1, p);
 }
 
 static void spe_apply(const struct hws_spe_packet *p, struct hws_access *a)

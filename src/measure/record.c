@@ -312,15 +312,8 @@ static int vma_row(struct rec *r, struct proc *p, int i)
 		if (d->vmas[k].pid == p->pid && d->vmas[k].start == v->start &&
 		    d->vmas[k].end == v->end && !strncmp(d->vmas[k].name, v->name, RECORD_NAME_MAX - 1))
 			return p->row[i] = (int)k;
-	if (d->nr_vmas == r->vma_cap) {
-		size_t cap = r->vma_cap ? 2 * r->vma_cap : 64;
-		struct record_vma *n = realloc(d->vmas, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		d->vmas = n;
-		r->vma_cap = cap;
-	}
+	if (MS_GROW(d->vmas, d->nr_vmas, r->vma_cap, 64))
+		return -ENOMEM;
 	row = &d->vmas[d->nr_vmas];
 	memset(row, 0, sizeof(*row));
 	row->pid = p->pid;
@@ -376,15 +369,8 @@ static struct win *win_get(struct rec *r, int pid, unsigned long long start, int
 	}
 	if (!add)
 		return NULL;
-	if (r->nr_wins == r->cap_wins) {
-		size_t cap = r->cap_wins ? 2 * r->cap_wins : 256;
-		struct win *n = realloc(r->wins, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		r->wins = n;
-		r->cap_wins = cap;
-	}
+	if (MS_GROW(r->wins, r->nr_wins, r->cap_wins, 256))
+		return NULL;
 	memset(&r->wins[r->nr_wins], 0, sizeof(r->wins[0]));
 	r->wins[r->nr_wins].pid = pid;
 	r->wins[r->nr_wins].start = start;
@@ -515,16 +501,9 @@ static void count(struct rec *r, int row, int pid, unsigned long addr, int order
 
 static void push(struct rec *r, struct pending_list *l, const struct pending *s)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 4096;
-		struct pending *n = realloc(l->v, cap * sizeof(*n));
-
-		if (!n) {
-			r->err = -ENOMEM;
-			return;
-		}
-		l->v = n;
-		l->cap = cap;
+	if (MS_GROW(l->v, l->n, l->cap, 4096)) {
+		r->err = -ENOMEM;
+		return;
 	}
 	l->v[l->n++] = *s;
 }
@@ -671,12 +650,11 @@ static void drain(struct rec *r)
 #define REC_MEM_MIN_SPAN (16UL << 20) /* below it one thread: a thread costs more */
 
 struct mem_job {
+	struct scan_pool pool;        /* first: the pool's callbacks are given it;
+				       * its err -ESRCH: the process went away */
 	struct rec *r;
-	int pid;
-	pthread_mutex_t lock;
 	size_t next_vma;              /* cursor: the next chunk to hand out */
 	unsigned long long next_addr;
-	int err;                      /* -ESRCH: the process went away */
 };
 
 struct mem_ctx {
@@ -705,93 +683,78 @@ static int memory_extent(const struct folio_extent *e, void *ctx)
 	struct rec *r = m->j->r;
 	struct win *w;
 
-	pthread_mutex_lock(&m->j->lock);
-	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
+	pthread_mutex_lock(&m->j->pool.lock);
+	w = win_get(r, m->j->pool.pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
 	memory_add(m->vma, e);
 	if (w)
 		memory_add(&w->mem, e);
-	pthread_mutex_unlock(&m->j->lock);
+	pthread_mutex_unlock(&m->j->pool.lock);
 	return 0;
 }
 
-/* The next chunk (under the lock): false when none is left. */
-static bool mem_take(struct mem_job *j, size_t *vi, unsigned long *start, unsigned long *end)
+/* The next chunk, one window or less of a VMA, with the window if sampled. */
+static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct scan_chunk *c)
 {
+	struct mem_job *j = (struct mem_job *)pool;
 	const struct record_doc *d = j->r->d;
 
-	while (j->next_vma < d->nr_vmas && !j->err) {
+	(void)s;
+	while (j->next_vma < d->nr_vmas) {
 		const struct record_vma *v = &d->vmas[j->next_vma];
 
-		if (v->pid != j->pid || j->next_addr >= v->end) {
+		if (v->pid != pool->pid || j->next_addr >= v->end) {
 			j->next_vma++;
 			j->next_addr = 0;
 			continue;
 		}
 		if (j->next_addr < v->start)
 			j->next_addr = v->start;
-		*vi = j->next_vma;
-		*start = (unsigned long)j->next_addr;
-		*end = (*start & ~j->r->win_mask) + j->r->win_mask + 1;
-		if (*end > v->end)
-			*end = (unsigned long)v->end;
-		j->next_addr = *end;
+		c->vma = j->next_vma;
+		c->start = (unsigned long)j->next_addr;
+		c->end = (c->start & ~j->r->win_mask) + j->r->win_mask + 1;
+		if (c->end > v->end)
+			c->end = (unsigned long)v->end;
+		j->next_addr = c->end;
+		c->arg = win_get(j->r, pool->pid, c->start & ~(unsigned long long)j->r->win_mask,
+				 -1, false);
 		return true;
 	}
 	return false;
 }
 
-static void *mem_worker(void *arg)
+static int mem_scan(struct scan_pool *pool, struct folio_scanner *s, const struct scan_chunk *c)
 {
-	struct mem_job *j = arg;
-	struct folio_scanner *s = NULL;
-	int err = folio_scanner_open(&s, j->pid);
+	struct mem_job *j = (struct mem_job *)pool;
+	struct record_vma *v = &j->r->d->vmas[c->vma];
+	struct mem_ctx m = { .j = j, .vma = &v->mem };
+	struct win *w = c->arg;
+	struct layout_hist lh;
+	int err;
 
-	for (;;) {
-		struct mem_ctx m = { .j = j };
-		const struct record_vma *v;
-		struct layout_hist lh;
-		unsigned long start, end;
-		struct win *w;
-		size_t vi;
-
-		pthread_mutex_lock(&j->lock);
-		if (err && !j->err)
-			j->err = err;
-		if (err || !mem_take(j, &vi, &start, &end)) {
-			pthread_mutex_unlock(&j->lock);
-			break;
-		}
-		v = &j->r->d->vmas[vi];
-		m.vma = &j->r->d->vmas[vi].mem;
-		w = win_get(j->r, j->pid, start & ~(unsigned long long)j->r->win_mask, -1, false);
-		pthread_mutex_unlock(&j->lock);
-		folio_scanner_layout_init(s, &lh);
-		folio_scanner_layout(s, w ? &lh : NULL);
-		err = folio_scanner_chunk(s, (unsigned long)v->start, (unsigned long)v->end, start,
-					  end, NULL, memory_extent, &m);
-		pthread_mutex_lock(&j->lock);
-		if (w && !err && (w->has_layout ? layout_hist_add(&w->layout, &lh) : 0) == 0) {
-			if (!w->has_layout)
-				w->layout = lh;
-			w->has_layout = true;
-		}
-		pthread_mutex_unlock(&j->lock);
-		/* a VMA unmapped since its samples: its memory is what is left */
-		if (err != -ESRCH)
-			err = 0;
+	folio_scanner_layout_init(s, &lh);
+	folio_scanner_layout(s, w ? &lh : NULL);
+	err = folio_scanner_chunk(s, (unsigned long)v->start, (unsigned long)v->end, c->start,
+				  c->end, NULL, memory_extent, &m);
+	pthread_mutex_lock(&pool->lock);
+	if (w && !err && (w->has_layout ? layout_hist_add(&w->layout, &lh) : 0) == 0) {
+		if (!w->has_layout)
+			w->layout = lh;
+		w->has_layout = true;
 	}
-	folio_scanner_close(s);
-	return NULL;
+	pthread_mutex_unlock(&pool->lock);
+	/* a VMA unmapped since its samples: its memory is what is left */
+	return err == -ESRCH ? err : 0;
 }
 
 /* Scan every sampled VMA of p (its memory is still mapped: an exit stop,
  * or the end of --duration). */
 static void memory_scan(struct rec *r, struct proc *p)
 {
-	struct mem_job j = { .r = r, .pid = p->pid, .lock = PTHREAD_MUTEX_INITIALIZER };
-	pthread_t th[REC_MEM_THREADS];
+	struct mem_job j = { .pool = { .pid = p->pid, .lock = PTHREAD_MUTEX_INITIALIZER,
+				       .take = mem_take, .scan = mem_scan },
+			     .r = r };
 	unsigned long long span = 0;
-	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1, started = 0, i;
+	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1;
 	size_t k;
 
 	if (p->final_done || p->gone)
@@ -810,12 +773,7 @@ static void memory_scan(struct rec *r, struct proc *p)
 	}
 	if (span < REC_MEM_MIN_SPAN)
 		n = 1;
-	for (i = 1; i < n; i++)
-		if (!pthread_create(&th[started], NULL, mem_worker, &j))
-			started++;
-	mem_worker(&j);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	scan_pool_run(&j.pool, n);
 out:
 	p->final_done = true;
 	folio_scanner_close(p->fs); /* each worker held its own */

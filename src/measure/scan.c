@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mthpscope.h"
+
 void scan_opts_init(struct scan_opts *o)
 {
 	long ps = sysconf(_SC_PAGESIZE);
@@ -131,15 +133,9 @@ static int parse_vmas(FILE *f, struct vma_list *l)
 
 		/* a header starts "start-end ", a field "Key:" */
 		if (space && (!colon || space < colon)) {
-			if (l->nr == l->cap) {
-				size_t ncap = l->cap ? 2 * l->cap : 64;
-				struct scan_vma *nv = realloc(l->v, ncap * sizeof(*nv));
-				if (!nv) {
-					err = -ENOMEM;
-					goto out;
-				}
-				l->v = nv;
-				l->cap = ncap;
+			if (MS_GROW(l->v, l->nr, l->cap, 64)) {
+				err = -ENOMEM;
+				goto out;
 			}
 			if (parse_header(line, &l->v[l->nr]))
 				continue;
@@ -288,21 +284,20 @@ static void finish_vma(const struct scan_opts *o, struct scan_vma *v, bool smaps
 #define SCAN_CHUNK (32UL << 20)
 
 struct scan_job {
-	int pid;
+	struct scan_pool pool;  /* first: the pool's callbacks are given it */
 	const struct scan_opts *o;
 	struct scan_vma *v;
 	size_t nr;
-	pthread_mutex_t lock;
 	size_t next_vma;        /* cursor: the next chunk to hand out */
 	unsigned long next_addr;
 	unsigned long chunk;    /* SCAN_CHUNK, or the PMD size when larger */
-	int err;
 };
 
-static bool take_chunk(struct scan_job *j, struct folio_scanner *s, size_t *vi,
-		       unsigned long *start, unsigned long *end)
+static bool take_chunk(struct scan_pool *p, struct folio_scanner *s, struct scan_chunk *c)
 {
-	while (j->next_vma < j->nr && !j->err) {
+	struct scan_job *j = (struct scan_job *)p;
+
+	while (j->next_vma < j->nr) {
 		struct scan_vma *v = &j->v[j->next_vma];
 		int err;
 
@@ -318,62 +313,83 @@ static bool take_chunk(struct scan_job *j, struct folio_scanner *s, size_t *vi,
 		 * is broken. */
 		err = folio_scanner_next_mapped(s, j->next_addr, v->end, &j->next_addr);
 		if (err) {
-			j->err = err;
+			p->err = err;
 			return false;
 		}
 		if (j->next_addr >= v->end)
 			continue;
-		*vi = j->next_vma;
-		*start = j->next_addr;
-		*end = (j->next_addr & ~(j->chunk - 1)) + j->chunk;
-		if (*end > v->end || *end <= *start)
-			*end = v->end;
-		j->next_addr = *end;
+		c->vma = j->next_vma;
+		c->start = j->next_addr;
+		c->end = (j->next_addr & ~(j->chunk - 1)) + j->chunk;
+		if (c->end > v->end || c->end <= c->start)
+			c->end = v->end;
+		j->next_addr = c->end;
 		return true;
 	}
 	return false;
 }
 
-static void *worker(void *arg)
+static int scan_one_chunk(struct scan_pool *p, struct folio_scanner *s, const struct scan_chunk *c)
 {
-	struct scan_job *j = arg;
+	struct scan_job *j = (struct scan_job *)p;
+	struct scan_vma *v = &j->v[c->vma];
+	struct scan_stats st;
+	struct folio_hist h;
+	struct layout_hist lh;
+	struct vma_ctx vc = { .o = j->o, .st = &st };
+	int err = 0;
+
+	memset(&st, 0, sizeof(st));
+	memset(&h, 0, sizeof(h));
+	layout_hist_init(&lh, j->o->page_shift, j->o->pmd_order);
+	if (j->o->layout)
+		err = folio_scanner_layout(s, &lh);
+	if (!err)
+		err = folio_scanner_chunk(s, v->start, v->end, c->start, c->end, &h, on_extent, &vc);
+	st.swapped = h.swapped;
+	pthread_mutex_lock(&p->lock);
+	scan_stats_add(&v->st, &st);
+	if (!err && j->o->layout)
+		err = layout_hist_add(&v->layout, &lh);
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+static void *pool_worker(void *arg)
+{
+	struct scan_pool *p = arg;
 	struct folio_scanner *s = NULL;
-	int err;
+	int err = folio_scanner_open(&s, p->pid);
 
-	err = folio_scanner_open(&s, j->pid);
 	for (;;) {
-		struct scan_stats st;
-		struct folio_hist h;
-		struct layout_hist lh;
-		struct vma_ctx c = { .o = j->o, .st = &st };
-		unsigned long start, end;
-		size_t vi;
+		struct scan_chunk c = { 0 };
 
-		pthread_mutex_lock(&j->lock);
-		if (err && !j->err)
-			j->err = err;
-		if (err || !take_chunk(j, s, &vi, &start, &end)) {
-			pthread_mutex_unlock(&j->lock);
+		pthread_mutex_lock(&p->lock);
+		if (err && !p->err)
+			p->err = err;
+		if (err || p->err || !p->take(p, s, &c)) {
+			pthread_mutex_unlock(&p->lock);
 			break;
 		}
-		pthread_mutex_unlock(&j->lock);
-		memset(&st, 0, sizeof(st));
-		memset(&h, 0, sizeof(h));
-		layout_hist_init(&lh, j->o->page_shift, j->o->pmd_order);
-		if (j->o->layout)
-			err = folio_scanner_layout(s, &lh);
-		if (!err)
-			err = folio_scanner_chunk(s, j->v[vi].start, j->v[vi].end, start, end, &h,
-						  on_extent, &c);
-		st.swapped = h.swapped;
-		pthread_mutex_lock(&j->lock);
-		scan_stats_add(&j->v[vi].st, &st);
-		if (!err && j->o->layout)
-			err = layout_hist_add(&j->v[vi].layout, &lh);
-		pthread_mutex_unlock(&j->lock);
+		pthread_mutex_unlock(&p->lock);
+		err = p->scan(p, s, &c);
 	}
 	folio_scanner_close(s);
 	return NULL;
+}
+
+int scan_pool_run(struct scan_pool *p, int n)
+{
+	pthread_t th[SCAN_MAX_THREADS];
+	int started = 0, i;
+
+	for (i = 1; i < n && i < SCAN_MAX_THREADS; i++)
+		if (!pthread_create(&th[started], NULL, pool_worker, p))
+			started++;
+	pool_worker(p);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	return p->err;
 }
 
 static int nr_workers(const struct scan_opts *o, const struct vma_list *l)
@@ -392,26 +408,18 @@ static int nr_workers(const struct scan_opts *o, const struct vma_list *l)
 
 static int scan_vmas(int pid, const struct scan_opts *o, struct vma_list *l)
 {
-	struct scan_job j = { .pid = pid, .o = o, .v = l->v, .nr = l->nr,
-			      .lock = PTHREAD_MUTEX_INITIALIZER,
+	struct scan_job j = { .pool = { .pid = pid, .lock = PTHREAD_MUTEX_INITIALIZER,
+					.take = take_chunk, .scan = scan_one_chunk },
+			      .o = o, .v = l->v, .nr = l->nr,
 			      .next_addr = l->nr ? l->v[0].start : 0,
 			      .chunk = SCAN_CHUNK };
-	pthread_t th[SCAN_MAX_THREADS];
-	int n = nr_workers(o, l), started = 0, i;
 	size_t v;
 
 	if (o->pmd_order + (int)o->page_shift > __builtin_ctzl(SCAN_CHUNK))
 		j.chunk = 1UL << (o->pmd_order + (int)o->page_shift);
 	for (v = 0; v < l->nr; v++)
 		layout_hist_init(&l->v[v].layout, o->page_shift, o->pmd_order);
-
-	for (i = 1; i < n && i < SCAN_MAX_THREADS; i++)
-		if (!pthread_create(&th[started], NULL, worker, &j))
-			started++;
-	worker(&j);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	return j.err;
+	return scan_pool_run(&j.pool, nr_workers(o, l));
 }
 
 static bool is_zombie(int pid)

@@ -12,6 +12,7 @@
 #ifndef SCAN_H
 #define SCAN_H
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,6 +86,31 @@ int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx);
 int scan_process_exists(int pid);
 
 void scan_stats_add(struct scan_stats *dst, const struct scan_stats *src);
+
+/*
+ * Workers that scan one process's memory chunk by chunk, each with its own
+ * folio_scanner (scan_process here, record's exit scan): take() hands out
+ * the next chunk, under the lock, false when none is left; scan() scans it
+ * outside the lock, which it takes itself to add up. The first error, of a
+ * scanner's open, of take() (put in err) or of scan(), stops every worker.
+ */
+struct scan_chunk {
+	size_t vma;               /* the index of its VMA in the caller's list */
+	unsigned long start, end; /* the chunk's addresses in that VMA */
+	void *arg;                /* what take() found for scan() */
+};
+
+struct scan_pool {
+	int pid;
+	pthread_mutex_t lock;
+	int err;
+	bool (*take)(struct scan_pool *p, struct folio_scanner *s, struct scan_chunk *c);
+	int (*scan)(struct scan_pool *p, struct folio_scanner *s, const struct scan_chunk *c);
+};
+
+/* Run n workers (this thread and up to n - 1 started ones, at most
+ * SCAN_MAX_THREADS in all) until no chunk is left; returns p->err. */
+int scan_pool_run(struct scan_pool *p, int n);
 
 /* The VMAs of smaps (or maps) text read from f, header fields and the kB
  * fields scan uses; malformed headers are skipped. *v is malloc'd (free()).

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The run session: spans, schedule, config, and the loops over the plan. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +9,6 @@
 #include "arch.h"
 #include "mthpscope.h"
 #include "session.h"
-
-MS_PRINTF(2, 3) static void session_note(struct session *s, const char *fmt, ...)
-{
-	struct bench_event ev = { .kind = BENCH_EV_NOTE };
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ev.what = msg;
-	if (s->b.report)
-		s->b.report(&ev, s->b.report_ctx);
-}
 
 /* A trial starts (cell NULL: the last one is done). */
 static void session_progress(struct session *s, int done, const struct bench_cell *c)
@@ -104,9 +89,9 @@ static void choose_schedule(struct session *s, unsigned long long largest,
 
 		ms_format_bytes((double)need, l, sizeof(l));
 		ms_format_bytes((double)avail, a, sizeof(a));
-		session_note(s, "the spans of all %d orders at once (%s) exceed half of "
-			     "MemAvailable (%s): the sequential schedule is used (one order per "
-			     "trial)", (int)s->orders.nr, l, a);
+		bench_say(&s->b, BENCH_EV_NOTE, "the spans of all %d orders at once (%s) exceed "
+			  "half of MemAvailable (%s): the sequential schedule is used (one "
+			  "order per trial)", (int)s->orders.nr, l, a);
 		s->schedule = RESULTS_SCHED_SEQUENTIAL;
 	}
 }
@@ -151,11 +136,11 @@ int session_setup(struct session *s, char *why, size_t size)
 		return err;
 	if (s->o.span && s->topo.l2_bytes && kernel_find("chase-tlb") == s->pats[0] &&
 	    s->o.span / s->topo.page_size * KERNEL_LINE > s->topo.l2_bytes / 2)
-		session_note(s, "chase-tlb at %llu MiB chases %llu KiB of lines, more than half "
-			     "of the L2 (%llu KiB): cache misses add to the translation cost",
-			     s->o.span >> 20,
-			     s->o.span / (unsigned long long)s->topo.page_size * KERNEL_LINE >> 10,
-			     s->topo.l2_bytes >> 10);
+		bench_say(&s->b, BENCH_EV_NOTE, "chase-tlb at %llu MiB chases %llu KiB of lines, "
+			  "more than half of the L2 (%llu KiB): cache misses add to the "
+			  "translation cost", s->o.span >> 20,
+			  s->o.span / (unsigned long long)s->topo.page_size * KERNEL_LINE >> 10,
+			  s->topo.l2_bytes >> 10);
 	if (!s->o.have_sparse)
 		s->o.sparse_k = (long)(s->s.pmd_size / (unsigned long)s->topo.page_size);
 	s->target_ns = s->o.quick ? 0.1e9 : 0.5e9;

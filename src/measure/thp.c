@@ -3,6 +3,7 @@
 #include "thp_kernel.h"
 #include "atomic.h"
 #include "cleanup.h"
+#include "mthpscope.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -29,6 +30,9 @@ static const char *const khugepaged_knobs[] = {
 	"defrag", "max_ptes_none", "max_ptes_swap", "max_ptes_shared",
 	"pages_to_scan", "scan_sleep_millisecs", "alloc_sleep_millisecs",
 };
+/* The same for the top directory and each hugepages-<size>kB one. */
+static const char *const top_knobs[] = { "enabled", "defrag", "shmem_enabled" };
+static const char *const size_knobs[] = { "enabled", "shmem_enabled" };
 
 /* Per-size stats that only kernels with khugepaged mTHP collapse have
  * (Nico Pache's "khugepaged: mTHP support" series). */
@@ -454,35 +458,37 @@ static void add_knob(const char *path)
 	nr_snapshot++;
 }
 
+/* The knobs 'names' of the directory 'dir'. */
+static void add_knobs(const char *dir, const char *const *names, size_t n)
+{
+	char path[600];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		add_knob(path);
+	}
+}
+
 static int snapshot_take(void)
 {
 	const char *root = thp_root();
-	char path[600];
+	char dir[600];
 	struct dirent *de;
 	DIR *d;
-	size_t i;
 
 	nr_snapshot = 0;
-	snprintf(path, sizeof(path), "%s/enabled", root);
-	add_knob(path);
-	snprintf(path, sizeof(path), "%s/defrag", root);
-	add_knob(path);
-	snprintf(path, sizeof(path), "%s/shmem_enabled", root);
-	add_knob(path);
-	for (i = 0; i < sizeof(khugepaged_knobs) / sizeof(khugepaged_knobs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/khugepaged/%s", root, khugepaged_knobs[i]);
-		add_knob(path);
-	}
+	add_knobs(root, top_knobs, MS_ARRAY_SIZE(top_knobs));
+	snprintf(dir, sizeof(dir), "%s/khugepaged", root);
+	add_knobs(dir, khugepaged_knobs, MS_ARRAY_SIZE(khugepaged_knobs));
 	d = opendir(root);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "hugepages-", 10))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/enabled", root, de->d_name);
-		add_knob(path);
-		snprintf(path, sizeof(path), "%s/%s/shmem_enabled", root, de->d_name);
-		add_knob(path);
+		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
+		add_knobs(dir, size_knobs, MS_ARRAY_SIZE(size_knobs));
 	}
 	closedir(d);
 	return nr_snapshot ? 0 : -ENOENT;
