@@ -134,6 +134,18 @@ int atomic_remove_stale(const char *path)
 	return n;
 }
 
+/* fd as a stream to write: NULL with -errno in *err (fd closed then). */
+static FILE *stream_of(int fd, int *err)
+{
+	FILE *f = fdopen(fd, "w");
+
+	if (!f) {
+		*err = -errno;
+		close(fd);
+	}
+	return f;
+}
+
 /* Not a regular file (a character device such as /dev/null, a FIFO, a
  * socket): written in place, never replaced by a rename. */
 static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
@@ -144,12 +156,8 @@ static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), voi
 	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
+	if (!(f = stream_of(fd, &err)))
 		return err;
-	}
 	errno = 0;
 	err = emit(f, ctx);
 	if (!err && (fflush(f) || ferror(f)))
@@ -187,12 +195,8 @@ int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 	if (fd < 0)
 		return -errno;
 	slot = cleanup_unlink_path(tmp);
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
+	if (!(f = stream_of(fd, &err)))
 		goto fail;
-	}
 	errno = 0;
 	if ((err = emit(f, ctx)))
 		goto fail;

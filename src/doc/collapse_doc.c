@@ -17,6 +17,7 @@
 
 #include "collapse_doc.h"
 #include "json_read.h"
+#include "json_write.h"
 #include "mthpscope.h"
 #include "results.h"
 
@@ -42,28 +43,13 @@ static json_t *orders_json(const struct folio_orders *o)
 	return a;
 }
 
-static json_t *hist_json(const unsigned long long *pages)
-{
-	json_t *h = json_object();
-	char k[8];
-	int o;
-
-	for (o = 0; h && o <= FOLIO_MAX_ORDER; o++) {
-		if (!pages[o])
-			continue;
-		snprintf(k, sizeof(k), "%d", o);
-		json_object_set_new(h, k, json_integer((json_int_t)pages[o]));
-	}
-	return h;
-}
-
 static json_t *measure_json(const struct collapse_doc_measure *m, const char *what)
 {
 	return json_pack("{s:s, s:s, s:{s:f, s:s, s:f, s:f}, s:I, s:i, s:o}", "pattern",
 			 W_PATTERN, "span_state", what, "ns_per_access", "value",
 			 m->ns_per_access, "source", W_TIMING, "min", m->ns_min, "max", m->ns_max,
 			 "accesses", (json_int_t)m->accesses, "reps", m->reps, "hist",
-			 hist_json(m->pages));
+			 wr_order_counts(m->pages, FOLIO_MAX_ORDER));
 }
 
 static json_t *run_json(const struct collapse_doc_run *r)
@@ -75,8 +61,8 @@ static json_t *run_json(const struct collapse_doc_run *r)
 		const struct collapse_doc_sample *s = &r->samples[i];
 
 		json_t *js = json_pack("{s:I, s:o, s:I, s:I}", "t_ms", (json_int_t)s->t_ms,
-				       "hist", hist_json(s->pages), "partial",
-				       (json_int_t)s->partial, "rss_bytes",
+				       "hist", wr_order_counts(s->pages, FOLIO_MAX_ORDER),
+				       "partial", (json_int_t)s->partial, "rss_bytes",
 				       (json_int_t)s->rss_bytes);
 
 		if (js && s->full_scans >= 0)
@@ -734,25 +720,13 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 {
 	json_t *runs, *cfg, *host, *run, *v;
 	struct mpn_range mpn;
-	const char *schema;
 	char path[96];
 	size_t r;
 	int rc;
 
-	if (!json_is_object(doc))
-		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a collapse document), "
-			    "found %s", rd_terse_type(doc));
-	schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema)
-		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
-	if (strcmp(schema, COLLAPSE_SCHEMA)) {
-		if (!strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
-			return ms_fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
-				    "(this mthpscope reads %s)", schema, COLLAPSE_SCHEMA);
-		return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a collapse document "
-			    "(expected %s, from 'mthpscope collapse')", schema, COLLAPSE_SCHEMA);
-	}
-	if ((rc = rd_want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
+	if ((rc = rd_want_schema(doc, COLLAPSE_SCHEMA, COLLAPSE_SCHEMA_PREFIX, "collapse", err,
+				 errsize)) ||
+	    (rc = rd_want(doc, "$", "tool", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||

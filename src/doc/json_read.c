@@ -55,16 +55,40 @@ int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key,
 	return 0;
 }
 
-int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key,
-	      bool required, json_t **v)
+/* Which JSON types a getter takes, as a mask of json_type bits. */
+#define TYPES(t) (1u << (t))
+#define NUMBER (TYPES(JSON_INTEGER) | TYPES(JSON_REAL))
+
+/* o.key of one of 'types' into *v (NULL when absent and optional); another
+ * type is "expected NOUN, found ...". */
+static int get_typed(struct rd *rd, const json_t *o, const char *path, const char *key,
+		     bool required, unsigned types, const char *noun, json_t **v)
 {
 	int err = rd_get(rd, o, path, key, required, v);
 
 	if (err || !*v)
 		return err;
-	if (!json_is_object(*v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected an object, found %s", path, key,
+	if (!(types & TYPES(json_typeof(*v))))
+		return rd_fail(rd, -EBADMSG, "%s.%s: expected %s, found %s", path, key, noun,
 			       type_of(rd, *v));
+	return 0;
+}
+
+int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key,
+	      bool required, json_t **v)
+{
+	return get_typed(rd, o, path, key, required, TYPES(JSON_OBJECT), "an object", v);
+}
+
+int rd_array(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	     size_t max, json_t **a)
+{
+	int err = get_typed(rd, o, path, key, required, TYPES(JSON_ARRAY), "an array", a);
+
+	if (err || !*a)
+		return err;
+	if (json_array_size(*a) > max)
+		return rd_fail(rd, -EBADMSG, "%s.%s: more than %zu elements", path, key, max);
 	return 0;
 }
 
@@ -74,13 +98,10 @@ int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key,
 	      bool required, bool strict, char *dst, size_t size)
 {
 	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
+	int err = get_typed(rd, o, path, key, required, TYPES(JSON_STRING), "a string", &v);
 
 	if (err || !v)
 		return err;
-	if (!json_is_string(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected a string, found %s", path, key,
-			       type_of(rd, v));
 	if (strict && json_string_length(v) >= size)
 		return rd_fail(rd, -EBADMSG, "%s.%s: longer than %zu characters", path, key,
 			       size - 1);
@@ -92,13 +113,10 @@ int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key,
 	   bool required, json_int_t min, json_int_t max, json_int_t *out)
 {
 	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
+	int err = get_typed(rd, o, path, key, required, TYPES(JSON_INTEGER), "an integer", &v);
 
 	if (err || !v)
 		return err;
-	if (!json_is_integer(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected an integer, found %s", path, key,
-			       type_of(rd, v));
 	if (rd->terse && min == 0 && json_integer_value(v) < 0)
 		return rd_fail(rd, -EBADMSG, "%s.%s: %lld is negative", path, key,
 			       (long long)json_integer_value(v));
@@ -114,13 +132,10 @@ int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key,
 {
 	json_t *v;
 	double d;
-	int err = rd_get(rd, o, path, key, required, &v);
+	int err = get_typed(rd, o, path, key, required, NUMBER, "a number", &v);
 
 	if (err || !v)
 		return err;
-	if (!json_is_number(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected a number, found %s", path, key,
-			       type_of(rd, v));
 	d = json_number_value(v);
 	if (!isfinite(d))
 		return rd_fail(rd, -EBADMSG, "%s.%s: not a finite number", path, key);
@@ -135,13 +150,11 @@ int rd_bool(struct rd *rd, const json_t *o, const char *path, const char *key,
 	    bool required, bool *out)
 {
 	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
+	int err = get_typed(rd, o, path, key, required, TYPES(JSON_TRUE) | TYPES(JSON_FALSE),
+			    "true or false", &v);
 
 	if (err || !v)
 		return err;
-	if (!json_is_boolean(v))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected true or false, found %s", path, key,
-			       type_of(rd, v));
 	*out = json_is_true(v);
 	return 0;
 }
@@ -155,18 +168,15 @@ int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, 
 		[JSON_REAL] = "a number",
 	};
 	json_t *v;
-	int err = rd_get(rd, o, path, key, required, &v);
+	int err = get_typed(rd, o, path, key, required,
+			    type == JSON_REAL ? NUMBER : TYPES(type), names[type], &v);
 
 	if (err || !v)
 		return err;
-	if (type == JSON_REAL ? json_is_number(v) : json_typeof(v) == type) {
-		if (type == JSON_INTEGER && json_integer_value(v) < 0)
-			return rd_fail(rd, -EBADMSG, "%s.%s: %lld is negative", path, key,
-				       (long long)json_integer_value(v));
-		return 0;
-	}
-	return rd_fail(rd, -EBADMSG, "%s.%s: expected %s, found %s", path, key, names[type],
-		       type_of(rd, v));
+	if (type == JSON_INTEGER && json_integer_value(v) < 0)
+		return rd_fail(rd, -EBADMSG, "%s.%s: %lld is negative", path, key,
+			       (long long)json_integer_value(v));
+	return 0;
 }
 
 /* ---- the terse wording into an error buffer ------------------------------ */
@@ -228,4 +238,24 @@ int rd_want_word(json_t *o, const char *path, const char *key, const char *word,
 		return ms_fail(err, errsize, -EBADMSG, "%s.%s: expected \"%s\", found %s", path,
 			       key, word, json_is_string(v) ? json_string_value(v) : rd_terse_type(v));
 	return 0;
+}
+
+int rd_want_schema(json_t *doc, const char *schema, const char *prefix, const char *noun,
+		   char *err, size_t errsize)
+{
+	const char *v;
+
+	if (!json_is_object(doc))
+		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a %s document), "
+			       "found %s", noun, rd_terse_type(doc));
+	v = json_string_value(json_object_get(doc, "schema"));
+	if (!v)
+		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
+	if (!strcmp(v, schema))
+		return 0;
+	if (!strncmp(v, prefix, strlen(prefix)))
+		return ms_fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
+			       "(this mthpscope reads %s)", v, schema);
+	return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a %s document (expected "
+		       "%s, from 'mthpscope %s')", v, noun, schema, noun);
 }

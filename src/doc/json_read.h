@@ -37,6 +37,9 @@ int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key, bo
 	   json_t **v);
 int rd_object(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
 	      json_t **v);
+/* An array of at most max elements (SIZE_MAX: any number). */
+int rd_array(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
+	     size_t max, json_t **a);
 /* A string into dst; 'strict' makes one that does not fit an error (names
  * used as keys), otherwise it is cut (descriptive text). */
 int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
@@ -76,5 +79,10 @@ int rd_want_str(json_t *o, const char *path, const char *key, bool required, cha
 /* A fixed word of the document (e.g. "source": "timing"), when present. */
 int rd_want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
 		 size_t errsize);
+/* doc is an object whose "schema" is 'schema' (-EPROTO for another version,
+ * one starting with 'prefix', or another document): the collapse and record
+ * documents, named by noun, the command that writes them. */
+int rd_want_schema(json_t *doc, const char *schema, const char *prefix, const char *noun,
+		   char *err, size_t errsize);
 
 #endif

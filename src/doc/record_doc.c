@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_read.h"
+#include "json_write.h"
 #include "mthpscope.h"
 
 #define W_TOOL "mthpscope"
@@ -72,21 +74,6 @@ int record_config_set_argv(struct record_config *c, char *const argv[])
 
 /* ---- the writer ----------------------------------------------------------- */
 
-static json_t *order_map(const unsigned long long *v)
-{
-	json_t *o = json_object();
-	char k[8];
-	int i;
-
-	for (i = 0; o && i <= RECORD_MAX_ORDER; i++) {
-		if (!v[i])
-			continue;
-		snprintf(k, sizeof(k), "%d", i);
-		json_object_set_new(o, k, json_integer((json_int_t)v[i]));
-	}
-	return o;
-}
-
 static json_t *counts_json(const struct record_counts *c)
 {
 	json_t *j, *ps = json_object();
@@ -98,9 +85,10 @@ static json_t *counts_json(const struct record_counts *c)
 		json_object_set_new(ps, k, json_integer((json_int_t)c->psize[i].samples));
 	}
 	j = json_pack("{s:I, s:o, s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)c->samples,
-		      "by_order", order_map(c->order), "partial", (json_int_t)c->partial, "other",
-		      (json_int_t)c->other, "unmapped", (json_int_t)c->unmapped, "pmd_mapped",
-		      (json_int_t)c->pmd_mapped, "tlb_miss", (json_int_t)c->tlb_miss);
+		      "by_order", wr_order_counts(c->order, RECORD_MAX_ORDER), "partial",
+		      (json_int_t)c->partial, "other", (json_int_t)c->other, "unmapped",
+		      (json_int_t)c->unmapped, "pmd_mapped", (json_int_t)c->pmd_mapped, "tlb_miss",
+		      (json_int_t)c->tlb_miss);
 	if (j && c->nr_psizes)
 		json_object_set_new(j, "by_page_size", ps);
 	else
@@ -112,7 +100,8 @@ static json_t *memory_json(const struct record_memory *m)
 {
 	if (!m->scanned)
 		return json_null();
-	return json_pack("{s:o, s:I, s:I, s:I}", "pages", order_map(m->pages), "partial",
+	return json_pack("{s:o, s:I, s:I, s:I}", "pages",
+			 wr_order_counts(m->pages, RECORD_MAX_ORDER), "partial",
 			 (json_int_t)m->partial, "other", (json_int_t)m->other, "present",
 			 (json_int_t)m->present);
 }
@@ -244,6 +233,40 @@ static int want_ull(json_t *o, const char *path, const char *key, bool required,
 	return rc;
 }
 
+/* The required counts of an object, each a key and its place in the model. */
+struct count_field {
+	const char *key;
+	size_t off;
+};
+
+static const struct count_field counts_fields[] = {
+	{ "total", offsetof(struct record_counts, samples) },
+	{ "partial", offsetof(struct record_counts, partial) },
+	{ "other", offsetof(struct record_counts, other) },
+	{ "unmapped", offsetof(struct record_counts, unmapped) },
+	{ "pmd_mapped", offsetof(struct record_counts, pmd_mapped) },
+	{ "tlb_miss", offsetof(struct record_counts, tlb_miss) },
+};
+
+static const struct count_field memory_fields[] = {
+	{ "partial", offsetof(struct record_memory, partial) },
+	{ "other", offsetof(struct record_memory, other) },
+	{ "present", offsetof(struct record_memory, present) },
+};
+
+static int want_counts(json_t *o, const char *path, void *model, const struct count_field *f,
+		       size_t n, char *err, size_t errsize)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if ((rc = want_ull(o, path, f[i].key, true,
+				   (unsigned long long *)((char *)model + f[i].off), err, errsize)))
+			return rc;
+	return 0;
+}
+
 /* Where the count of key k goes, or NULL with the message in err (a bad key). */
 typedef unsigned long long *count_slot_fn(const char *k, void *ctx, const char *path, char *err,
 					  size_t errsize);
@@ -312,12 +335,8 @@ static int read_counts(json_t *o, const char *path, struct record_counts *c, cha
 	if (!json_is_object(o))
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
 			       rd_terse_type(o));
-	if ((rc = want_ull(o, path, "total", true, &c->samples, err, errsize)) ||
-	    (rc = want_ull(o, path, "partial", true, &c->partial, err, errsize)) ||
-	    (rc = want_ull(o, path, "other", true, &c->other, err, errsize)) ||
-	    (rc = want_ull(o, path, "unmapped", true, &c->unmapped, err, errsize)) ||
-	    (rc = want_ull(o, path, "pmd_mapped", true, &c->pmd_mapped, err, errsize)) ||
-	    (rc = want_ull(o, path, "tlb_miss", true, &c->tlb_miss, err, errsize)) ||
+	if ((rc = want_counts(o, path, c, counts_fields, MS_ARRAY_SIZE(counts_fields), err,
+			      errsize)) ||
 	    (rc = rd_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.by_order", path);
@@ -344,9 +363,8 @@ static int read_memory(json_t *o, const char *path, struct record_memory *m, cha
 		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object or null, found %s",
 			       path, rd_terse_type(o));
 	m->scanned = true;
-	if ((rc = want_ull(o, path, "partial", true, &m->partial, err, errsize)) ||
-	    (rc = want_ull(o, path, "other", true, &m->other, err, errsize)) ||
-	    (rc = want_ull(o, path, "present", true, &m->present, err, errsize)) ||
+	if ((rc = want_counts(o, path, m, memory_fields, MS_ARRAY_SIZE(memory_fields), err,
+			      errsize)) ||
 	    (rc = rd_want(o, path, "pages", JSON_OBJECT, true, err, errsize)))
 		return rc;
 	snprintf(p, sizeof(p), "%s.pages", path);
@@ -593,31 +611,13 @@ static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size
 	return 0;
 }
 
-static int read_schema(json_t *doc, char *err, size_t errsize)
-{
-	const char *schema;
-
-	if (!json_is_object(doc))
-		return ms_fail(err, errsize, -EBADMSG, "$: expected an object (a record document), "
-			       "found %s", rd_terse_type(doc));
-	schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema)
-		return ms_fail(err, errsize, -EBADMSG, "$.schema: missing or not a string");
-	if (!strcmp(schema, RECORD_SCHEMA))
-		return 0;
-	if (!strncmp(schema, RECORD_SCHEMA_PREFIX, strlen(RECORD_SCHEMA_PREFIX)))
-		return ms_fail(err, errsize, -EPROTO, "$.schema: version '%s' is not supported "
-			       "(this mthpscope reads %s)", schema, RECORD_SCHEMA);
-	return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a record document (expected "
-		       "%s, from 'mthpscope record')", schema, RECORD_SCHEMA);
-}
-
 static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize)
 {
 	json_t *v;
 	int rc;
 
-	if ((rc = read_schema(doc, err, errsize)) ||
+	if ((rc = rd_want_schema(doc, RECORD_SCHEMA, RECORD_SCHEMA_PREFIX, "record", err,
+				  errsize)) ||
 	    (rc = rd_want(doc, "$", "tool", JSON_OBJECT, true, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||

@@ -137,10 +137,8 @@ static int rd_pmu(struct rd *rd, const json_t *pmu, const char *path, struct res
 	if ((err = rd_bool(rd, pmu, path, "available", false, &p->available)) ||
 	    (err = rd_string(rd, pmu, path, "reason", false, true, p->reason, sizeof(p->reason))))
 		return err;
-	a = json_object_get(pmu, "models");
-	if (a && !json_is_array(a))
-		return rd_fail(rd, -EBADMSG, "%s.models: expected an array, found %s", path,
-			       rd_type_name(a));
+	if ((err = rd_array(rd, pmu, path, "models", false, SIZE_MAX, &a)))
+		return err;
 	if (json_array_size(a) > RESULTS_MAX_PMU_MODELS)
 		return rd_fail(rd, -EBADMSG, "%s.models: more than %d models", path,
 			       RESULTS_MAX_PMU_MODELS);
@@ -289,11 +287,8 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 		return rd_fail(rd, -EBADMSG, "%s.enabled: a size without anon support has null",
 			       path);
 	if (t->anon) {
-		if ((err = rd_get(rd, z, path, "offered", true, &off)))
+		if ((err = rd_array(rd, z, path, "offered", true, SIZE_MAX, &off)))
 			return err;
-		if (!json_is_array(off))
-			return rd_fail(rd, -EBADMSG, "%s.offered: expected an array, found %s", path,
-				       rd_type_name(off));
 		json_array_foreach(off, i, w) {
 			int x2 = json_is_string(w) ? thp_word_parse(json_string_value(w)) : -EINVAL;
 
@@ -454,14 +449,12 @@ static const char *const flag_names[] = { "low_coverage", "failed", "timeout" };
 
 static int rd_flags(struct rd *rd, const char *tpath, const json_t *v, unsigned *flags)
 {
-	json_t *a = json_object_get(v, "flags"), *f;
+	json_t *a, *f;
 	size_t i, k;
+	int err;
 
-	if (!a)
-		return 0;
-	if (!json_is_array(a))
-		return rd_fail(rd, -EBADMSG, "%s.flags: expected an array, found %s", tpath,
-			       rd_type_name(a));
+	if ((err = rd_array(rd, v, tpath, "flags", false, SIZE_MAX, &a)) || !a)
+		return err;
 	json_array_foreach(a, i, f) {
 		if (!json_is_string(f))
 			return rd_fail(rd, -EBADMSG, "%s.flags[%zu]: expected a string, found %s",
@@ -618,10 +611,8 @@ static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct re
 	json_t *sparse;
 	int err;
 
-	sparse = json_object_get(v, "sparse");
-	if (sparse && !json_is_object(sparse))
-		return rd_fail(rd, -EBADMSG, "%s.sparse: expected an object, found %s", path,
-			       rd_type_name(sparse));
+	if ((err = rd_object(rd, v, path, "sparse", false, &sparse)))
+		return err;
 	t->sparse = sparse || !strcmp(t->pattern, "sparse");
 	if (sparse) {
 		char sp[96];
@@ -641,8 +632,9 @@ static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct re
  * of "tlb" (a string when present). */
 static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
 {
-	json_t *l = json_object_get(v, "layout"), *tlb = json_object_get(v, "tlb");
+	json_t *l = json_object_get(v, "layout"), *tlb;
 	char err[256], path[80];
+	int rc;
 
 	if (l) {
 		/* err names the field from the layout down: join the paths */
@@ -651,9 +643,8 @@ static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct r
 				       json_is_object(l) ? "." : ": ", err);
 		t->has_layout = true;
 	}
-	if (tlb && !json_is_object(tlb))
-		return rd_fail(rd, -EBADMSG, "%s.tlb: expected an object, found %s", tpath,
-			       rd_type_name(tlb));
+	if ((rc = rd_object(rd, v, tpath, "tlb", false, &tlb)))
+		return rc;
 	snprintf(path, sizeof(path), "%s.tlb", tpath);
 	return tlb ? rd_string(rd, tlb, path, "model", false, true, t->tlb_model,
 			       sizeof(t->tlb_model)) : 0;
@@ -798,12 +789,8 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 				&x)))
 		return err;
 	r->max_ptes_none = (long)x;
-	sizes = json_object_get(thp, "sizes");
-	if (!sizes)
-		return 0;
-	if (!json_is_array(sizes))
-		return rd_fail(rd, -EBADMSG, "$.thp.sizes: expected an array, found %s",
-			       rd_type_name(sizes));
+	if ((err = rd_array(rd, thp, "$.thp", "sizes", false, SIZE_MAX, &sizes)) || !sizes)
+		return err;
 	json_array_foreach(sizes, i, z) {
 		char path[48];
 
@@ -865,22 +852,6 @@ static int rd_placement(struct rd *rd, const json_t *config, bool *per_rep)
 	return 0;
 }
 
-/* An optional array o.key of at most max elements into *a (NULL when absent). */
-static int rd_array(struct rd *rd, const json_t *o, const char *path, const char *key,
-		    size_t max, json_t **a)
-{
-	int err = rd_get(rd, o, path, key, false, a);
-
-	if (err || !*a)
-		return err;
-	if (!json_is_array(*a))
-		return rd_fail(rd, -EBADMSG, "%s.%s: expected an array, found %s", path, key,
-			       rd_type_name(*a));
-	if (json_array_size(*a) > max)
-		return rd_fail(rd, -EBADMSG, "%s.%s: more than %zu elements", path, key, max);
-	return 0;
-}
-
 /* config.workload of a command run. */
 static int rd_config_workload(struct rd *rd, const json_t *cfg, struct results_config *c)
 {
@@ -900,7 +871,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 	size_t i;
 	int err;
 
-	if ((err = rd_array(rd, cfg, p, "patterns", RESULTS_MAX_PATTERNS, &a)))
+	if ((err = rd_array(rd, cfg, p, "patterns", false, RESULTS_MAX_PATTERNS, &a)))
 		return err;
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v) || json_string_length(v) >= sizeof(c->patterns[0]))
@@ -910,7 +881,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 		snprintf(c->patterns[i], sizeof(c->patterns[0]), "%s", json_string_value(v));
 		c->nr_patterns = (int)i + 1;
 	}
-	if ((err = rd_array(rd, cfg, p, "orders", FOLIO_MAX_ORDER + 1, &a)))
+	if ((err = rd_array(rd, cfg, p, "orders", false, FOLIO_MAX_ORDER + 1, &a)))
 		return err;
 	json_array_foreach(a, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
@@ -920,7 +891,7 @@ static int rd_config_lists(struct rd *rd, const json_t *cfg, struct results_conf
 		c->orders.order[i] = (int)json_integer_value(v);
 		c->orders.nr = i + 1;
 	}
-	if ((err = rd_array(rd, cfg, p, "spans", RESULTS_MAX_SPANS, &a)))
+	if ((err = rd_array(rd, cfg, p, "spans", false, RESULTS_MAX_SPANS, &a)))
 		return err;
 	json_array_foreach(a, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1)
@@ -939,7 +910,7 @@ static int rd_config_metrics(struct rd *rd, const json_t *cfg, struct results_co
 	size_t i;
 	int err;
 
-	if ((err = rd_array(rd, cfg, "$.config", "metrics", RESULTS_MAX_METRICS, &a)))
+	if ((err = rd_array(rd, cfg, "$.config", "metrics", false, RESULTS_MAX_METRICS, &a)))
 		return err;
 	json_array_foreach(a, i, v) {
 		struct results_config_metric *m = &c->metrics[i];
@@ -1103,12 +1074,8 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 	r->config_seed = r->head.config.seed;
 	if (stream)
 		return 0; /* the caller reads the trials one by one */
-	trials = json_object_get(doc, "trials");
-	if (!trials)
-		return rd_fail(rd, -EBADMSG, "$.trials: missing (a required field)");
-	if (!json_is_array(trials))
-		return rd_fail(rd, -EBADMSG, "$.trials: expected an array, found %s",
-			       rd_type_name(trials));
+	if ((err = rd_array(rd, doc, "$", "trials", true, SIZE_MAX, &trials)))
+		return err;
 	if (json_array_size(trials) == 0)
 		return rd_fail(rd, -ENODATA, "$.trials: no trials (the run measured nothing)");
 	r->trials = calloc(json_array_size(trials), sizeof(*r->trials));
