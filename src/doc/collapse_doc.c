@@ -308,8 +308,7 @@ static int read_measure(json_t *m, const char *path, const char *state,
 	int rc;
 
 	if (!json_is_object(m))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    rd_terse_type(m));
+		return rd_want_not_object(m, path, err, errsize);
 	snprintf(p, sizeof(p), "%s.ns_per_access", path);
 	if ((rc = rd_want_word(m, path, "pattern", W_PATTERN, err, errsize)) ||
 	    (rc = rd_want_word(m, path, "span_state", state, err, errsize)) ||
@@ -400,8 +399,7 @@ static int read_run_counters(json_t *run, const char *path, struct collapse_doc_
 
 		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
 		if (!json_is_object(c))
-			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				    rd_terse_type(c));
+			return rd_want_not_object(c, p, err, errsize);
 		x = 0;
 		if ((rc = rd_want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
 		    (rc = rd_want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
@@ -600,8 +598,7 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 	int rc;
 
 	if (!json_is_object(run))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			    rd_terse_type(run));
+		return rd_want_not_object(run, path, err, errsize);
 	if ((rc = rd_want(run, path, "max_ptes_none", JSON_INTEGER, true, err, errsize)) ||
 	    (rc = rd_want(run, path, "timeline", JSON_ARRAY, true, err, errsize)))
 		return rc;
@@ -621,8 +618,7 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 
 		snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
 		if (!json_is_object(smp))
-			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s",
-				    hp, rd_terse_type(smp));
+			return rd_want_not_object(smp, hp, err, errsize);
 		if ((rc = rd_want(smp, hp, "t_ms", JSON_INTEGER, true, err, errsize)) ||
 		    (rc = rd_want(smp, hp, "hist", JSON_OBJECT, true, err, errsize)))
 			return rc;

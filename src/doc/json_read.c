@@ -183,6 +183,16 @@ int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, 
 
 #define TERSE(err, errsize) (struct rd){ .err = (err), .errsize = (errsize), .terse = true }
 
+int rd_not_object(struct rd *rd, const json_t *v, const char *path)
+{
+	return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, type_of(rd, v));
+}
+
+int rd_want_not_object(const json_t *v, const char *path, char *err, size_t errsize)
+{
+	return rd_not_object(&TERSE(err, errsize), v, path);
+}
+
 const char *rd_terse_type(const json_t *v)
 {
 	return json_is_real(v) ? "a number" : rd_type_name(v);

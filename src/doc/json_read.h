@@ -32,6 +32,9 @@ struct rd {
 MS_PRINTF(3, 4) int rd_fail(struct rd *rd, int code, const char *fmt, ...);
 /* "an object", "an integer", "a real number", ... */
 const char *rd_type_name(const json_t *v);
+/* The failure for v at path (an element, or a reader's argument) that is
+ * not an object: 'if (!json_is_object(v)) return rd_not_object(rd, v, path);' */
+int rd_not_object(struct rd *rd, const json_t *v, const char *path);
 /* o.key into *v: NULL when absent and optional, an error when required. */
 int rd_get(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
 	   json_t **v);
@@ -76,6 +79,8 @@ int rd_want_bool(json_t *o, const char *path, const char *key, bool required, bo
 /* A string that fits dst (the writer would write a longer one back cut). */
 int rd_want_str(json_t *o, const char *path, const char *key, bool required, char *dst,
 		size_t size, char *err, size_t errsize);
+/* rd_not_object in the terse wording. */
+int rd_want_not_object(const json_t *v, const char *path, char *err, size_t errsize);
 /* A fixed word of the document (e.g. "source": "timing"), when present. */
 int rd_want_word(json_t *o, const char *path, const char *key, const char *word, char *err,
 		 size_t errsize);

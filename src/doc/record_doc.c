@@ -280,8 +280,7 @@ static int read_count_map(json_t *m, const char *path, count_slot_fn *slot, void
 	json_t *x;
 
 	if (!json_is_object(m))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_terse_type(m));
+		return rd_want_not_object(m, path, err, errsize);
 	json_object_foreach(m, k, x) {
 		if (!(dst = slot(k, ctx, path, err, errsize)))
 			return -EBADMSG;
@@ -333,8 +332,7 @@ static int read_counts(json_t *o, const char *path, struct record_counts *c, cha
 	int rc;
 
 	if (!json_is_object(o))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_terse_type(o));
+		return rd_want_not_object(o, path, err, errsize);
 	if ((rc = want_counts(o, path, c, counts_fields, MS_ARRAY_SIZE(counts_fields), err,
 			      errsize)) ||
 	    (rc = rd_want(o, path, "by_order", JSON_OBJECT, true, err, errsize)))
@@ -469,8 +467,7 @@ static int read_row(json_t *o, const char *path, int *pid, unsigned long long *s
 	int rc;
 
 	if (!json_is_object(o))
-		return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_terse_type(o));
+		return rd_want_not_object(o, path, err, errsize);
 	if ((rc = rd_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
 	    (rc = want_ull(o, path, "start", true, start, err, errsize)) ||
 	    (rc = rd_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
@@ -520,8 +517,7 @@ static int read_window_tlb(json_t *o, const char *path, struct record_window_tlb
 	json_array_foreach(at, i, x) {
 		snprintf(p, sizeof(p), "%s.at_order[%zu]", path, i);
 		if (!json_is_object(x))
-			return ms_fail(err, errsize, -EBADMSG, "%s: expected an object, found %s", p,
-				       rd_terse_type(x));
+			return rd_want_not_object(x, p, err, errsize);
 		if ((rc = rd_want_int(x, p, "order", true, 0, RECORD_MAX_ORDER, &v, err, errsize)) ||
 		    (rc = want_ull(x, p, "entries", true, &t->entries_at[i], err, errsize)))
 			return rc;

@@ -132,8 +132,7 @@ static int rd_pmu(struct rd *rd, const json_t *pmu, const char *path, struct res
 	int err;
 
 	if (!json_is_object(pmu))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_type_name(pmu));
+		return rd_not_object(rd, pmu, path);
 	if ((err = rd_bool(rd, pmu, path, "available", false, &p->available)) ||
 	    (err = rd_string(rd, pmu, path, "reason", false, true, p->reason, sizeof(p->reason))))
 		return err;
@@ -162,8 +161,7 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	int err;
 
 	if (!json_is_object(host))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_type_name(host));
+		return rd_not_object(rd, host, path);
 	if ((err = rd_string(rd, host, path, "kernel", false, true, t->kernel, sizeof(t->kernel))) ||
 	    (err = rd_string(rd, host, path, "arch", false, true, t->arch, sizeof(t->arch))) ||
 	    (err = rd_string(rd, host, path, "cpu_vendor", false, true, t->cpu_vendor,
@@ -272,8 +270,7 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 	int err;
 
 	if (!json_is_object(z))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_type_name(z));
+		return rd_not_object(rd, z, path);
 	if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
 		return err;
 	t->order = (int)x;
@@ -344,8 +341,7 @@ static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct
 	int err;
 
 	if (!json_is_object(thp))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_type_name(thp));
+		return rd_not_object(rd, thp, path);
 	if ((err = rd_word(rd, thp, path, "enabled", &s->enabled)) ||
 	    (err = rd_word(rd, thp, path, "defrag", &s->defrag)) ||
 	    (err = rd_word(rd, thp, path, "shmem_enabled", &s->shmem_enabled)) ||
@@ -665,7 +661,7 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	t->coverage = NAN;
 	t->seq = -1;
 	if (!json_is_object(v))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path, rd_type_name(v));
+		return rd_not_object(rd, v, path);
 	if ((err = rd_int(rd, v, path, "order", true, 0, pmd_order, &x)))
 		return err;
 	t->order = (int)x;
@@ -796,8 +792,7 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 
 		snprintf(path, sizeof(path), "$.thp.sizes[%zu]", i);
 		if (!json_is_object(z))
-			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-				       rd_type_name(z));
+			return rd_not_object(rd, z, path);
 		if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
 			return err;
 		if (r->nr_sizes > FOLIO_MAX_ORDER)
@@ -918,8 +913,7 @@ static int rd_config_metrics(struct rd *rd, const json_t *cfg, struct results_co
 
 		snprintf(p, sizeof(p), "$.config.metrics[%zu]", i);
 		if (!json_is_object(v))
-			return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", p,
-				       rd_type_name(v));
+			return rd_not_object(rd, v, p);
 		if ((err = rd_string(rd, v, p, "name", true, true, m->name, sizeof(m->name))) ||
 		    (err = rd_string(rd, v, p, "regex", true, true, m->regex, sizeof(m->regex))) ||
 		    (err = rd_string(rd, v, p, "better", false, true, better, sizeof(better))))

@@ -77,8 +77,7 @@ int results_precision_read(struct rd *rd, const json_t *o, const char *path,
 
 	memset(p, 0, sizeof(*p));
 	if (!json_is_object(o))
-		return rd_fail(rd, -EBADMSG, "%s: expected an object, found %s", path,
-			       rd_type_name(o));
+		return rd_not_object(rd, o, path);
 	if ((err = rd_points(rd, o, path, "target_points", false, &p->target)) ||
 	    (err = rd_bool(rd, o, path, "all_orders", true, &p->all)) ||
 	    (err = rd_number(rd, o, path, "max_time_s", true, 0.0, 1e9, &p->max_time_s)) ||
