@@ -558,22 +558,23 @@ static unsigned long input_sets(const struct compare_input *in, struct llset *sp
 	return folio_orders_mask(&orders);
 }
 
-static bool input_has_metric(const struct compare_input *in, const char *metric)
-{
-	size_t i;
+/* The names a series is looked up by when one side ran something the other
+ * did not. */
+enum series_name { SERIES_PATTERN, SERIES_METRIC };
 
-	for (i = 0; i < in->nr_series; i++)
-		if (!strcmp(in->series[i].metric, metric))
-			return true;
-	return false;
+static const char *series_name(const struct compare_series *s, enum series_name field)
+{
+	return field == SERIES_PATTERN ? s->pattern : s->metric;
 }
 
-static bool input_has_pattern(const struct compare_input *in, const char *pattern)
+/* Whether one of s[0..n) has name as its pattern or its metric. */
+static bool series_have(const struct compare_series *s, size_t n, enum series_name field,
+			const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < in->nr_series; i++)
-		if (!strcmp(in->series[i].pattern, pattern))
+	for (i = 0; i < n; i++)
+		if (!strcmp(series_name(&s[i], field), name))
 			return true;
 	return false;
 }
@@ -604,22 +605,39 @@ static bool metric_selected(const struct compare_opts *o, const char *metric)
 	return false;
 }
 
-static int check_patterns(struct compare_report *r, const struct compare_input *x,
-			  const struct compare_input *y)
+/* A pattern or a metric that one side ran and the other did not, said once
+ * per name: a pattern makes the sides incomparable; a metric (no PMU on one
+ * host, a newer tool on the other) is only left out, and said only when the
+ * options (o) select it. */
+static int check_one_sided(struct compare_report *r, const struct compare_opts *o,
+			   const struct compare_input *a, const struct compare_input *b,
+			   enum series_name field)
 {
-	size_t i, j;
+	const struct compare_input *sides[2][2] = { { a, b }, { b, a } };
+	size_t s, i;
 	int err = 0;
 
-	for (i = 0; i < x->nr_series && !err; i++) {
-		const char *p = x->series[i].pattern;
-		bool seen = false;
+	for (s = 0; s < 2 && !err; s++) {
+		const struct compare_input *x = sides[s][0], *y = sides[s][1];
 
-		for (j = 0; j < i; j++)
-			seen |= !strcmp(x->series[j].pattern, p);
-		if (seen || input_has_pattern(y, p))
-			continue;
-		r->comparable = false;
-		err = compare_add_warning(r, "access pattern %s is in %s only: not compared", p, x->label);
+		for (i = 0; i < x->nr_series && !err; i++) {
+			const char *name = series_name(&x->series[i], field);
+
+			/* skip a name an earlier series had */
+			if (series_have(x->series, i, field, name) ||
+			    series_have(y->series, y->nr_series, field, name))
+				continue;
+			if (field == SERIES_PATTERN) {
+				r->comparable = false;
+				err = compare_add_warning(
+					r, "access pattern %s is in %s only: not compared", name,
+					x->label);
+			} else if (metric_selected(o, name)) {
+				err = compare_add_warning(
+					r, "metric %s is in %s but not in %s: not compared", name,
+					x->label, y->label);
+			}
+		}
 	}
 	return err;
 }
@@ -633,9 +651,7 @@ static int check_overlap(struct compare_report *r, const struct compare_input *a
 	char buf[256];
 	int err;
 
-	err = check_patterns(r, a, b);
-	if (!err)
-		err = check_patterns(r, b, a);
+	err = check_one_sided(r, NULL, a, b, SERIES_PATTERN);
 	if (err)
 		return err;
 
@@ -660,33 +676,6 @@ static int check_overlap(struct compare_report *r, const struct compare_input *a
 	if (!err && buf[0]) {
 		r->comparable = false;
 		err = compare_add_warning(r, "spans %s are in %s only: not compared", buf, b->label);
-	}
-	return err;
-}
-
-/* A metric measured on one side only (no PMU on one host, a newer tool on
- * the other): say so once per metric. */
-static int check_metrics(struct compare_report *r, const struct compare_opts *o,
-			 const struct compare_input *a, const struct compare_input *b)
-{
-	const struct compare_input *sides[2][2] = { { a, b }, { b, a } };
-	size_t s, i, j;
-	int err = 0;
-
-	for (s = 0; s < 2 && !err; s++) {
-		const struct compare_input *x = sides[s][0], *y = sides[s][1];
-
-		for (i = 0; i < x->nr_series && !err; i++) {
-			const char *m = x->series[i].metric;
-			bool seen = false;
-
-			for (j = 0; j < i; j++)
-				seen |= !strcmp(x->series[j].metric, m);
-			if (seen || !metric_selected(o, m) || input_has_metric(y, m))
-				continue;
-			err = compare_add_warning(r, "metric %s is in %s but not in %s: not compared", m,
-					  x->label, y->label);
-		}
 	}
 	return err;
 }
@@ -848,7 +837,7 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 	if (!err)
 		err = check_overlap(r, a, b);
 	if (!err)
-		err = check_metrics(r, o, a, b);
+		err = check_one_sided(r, o, a, b, SERIES_METRIC);
 	for (i = 0; !err && i < a->nr_series; i++) {
 		const struct compare_series *sa = &a->series[i], *sb;
 		struct compare_row row = { .other = other };
@@ -913,7 +902,8 @@ int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 		bool found = false;
 
 		for (j = 0; j < nr_inputs; j++)
-			found |= input_has_metric(&inputs[j], o.metrics[i]);
+			found |= series_have(inputs[j].series, inputs[j].nr_series, SERIES_METRIC,
+					     o.metrics[i]);
 		if (!found) {
 			snprintf(r->error, sizeof(r->error),
 				 "metric '%s' is in none of the files (names as in doc/ARCHITECTURE.md: "

@@ -320,134 +320,117 @@ static void percentile_interval(double *stat, size_t count, double level, double
 	*hi = sorted_quantile(stat, count, 1.0 - alpha);
 }
 
-int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned iters,
-			      uint64_t seed, double *lo, double *hi)
-{
-	struct stats_rng r;
-	double *buf = NULL, *stat = NULL, *sx = NULL;
-	unsigned i;
-	int err = check_finite(x, n);
+/* One sample of a bootstrap. */
+struct boot_sample {
+	const double *x;
+	size_t n;
+};
 
+/*
+ * The bootstrap percentile CI at level of a statistic of the medians of k
+ * samples (k <= 3): each of the iters resamples draws the samples' medians
+ * in turn, then stat(medians, &value). A statistic can be undefined for a
+ * resample (stat returns false: a zero denominator); such resamples are
+ * dropped, and too many of them (half or more: -EDOM) make the interval
+ * meaningless.
+ */
+static int bootstrap_ci(const struct boot_sample *s, int k,
+			bool (*stat)(const double *median, double *value), double level,
+			unsigned iters, uint64_t seed, double *lo, double *hi)
+{
+	double *copy[3] = { NULL }, *buf = NULL, *values = NULL, median[3];
+	const double *use[3];
+	struct stats_rng r;
+	size_t count = 0, nmax = 0;
+	unsigned i;
+	int j, err = 0;
+
+	for (j = 0; j < k && !err; j++)
+		err = check_finite(s[j].x, s[j].n);
 	if (err)
 		return err;
 	if (!(level > 0.0 && level < 1.0) || iters < 2)
 		return -EINVAL;
-	buf = malloc(n * sizeof(*buf));
-	stat = malloc(iters * sizeof(*stat));
-	if (!buf || !stat) {
+	for (j = 0; j < k; j++)
+		nmax = s[j].n > nmax ? s[j].n : nmax;
+	buf = malloc(nmax * sizeof(*buf));
+	values = malloc(iters * sizeof(*values));
+	if (!buf || !values) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if ((err = resample_input(x, n, &sx, &x)))
+	for (j = 0; j < k && !err; j++)
+		err = resample_input(s[j].x, s[j].n, &copy[j], &use[j]);
+	if (err)
 		goto out;
 	stats_rng_seed(&r, seed);
-	for (i = 0; i < iters; i++)
-		stat[i] = resample_median(x, n, buf, &r);
-	percentile_interval(stat, iters, level, lo, hi);
+	for (i = 0; i < iters; i++) {
+		for (j = 0; j < k; j++)
+			median[j] = resample_median(use[j], s[j].n, buf, &r);
+		if (stat(median, &values[count]))
+			count++;
+	}
+	if (count < (size_t)iters / 2 + 1) {
+		err = -EDOM;
+		goto out;
+	}
+	percentile_interval(values, count, level, lo, hi);
 out:
-	free(sx);
+	for (j = 0; j < k; j++)
+		free(copy[j]);
 	free(buf);
-	free(stat);
+	free(values);
 	return err;
+}
+
+static bool median_stat(const double *median, double *value)
+{
+	*value = median[0];
+	return true;
+}
+
+int stats_bootstrap_median_ci(const double *x, size_t n, double level, unsigned iters,
+			      uint64_t seed, double *lo, double *hi)
+{
+	const struct boot_sample s[] = { { x, n } };
+
+	return bootstrap_ci(s, 1, median_stat, level, iters, seed, lo, hi);
+}
+
+/* b / a - 1 of the medians; a zero baseline has no relative change. */
+static bool rel_change_stat(const double *median, double *value)
+{
+	if (median[0] == 0.0)
+		return false;
+	*value = median[1] / median[0] - 1.0;
+	return true;
 }
 
 int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, size_t nb,
 				  double level, unsigned iters, uint64_t seed,
 				  double *lo, double *hi)
 {
-	struct stats_rng r;
-	double *buf = NULL, *stat = NULL, *sa = NULL, *sb = NULL;
-	size_t count = 0;
-	unsigned i;
-	int err = check_finite(a, na);
+	const struct boot_sample s[] = { { a, na }, { b, nb } };
 
-	if (!err)
-		err = check_finite(b, nb);
-	if (err)
-		return err;
-	if (!(level > 0.0 && level < 1.0) || iters < 2)
-		return -EINVAL;
-	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
-	stat = malloc(iters * sizeof(*stat));
-	if (!buf || !stat) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if ((err = resample_input(a, na, &sa, &a)) || (err = resample_input(b, nb, &sb, &b)))
-		goto out;
-	stats_rng_seed(&r, seed);
-	for (i = 0; i < iters; i++) {
-		double ma = resample_median(a, na, buf, &r);
-		double mb = resample_median(b, nb, buf, &r);
+	return bootstrap_ci(s, 2, rel_change_stat, level, iters, seed, lo, hi);
+}
 
-		/* a zero baseline has no relative change; such resamples are
-		 * dropped, and too many of them make the interval meaningless */
-		if (ma != 0.0)
-			stat[count++] = mb / ma - 1.0;
-	}
-	if (count < (size_t)iters / 2 + 1) {
-		err = -EDOM;
-		goto out;
-	}
-	percentile_interval(stat, count, level, lo, hi);
-out:
-	free(sa);
-	free(sb);
-	free(buf);
-	free(stat);
-	return err;
+/* (base - x) / (base - ref) of the medians; undefined where ref gains nothing. */
+static bool gain_share_stat(const double *median, double *value)
+{
+	if (median[0] - median[2] == 0.0)
+		return false;
+	*value = (median[0] - median[1]) / (median[0] - median[2]);
+	return true;
 }
 
 int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double *x, size_t nx,
 				  const double *ref, size_t nref, double level, unsigned iters,
 				  uint64_t seed, double *lo, double *hi)
 {
-	struct stats_rng r;
-	double *buf = NULL, *stat = NULL, *s0 = NULL, *s1 = NULL, *s2 = NULL;
-	size_t count = 0, nmax;
-	unsigned i;
-	int err = check_finite(base, nbase);
+	const struct boot_sample s[] = { { base, nbase }, { x, nx }, { ref, nref } };
 
-	if (!err)
-		err = check_finite(x, nx);
-	if (!err)
-		err = check_finite(ref, nref);
-	if (err)
-		return err;
-	if (!(level > 0.0 && level < 1.0) || iters < 2)
-		return -EINVAL;
-	nmax = nbase > nx ? nbase : nx;
-	nmax = nmax > nref ? nmax : nref;
-	buf = malloc(nmax * sizeof(*buf));
-	stat = malloc(iters * sizeof(*stat));
-	if (!buf || !stat) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if ((err = resample_input(base, nbase, &s0, &base)) || (err = resample_input(x, nx, &s1, &x)) ||
-	    (err = resample_input(ref, nref, &s2, &ref)))
-		goto out;
-	stats_rng_seed(&r, seed);
-	for (i = 0; i < iters; i++) {
-		double mb = resample_median(base, nbase, buf, &r);
-		double mx = resample_median(x, nx, buf, &r);
-		double mr = resample_median(ref, nref, buf, &r);
-
-		if (mb - mr != 0.0)
-			stat[count++] = (mb - mx) / (mb - mr);
-	}
-	if (count < (size_t)iters / 2 + 1) {
-		err = -EDOM;
-		goto out;
-	}
-	percentile_interval(stat, count, level, lo, hi);
-out:
-	free(s0);
-	free(s1);
-	free(s2);
-	free(buf);
-	free(stat);
-	return err;
+	return bootstrap_ci(s, 3, gain_share_stat, level, iters, seed, lo, hi);
 }
 
 /*
@@ -489,6 +472,33 @@ static int cmp_ranked(const void *a, const void *b)
 	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
+/* Sorts all[0..n) by value and returns the sum of the mid-ranks (ties share
+ * the mean of their ranks, 1-based) of the elements of group; *tie_term gets
+ * the sum of t^3 - t over the runs of t equal values, 0 when there are no ties. */
+static double mid_rank_sum(struct ranked *all, size_t n, int group, double *tie_term)
+{
+	double sum = 0.0;
+	size_t i, j;
+
+	*tie_term = 0.0;
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	for (i = 0; i < n; i = j) {
+		double t, rank;
+		size_t k;
+
+		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
+			;
+		t = (double)(j - i);
+		rank = ((double)i + 1.0 + (double)j) / 2.0;
+		for (k = i; k < j; k++)
+			if (all[k].group == group)
+				sum += rank;
+		if (j - i > 1)
+			*tie_term += t * t * t - t;
+	}
+	return sum;
+}
+
 double stats_mann_whitney_min_p(size_t na, size_t nb)
 {
 	double c = 1.0; /* C(na + nb, na): every partial product is an integer */
@@ -503,9 +513,8 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p_two_sided)
 {
 	struct ranked *all;
-	size_t n = na + nb, i, j;
-	double rank_sum_a = 0.0, tie_term = 0.0, ua, mu, sigma2, z, p;
-	bool ties = false;
+	size_t n = na + nb, i;
+	double rank_sum_a, tie_term, ua, mu, sigma2, z, p;
 	int err = check_finite(a, na);
 
 	if (!err)
@@ -519,29 +528,12 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		all[i] = (struct ranked){ a[i], 0 };
 	for (i = 0; i < nb; i++)
 		all[na + i] = (struct ranked){ b[i], 1 };
-	qsort(all, n, sizeof(*all), cmp_ranked);
-	/* mid-ranks for ties */
-	for (i = 0; i < n; i = j) {
-		double t, rank;
-		size_t k;
-
-		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
-			;
-		t = (double)(j - i);
-		rank = ((double)i + 1.0 + (double)j) / 2.0;
-		for (k = i; k < j; k++)
-			if (all[k].group == 0)
-				rank_sum_a += rank;
-		if (j - i > 1) {
-			ties = true;
-			tie_term += t * t * t - t;
-		}
-	}
+	rank_sum_a = mid_rank_sum(all, n, 0, &tie_term);
 	free(all);
 	/* U of a: the number of pairs (x in a, y in b) with x > y, ties half */
 	ua = rank_sum_a - (double)na * ((double)na + 1.0) / 2.0;
 	mu = (double)na * (double)nb / 2.0;
-	if (!ties && na <= 20 && nb <= 20) {
+	if (tie_term == 0.0 && na <= 20 && nb <= 20) {
 		int64_t *c;
 		size_t len, k, ui = (size_t)llround(ua);
 		double total = 0.0, le = 0.0, ge = 0.0;
@@ -598,9 +590,8 @@ int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double
 			       size_t *n_used)
 {
 	struct ranked *all;
-	size_t m = 0, i, j;
-	double wp = 0.0, tie_term = 0.0, mu, sigma2, p;
-	bool ties = false;
+	size_t m = 0, i;
+	double wp, tie_term, mu, sigma2, p;
 	int err = check_finite(d, n);
 
 	if (err)
@@ -611,23 +602,7 @@ int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double
 	for (i = 0; i < n; i++)
 		if (d[i] != 0.0)
 			all[m++] = (struct ranked){ fabs(d[i]), d[i] > 0.0 };
-	qsort(all, m, sizeof(*all), cmp_ranked);
-	for (i = 0; i < m; i = j) {
-		double t, rank;
-		size_t k;
-
-		for (j = i + 1; j < m && all[j].v == all[i].v; j++)
-			;
-		t = (double)(j - i);
-		rank = ((double)i + 1.0 + (double)j) / 2.0;
-		for (k = i; k < j; k++)
-			if (all[k].group)
-				wp += rank;
-		if (j - i > 1) {
-			ties = true;
-			tie_term += t * t * t - t;
-		}
-	}
+	wp = mid_rank_sum(all, m, 1, &tie_term);
 	free(all);
 	*w_plus = wp;
 	*n_used = m;
@@ -636,7 +611,7 @@ int stats_wilcoxon_signed_rank(const double *d, size_t n, double *w_plus, double
 		return 0;
 	}
 	mu = (double)m * ((double)m + 1.0) / 4.0;
-	if (!ties && m < 50) {
+	if (tie_term == 0.0 && m < 50) {
 		size_t len, k, wi = (size_t)llround(wp);
 		double *c = signed_rank_counts(m, &len), le = 0.0, ge = 0.0;
 

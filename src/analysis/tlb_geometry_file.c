@@ -104,13 +104,7 @@ static int set_global(struct geom_parse *p, int k, const char *v)
 		g->desc = strdup(v);
 		return g->desc ? 0 : -ENOMEM;
 	case K_MERGE:
-		if (!strcmp(v, "none"))
-			g->merge = TLB_MERGE_NONE;
-		else if (!strcmp(v, "coalesce"))
-			g->merge = TLB_MERGE_COALESCE;
-		else if (!strcmp(v, "contpte"))
-			g->merge = TLB_MERGE_CONTPTE;
-		else
+		if (tlb_merge_from_name(v, &g->merge))
 			return perr(p, "'merge' wants none, coalesce or contpte, not '%s'", v);
 		return 0;
 	case K_MERGE_PAGES:

@@ -5,6 +5,7 @@
  * (arch/tlb_geometry.c, a user's file, or the host's CPUID).
  */
 #include "folio_types.h"
+#include "mthpscope.h"
 #include "tlb_model.h"
 
 #include <errno.h>
@@ -14,30 +15,39 @@
 
 #define HPA_MAX_ORDER 3 /* Neoverse HPA: up to 8 contiguous pages in one entry */
 
+/* The words documents and geometry files (tlb_geometry_file.c) use. */
+static const char *const source_names[] = {
+	[TLB_SRC_TABLE] = "table",
+	[TLB_SRC_CPUID] = "cpuid",
+	[TLB_SRC_USER] = "user",
+};
+
+static const char *const merge_names[] = {
+	[TLB_MERGE_NONE] = "none",
+	[TLB_MERGE_COALESCE] = "coalesce",
+	[TLB_MERGE_CONTPTE] = "contpte",
+};
+
 const char *tlb_source_name(enum tlb_source s)
 {
-	switch (s) {
-	case TLB_SRC_TABLE:
-		return "table";
-	case TLB_SRC_CPUID:
-		return "cpuid";
-	case TLB_SRC_USER:
-		return "user";
-	}
-	return "?";
+	return (size_t)s < MS_ARRAY_SIZE(source_names) ? source_names[s] : "?";
 }
 
 const char *tlb_merge_name(enum tlb_merge m)
 {
-	switch (m) {
-	case TLB_MERGE_NONE:
-		return "none";
-	case TLB_MERGE_COALESCE:
-		return "coalesce";
-	case TLB_MERGE_CONTPTE:
-		return "contpte";
-	}
-	return "?";
+	return (size_t)m < MS_ARRAY_SIZE(merge_names) ? merge_names[m] : "?";
+}
+
+int tlb_merge_from_name(const char *name, enum tlb_merge *m)
+{
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(merge_names); i++)
+		if (!strcmp(merge_names[i], name)) {
+			*m = (enum tlb_merge)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 static int log2_exact(unsigned v)
@@ -223,8 +233,26 @@ static json_t *json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *level_json(const struct tlb_level_footprint *lf)
+/* A JSON array of one(item) for the n items of size bytes at items; NULL
+ * when the array or one item fails. */
+static json_t *levels_json(const void *items, size_t size, int n, json_t *(*one)(const void *item))
 {
+	json_t *levels = json_array();
+	int i;
+
+	for (i = 0; levels && i < n; i++) {
+		if (json_array_append_new(levels, one((const char *)items + (size_t)i * size))) {
+			json_decref(levels);
+			return NULL;
+		}
+	}
+	return levels;
+}
+
+static json_t *level_json(const void *item)
+{
+	const struct tlb_level_footprint *lf = item;
+
 	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "level", lf->name ? lf->name : "?",
 			 "entries_needed", (json_int_t)lf->entries_needed, "capacity",
 			 lf->capacity ? json_integer((json_int_t)lf->capacity) : json_null(),
@@ -235,15 +263,8 @@ static json_t *level_json(const struct tlb_level_footprint *lf)
 json_t *tlb_footprint_json(const struct tlb_footprint *fp)
 {
 	json_t *o, *levels;
-	int i;
 
-	levels = json_array();
-	for (i = 0; levels && i < fp->nr_levels; i++) {
-		if (json_array_append_new(levels, level_json(&fp->level[i]))) {
-			json_decref(levels);
-			return NULL;
-		}
-	}
+	levels = levels_json(fp->level, sizeof(fp->level[0]), fp->nr_levels, level_json);
 	if (!levels)
 		return NULL;
 	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o}", "model",
@@ -267,8 +288,9 @@ const struct tlb_geometry *tlb_geometry_find(const char *name)
 	return NULL;
 }
 
-static json_t *level_geometry_json(const struct tlb_level_geometry *l)
+static json_t *level_geometry_json(const void *item)
 {
+	const struct tlb_level_geometry *l = item;
 	json_t *o = json_pack("{s:s, s:o, s:b, s:o, s:o, s:s, s:s}", "level", l->name ? l->name : "?",
 			      "entries", l->entries ? json_integer(l->entries) : json_null(),
 			      "shared", l->shared, "entries_pmd",
@@ -280,15 +302,9 @@ static json_t *level_geometry_json(const struct tlb_level_geometry *l)
 
 json_t *tlb_geometry_json(const struct tlb_geometry *g)
 {
-	json_t *levels = json_array(), *o;
-	int i;
+	json_t *levels, *o;
 
-	for (i = 0; levels && i < g->nr_levels; i++) {
-		if (json_array_append_new(levels, level_geometry_json(&g->level[i]))) {
-			json_decref(levels);
-			return NULL;
-		}
-	}
+	levels = levels_json(g->level, sizeof(g->level[0]), g->nr_levels, level_geometry_json);
 	if (!levels)
 		return NULL;
 	o = json_pack("{s:s, s:s, s:s, s:i, s:b, s:o}", "model", g->name ? g->name : "?", "desc",

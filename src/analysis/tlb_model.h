@@ -100,6 +100,8 @@ void tlb_geometry_release(struct tlb_geometry *g);
 const char *tlb_source_name(enum tlb_source s);
 /* added: "none", "coalesce", "contpte" */
 const char *tlb_merge_name(enum tlb_merge m);
+/* The merge named by one of those words: 0, or -EINVAL for another word. */
+int tlb_merge_from_name(const char *name, enum tlb_merge *m);
 /* added: the table entry describing a CPU (vendor as CPUID or "arm";
  * family/model as in struct tlb_cpu_match), or NULL. */
 const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, int model);

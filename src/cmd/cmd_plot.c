@@ -66,37 +66,28 @@ static bool has_schema(const char *file, const char *prefix)
 	return yes;
 }
 
-static int plot_record_file(const char *file, const struct plot_cmd_opts *o)
-{
-	struct plot_files files = { .nr = 0 };
-	struct record_doc d;
-	char err[1024];
-	int i, rc;
+enum plot_doc { PLOT_DOC_COLLAPSE, PLOT_DOC_RECORD };
 
-	rc = record_doc_load(file, &d, err, sizeof(err));
-	if (!rc)
-		rc = plot_record(&d, o->dir, o->format, &files, err, sizeof(err));
-	if (rc)
-		ms_err("plot: %s: %s", file, err);
-	for (i = 0; i < files.nr; i++)
-		printf("%s/%s\n", o->dir, files.name[i]);
-	record_doc_free(&d);
-	if (rc == -ENOPKG)
-		return MS_EXIT_ENV;
-	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
-}
-
-static int plot_collapse_file(const char *file, const struct plot_cmd_opts *o)
+/* A collapse or a record document: load it, plot it, print the files written. */
+static int plot_doc_file(const char *file, enum plot_doc kind, const struct plot_cmd_opts *o)
 {
 	struct plot_files files = { .nr = 0 };
 	struct collapse_doc cd;
+	struct record_doc rd;
 	char err[1024];
 	int i, rc;
 
-	rc = collapse_doc_load(file, &cd, err, sizeof(err));
-	if (!rc)
-		rc = plot_collapse(&cd, o->dir, o->format, &files, err, sizeof(err));
-	collapse_doc_free(&cd);
+	if (kind == PLOT_DOC_COLLAPSE) {
+		rc = collapse_doc_load(file, &cd, err, sizeof(err));
+		if (!rc)
+			rc = plot_collapse(&cd, o->dir, o->format, &files, err, sizeof(err));
+		collapse_doc_free(&cd);
+	} else {
+		rc = record_doc_load(file, &rd, err, sizeof(err));
+		if (!rc)
+			rc = plot_record(&rd, o->dir, o->format, &files, err, sizeof(err));
+		record_doc_free(&rd);
+	}
 	if (rc)
 		ms_err("plot: %s: %s", file, err);
 	for (i = 0; i < files.nr; i++)
@@ -128,9 +119,9 @@ static int plot_cmd(int argc, char **argv)
 	if ((rc = cli_check_outputs(&plot_cli, &o)))
 		return rc;
 	if (collapse_doc_file_is(file))
-		return plot_collapse_file(file, &o);
+		return plot_doc_file(file, PLOT_DOC_COLLAPSE, &o);
 	if (has_schema(file, RECORD_SCHEMA_PREFIX))
-		return plot_record_file(file, &o);
+		return plot_doc_file(file, PLOT_DOC_RECORD, &o);
 	if (results_load(file, &r, err, sizeof(err))) {
 		ms_err("plot: %s", err);
 		return MS_EXIT_FAIL;

@@ -53,6 +53,18 @@ static enum arg_kind arg_kind(const struct cli_opt *o)
 	return ARG_NONE;
 }
 
+/* The case arm of each kind whose completion does not depend on the option;
+ * ARG_WORDS and ARG_LIST list their words (opt_case). */
+static const char *const arg_arm[] = {
+	[ARG_ORDERS] = "_mthpscope_list \"$(_mthpscope_orders) all\" ;;\n",
+	[ARG_PMU] = "_mthpscope_words \"$(\"$1\" events --pmu list 2>/dev/null | "
+		    "awk '{print $1}') list\" ;;\n",
+	[ARG_FILE] = "_mthpscope_files ;;\n",
+	[ARG_DIR] = "_mthpscope_dirs ;;\n",
+	[ARG_PID] = "_mthpscope_words \"$(cd /proc && echo [0-9]*)\" ;;\n",
+	[ARG_NONE] = ";; # a number or size: nothing to offer\n",
+};
+
 static void opt_words(FILE *f, const struct cli_opt *opts)
 {
 	const struct cli_opt *o;
@@ -70,6 +82,7 @@ static void opt_case(FILE *f, const struct ms_command *c)
 {
 	const struct cli_opt *o;
 	const struct kernel_desc *const *k;
+	enum arg_kind kind;
 	const char *p;
 	size_t i;
 
@@ -81,7 +94,8 @@ static void opt_case(FILE *f, const struct ms_command *c)
 		else
 			fputs("\t\t", f);
 		fprintf(f, "--%s)\n\t\t\t", o->name);
-		switch (arg_kind(o)) {
+		kind = arg_kind(o);
+		switch (kind) {
 		case ARG_WORDS:
 			fputs("_mthpscope_words '", f);
 			for (i = 0; o->type == CLI_WORD && o->words[i]; i++)
@@ -96,24 +110,8 @@ static void opt_case(FILE *f, const struct ms_command *c)
 				fprintf(f, "%s%s", k == kernel_table ? "" : " ", (*k)->name);
 			fputs("' ;;\n", f);
 			break;
-		case ARG_ORDERS:
-			fputs("_mthpscope_list \"$(_mthpscope_orders) all\" ;;\n", f);
-			break;
-		case ARG_PMU:
-			fputs("_mthpscope_words \"$(\"$1\" events --pmu list 2>/dev/null | "
-			      "awk '{print $1}') list\" ;;\n", f);
-			break;
-		case ARG_FILE:
-			fputs("_mthpscope_files ;;\n", f);
-			break;
-		case ARG_DIR:
-			fputs("_mthpscope_dirs ;;\n", f);
-			break;
-		case ARG_PID:
-			fputs("_mthpscope_words \"$(cd /proc && echo [0-9]*)\" ;;\n", f);
-			break;
-		case ARG_NONE:
-			fputs(";; # a number or size: nothing to offer\n", f);
+		default:
+			fputs(arg_arm[kind], f);
 			break;
 		}
 	}

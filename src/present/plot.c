@@ -67,32 +67,6 @@ static void fig_init(struct fig *g, const char *dir, const char *name, enum plot
 	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
 }
 
-/* NAME.gp: the common variables; the caller adds its own, then the
- * template is copied in. Paths are relative to the figure's directory, where
- * gnuplot runs, so a figure directory can be moved and redrawn as it is. */
-static FILE *fig_script(const struct fig *g, const char *title, const char *subtitle,
-			const char *ylabel)
-{
-	FILE *f = fopen(g->gp, "w");
-
-	if (!f)
-		return NULL;
-	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
-		g->name);
-	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
-	gp_string(f, strrchr(g->out, '/') + 1);
-	fprintf(f, "\ndatafile = ");
-	gp_string(f, strrchr(g->dat, '/') + 1);
-	fprintf(f, "\nplot_title = ");
-	gp_string(f, title);
-	fprintf(f, "\nplot_subtitle = ");
-	gp_string(f, subtitle);
-	fprintf(f, "\nylabel_text = ");
-	gp_string(f, ylabel);
-	fputc('\n', f);
-	return f;
-}
-
 /* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
 static int close_checked(FILE *f)
 {
@@ -124,6 +98,50 @@ static int fig_write_failed(const struct fig *g, const char *path, int rc, char 
 {
 	fig_discard(g);
 	return ms_fail(err, errsize, rc, "cannot write %s: %s", path, strerror(-rc));
+}
+
+/* The data file dat written: close it, then start NAME.gp (*script) with
+ * the common variables; the caller adds its own, then the template is
+ * copied in. Paths are relative to the figure's directory, where gnuplot
+ * runs, so a figure directory can be moved and redrawn as it is. 0, or the
+ * error after the figure's files are removed. */
+static int fig_script(const struct fig *g, FILE *dat, const char *title, const char *subtitle,
+		      const char *ylabel, FILE **script, char *err, size_t errsize)
+{
+	int rc = close_checked(dat);
+	FILE *f;
+
+	if (rc)
+		return fig_write_failed(g, g->dat, rc, err, errsize);
+	f = fopen(g->gp, "w");
+	if (!f)
+		return fig_write_failed(g, g->gp, -errno, err, errsize);
+	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
+		g->name);
+	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
+	gp_string(f, strrchr(g->out, '/') + 1);
+	fprintf(f, "\ndatafile = ");
+	gp_string(f, strrchr(g->dat, '/') + 1);
+	fprintf(f, "\nplot_title = ");
+	gp_string(f, title);
+	fprintf(f, "\nplot_subtitle = ");
+	gp_string(f, subtitle);
+	fprintf(f, "\nylabel_text = ");
+	gp_string(f, ylabel);
+	fputc('\n', f);
+	*script = f;
+	return 0;
+}
+
+/* A figure without a row is not drawn: its data file is closed and removed. */
+static int fig_drop(const struct fig *g, FILE *dat, char *err, size_t errsize)
+{
+	int rc = close_checked(dat);
+
+	if (rc)
+		return fig_write_failed(g, g->dat, rc, err, errsize);
+	unlink(g->dat);
+	return 0;
 }
 
 /* Copy a template into the script; its "load gp_dir . '/common.gp'" line
@@ -366,8 +384,6 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 		num(d, st->hi * scale);
 		fprintf(d, " %d\n", k == a->min_order);
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	if (m->sparse)
 		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
 			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
@@ -377,9 +393,8 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 			 m->source);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (median of trials)", unit);
-	s = fig_script(&g, title, sub, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
+		return rc;
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	fputc('\n', s);
@@ -442,12 +457,8 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 		fputc('\n', d);
 		n++;
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	if (vs_bloat && !n) {
-		unlink(g.dat);
-		return 0;
-	}
+	if (vs_bloat && !n)
+		return fig_drop(&g, d, err, errsize);
 	if (vs_bloat)
 		snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
 			 a->metric);
@@ -456,9 +467,8 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 			 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
-	s = fig_script(&g, title, sub, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
+		return rc;
 	fprintf(s, "rec_title = ");
 	gp_string(s, rec_title(a, rt, sizeof(rt)));
 	if (!vs_bloat)
@@ -536,15 +546,12 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 		}
 		blocks++;
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Span staircase: %s against the span, per folio order",
 		 a->metric);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI)", a->metric_unit);
-	s = fig_script(&g, title, sub, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
+		return rc;
 	fprintf(s, "nblocks = %d\n", blocks);
 	staircase_verdicts(a, s);
 	return fig_finish(&g, s, "staircase.gp", out, err, errsize);
@@ -578,18 +585,14 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 		else
 			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	if (!x) {
-		unlink(g.dat);
-		return 0;
-	}
+	if (!x)
+		return fig_drop(&g, d, err, errsize);
 	snprintf(title, sizeof(title), "Fault side: page faults to populate the span, per "
 		 "folio order (labels: faults saved vs order 0)");
 	subtitle_of(a, sub, sizeof(sub));
-	s = fig_script(&g, title, sub, "page faults per trial (log scale)");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, "page faults per trial (log scale)", &s, err,
+			     errsize)))
+		return rc;
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
@@ -680,14 +683,12 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 		}
 		fputc('\n', d);
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "TLB model (%s): entries needed per folio order at %llu MiB",
 		 p->g->name, (unsigned long long)(sp->span >> 20));
 	subtitle_of(a, sub, sizeof(sub));
-	s = fig_script(&g, title, sub, "TLB entries needed (model, log scale)");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, "TLB entries needed (model, log scale)", &s, err,
+			     errsize)))
+		return rc;
 	fprintf(s, "nlevels = %d\nsame = %d\n", p->g->nr_levels, same);
 	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
 		fprintf(s, "lvname%d = ", lv + 1);
@@ -739,15 +740,12 @@ static int plot_tlb_staircase(const struct analysis *a, const struct tlb_predict
 			blocks += !pass;
 		}
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "Measured staircase and the TLB model (%s)", p->g->name);
 	subtitle_of(a, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (median, 95 %% CI), solid", a->metric_unit);
 	snprintf(y2, sizeof(y2), "%s miss ratio (model), dashed", p->g->level[last].name);
-	s = fig_script(&g, title, sub, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
+		return rc;
 	fprintf(s, "nblocks = %d\ny2label_text = ", blocks);
 	gp_string(s, y2);
 	fputc('\n', s);
@@ -796,11 +794,8 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		num(d, rows[i].b_hi);
 		fputc('\n', d);
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	s = fig_script(&g, title, subtitle, ylabel);
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, subtitle, ylabel, &s, err, errsize)))
+		return rc;
 	fprintf(s, "label_a = ");
 	gp_string(s, label_a);
 	fprintf(s, "\nlabel_b = ");
@@ -858,17 +853,14 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 			fputc('\n', d);
 		}
 	}
-	if ((rc = close_checked(d)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
 		 doc->config.mode[0] ? doc->config.mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
 		 doc->host.topo.kernel[0] ? doc->host.topo.kernel : "?", doc->config.span >> 20,
 		 doc->config.fill * 100,
 		 en[0] ? en : "none");
-	s = fig_script(&g, title, sub, "span memory (MiB)");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
+	if ((rc = fig_script(&g, d, title, sub, "span memory (MiB)", &s, err, errsize)))
+		return rc;
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
 	/* as many values as there are runs: no buffer to cut them short (a
@@ -1042,18 +1034,39 @@ static void record_subtitle(const struct record_doc *d, char *buf, size_t size)
 		 d->total.samples, d->host.topo.kernel[0] ? d->host.topo.kernel : "?");
 }
 
+/* A record figure once its data file f is written: f closed, then the
+ * script: title, ylabel, nbars bar groups of ncols columns (the orders
+ * names), its template NAME.gp. */
+static int record_fig_end(struct fig *g, FILE *f, const struct record_doc *d, const char *title,
+			  const char *ylabel, const char *names, int ncols, size_t nbars,
+			  struct plot_files *out, char *err, size_t errsize)
+{
+	char sub[256], template[80];
+	FILE *s;
+	int rc;
+
+	record_subtitle(d, sub, sizeof(sub));
+	if ((rc = fig_script(g, f, title, sub, ylabel, &s, err, errsize)))
+		return rc;
+	fprintf(s, "ncols = %d\norders = ", ncols);
+	gp_string(s, names);
+	fprintf(s, "\nnbars = %zu\n", nbars);
+	snprintf(template, sizeof(template), "%s.gp", g->name);
+	return fig_finish(g, s, template, out, err, errsize);
+}
+
 /* Per VMA (most samples first), two stacked bars: its samples by the order
  * of the page they hit, its memory by order at the last scan. */
 static int plot_record_orders(const struct record_doc *d, const char *dir, enum plot_format fmt,
 			      struct plot_files *out, char *err, size_t errsize)
 {
 	const struct record_vma *v[PLOT_RECORD_VMAS], **all;
-	char names[128], label[96], name[64], sub[256];
+	char names[128], label[96], name[64];
 	unsigned long cols;
 	size_t i, n;
 	int ncols, rc;
 	struct fig g;
-	FILE *f, *s;
+	FILE *f;
 
 	cols = record_columns(d, names, sizeof(names), &ncols);
 	all = calloc(d->nr_vmas + 1, sizeof(*all));
@@ -1085,64 +1098,10 @@ static int plot_record_orders(const struct record_doc *d, const char *dir, enum 
 		/* a gap between VMAs: an empty bar */
 		record_row(f, "", (unsigned long long[RECORD_MAX_ORDER + 1]){ 0 }, cols, 0, 0, 0);
 	}
-	if ((rc = close_checked(f)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	record_subtitle(d, sub, sizeof(sub));
-	s = fig_script(&g, "mthpscope record: where the samples land, and what backs the memory",
-		       sub, "% of the VMA's samples / of its memory");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "ncols = %d\norders = ", ncols);
-	gp_string(s, names);
-	fprintf(s, "\nnbars = %zu\n", 3 * n);
-	return fig_finish(&g, s, "record_orders.gp", out, err, errsize);
-}
-
-/* The hottest windows, most samples first: their samples by order. */
-static int plot_record_windows(const struct record_doc *d, const char *dir, enum plot_format fmt,
-			       struct plot_files *out, char *err, size_t errsize)
-{
-	char names[128], label[96], sub[256], ws[16];
-	unsigned long cols = 0;
-	int ncols = 0, o, rc;
-	struct fig g;
-	size_t i;
-	FILE *f, *s;
-
-	for (i = 0; i < d->nr_windows; i++)
-		for (o = 0; o <= RECORD_MAX_ORDER; o++)
-			if (d->windows[i].s.order[o])
-				cols |= 1UL << o;
-	order_names(cols, names, sizeof(names), &ncols);
-	fig_init(&g, dir, "record_windows", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
-		return rc;
-	fprintf(f, "# window, then samples by order (%s), partial, zero/other, unmapped\n", names);
-	for (i = 0; i < d->nr_windows; i++) {
-		const struct record_window *w = &d->windows[i];
-
-		window_label(f, w);
-		for (o = 0; o <= RECORD_MAX_ORDER; o++)
-			if (cols & (1UL << o))
-				num(f, (double)w->s.order[o]);
-		num(f, (double)w->s.partial);
-		num(f, (double)w->s.other);
-		num(f, (double)w->s.unmapped);
-		fputc('\n', f);
-	}
-	if ((rc = close_checked(f)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	record_subtitle(d, sub, sizeof(sub));
-	ms_format_size(d->config.window_bytes, ws, sizeof(ws));
-	snprintf(label, sizeof(label), "mthpscope record: the hottest %s windows, samples by folio "
-		 "order", ws);
-	s = fig_script(&g, label, sub, "samples");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "ncols = %d\norders = ", ncols);
-	gp_string(s, names);
-	fprintf(s, "\nnbars = %zu\n", d->nr_windows);
-	return fig_finish(&g, s, "record_windows.gp", out, err, errsize);
+	return record_fig_end(&g, f, d,
+			      "mthpscope record: where the samples land, and what backs the memory",
+			      "% of the VMA's samples / of its memory", names, ncols, 3 * n, out,
+			      err, errsize);
 }
 
 /* The window's entries at order o under the model (NaN: not computed). */
@@ -1154,51 +1113,84 @@ static double window_entries_at(const struct record_window_tlb *t, int o)
 	return NAN;
 }
 
-/* The hottest windows' TLB footprint (source model): the entries their memory
- * needs as mapped now, and at each order the model was asked about. */
-static int plot_record_tlb(const struct record_doc *d, const char *dir, enum plot_format fmt,
-			   struct plot_files *out, char *err, size_t errsize)
+/* The order columns of the windows figure: the orders its samples landed
+ * at, or (tlb) the orders the model was asked about. */
+static unsigned long window_cols(const struct record_doc *d, bool tlb)
 {
-	char names[128], label[160], sub[256];
 	unsigned long cols = 0;
-	int ncols = 0, o, rc;
-	struct fig g;
 	size_t i;
-	FILE *f, *s;
+	int o;
 
-	for (i = 0; i < d->nr_windows; i++)
-		for (int k = 0; d->windows[i].has_tlb && k < d->windows[i].tlb.nr_at; k++)
-			cols |= 1UL << d->windows[i].tlb.order[k];
-	order_names(cols, names, sizeof(names), &ncols);
-	fig_init(&g, dir, "record_tlb", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
-		return rc;
-	fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s (source "
-		"model, %s)\n", names, d->tlb_model);
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
 
-		if (!w->has_tlb)
-			continue;
-		window_label(f, w);
-		num(f, (double)w->tlb.entries_now);
-		for (o = 0; o <= RECORD_MAX_ORDER; o++)
-			if (cols & (1UL << o))
-				num(f, window_entries_at(&w->tlb, o));
-		fputc('\n', f);
+		if (tlb)
+			for (int k = 0; w->has_tlb && k < w->tlb.nr_at; k++)
+				cols |= 1UL << w->tlb.order[k];
+		else
+			for (o = 0; o <= RECORD_MAX_ORDER; o++)
+				if (w->s.order[o])
+					cols |= 1UL << o;
 	}
-	if ((rc = close_checked(f)))
-		return fig_write_failed(&g, g.dat, rc, err, errsize);
-	record_subtitle(d, sub, sizeof(sub));
-	snprintf(label, sizeof(label), "mthpscope record: the hottest windows' TLB entries "
-		 "(model %s), as mapped and at each order", d->tlb_model);
-	s = fig_script(&g, label, sub, "TLB entries (model)");
-	if (!s)
-		return fig_write_failed(&g, g.gp, -errno, err, errsize);
-	fprintf(s, "ncols = %d\norders = ", ncols);
-	gp_string(s, names);
-	fprintf(s, "\nnbars = %zu\n", d->nr_windows);
-	return fig_finish(&g, s, "record_tlb.gp", out, err, errsize);
+	return cols;
+}
+
+/* A window's line: its samples by order, partial, zero/other, unmapped; or
+ * (tlb) the model's entries as mapped now, then at each order. */
+static void window_row(FILE *f, const struct record_window *w, unsigned long cols, bool tlb)
+{
+	int o;
+
+	window_label(f, w);
+	if (tlb)
+		num(f, (double)w->tlb.entries_now);
+	for (o = 0; o <= RECORD_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			num(f, tlb ? window_entries_at(&w->tlb, o) : (double)w->s.order[o]);
+	if (!tlb) {
+		num(f, (double)w->s.partial);
+		num(f, (double)w->s.other);
+		num(f, (double)w->s.unmapped);
+	}
+	fputc('\n', f);
+}
+
+/* The hottest windows, most samples first: their samples by order, or (tlb)
+ * their TLB footprint (source model): the entries their memory needs as
+ * mapped now, and at each order the model was asked about. */
+static int plot_record_windows(const struct record_doc *d, bool tlb, const char *dir,
+			       enum plot_format fmt, struct plot_files *out, char *err,
+			       size_t errsize)
+{
+	unsigned long cols = window_cols(d, tlb);
+	char names[128], title[160], ws[16];
+	int ncols = 0, rc;
+	struct fig g;
+	size_t i;
+	FILE *f;
+
+	order_names(cols, names, sizeof(names), &ncols);
+	fig_init(&g, dir, tlb ? "record_tlb" : "record_windows", fmt);
+	if ((rc = open_dat(&g, &f, err, errsize)))
+		return rc;
+	if (tlb)
+		fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s "
+			"(source model, %s)\n", names, d->tlb_model);
+	else
+		fprintf(f, "# window, then samples by order (%s), partial, zero/other, "
+			"unmapped\n", names);
+	for (i = 0; i < d->nr_windows; i++)
+		if (!tlb || d->windows[i].has_tlb)
+			window_row(f, &d->windows[i], cols, tlb);
+	ms_format_size(d->config.window_bytes, ws, sizeof(ws));
+	if (tlb)
+		snprintf(title, sizeof(title), "mthpscope record: the hottest windows' TLB entries "
+			 "(model %s), as mapped and at each order", d->tlb_model);
+	else
+		snprintf(title, sizeof(title), "mthpscope record: the hottest %s windows, samples "
+			 "by folio order", ws);
+	return record_fig_end(&g, f, d, title, tlb ? "TLB entries (model)" : "samples", names,
+			      ncols, d->nr_windows, out, err, errsize);
 }
 
 static bool any_window_tlb(const struct record_doc *d)
@@ -1223,7 +1215,7 @@ int plot_record(const struct record_doc *d, const char *dir, enum plot_format fm
 		return rc;
 	if (!d->nr_windows)
 		return 0;
-	if ((rc = plot_record_windows(d, dir, fmt, out, err, errsize)) || !any_window_tlb(d))
+	if ((rc = plot_record_windows(d, false, dir, fmt, out, err, errsize)) || !any_window_tlb(d))
 		return rc;
-	return plot_record_tlb(d, dir, fmt, out, err, errsize);
+	return plot_record_windows(d, true, dir, fmt, out, err, errsize);
 }

@@ -573,6 +573,12 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A row's CI as [lo, hi], null when it was not computable. */
+static json_t *ci_json(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
 /* A gain row's runs a side, and whether the run-to-run part of each side's
  * variance was estimated from its runs or assumed (gain_run_sd). */
 static void run_fields(json_t *j, const struct compare_gain_row *g)
@@ -593,10 +599,7 @@ static json_t *compare_gains_json(const struct compare_report *r)
 
 	for (i = 0; i < r->nr_gains; i++) {
 		const struct compare_gain_row *g = &r->gains[i];
-		json_t *ci = json_null();
 
-		if (isfinite(g->ci_lo) && isfinite(g->ci_hi))
-			ci = json_pack("[f, f]", g->ci_lo, g->ci_hi);
 		json_array_append_new(
 			gains, json_pack("{s:s, s:s, s:i, s:I, s:s, s:s?, s:s, s:I, s:I, s:o, s:o, "
 					 "s:o, s:o, s:o, s:o, s:b, s:s, s:s}",
@@ -606,10 +609,10 @@ static json_t *compare_gains_json(const struct compare_report *r)
 					 compare_dir_name(g->dir), "n_a", (json_int_t)g->na, "n_b",
 					 (json_int_t)g->nb, "gain_a_pct", num_or_null(g->gain_a),
 					 "gain_b_pct", num_or_null(g->gain_b), "diff_points",
-					 num_or_null(g->diff), "ci", ci, "p_value",
-					 num_or_null(g->p_value), "p_holm", num_or_null(g->p_holm),
-					 "significant", g->significant, "verdict",
-					 compare_verdict_name(g->verdict), "test",
+					 num_or_null(g->diff), "ci", ci_json(g->ci_lo, g->ci_hi),
+					 "p_value", num_or_null(g->p_value), "p_holm",
+					 num_or_null(g->p_holm), "significant", g->significant,
+					 "verdict", compare_verdict_name(g->verdict), "test",
 					 "Welch t test of the mean log ratios with the run-to-run "
 					 "part: assumed (gain_run_sd) for a side of one run, from the "
 					 "spread of the runs' gains for a side of several; "
@@ -649,17 +652,15 @@ json_t *report_compare_json(const struct compare_report *r)
 							(json_int_t)nr_runs(&r->inputs[i])));
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct compare_row *w = &r->rows[i];
-		json_t *ci = json_null();
 
-		if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
-			ci = json_pack("[f, f]", w->ci_lo, w->ci_hi);
 		json_array_append_new(
 			rows, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s?, s:I, s:I, "
 					"s:o, s:s, s:s, s:s}",
 					"order", w->order, "metric", w->metric, "a", num_or_null(w->a),
 					"b", num_or_null(w->b), "delta_pct", num_or_null(w->delta_pct),
-					"ci", ci, "p_value", num_or_null(w->p_value), "significant",
-					w->significant, "span", (json_int_t)w->span, "file",
+					"ci", ci_json(w->ci_lo, w->ci_hi), "p_value",
+					num_or_null(w->p_value), "significant", w->significant,
+					"span", (json_int_t)w->span, "file",
 					r->inputs[w->other].label, "n_a", (json_int_t)w->na, "n_b",
 					(json_int_t)w->nb, "p_holm", num_or_null(w->p_holm), "better",
 					compare_dir_name(w->dir), "verdict",
@@ -686,20 +687,20 @@ static void fmt_value(double v, char *buf, size_t size)
 		snprintf(buf, size, "n/a");
 }
 
-static void fmt_ci_row(const struct compare_row *w, char *buf, size_t size)
+static void fmt_ci(double lo, double hi, char *buf, size_t size)
 {
-	if (isfinite(w->ci_lo) && isfinite(w->ci_hi))
-		snprintf(buf, size, "[%+.2f, %+.2f]", w->ci_lo, w->ci_hi);
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, size, "[%+.2f, %+.2f]", lo, hi);
 	else
 		snprintf(buf, size, "n/a");
 }
 
-static void fmt_p_holm(const struct compare_row *w, char *buf, size_t size)
+static void fmt_p_holm(double p_holm, bool significant, char *buf, size_t size)
 {
-	if (isnan(w->p_holm))
+	if (isnan(p_holm))
 		snprintf(buf, size, "n/a");
 	else
-		snprintf(buf, size, "%.4f%s", w->p_holm, w->significant ? " *" : "");
+		snprintf(buf, size, "%.4f%s", p_holm, significant ? " *" : "");
 }
 
 static void fmt_span(unsigned long long span, char *buf, size_t size)
@@ -744,8 +745,8 @@ static void fmt_row_cells(const struct compare_report *r, const struct compare_r
 	fmt_value(w->a, c->va, sizeof(c->va));
 	fmt_value(w->b, c->vb, sizeof(c->vb));
 	fmt_pct(c->d, sizeof(c->d), w->delta_pct, 2, "n/a");
-	fmt_ci_row(w, c->ci, sizeof(c->ci));
-	fmt_p_holm(w, c->p, sizeof(c->p));
+	fmt_ci(w->ci_lo, w->ci_hi, c->ci, sizeof(c->ci));
+	fmt_p_holm(w->p_holm, w->significant, c->p, sizeof(c->p));
 	fmt_span(w->span, c->sp, sizeof(c->sp));
 	fmt_metric(r, w, c->m, sizeof(c->m));
 }
@@ -766,14 +767,8 @@ static void fmt_gain_cells(const struct compare_report *r, const struct compare_
 	fmt_pct(c->ga, sizeof(c->ga), g->gain_a, 1, "n/a");
 	fmt_pct(c->gb, sizeof(c->gb), g->gain_b, 1, "n/a");
 	snprintf(c->d, sizeof(c->d), "%+.2f", g->diff);
-	if (isfinite(g->ci_lo) && isfinite(g->ci_hi))
-		snprintf(c->ci, sizeof(c->ci), "[%+.2f, %+.2f]", g->ci_lo, g->ci_hi);
-	else
-		snprintf(c->ci, sizeof(c->ci), "n/a");
-	if (isnan(g->p_holm))
-		snprintf(c->p, sizeof(c->p), "n/a");
-	else
-		snprintf(c->p, sizeof(c->p), "%.4f%s", g->p_holm, g->significant ? " *" : "");
+	fmt_ci(g->ci_lo, g->ci_hi, c->ci, sizeof(c->ci));
+	fmt_p_holm(g->p_holm, g->significant, c->p, sizeof(c->p));
 }
 
 /*
@@ -1168,9 +1163,18 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 	free(keys);
 }
 
+/* doc (its reference taken; NULL: it could not be built) and a newline.
+ * 0 or -EIO. */
+static int write_json(json_t *doc, size_t flags, FILE *f)
+{
+	int err = !doc || json_dumpf(doc, f, flags) || fputc('\n', f) == EOF ? -EIO : 0;
+
+	json_decref(doc);
+	return err;
+}
+
 int report_compare_write(const struct compare_report *r, enum compare_format fmt, FILE *f)
 {
-	json_t *doc;
 	int err = 0;
 
 	switch (fmt) {
@@ -1184,11 +1188,8 @@ int report_compare_write(const struct compare_report *r, enum compare_format fmt
 		write_lkml(r, f);
 		break;
 	case COMPARE_FMT_JSON:
-		doc = report_compare_json(r);
-		if (!doc || json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
-		    fputc('\n', f) == EOF)
-			err = -EIO;
-		json_decref(doc);
+		err = write_json(report_compare_json(r), JSON_INDENT(2) | JSON_REAL_PRECISION(10),
+				 f);
 		break;
 	}
 	if (!err && ferror(f))
@@ -1388,7 +1389,6 @@ static json_t *cc_json(const struct compare_collapse *c)
 int report_compare_collapse_write(const struct compare_collapse *c, enum compare_format fmt,
 				  FILE *f)
 {
-	json_t *doc;
 	int err = 0;
 
 	switch (fmt) {
@@ -1402,10 +1402,7 @@ int report_compare_collapse_write(const struct compare_collapse *c, enum compare
 		cc_markdown(c, f);
 		break;
 	case COMPARE_FMT_JSON:
-		doc = cc_json(c);
-		if (!doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
-			err = -EIO;
-		json_decref(doc);
+		err = write_json(cc_json(c), JSON_INDENT(2), f);
 		break;
 	}
 	if (!err && ferror(f))
