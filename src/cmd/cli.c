@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -476,4 +477,29 @@ int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv, void *op
 		return MS_EXIT_USAGE;
 	}
 	return -1;
+}
+
+volatile sig_atomic_t cli_stops;
+static struct sigaction old_int, old_term;
+
+static void on_stop_signal(int sig)
+{
+	if (cli_stops++) {
+		sigaction(sig, sig == SIGINT ? &old_int : &old_term, NULL);
+		raise(sig);
+	}
+}
+
+void cli_catch_stops(bool on)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+
+	if (!on) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 }

@@ -12,6 +12,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -119,6 +120,16 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv, void *opts
 int cli_check_outputs(const struct cli_cmd *cmd, const void *opts);
 /* The words of a CLI_WORD row as "a, b or c". */
 void cli_words_text(const struct cli_opt *o, char *buf, size_t size);
+
+/*
+ * SIGINT and SIGTERM as "stop": while caught (cli_catch_stops(true)), the
+ * first one only counts in cli_stops, and the command ends its loop and
+ * writes what it has (run --precision, scan --interval). A second one takes
+ * the action in place before (src/base/cleanup.c: the knobs put back) and
+ * then the default one. cli_catch_stops(false) puts the handlers back.
+ */
+extern volatile sig_atomic_t cli_stops;
+void cli_catch_stops(bool on);
 
 /* Value parsers for callbacks: return 0 or -1 after printing "invalid
  * --name value". */

@@ -377,36 +377,15 @@ static void on_event(const struct bench_event *ev, void *ctx)
 
 /*
  * --precision: SIGINT and SIGTERM end the run after the rep in progress, and
- * the document is written with what was measured (the target not reached).
- * A second signal is the usual one: the handlers before (src/base/cleanup.c:
- * the knobs put back) and the default action.
+ * the document is written with what was measured (the target not reached);
+ * a second signal is the usual one (cli_catch_stops).
  */
-static volatile sig_atomic_t run_stops;
-static struct sigaction run_old_int, run_old_term;
-
-static void on_stop_signal(int sig)
-{
-	if (run_stops++) {
-		sigaction(sig, sig == SIGINT ? &run_old_int : &run_old_term, NULL);
-		raise(sig);
-	}
-}
-
 static void catch_stops(struct run *r, bool on)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
-
 	if (r->s.o.precision <= 0)
 		return;
-	if (!on) {
-		sigaction(SIGINT, &run_old_int, NULL);
-		sigaction(SIGTERM, &run_old_term, NULL);
-		return;
-	}
-	sigemptyset(&sa.sa_mask);
-	r->s.o.interrupt = &run_stops;
-	sigaction(SIGINT, &sa, &run_old_int);
-	sigaction(SIGTERM, &sa, &run_old_term);
+	r->s.o.interrupt = &cli_stops;
+	cli_catch_stops(on);
 }
 
 /* Root, the output, counters, pinning, the journal: an exit status or 0. */

@@ -518,7 +518,7 @@ static void sleep_until(double t)
 		return;
 	ts.tv_sec = (time_t)d;
 	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !cli_stops)
 		;
 }
 
@@ -591,15 +591,51 @@ static int pick_models(struct scan_cmd_opts *c, struct tlb_host *host)
 	return MS_EXIT_OK;
 }
 
+/* One sample, or a timeline of count (0: no end) every interval_ms. A
+ * timeline ends at SIGINT or SIGTERM after the sample in progress, and the
+ * document keeps the samples taken. 0 or an exit status. */
+static int take_samples(struct scan_cmd_opts *c, json_t *samples)
+{
+	double t0 = now_s();
+	long k;
+	int rc = 0;
+
+	if (c->interval_ms)
+		cli_catch_stops(true);
+	for (k = 0; (!c->count || k < c->count) && !cli_stops; k++) {
+		if (k) {
+			sleep_until(t0 + (double)k * (double)c->interval_ms / 1000.0);
+			if (cli_stops)
+				break;
+			if (!c->json)
+				putchar('\n');
+		}
+		if (!c->json && c->interval_ms)
+			printf("# sample %ld, t=%.3f s\n", k, now_s() - t0);
+		rc = take_sample(c, samples, now_s() - t0);
+		if (rc)
+			break;
+		/* a reader that went away (| head) or a full disk ends the loop;
+		 * main says why */
+		if (!c->json && cli_stdout_error()) {
+			rc = MS_EXIT_FAIL;
+			break;
+		}
+	}
+	if (!rc && cli_stops && c->count)
+		ms_note("scan: interrupted: %ld of %ld samples taken", k, c->count);
+	if (c->interval_ms)
+		cli_catch_stops(false);
+	return rc;
+}
+
 static int scan_cmd(int argc, char **argv)
 {
 	struct scan_cmd_opts c = { .count = 1, .format = REPORT_TEXT };
 	struct tlb_host host;
 	struct folio_probe p;
 	json_t *doc = NULL, *samples = NULL;
-	double t0;
 	char msg[256];
-	long k;
 	int rc;
 
 	scan_opts_init(&c.o);
@@ -635,25 +671,8 @@ static int scan_cmd(int argc, char **argv)
 		goto out;
 	if (c.json)
 		doc = scan_doc_new(&c, &samples);
-	t0 = now_s();
-	for (k = 0; !c.count || k < c.count; k++) {
-		if (k) {
-			sleep_until(t0 + (double)k * (double)c.interval_ms / 1000.0);
-			if (!c.json)
-				putchar('\n');
-		}
-		if (!c.json && c.interval_ms)
-			printf("# sample %ld, t=%.3f s\n", k, now_s() - t0);
-		rc = take_sample(&c, samples, now_s() - t0);
-		if (rc)
-			goto out;
-		/* a reader that went away (| head) or a full disk ends the loop;
-		 * main says why */
-		if (!c.json && cli_stdout_error()) {
-			rc = MS_EXIT_FAIL;
-			goto out;
-		}
-	}
+	if ((rc = take_samples(&c, samples)))
+		goto out;
 	if (c.json) {
 		if (json_dumpf(doc, stdout, JSON_INDENT(2)) || putchar('\n') == EOF) {
 			cli_stdout_error(); /* now, while errno says why */
