@@ -25,7 +25,14 @@ stop() {
 	shift 3
 	"$bin" scan -p "$target" "$@" >"$out" 2>"$errf" &
 	pid=$!
-	sleep 1
+	# once its SIGINT and SIGTERM handlers are in place (SigCgt bits 2 and
+	# 15), and a few samples later
+	for _ in $(seq 100); do
+		mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+		[ -n "$mask" ] && (( (16#$mask & 16#4002) == 16#4002 )) && break
+		sleep 0.1
+	done
+	sleep 0.5
 	kill -s "$sig" "$pid"
 	wait "$pid"
 	rc=$?

@@ -622,7 +622,7 @@ static int take_samples(struct scan_cmd_opts *c, json_t *samples)
 			break;
 		}
 	}
-	if (!rc && cli_stops && c->count)
+	if (!rc && cli_stops && k < c->count)
 		ms_note("scan: interrupted: %ld of %ld samples taken", k, c->count);
 	if (c->interval_ms)
 		cli_catch_stops(false);
