@@ -151,6 +151,17 @@ static size_t collect(const struct ctx *c, int order, uint64_t span, bool sparse
 	return n;
 }
 
+/* collect() into a new array of nr_trials doubles (free()): 0 or -ENOMEM. */
+static int collect_new(const struct ctx *c, int order, uint64_t span, bool sparse,
+		       const char *metric, bool per_access, double **out, size_t *n)
+{
+	*out = malloc(c->r->nr_trials * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	*n = collect(c, order, span, sparse, metric, per_access, *out);
+	return 0;
+}
+
 static uint64_t seed_for(const struct ctx *c, int order, int what)
 {
 	return c->seed * 1000003ULL + (uint64_t)order * 101ULL + (uint64_t)what;
@@ -774,12 +785,9 @@ static int unpaired_replicates(struct ctx *c, const double *base, size_t nbase)
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
 		if (!a->orders[k].primary.n || !isfinite(a->orders[k].gain.value))
 			continue;
-		vals[k] = malloc(c->r->nr_trials * sizeof(double));
-		if (!vals[k]) {
-			err = -ENOMEM;
+		err = collect_new(c, k, a->span, false, a->metric, a->per_access, &vals[k], &n[k]);
+		if (err)
 			goto out;
-		}
-		n[k] = collect(c, k, a->span, false, a->metric, a->per_access, vals[k]);
 	}
 	stats_rng_seed(&rng, seed_for(c, 0, 61));
 	for (it = 0; it < c->iters; it++) {
@@ -814,18 +822,19 @@ out:
 static int per_order(struct ctx *c)
 {
 	struct analysis *a = c->a;
-	double *base, *ps = NULL, *padj = NULL;
+	double *base = NULL, *ps = NULL, *padj = NULL;
 	size_t nbase, i, np = 0;
-	int k, idx[ANALYZE_NR_ORDERS], err = 0;
+	int k, idx[ANALYZE_NR_ORDERS];
+	int err = collect_new(c, 0, a->span, false, a->metric, a->per_access, &base, &nbase);
 
-	base = malloc(c->r->nr_trials * sizeof(*base));
+	if (err)
+		return err;
 	ps = malloc(ANALYZE_NR_ORDERS * sizeof(*ps));
 	padj = malloc(ANALYZE_NR_ORDERS * sizeof(*padj));
-	if (!base || !ps || !padj) {
+	if (!ps || !padj) {
 		err = -ENOMEM;
 		goto out;
 	}
-	nbase = collect(c, 0, a->span, false, a->metric, a->per_access, base);
 	for (i = 0; i < c->r->nr_trials; i++) {
 		const struct results_trial *t = &c->r->trials[i];
 
@@ -1057,14 +1066,10 @@ static int pmd_share(struct ctx *c)
 	if (!analyze_order_measured(a, a->pmd_order) ||
 	    a->orders[a->pmd_order].status != AN_ST_GAIN)
 		return 0;
-	base = malloc(c->r->nr_trials * sizeof(*base));
-	pmd = malloc(c->r->nr_trials * sizeof(*pmd));
-	if (!base || !pmd) {
-		err = -ENOMEM;
+	if ((err = collect_new(c, 0, a->span, false, a->metric, a->per_access, &base, &nb)) ||
+	    (err = collect_new(c, a->pmd_order, a->span, false, a->metric, a->per_access, &pmd,
+			       &np)))
 		goto out;
-	}
-	nb = collect(c, 0, a->span, false, a->metric, a->per_access, base);
-	np = collect(c, a->pmd_order, a->span, false, a->metric, a->per_access, pmd);
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
 		struct analyze_order *o = &a->orders[k];
 
@@ -1088,13 +1093,12 @@ out:
 static int cost_side(struct ctx *c)
 {
 	struct analysis *a = c->a;
-	double *base = malloc(c->r->nr_trials * sizeof(double));
+	double *base;
 	size_t nb, n, i;
-	int k;
+	int k, err = collect_new(c, 0, a->span, false, "page_faults", false, &base, &nb);
 
-	if (!base)
-		return -ENOMEM;
-	nb = collect(c, 0, a->span, false, "page_faults", false, base);
+	if (err)
+		return err;
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		struct analyze_order *o = &a->orders[k];
 
