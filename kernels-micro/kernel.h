@@ -58,6 +58,21 @@ const struct kernel_desc *kernel_find(const char *name);
  * is malloc'd (free()). -EINVAL unless 2 <= n <= UINT32_MAX, -ENOMEM. */
 int kernel_random_cycle(uint32_t **next, uint64_t n, uint64_t seed);
 
+/* random and store: nlines from the span and a xorshift64 state from
+ * seed ^ salt (each kernel its own salt, so the two draw different lines).
+ * 0, or -EINVAL unless 1 <= nlines <= UINT32_MAX (kernels.c). */
+int kernel_xorshift_setup(struct kernel_state *st, uint64_t salt);
+
+/* One step of their generator (Marsaglia's xorshift64, shifts 13/7/17):
+ * register-only, inlined into each measured loop. */
+static inline uint64_t kernel_xorshift64(uint64_t x)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x;
+}
+
 /* The dependent-load loop of both chases (kernels.c). */
 uint64_t kernel_chase_loop(struct kernel_state *st, unsigned long long n);
 

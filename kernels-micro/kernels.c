@@ -52,6 +52,18 @@ int kernel_random_cycle(uint32_t **next, uint64_t n, uint64_t seed)
 	return 0;
 }
 
+int kernel_xorshift_setup(struct kernel_state *st, uint64_t salt)
+{
+	uint64_t s = st->seed ^ salt;
+
+	st->nlines = st->span / KERNEL_LINE;
+	if (st->nlines < 1 || st->nlines > UINT32_MAX)
+		return -EINVAL;
+	st->rng = stats_splitmix64(&s) | 1; /* xorshift must not start at 0 */
+	st->cycle = st->nlines;
+	return 0;
+}
+
 /*
  * The pointer chase shared by chase-tlb and chase-mem: each load's address is
  * the value of the previous load, so loads cannot overlap (one dependent load

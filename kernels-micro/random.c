@@ -14,18 +14,9 @@
  */
 #include "kernel.h"
 
-#include <errno.h>
-
 static int random_setup(struct kernel_state *st)
 {
-	uint64_t s = st->seed;
-
-	st->nlines = st->span / KERNEL_LINE;
-	if (st->nlines < 1 || st->nlines > UINT32_MAX)
-		return -EINVAL;
-	st->rng = stats_splitmix64(&s) | 1; /* xorshift must not start at 0 */
-	st->cycle = st->nlines;
-	return 0;
+	return kernel_xorshift_setup(st, 0);
 }
 
 __attribute__((noinline)) static uint64_t random_loop(struct kernel_state *st,
@@ -35,9 +26,7 @@ __attribute__((noinline)) static uint64_t random_loop(struct kernel_state *st,
 	uint64_t x = st->rng, nl = st->nlines, sum = 0;
 
 	while (n--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		x = kernel_xorshift64(x);
 		sum += *(volatile const uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERNEL_LINE);
 	}
 	st->rng = x;

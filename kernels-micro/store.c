@@ -2,7 +2,7 @@
 /*
  * store: independent random 8-byte stores, one per randomly chosen cache line:
  * the store side of the TLB (store misses walk too; Intel counts them apart,
- * DTLB_STORE_MISSES). Same generator as 'random'.
+ * DTLB_STORE_MISSES). Same generator as 'random' (kernel.h), salted apart.
  *
  * The store goes through a volatile pointer: gcc must emit exactly one store
  * per iteration and may not drop stores to the same line or combine them.
@@ -11,18 +11,9 @@
  */
 #include "kernel.h"
 
-#include <errno.h>
-
 static int store_setup(struct kernel_state *st)
 {
-	uint64_t s = st->seed ^ 0x5bd1e995ULL;
-
-	st->nlines = st->span / KERNEL_LINE;
-	if (st->nlines < 1 || st->nlines > UINT32_MAX)
-		return -EINVAL;
-	st->rng = stats_splitmix64(&s) | 1;
-	st->cycle = st->nlines;
-	return 0;
+	return kernel_xorshift_setup(st, 0x5bd1e995ULL);
 }
 
 __attribute__((noinline)) static uint64_t store_loop(struct kernel_state *st,
@@ -32,9 +23,7 @@ __attribute__((noinline)) static uint64_t store_loop(struct kernel_state *st,
 	uint64_t x = st->rng, nl = st->nlines;
 
 	while (n--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		x = kernel_xorshift64(x);
 		*(volatile uint64_t *)(base + (((x >> 32) * nl) >> 32) * KERNEL_LINE) = x;
 	}
 	st->rng = x;
