@@ -233,25 +233,31 @@ static int want_ull(json_t *o, const char *path, const char *key, bool required,
 	return rc;
 }
 
-/* The required counts of an object, each a key and its place in the model. */
+/* The required counts of an object, each a key and its place in the model.
+ * COUNT_FIELD will not compile unless the member is an unsigned long long,
+ * the type want_counts() writes through. */
 struct count_field {
 	const char *key;
 	size_t off;
 };
 
+#define COUNT_FIELD(type, key, m)                                                     \
+	{ key, offsetof(type, m) +                                                     \
+		       0 * sizeof(char[_Generic(((type *)0)->m, unsigned long long: 1)]) }
+
 static const struct count_field counts_fields[] = {
-	{ "total", offsetof(struct record_counts, samples) },
-	{ "partial", offsetof(struct record_counts, partial) },
-	{ "other", offsetof(struct record_counts, other) },
-	{ "unmapped", offsetof(struct record_counts, unmapped) },
-	{ "pmd_mapped", offsetof(struct record_counts, pmd_mapped) },
-	{ "tlb_miss", offsetof(struct record_counts, tlb_miss) },
+	COUNT_FIELD(struct record_counts, "total", samples),
+	COUNT_FIELD(struct record_counts, "partial", partial),
+	COUNT_FIELD(struct record_counts, "other", other),
+	COUNT_FIELD(struct record_counts, "unmapped", unmapped),
+	COUNT_FIELD(struct record_counts, "pmd_mapped", pmd_mapped),
+	COUNT_FIELD(struct record_counts, "tlb_miss", tlb_miss),
 };
 
 static const struct count_field memory_fields[] = {
-	{ "partial", offsetof(struct record_memory, partial) },
-	{ "other", offsetof(struct record_memory, other) },
-	{ "present", offsetof(struct record_memory, present) },
+	COUNT_FIELD(struct record_memory, "partial", partial),
+	COUNT_FIELD(struct record_memory, "other", other),
+	COUNT_FIELD(struct record_memory, "present", present),
 };
 
 static int want_counts(json_t *o, const char *path, void *model, const struct count_field *f,
