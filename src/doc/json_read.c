@@ -127,6 +127,21 @@ int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key,
 	return 0;
 }
 
+#define RD_INT_TO_DEF(name, type)                                                         \
+	RD_INT_TO_DECL(name, type)                                                        \
+	{                                                                                 \
+		json_int_t x = dflt;                                                      \
+		int err = rd_int(rd, o, path, key, required, min, max, &x);               \
+                                                                                          \
+		if (!err)                                                                 \
+			*dst = (type)x;                                                   \
+		return err;                                                               \
+	}
+RD_INT_TO_DEF(rd_int_to_int, int)
+RD_INT_TO_DEF(rd_int_to_long, long)
+RD_INT_TO_DEF(rd_int_to_ulong, unsigned long)
+RD_INT_TO_DEF(rd_int_to_ullong, unsigned long long)
+
 int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key,
 	      bool required, double min, double max, double *out)
 {

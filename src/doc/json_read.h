@@ -50,6 +50,22 @@ int rd_string(struct rd *rd, const json_t *o, const char *path, const char *key,
 /* An integer in [min, max]; *out untouched when absent. */
 int rd_int(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
 	   json_int_t min, json_int_t max, json_int_t *out);
+/* rd_int into an integer field of the model: *dst is the value, or dflt
+ * where the key is absent and optional; on a failure *dst is untouched.
+ * [min, max] must fit the field's type (int, long, unsigned long or
+ * unsigned long long, chosen by the type of *dst). */
+#define rd_int_to(rd, o, path, key, required, min, max, dflt, dst)                       \
+	_Generic(*(dst), int: rd_int_to_int, long: rd_int_to_long,                       \
+		 unsigned long: rd_int_to_ulong,                                         \
+		 unsigned long long: rd_int_to_ullong)(rd, o, path, key, required, min, max, \
+							 dflt, dst)
+#define RD_INT_TO_DECL(name, type)                                                        \
+	int name(struct rd *rd, const json_t *o, const char *path, const char *key,       \
+		 bool required, json_int_t min, json_int_t max, json_int_t dflt, type *dst)
+RD_INT_TO_DECL(rd_int_to_int, int);
+RD_INT_TO_DECL(rd_int_to_long, long);
+RD_INT_TO_DECL(rd_int_to_ulong, unsigned long);
+RD_INT_TO_DECL(rd_int_to_ullong, unsigned long long);
 /* A finite number in [min, max]. */
 int rd_number(struct rd *rd, const json_t *o, const char *path, const char *key, bool required,
 	      double min, double max, double *out);

@@ -156,7 +156,6 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 {
 	struct topo_info *t = &h->topo;
 	json_t *topo, *caches, *pmu;
-	json_int_t x;
 	char p[96];
 	int err;
 
@@ -179,18 +178,10 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	t->steal_known = json_object_get(host, "steal_time_reported") != NULL;
 	if ((err = rd_bool(rd, host, path, "steal_time_reported", false, &t->steal_counted)))
 		return err;
-	x = 0;
-	if ((err = rd_int(rd, host, path, "page_size", false, 0, 1 << 30, &x)))
+	if ((err = rd_int_to(rd, host, path, "page_size", false, 0, 1 << 30, 0, &t->page_size)) ||
+	    (err = rd_int_to(rd, host, path, "pmd_order", false, 0, FOLIO_MAX_ORDER, 0, &h->pmd_order)) ||
+	    (err = rd_int_to(rd, host, path, "pmd_size", false, 0, 1LL << 40, 0, &h->pmd_size)))
 		return err;
-	t->page_size = (long)x;
-	x = 0;
-	if ((err = rd_int(rd, host, path, "pmd_order", false, 0, FOLIO_MAX_ORDER, &x)))
-		return err;
-	h->pmd_order = (int)x;
-	x = 0;
-	if ((err = rd_int(rd, host, path, "pmd_size", false, 0, 1LL << 40, &x)))
-		return err;
-	h->pmd_size = (unsigned long)x;
 	if ((err = rd_object(rd, host, path, "pmu", false, &pmu)))
 		return err;
 	snprintf(p, sizeof(p), "%s.pmu", path);
@@ -199,31 +190,18 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	if ((err = rd_object(rd, host, path, "topology", false, &topo)) || !topo)
 		return err;
 	snprintf(p, sizeof(p), "%s.topology", path);
-	x = 0;
-	if ((err = rd_int(rd, topo, p, "packages", true, 0, INT32_MAX, &x)))
+	if ((err = rd_int_to(rd, topo, p, "packages", true, 0, INT32_MAX, 0, &t->packages)) ||
+	    (err = rd_int_to(rd, topo, p, "cores", true, 0, INT32_MAX, 0, &t->cores)) ||
+	    (err = rd_int_to(rd, topo, p, "pus", true, 0, INT32_MAX, 0, &t->pus)) ||
+	    (err = rd_int_to(rd, topo, p, "numa_nodes", true, 0, INT32_MAX, 0, &t->numa_nodes)))
 		return err;
-	t->packages = (int)x;
-	if ((err = rd_int(rd, topo, p, "cores", true, 0, INT32_MAX, &x)))
-		return err;
-	t->cores = (int)x;
-	if ((err = rd_int(rd, topo, p, "pus", true, 0, INT32_MAX, &x)))
-		return err;
-	t->pus = (int)x;
-	if ((err = rd_int(rd, topo, p, "numa_nodes", true, 0, INT32_MAX, &x)))
-		return err;
-	t->numa_nodes = (int)x;
 	if ((err = rd_object(rd, topo, p, "caches", true, &caches)))
 		return err;
 	snprintf(p, sizeof(p), "%s.topology.caches", path);
-	if ((err = rd_int(rd, caches, p, "l1d", true, 0, INT64_MAX, &x)))
+	if ((err = rd_int_to(rd, caches, p, "l1d", true, 0, INT64_MAX, 0, &t->l1d_bytes)) ||
+	    (err = rd_int_to(rd, caches, p, "l2", true, 0, INT64_MAX, 0, &t->l2_bytes)) ||
+	    (err = rd_int_to(rd, caches, p, "l3", true, 0, INT64_MAX, 0, &t->l3_bytes)))
 		return err;
-	t->l1d_bytes = (unsigned long long)x;
-	if ((err = rd_int(rd, caches, p, "l2", true, 0, INT64_MAX, &x)))
-		return err;
-	t->l2_bytes = (unsigned long long)x;
-	if ((err = rd_int(rd, caches, p, "l3", true, 0, INT64_MAX, &x)))
-		return err;
-	t->l3_bytes = (unsigned long long)x;
 	return 0;
 }
 
@@ -265,18 +243,14 @@ static int rd_thp_size(struct rd *rd, const json_t *z, const char *path, struct 
 {
 	json_t *off, *st, *w, *v;
 	const char *k;
-	json_int_t x;
 	size_t i;
 	int err;
 
 	if (!json_is_object(z))
 		return rd_not_object(rd, z, path);
-	if ((err = rd_int(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, &x)))
+	if ((err = rd_int_to(rd, z, path, "order", true, 0, FOLIO_MAX_ORDER, 0, &t->order)) ||
+	    (err = rd_int_to(rd, z, path, "kb", true, 0, INT64_MAX, 0, &t->kb)))
 		return err;
-	t->order = (int)x;
-	if ((err = rd_int(rd, z, path, "kb", true, 0, INT64_MAX, &x)))
-		return err;
-	t->kb = (unsigned long)x;
 	if ((err = rd_bool(rd, z, path, "anon", true, &t->anon)) ||
 	    (err = rd_word(rd, z, path, "enabled", &t->enabled)))
 		return err;
@@ -336,7 +310,6 @@ static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct
 	json_t *sizes, *kh, *z;
 	char p[96];
 	bool per_size, st = false;
-	json_int_t x;
 	size_t i;
 	int err;
 
@@ -352,10 +325,9 @@ static int rd_thp_obj(struct rd *rd, const json_t *thp, const char *path, struct
 	s->legacy_pmd = !per_size;
 	snprintf(p, sizeof(p), "%s.khugepaged", path);
 	for (i = 0; i < MS_ARRAY_SIZE(knobs); i++) {
-		x = -1;
-		if ((err = rd_int(rd, kh, p, knobs[i].name, false, 0, LONG_MAX, &x)))
+		if ((err = rd_int_to(rd, kh, p, knobs[i].name, false, 0, LONG_MAX, -1,
+				     knobs[i].v)))
 			return err;
-		*knobs[i].v = (long)x;
 	}
 	if (!json_is_array(sizes))
 		return rd_fail(rd, -EBADMSG, "%s.sizes: expected an array, found %s", path,
@@ -434,11 +406,7 @@ static int rd_metric(struct rd *rd, const char *tpath, const char *name, const j
 static int rd_u64(struct rd *rd, const json_t *o, const char *path, const char *key,
 		  uint64_t *out)
 {
-	json_int_t x = 0;
-	int err = rd_int(rd, o, path, key, false, 0, INT64_MAX, &x);
-
-	*out = (uint64_t)x;
-	return err;
+	return rd_int_to(rd, o, path, key, false, 0, INT64_MAX, 0, out);
 }
 
 static const char *const flag_names[] = { "low_coverage", "failed", "timeout" };
@@ -503,7 +471,6 @@ static int rd_workload(struct rd *rd, const char *tpath, const json_t *v, struct
 {
 	char path[96];
 	json_t *w, *exit;
-	json_int_t x;
 	int err;
 
 	snprintf(path, sizeof(path), "%s.workload", tpath);
@@ -515,16 +482,10 @@ static int rd_workload(struct rd *rd, const char *tpath, const json_t *v, struct
 	t->exit_code = 0;
 	if ((err = rd_object(rd, v, tpath, "exit", false, &exit)) || !exit)
 		return err;
-	x = 0;
 	snprintf(path, sizeof(path), "%s.exit", tpath);
-	if ((err = rd_int(rd, exit, path, "code", false, -1, 255, &x)))
+	if ((err = rd_int_to(rd, exit, path, "code", false, -1, 255, 0, &t->exit_code)))
 		return err;
-	t->exit_code = (int)x;
-	x = 0;
-	if ((err = rd_int(rd, exit, path, "signal", false, 0, 128, &x)))
-		return err;
-	t->exit_signal = (int)x;
-	return 0;
+	return rd_int_to(rd, exit, path, "signal", false, 0, 128, 0, &t->exit_signal);
 }
 
 static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct results_trial *t)
@@ -603,7 +564,6 @@ static int rd_rounds(struct rd *rd, const char *tpath, const json_t *v, struct r
 /* "sparse": {"k", "touched_pages"} of a bloat trial (or pattern "sparse"). */
 static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct results_trial *t)
 {
-	json_int_t x;
 	json_t *sparse;
 	int err;
 
@@ -614,10 +574,8 @@ static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct re
 		char sp[96];
 
 		snprintf(sp, sizeof(sp), "%s.sparse", path);
-		x = 0;
-		if ((err = rd_int(rd, sparse, sp, "k", false, 0, INT32_MAX, &x)))
+		if ((err = rd_int_to(rd, sparse, sp, "k", false, 0, INT32_MAX, 0, &t->sparse_k)))
 			return err;
-		t->sparse_k = (long)x;
 		if ((err = rd_u64(rd, sparse, sp, "touched_pages", &t->touched_pages)))
 			return err;
 	}
@@ -652,7 +610,6 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	char path[64];
 	const char *key;
 	json_t *metrics, *folios, *m;
-	json_int_t x = 0;
 	bool mux = false;
 	size_t n;
 	int err;
@@ -662,33 +619,24 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 	t->seq = -1;
 	if (!json_is_object(v))
 		return rd_not_object(rd, v, path);
-	if ((err = rd_int(rd, v, path, "order", true, 0, pmd_order, &x)))
+	if ((err = rd_int_to(rd, v, path, "order", true, 0, pmd_order, 0, &t->order)))
 		return err;
-	t->order = (int)x;
 	if ((err = rd_workload(rd, path, v, t)))
 		return err;
 	/* a command has no span; its pattern says "command" */
-	x = 0;
 	if ((err = rd_string(rd, v, path, "pattern", t->workload == RESULTS_WL_MICRO, true,
 			     t->pattern, sizeof(t->pattern))) ||
-	    (err = rd_int(rd, v, path, "span", t->workload == RESULTS_WL_MICRO, 1, INT64_MAX,
-			  &x)))
+	    (err = rd_int_to(rd, v, path, "span", t->workload == RESULTS_WL_MICRO, 1, INT64_MAX,
+			     0, &t->span)))
 		return err;
-	t->span = (uint64_t)x;
 	if (!t->pattern[0])
 		snprintf(t->pattern, sizeof(t->pattern), "command");
-	x = -1;
-	if ((err = rd_int(rd, v, path, "seq", false, 0, INT64_MAX, &x)) ||
+	if ((err = rd_int_to(rd, v, path, "seq", false, 0, INT64_MAX, -1, &t->seq)) ||
 	    (err = rd_flags(rd, path, v, &t->flags)))
 		return err;
-	t->seq = (long)x;
-	if ((err = rd_int(rd, v, path, "rep", true, 0, INT32_MAX, &x)))
+	if ((err = rd_int_to(rd, v, path, "rep", true, 0, INT32_MAX, 0, &t->rep)) ||
+	    (err = rd_int_to(rd, v, path, "accesses", false, 0, INT64_MAX, 0, &t->accesses)))
 		return err;
-	t->rep = (int)x;
-	x = 0;
-	if ((err = rd_int(rd, v, path, "accesses", false, 0, INT64_MAX, &x)))
-		return err;
-	t->accesses = (uint64_t)x;
 	if ((err = rd_sparse(rd, path, v, t)))
 		return err;
 	t->has_multiplexed = json_object_get(v, "multiplexed") != NULL;
@@ -721,7 +669,6 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 {
 	json_t *host, *pmu;
-	json_int_t x;
 	int err;
 
 	if ((err = rd_object(rd, doc, "$", "host", true, &host)))
@@ -747,13 +694,9 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 			return err;
 		r->steal_reported = b;
 	}
-	x = 4096;
-	if ((err = rd_int(rd, host, "$.host", "page_size", false, 4096, 1 << 20, &x)))
+	if ((err = rd_int_to(rd, host, "$.host", "page_size", false, 4096, 1 << 20, 4096, &r->page_size)) ||
+	    (err = rd_int_to(rd, host, "$.host", "pmd_order", true, 1, FOLIO_MAX_ORDER, 0, &r->pmd_order)))
 		return err;
-	r->page_size = (uint64_t)x;
-	if ((err = rd_int(rd, host, "$.host", "pmd_order", true, 1, FOLIO_MAX_ORDER, &x)))
-		return err;
-	r->pmd_order = (int)x;
 	if ((err = rd_object(rd, host, "$.host", "pmu", true, &pmu)) ||
 	    (err = rd_bool(rd, pmu, "$.host.pmu", "available", true, &r->pmu_available)) ||
 	    (err = rd_string(rd, pmu, "$.host.pmu", "reason", false, false, r->pmu_reason,
@@ -780,11 +723,9 @@ static int rd_thp(struct rd *rd, const json_t *doc, struct results *r)
 			 json_string_value(json_object_get(thp, "defrag")));
 	if ((err = rd_object(rd, thp, "$.thp", "khugepaged", false, &kh)))
 		return err;
-	x = -1;
-	if (kh && (err = rd_int(rd, kh, "$.thp.khugepaged", "max_ptes_none", false, 0, 1 << 20,
-				&x)))
+	if (kh && (err = rd_int_to(rd, kh, "$.thp.khugepaged", "max_ptes_none", false, 0,
+				   1 << 20, -1, &r->max_ptes_none)))
 		return err;
-	r->max_ptes_none = (long)x;
 	if ((err = rd_array(rd, thp, "$.thp", "sizes", false, SIZE_MAX, &sizes)) || !sizes)
 		return err;
 	json_array_foreach(sizes, i, z) {
@@ -934,7 +875,6 @@ static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
 	const char *p = "$.config";
 	char defrag[16] = "";
 	json_t *reach, *sparse;
-	json_int_t x;
 	int err, w;
 
 	if ((err = rd_string(rd, cfg, p, "command", false, true, c->command,
@@ -943,18 +883,10 @@ static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
 			     sizeof(c->pattern))) ||
 	    (err = rd_config_workload(rd, cfg, c)) || (err = rd_config_lists(rd, cfg, c)))
 		return err;
-	x = -1;
-	if ((err = rd_int(rd, cfg, p, "reps", false, 0, INT32_MAX, &x)))
+	if ((err = rd_int_to(rd, cfg, p, "reps", false, 0, INT32_MAX, -1, &c->reps)) ||
+	    (err = rd_int_to(rd, cfg, p, "seed", false, 0, INT64_MAX, 0, &c->seed)) ||
+	    (err = rd_int_to(rd, cfg, p, "cpu", false, 0, INT32_MAX, -1, &c->cpu)))
 		return err;
-	c->reps = (long)x;
-	x = 0;
-	if ((err = rd_int(rd, cfg, p, "seed", false, 0, INT64_MAX, &x)))
-		return err;
-	c->seed = (uint64_t)x;
-	x = -1;
-	if ((err = rd_int(rd, cfg, p, "cpu", false, 0, INT32_MAX, &x)))
-		return err;
-	c->cpu = (long)x;
 	if ((err = rd_bool(rd, cfg, p, "quick", false, &c->quick)) ||
 	    (err = rd_string(rd, cfg, p, "backend", false, true, c->backend,
 			     sizeof(c->backend))) ||
@@ -968,26 +900,24 @@ static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
 		      (err = rd_string(rd, reach, "$.config.tlb_reach", "source", false, true,
 				       c->tlb_reach_source, sizeof(c->tlb_reach_source)))))
 		return err;
-	x = 0;
-	if (sparse && ((err = rd_int(rd, sparse, "$.config.sparse", "k", false, 0, INT32_MAX,
-				     &x)) ||
+	/* sparse_k stays results_config_init's 0 without a "sparse" */
+	if (sparse && ((err = rd_int_to(rd, sparse, "$.config.sparse", "k", false, 0, INT32_MAX,
+					0, &c->sparse_k)) ||
 		       (err = rd_string(rd, sparse, "$.config.sparse", "metric", false, true,
 					c->sparse_metric, sizeof(c->sparse_metric)))))
 		return err;
-	c->sparse_k = (long)x;
-	x = 0;
 	if ((err = rd_number(rd, cfg, p, "coverage_min", false, 0.0, 1.0, &c->coverage_min)) ||
 	    (err = rd_string(rd, cfg, p, "clock", false, true, c->clock, sizeof(c->clock))) ||
 	    (err = rd_schedule(rd, cfg, &c->schedule)) ||
 	    (err = rd_placement(rd, cfg, &c->placement_per_rep)) ||
 	    (err = rd_string(rd, cfg, p, "defrag", false, true, defrag, sizeof(defrag))) ||
-	    (err = rd_int(rd, cfg, p, "scan_interval_ms", false, 0, INT32_MAX, &x)) ||
+	    (err = rd_int_to(rd, cfg, p, "scan_interval_ms", false, 0, INT32_MAX, 0,
+			     &c->scan_interval_ms)) ||
 	    (err = rd_number(rd, cfg, p, "timeout_s", false, 0.0, HUGE_VAL, &c->timeout_s)) ||
 	    (err = rd_config_metrics(rd, cfg, c)) ||
 	    (err = rd_string(rd, cfg, p, "top_enabled", false, true, c->top_enabled,
 			     sizeof(c->top_enabled))))
 		return err;
-	c->scan_interval_ms = (long)x;
 	if (defrag[0]) {
 		if ((w = thp_word_parse(defrag)) < 0)
 			return rd_fail(rd, -EBADMSG, "%s.defrag: '%s' is not a THP word", p, defrag);
