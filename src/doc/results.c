@@ -179,7 +179,8 @@ static int rd_host_obj(struct rd *rd, const json_t *host, const char *path, stru
 	if ((err = rd_bool(rd, host, path, "steal_time_reported", false, &t->steal_counted)))
 		return err;
 	if ((err = rd_int_to(rd, host, path, "page_size", false, 0, 1 << 30, 0, &t->page_size)) ||
-	    (err = rd_int_to(rd, host, path, "pmd_order", false, 0, FOLIO_MAX_ORDER, 0, &h->pmd_order)) ||
+	    (err = rd_int_to(rd, host, path, "pmd_order", false, 0, FOLIO_MAX_ORDER, 0,
+			     &h->pmd_order)) ||
 	    (err = rd_int_to(rd, host, path, "pmd_size", false, 0, 1LL << 40, 0, &h->pmd_size)))
 		return err;
 	if ((err = rd_object(rd, host, path, "pmu", false, &pmu)))
@@ -694,8 +695,10 @@ static int rd_host(struct rd *rd, const json_t *doc, struct results *r)
 			return err;
 		r->steal_reported = b;
 	}
-	if ((err = rd_int_to(rd, host, "$.host", "page_size", false, 4096, 1 << 20, 4096, &r->page_size)) ||
-	    (err = rd_int_to(rd, host, "$.host", "pmd_order", true, 1, FOLIO_MAX_ORDER, 0, &r->pmd_order)))
+	if ((err = rd_int_to(rd, host, "$.host", "page_size", false, 4096, 1 << 20, 4096,
+			     &r->page_size)) ||
+	    (err = rd_int_to(rd, host, "$.host", "pmd_order", true, 1, FOLIO_MAX_ORDER, 0,
+			     &r->pmd_order)))
 		return err;
 	if ((err = rd_object(rd, host, "$.host", "pmu", true, &pmu)) ||
 	    (err = rd_bool(rd, pmu, "$.host.pmu", "available", true, &r->pmu_available)) ||
