@@ -57,13 +57,6 @@ static char journal_file[4096];
 static char lock_path[4096]; /* kept for the signal handler: no snprintf there */
 static int lock_wait_seconds = -1;
 
-const char *thp_root(void)
-{
-	const char *r = getenv("MTHPSCOPE_THP_ROOT");
-
-	return r && *r ? r : THP_SYSFS_ROOT;
-}
-
 const char *thp_rundir(void)
 {
 	const char *r = getenv("MTHPSCOPE_RUNDIR");

@@ -17,12 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "thp_kernel.h"   /* thp_root(): where the kernel's knobs are */
 #include "thp_settings.h" /* the words and the settings struct */
-
-#define THP_SYSFS_ROOT "/sys/kernel/mm/transparent_hugepage"
-/* The THP sysfs root (THP_SYSFS_ROOT, or $MTHPSCOPE_THP_ROOT for fixture
- * tests of malformed sysfs contents). */
-const char *thp_root(void);
 
 /* Read the whole configuration. -ENOENT: no THP sysfs (kernel without THP),
  * -EBADMSG: a file holds a word not in the table (thp_last_path() names it). */

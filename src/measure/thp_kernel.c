@@ -10,13 +10,17 @@
 #include "kconfig.h"
 #include "thp_kernel.h"
 #include "mthpscope.h"
-#include "thp.h"
 
 static const char *env_or(const char *name, const char *dflt)
 {
 	const char *v = getenv(name);
 
 	return v && *v ? v : dflt;
+}
+
+const char *thp_root(void)
+{
+	return env_or("MTHPSCOPE_THP_ROOT", THP_SYSFS_ROOT);
 }
 
 /* One config line; a config that never names the option (its

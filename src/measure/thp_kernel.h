@@ -16,6 +16,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define THP_SYSFS_ROOT "/sys/kernel/mm/transparent_hugepage"
+/* The THP sysfs root (THP_SYSFS_ROOT, or $MTHPSCOPE_THP_ROOT for fixture
+ * tests of malformed sysfs contents). */
+const char *thp_root(void);
+
 struct thp_kernel {
 	char release[96];      /* uname -r */
 	int major, minor;      /* from release; 0.0 when unparsable */
