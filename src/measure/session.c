@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The run session: spans, schedule, config, and the loops over the plan. */
+/* The run session: spans, schedule, config, the document and its trials
+ * kept; the loops over the plan are session_trials.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,7 @@
 #include "mthpscope.h"
 #include "session.h"
 
-/* A trial starts (cell NULL: the last one is done). */
-static void session_progress(struct session *s, int done, const struct bench_cell *c)
+void session_progress(struct session *s, int done, const struct bench_cell *c)
 {
 	struct bench_event ev = { .kind = BENCH_EV_TRIAL, .cell = c, .done = done,
 				  .total = s->nr_cells };
@@ -274,11 +274,9 @@ int session_prepare(struct session *s)
 	return make_doc(s);
 }
 
-/* ---- the trials ------------------------------------------------------------ */
+/* ---- the trials, kept ----------------------------------------------------- */
 
-/* A measured trial into the document and the model (which takes it over;
- * an unused sparse slot, pattern "", is skipped). */
-static int keep(struct session *s, struct results_trial *t)
+int session_keep(struct session *s, struct results_trial *t)
 {
 	int err;
 
@@ -289,116 +287,6 @@ static int keep(struct session *s, struct results_trial *t)
 	s->res->trials[s->res->nr_trials++] = *t;
 	memset(t, 0, sizeof(*t));
 	return 0;
-}
-
-/* One rep of the interleaved schedule: every (pattern, span), every order at
- * once, in rounds; *n counts the trials of the plan so far. */
-int session_interleaved_rep(struct session *s, int rep, int *n)
-{
-	int p, sp, i, rounds, err, nr = (int)s->orders.nr;
-
-	for (p = 0; p < s->nr_pats; p++) {
-		for (sp = 0; sp < s->nr_spans; sp++) {
-			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
-						 .span = s->spans[sp], .sparse_k = s->o.sparse_k };
-			struct results_trial *t = &s->slots[2 * *n];
-			struct bench_cell c = { .order = -1, .rep = rep, .pattern = p, .span = sp };
-
-			session_progress(s, *n, &c);
-			rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
-			err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
-						      s->accesses[p][sp], rounds, t, t + nr);
-			if (err)
-				return err;
-			/* trial and sparse trial of each order side by side */
-			for (i = 0; i < nr; i++) {
-				t[i].seq = t[nr + i].seq = *n + i;
-				if ((err = keep(s, &t[i])) || (err = keep(s, &t[nr + i])))
-					return err;
-			}
-			*n += nr;
-		}
-	}
-	return 0;
-}
-
-int session_calibrate(struct session *s)
-{
-	int p, sp, err;
-
-	for (p = 0; p < s->nr_pats; p++) {
-		for (sp = 0; sp < s->nr_spans; sp++) {
-			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
-						 .span = s->spans[sp] };
-
-			if ((err = bench_micro_calibrate(&s->b, &w, s->o.accesses, s->target_ns,
-							 &s->accesses[p][sp])))
-				return err;
-		}
-	}
-	return 0;
-}
-
-static int micro_trials(struct session *s)
-{
-	int i, err, n = 0;
-
-	if ((err = session_calibrate(s)))
-		return err;
-	if (s->schedule == RESULTS_SCHED_INTERLEAVED) {
-		for (i = 0; i < s->o.reps; i++)
-			if ((err = session_interleaved_rep(s, i, &n)))
-				return err;
-		return 0;
-	}
-	for (i = 0; i < s->nr_cells; i++) {
-		const struct bench_cell *c = &s->cells[i];
-		struct bench_micro w = { .kern = s->pats[c->pattern], .pattern_index = c->pattern,
-					 .span = s->spans[c->span], .sparse_k = s->o.sparse_k };
-		struct results_trial *t = &s->slots[2 * i];
-
-		session_progress(s, i, c);
-		err = bench_micro_trial(&s->b, &w, c->order, c->rep,
-					s->accesses[c->pattern][c->span], t, t + 1);
-		if (err)
-			return err;
-		t[0].seq = t[1].seq = i;
-		if ((err = keep(s, t)) || (err = keep(s, t + 1)))
-			return err;
-	}
-	return 0;
-}
-
-static int command_trials(struct session *s)
-{
-	struct bench_command w = { .argv = s->cmd,
-				   .scan_interval_ms = (unsigned)s->o.scan_interval_ms,
-				   .timeout_s = s->o.timeout_s, .log_dir = s->o.log_dir,
-				   .show_output = s->o.show_output, .metrics = s->o.metrics,
-				   .nr_metrics = s->o.nr_metrics,
-				   .stdin_path = s->o.stdin_path,
-				   .wait_descendants = s->o.wait_descendants };
-	int i, err;
-
-	for (i = 0; i < s->nr_cells; i++) {
-		const struct bench_cell *c = &s->cells[i];
-		struct results_trial *t = &s->slots[2 * i];
-
-		session_progress(s, i, c);
-		if ((err = bench_command_trial(&s->b, &w, c->order, c->rep, i, t)) ||
-		    (err = keep(s, t)))
-			return err;
-	}
-	return 0;
-}
-
-int session_trials(struct session *s)
-{
-	int err = s->cmd ? command_trials(s) : s->o.precision > 0 ? session_precision_trials(s)
-								  : micro_trials(s);
-
-	session_progress(s, s->nr_cells, NULL);
-	return err;
 }
 
 void session_free(struct session *s)

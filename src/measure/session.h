@@ -122,10 +122,18 @@ int session_setup(struct session *s, char *why, size_t size);
  * PMU, THP settings in effect, config). Call after bench_init and
  * bench_open_counters. */
 int session_prepare(struct session *s);
+/* A trial starts (cell NULL: the last one is done): to the engine's report
+ * hook, for progress. */
+void session_progress(struct session *s, int done, const struct bench_cell *c);
+/* A measured trial into the document and the model (which takes it over;
+ * an unused sparse slot, pattern "", is skipped). 0 or -ENOMEM. */
+int session_keep(struct session *s, struct results_trial *t);
+
+/* ---- session_trials.c: the loops over the plan ---- */
 /* Every trial of the plan: calibration, then the schedule's loops. Each
  * trial is in s->doc and s->res as soon as it is measured. */
 int session_trials(struct session *s);
-/* The interleaved schedule in pieces (session_precision.c uses them): the
+/* The interleaved schedule in pieces (the precision loop uses them): the
  * calibration of every (pattern, span), and one rep of all of them. */
 int session_calibrate(struct session *s);
 int session_interleaved_rep(struct session *s, int rep, int *n);
