@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What every arch directory shares: look-up, detection, specs, formulas. */
+/* What every arch directory shares: look-up, the raw event syntax, formulas. */
 #include "arch.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,68 +47,33 @@ const struct arch_desc *arch_find(const char *pmu_name)
 	return NULL;
 }
 
-int arch_detect(const struct arch_desc **out, char *why, size_t size)
+int arch_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
 {
-	struct counters_pmu_model models[8];
-	const struct arch_desc *const *d;
-	int n, i;
+	const char *raw = s, *p, *slash;
+	size_t len;
 
-	*out = NULL;
-	n = counters_detect_pmus(models, 8);
-	for (i = 0; i < n; i++) {
-		if ((*out = arch_find(models[i].name)))
-			return 0;
+	if (pmu_size)
+		pmu[0] = '\0';
+	/* "cpu_core/r0e12/": perf's PMU-qualified raw syntax */
+	slash = strchr(s, '/');
+	if (slash) {
+		len = (size_t)(slash - s);
+		if (!len || len >= pmu_size || s[strlen(s) - 1] != '/')
+			return -EINVAL;
+		memcpy(pmu, s, len);
+		pmu[len] = '\0';
+		raw = slash + 1;
+		len = strlen(raw) - 1; /* without the closing '/' */
+	} else {
+		len = strlen(raw);
 	}
-	for (d = arch_descs; *d; d++) {
-		if ((*d)->detect && (*d)->detect()) {
-			*out = *d;
-			return 0;
-		}
-	}
-	if (n > 0)
-		snprintf(why, size, "libpfm4 detects '%s', for which mthpscope has no TLB event "
-			 "set ('mthpscope events --pmu NAME' lists the known ones)", models[0].name);
-	else
-		snprintf(why, size, "neither libpfm4 nor mthpscope's CPU tables know this CPU");
-	return -ENODEV;
-}
-
-/* Is 'cpu' in a sysfs cpu list such as "0-7,16-23"? */
-static bool cpulist_has(const char *list, int cpu)
-{
-	const char *p = list;
-
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			return false;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		if (cpu >= lo && cpu <= hi)
-			return true;
-		p = *end == ',' ? end + 1 : end;
-		if (*p == '\n')
-			break;
-	}
-	return false;
-}
-
-static bool pmu_covers_cpu(const char *pmu, int cpu)
-{
-	char path[128], buf[256];
-	FILE *f;
-	bool ok = false;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus", pmu);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f))
-		ok = cpulist_has(buf, cpu);
-	fclose(f);
-	return ok;
+	if (raw[0] != 'r' || len < 2 || len > 17)
+		return -EINVAL;
+	for (p = raw + 1; p < raw + len; p++)
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+	*config = strtoull(raw + 1, NULL, 16);
+	return 0;
 }
 
 int arch_event_counted(const struct arch_desc *d, const char *event)
@@ -115,64 +81,6 @@ int arch_event_counted(const struct arch_desc *d, const char *event)
 	return d && d->counted ? d->counted(event) : 1;
 }
 
-int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
-		   size_t size)
-{
-	const struct arch_event *e;
-	const char *first_pmu = NULL, *want = NULL;
-	char adv[384];
-	int err;
-
-	memset(out, 0, sizeof(*out));
-	if (!d && (err = arch_detect(&d, why, size)))
-		return err;
-	out->desc = d;
-	err = counters_probe_hw();
-	if (err) {
-		counters_strerror(err, true, adv, sizeof(adv));
-		snprintf(why, size, "%s: a hardware counter does not open (%s): %s", d->name,
-			 strerror(-err), adv);
-		return err;
-	}
-	if (d->hybrid && cpu >= 0) {
-		for (e = d->events; e->metric; e++)
-			if (e->pmu && pmu_covers_cpu(e->pmu, cpu)) {
-				want = e->pmu;
-				break;
-			}
-		if (!want) {
-			snprintf(why, size, "%s: no hybrid PMU lists cpu %d in its sysfs 'cpus'",
-				 d->name, cpu);
-			return -ENODEV;
-		}
-	}
-	for (e = d->events; e->metric; e++) {
-		struct counters_spec *s;
-
-		if (want && e->pmu && strcmp(e->pmu, want))
-			continue;
-		if (arch_event_counted(d, e->event) == 0) {
-			if (out->nr_missing < ARCH_MAX_SPECS)
-				out->missing[out->nr_missing++] = e;
-			continue;
-		}
-		if (out->n == ARCH_MAX_SPECS)
-			return -E2BIG;
-		s = &out->spec[out->n];
-		s->event = e->event;
-		s->metric = e->metric;
-		if (!first_pmu)
-			first_pmu = e->pmu;
-		if (!want && e->pmu && first_pmu && strcmp(e->pmu, first_pmu)) {
-			snprintf(out->names[out->n], sizeof(out->names[0]), "%s_%s", e->metric,
-				 e->pmu);
-			s->metric = out->names[out->n];
-		}
-		out->n++;
-	}
-	why[0] = '\0';
-	return out->n;
-}
 
 static double apply(const struct arch_formula *f, double a, double b)
 {

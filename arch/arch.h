@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "counters.h"
 #include "folio_types.h"
 
 /* One semantic metric on one family. */
@@ -73,31 +72,9 @@ extern const struct arch_desc *const arch_descs[];
 /* By libpfm4 PMU name (any of pfm_names, or the description's name). */
 const struct arch_desc *arch_find(const char *pmu_name);
 
-/* The description for this CPU: libpfm4's detected PMU first, then the
- * detect() hooks. -ENODEV with 'why' when no description fits. */
-int arch_detect(const struct arch_desc **out, char *why, size_t size);
-
-/*
- * The counters_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
- * the core type of that cpu; cpu < 0: every PMU, metrics of the non-first
- * PMU suffixed "_<pmu>"). d NULL: arch_detect(). Returns the number of specs,
- * or negative errno with the reason in 'why' when no PMU counter opens here
- * (counters_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
- * fits (-ENODEV). Strings point into static tables or 'names' storage.
- */
-#define ARCH_MAX_SPECS 16
-struct arch_specs {
-	const struct arch_desc *desc;
-	int n;
-	struct counters_spec spec[ARCH_MAX_SPECS];
-	char names[ARCH_MAX_SPECS][48]; /* suffixed metric names (hybrid, cpu < 0) */
-	/* d's events this PMU does not count (arch_event_counted() == 0): left
-	 * out of spec[], named here so the caller can say which */
-	const struct arch_event *missing[ARCH_MAX_SPECS];
-	int nr_missing;
-};
-int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
-		   size_t size);
+/* Raw event syntax of the tables: "rHEX" (pmu "") or "PMU/rHEX/" (pmu
+ * named, perf's hybrid form). 0 or -EINVAL. */
+int arch_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config);
 
 /* Evaluate d's formulas (and the common ones: walks per 1000 accesses, walk
  * cycles per access, MMU overhead = walk cycles / cycles as in HawkEye).

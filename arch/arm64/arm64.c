@@ -212,7 +212,7 @@ static int pmuv3_counted(const char *event)
 	DIR *d;
 	int found = 0;
 
-	if (event[0] != 'r' || counters_parse_raw(event, buf, sizeof(buf), &code))
+	if (event[0] != 'r' || arch_parse_raw(event, buf, sizeof(buf), &code))
 		return -EINVAL;
 	if (core_pmu_dir(dir, sizeof(dir)))
 		return -ENOENT;

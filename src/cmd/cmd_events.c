@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch.h"
+#include "arch_pmu.h"
 #include "cli.h"
 #include "commands.h"
 #include "counters.h"
@@ -66,7 +66,7 @@ static int events_cmd(int argc, char **argv)
 		/* another CPU's table: libpfm4 encodes it only when asked to,
 		 * and must be told before it starts */
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
-	} else if ((err = arch_detect(&d, why, sizeof(why)))) {
+	} else if ((err = arch_pmu_detect(&d, why, sizeof(why)))) {
 		ms_err("events: %s", why);
 		return MS_EXIT_ENV;
 	}

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch.h"
+#include "arch_pmu.h"
 #include "counters.h"
 #include "kernel.h"
 #include "mthpscope.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "counters.h"
+#include "arch.h" /* arch_parse_raw: the tables' raw event syntax */
 #include "mthpscope.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -203,35 +203,6 @@ const char *counters_encode_detail(void)
 	return encode_detail[0] ? encode_detail : "unknown event";
 }
 
-int counters_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
-{
-	const char *raw = s, *p, *slash;
-	size_t len;
-
-	if (pmu_size)
-		pmu[0] = '\0';
-	/* "cpu_core/r0e12/": perf's PMU-qualified raw syntax */
-	slash = strchr(s, '/');
-	if (slash) {
-		len = (size_t)(slash - s);
-		if (!len || len >= pmu_size || s[strlen(s) - 1] != '/')
-			return -EINVAL;
-		memcpy(pmu, s, len);
-		pmu[len] = '\0';
-		raw = slash + 1;
-		len = strlen(raw) - 1; /* without the closing '/' */
-	} else {
-		len = strlen(raw);
-	}
-	if (raw[0] != 'r' || len < 2 || len > 17)
-		return -EINVAL;
-	for (p = raw + 1; p < raw + len; p++)
-		if (!isxdigit((unsigned char)*p))
-			return -EINVAL;
-	*config = strtoull(raw + 1, NULL, 16);
-	return 0;
-}
-
 /* The perf type of a dynamic PMU (hybrid cpu_core / cpu_atom). */
 static int sysfs_pmu_type(const char *pmu, unsigned *type)
 {
@@ -277,7 +248,7 @@ int counters_encode(const char *event, bool include_kernel, struct perf_event_at
 			goto generic;
 		}
 	}
-	if (!counters_parse_raw(event, pmu, sizeof(pmu), &raw)) {
+	if (!arch_parse_raw(event, pmu, sizeof(pmu), &raw)) {
 		attr->type = PERF_TYPE_RAW;
 		attr->config = raw;
 		if (pmu[0] && sysfs_pmu_type(pmu, &attr->type)) {

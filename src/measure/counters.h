@@ -109,8 +109,6 @@ int counters_set_nr_groups(const struct counters_set *set);
  * include_kernel. 0, -ENOMSG (unknown here), -EIO (libpfm4 failed to start).
  */
 int counters_encode(const char *event, bool include_kernel, struct perf_event_attr *attr);
-/* Raw syntax: "rHEX" (pmu "") or "PMU/rHEX/" (pmu named). 0 or -EINVAL. */
-int counters_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config);
 /* libpfm4's message for the last -ENOMSG of counters_encode on this thread. */
 const char *counters_encode_detail(void);
 /* "sw" for software events, "pmu" for everything counted by a PMU. */

@@ -54,7 +54,7 @@ json_t *events_doc_build(const struct arch_desc *d, int *nr_bad)
 					    json_boolean(counted));
 		if (err) {
 			/* a hybrid PMU absent here: its perf type is a property of the host */
-			bool parsed = !counters_parse_raw(e->event, pmu, sizeof(pmu), &raw);
+			bool parsed = !arch_parse_raw(e->event, pmu, sizeof(pmu), &raw);
 
 			json_object_set_new(m, "type", json_null());
 			json_object_set_new(m, "config",
