@@ -982,7 +982,7 @@ static const struct compare_row *find_row(const struct compare_report *r, size_t
 	return NULL;
 }
 
-static double gain_pct(const struct compare_row *w)
+static double row_gain_pct(const struct compare_row *w)
 {
 	/* + 0.0: no "-0.00%" for an unchanged lower-is-better metric */
 	return (w->dir == COMPARE_DIR_LOWER ? -w->delta_pct : w->delta_pct) + 0.0;
@@ -1011,7 +1011,7 @@ static void lkml_cell(const struct compare_row *w, bool baseline, int vw, char *
 		return;
 	}
 	fmt_value(baseline ? w->a : w->b, v, sizeof(v));
-	g = baseline ? 0.0 : gain_pct(w);
+	g = baseline ? 0.0 : row_gain_pct(w);
 	if (!isfinite(g))
 		snprintf(buf, size, "%*s (    n/a)", vw, v);
 	else if (!baseline && w->significant)
