@@ -19,12 +19,11 @@
 #include "report.h"
 #include "results.h"
 #include "scan.h"
+#include "scan_doc.h"
 #include "scan_tlb.h"
 #include "tlb_host.h"
 #include "tlb_model.h"
 #include "tlb_opt.h"
-
-#define SCAN_SCHEMA "mthpscope.scan/1"
 
 #define SCAN_MAX_MODELS 2 /* this CPU's, and one what-if */
 
@@ -350,23 +349,10 @@ static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats 
 	}
 }
 
-static json_t *labels_json(const struct scan_cmd_opts *c, const struct scan_stats *st, bool all)
-{
-	struct scan_label l[SCAN_MAX_LABELS];
-	int n = scan_labels(st, &c->o, l, SCAN_MAX_LABELS), i;
-	json_t *o = json_object();
-
-	for (i = 0; i < n; i++)
-		if (all || l[i].kb)
-			json_object_set_new(o, l[i].name, json_integer((json_int_t)l[i].kb));
-	return o;
-}
-
 static int on_vma(const struct scan_vma *v, void *arg)
 {
 	struct sample *s = arg;
 	struct scan_cmd_opts *c = s->c;
-	char buf[32];
 
 	scan_stats_add(&s->rollup, &v->st);
 	if (c->o.layout && v->scanned && layout_hist_add(&s->layout, &v->layout))
@@ -374,23 +360,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	if (c->rollup)
 		return 0;
 	if (c->json) {
-		json_t *j = json_object();
+		json_t *j = scan_doc_vma(v, &c->o);
 
-		snprintf(buf, sizeof(buf), "0x%lx", v->start);
-		json_object_set_new(j, "start", json_string(buf));
-		snprintf(buf, sizeof(buf), "0x%lx", v->end);
-		json_object_set_new(j, "end", json_string(buf));
-		json_object_set_new(j, "prot", json_string(v->perms));
-		json_object_set_new(j, "offset", json_integer((json_int_t)v->pgoff));
-		snprintf(buf, sizeof(buf), "%02x:%02x", v->major, v->minor);
-		json_object_set_new(j, "dev", json_string(buf));
-		json_object_set_new(j, "inode", json_integer((json_int_t)v->inode));
-		json_object_set_new(j, "object", json_string(v->name));
-		json_object_set_new(j, "anon_kb", json_integer((json_int_t)v->anon_kb));
-		json_object_set_new(j, "file_kb",
-				    json_integer((json_int_t)(v->rss_kb > v->anon_kb ?
-							      v->rss_kb - v->anon_kb : 0)));
-		json_object_set_new(j, "stats", labels_json(c, &v->st, false));
 		if (c->o.layout && v->scanned)
 			scan_tlb_json(tlb_view(c), &v->layout, j);
 		json_array_append_new(s->vmas, j);
@@ -465,37 +436,27 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 				fflush(stdout);
 			ms_note("pid %d skipped: %s", s.pid, msg);
 			if (c->json)
-				json_array_append_new(s.skipped,
-						      json_pack("{s:i, s:s}", "pid", s.pid,
-								"reason", msg));
+				json_array_append_new(s.skipped, scan_doc_skipped(s.pid, msg));
 			continue;
 		}
 		if (s.vmas) {
 			char comm[64];
 
 			comm_of(s.pid, comm, sizeof(comm));
-			json_array_append_new(s.procs, json_pack("{s:i, s:s, s:o}", "pid", s.pid,
-								 "comm", comm, "vmas", s.vmas));
+			json_array_append_new(s.procs, scan_doc_process(s.pid, comm, s.vmas));
 		}
 	}
 	if (c->json) {
-		json_t *j = json_object(), *r = json_object();
+		json_t *j;
 
-		json_object_set_new(j, "t", json_real((double)(long long)(t * 1000.0 + 0.5) / 1000.0));
-		if (!c->rollup)
-			json_object_set_new(j, "processes", s.procs);
-		else
+		if (c->rollup) {
 			json_decref(s.procs);
-		json_object_set_new(r, "anon_kb",
-				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_ANON)));
-		json_object_set_new(r, "file_kb",
-				    json_integer((json_int_t)scan_total_kb(&s.rollup, &c->o, SCAN_FILE)));
-		json_object_set_new(r, "stats", labels_json(c, &s.rollup, true));
-		if (c->o.layout)
-			scan_tlb_json(tlb_view(c), &s.layout, r);
-		json_object_set_new(j, "rollup", r);
-		json_object_set_new(j, "skipped", s.skipped);
+			s.procs = NULL;
+		}
+		j = scan_doc_sample(t, s.procs, &s.rollup, &c->o, s.skipped);
 		s.procs = s.skipped = NULL;
+		if (c->o.layout)
+			scan_tlb_json(tlb_view(c), &s.layout, json_object_get(j, "rollup"));
 		json_array_append_new(samples, j);
 	} else if (c->rollup) {
 		print_labels(c, &s.rollup);
@@ -542,24 +503,6 @@ static int check_opts(struct scan_cmd_opts *c)
 		c->count = 0; /* until interrupted */
 	}
 	return 0;
-}
-
-/* The mthpscope.scan/1 document's head, its samples array in *samples (a
- * second reference, for take_sample to fill). */
-static json_t *scan_doc_new(const struct scan_cmd_opts *c, json_t **samples)
-{
-	json_t *cont = json_array();
-	int i;
-
-	for (i = 0; i < c->o.nr_cont; i++)
-		json_array_append_new(cont, json_integer(1LL << (c->o.cont_order[i] +
-								 (int)c->o.page_shift - 10)));
-	*samples = json_array();
-	return json_pack("{s:s, s:o, s:i, s:I, s:o, s:I, s:o}", "schema", SCAN_SCHEMA, "tool",
-			 results_tool_json(), "page_size", 1 << c->o.page_shift, "pmd_kb",
-			 (json_int_t)(1LL << (c->o.pmd_order + (int)c->o.page_shift - 10)),
-			 "cont_kb", cont, "interval_ms", (json_int_t)c->interval_ms, "samples",
-			 json_incref(*samples));
 }
 
 /* The models of --tlb (this CPU's, first) and of --tlb-model / --tlb-geometry.
@@ -670,7 +613,7 @@ static int scan_cmd(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (c.json)
-		doc = scan_doc_new(&c, &samples);
+		doc = scan_doc_new(&c.o, c.interval_ms, &samples);
 	if ((rc = take_samples(&c, samples)))
 		goto out;
 	if (c.json) {
