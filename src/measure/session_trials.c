@@ -13,6 +13,110 @@
 #include "precision.h"
 #include "session.h"
 
+/* One rep of the interleaved schedule: every (pattern, span), every order at
+ * once, in rounds; *n counts the trials of the plan so far. */
+int session_interleaved_rep(struct session *s, int rep, int *n)
+{
+	int p, sp, i, rounds, err, nr = (int)s->orders.nr;
+
+	for (p = 0; p < s->nr_pats; p++) {
+		for (sp = 0; sp < s->nr_spans; sp++) {
+			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
+						 .span = s->spans[sp], .sparse_k = s->o.sparse_k };
+			struct results_trial *t = &s->slots[2 * *n];
+			struct bench_cell c = { .order = -1, .rep = rep, .pattern = p, .span = sp };
+
+			session_progress(s, *n, &c);
+			rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
+			err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
+						      s->accesses[p][sp], rounds, t, t + nr);
+			if (err)
+				return err;
+			/* trial and sparse trial of each order side by side */
+			for (i = 0; i < nr; i++) {
+				t[i].seq = t[nr + i].seq = *n + i;
+				if ((err = session_keep(s, &t[i])) ||
+				    (err = session_keep(s, &t[nr + i])))
+					return err;
+			}
+			*n += nr;
+		}
+	}
+	return 0;
+}
+
+int session_calibrate(struct session *s)
+{
+	int p, sp, err;
+
+	for (p = 0; p < s->nr_pats; p++) {
+		for (sp = 0; sp < s->nr_spans; sp++) {
+			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
+						 .span = s->spans[sp] };
+
+			if ((err = bench_micro_calibrate(&s->b, &w, s->o.accesses, s->target_ns,
+							 &s->accesses[p][sp])))
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int micro_trials(struct session *s)
+{
+	int i, err, n = 0;
+
+	if ((err = session_calibrate(s)))
+		return err;
+	if (s->schedule == RESULTS_SCHED_INTERLEAVED) {
+		for (i = 0; i < s->o.reps; i++)
+			if ((err = session_interleaved_rep(s, i, &n)))
+				return err;
+		return 0;
+	}
+	for (i = 0; i < s->nr_cells; i++) {
+		const struct bench_cell *c = &s->cells[i];
+		struct bench_micro w = { .kern = s->pats[c->pattern], .pattern_index = c->pattern,
+					 .span = s->spans[c->span], .sparse_k = s->o.sparse_k };
+		struct results_trial *t = &s->slots[2 * i];
+
+		session_progress(s, i, c);
+		err = bench_micro_trial(&s->b, &w, c->order, c->rep,
+					s->accesses[c->pattern][c->span], t, t + 1);
+		if (err)
+			return err;
+		t[0].seq = t[1].seq = i;
+		if ((err = session_keep(s, t)) || (err = session_keep(s, t + 1)))
+			return err;
+	}
+	return 0;
+}
+
+static int command_trials(struct session *s)
+{
+	struct bench_command w = { .argv = s->cmd,
+				   .scan_interval_ms = (unsigned)s->o.scan_interval_ms,
+				   .timeout_s = s->o.timeout_s, .log_dir = s->o.log_dir,
+				   .show_output = s->o.show_output, .metrics = s->o.metrics,
+				   .nr_metrics = s->o.nr_metrics,
+				   .stdin_path = s->o.stdin_path,
+				   .wait_descendants = s->o.wait_descendants };
+	int i, err;
+
+	for (i = 0; i < s->nr_cells; i++) {
+		const struct bench_cell *c = &s->cells[i];
+		struct results_trial *t = &s->slots[2 * i];
+
+		session_progress(s, i, c);
+		if ((err = bench_command_trial(&s->b, &w, c->order, c->rep, i, t)) ||
+		    (err = session_keep(s, t)))
+			return err;
+	}
+	return 0;
+}
+
+/* ---- run --precision ------------------------------------------------------ */
+
 /* A precision run keeps at most this many trials of the plan (its slots and
  * the model's trials are allocated up front), and at most 1000 reps. */
 #define SESSION_PRECISION_MAX_CELLS 20000L
@@ -142,107 +246,7 @@ int session_precision_trials(struct session *s)
 	return record_outcome(s, done);
 }
 
-/* One rep of the interleaved schedule: every (pattern, span), every order at
- * once, in rounds; *n counts the trials of the plan so far. */
-int session_interleaved_rep(struct session *s, int rep, int *n)
-{
-	int p, sp, i, rounds, err, nr = (int)s->orders.nr;
-
-	for (p = 0; p < s->nr_pats; p++) {
-		for (sp = 0; sp < s->nr_spans; sp++) {
-			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
-						 .span = s->spans[sp], .sparse_k = s->o.sparse_k };
-			struct results_trial *t = &s->slots[2 * *n];
-			struct bench_cell c = { .order = -1, .rep = rep, .pattern = p, .span = sp };
-
-			session_progress(s, *n, &c);
-			rounds = bench_rounds_for(s->accesses[p][sp], s->target_ns, nr);
-			err = bench_micro_interleaved(&s->b, &w, s->orders.order, nr, rep,
-						      s->accesses[p][sp], rounds, t, t + nr);
-			if (err)
-				return err;
-			/* trial and sparse trial of each order side by side */
-			for (i = 0; i < nr; i++) {
-				t[i].seq = t[nr + i].seq = *n + i;
-				if ((err = session_keep(s, &t[i])) ||
-				    (err = session_keep(s, &t[nr + i])))
-					return err;
-			}
-			*n += nr;
-		}
-	}
-	return 0;
-}
-
-int session_calibrate(struct session *s)
-{
-	int p, sp, err;
-
-	for (p = 0; p < s->nr_pats; p++) {
-		for (sp = 0; sp < s->nr_spans; sp++) {
-			struct bench_micro w = { .kern = s->pats[p], .pattern_index = p,
-						 .span = s->spans[sp] };
-
-			if ((err = bench_micro_calibrate(&s->b, &w, s->o.accesses, s->target_ns,
-							 &s->accesses[p][sp])))
-				return err;
-		}
-	}
-	return 0;
-}
-
-static int micro_trials(struct session *s)
-{
-	int i, err, n = 0;
-
-	if ((err = session_calibrate(s)))
-		return err;
-	if (s->schedule == RESULTS_SCHED_INTERLEAVED) {
-		for (i = 0; i < s->o.reps; i++)
-			if ((err = session_interleaved_rep(s, i, &n)))
-				return err;
-		return 0;
-	}
-	for (i = 0; i < s->nr_cells; i++) {
-		const struct bench_cell *c = &s->cells[i];
-		struct bench_micro w = { .kern = s->pats[c->pattern], .pattern_index = c->pattern,
-					 .span = s->spans[c->span], .sparse_k = s->o.sparse_k };
-		struct results_trial *t = &s->slots[2 * i];
-
-		session_progress(s, i, c);
-		err = bench_micro_trial(&s->b, &w, c->order, c->rep,
-					s->accesses[c->pattern][c->span], t, t + 1);
-		if (err)
-			return err;
-		t[0].seq = t[1].seq = i;
-		if ((err = session_keep(s, t)) || (err = session_keep(s, t + 1)))
-			return err;
-	}
-	return 0;
-}
-
-static int command_trials(struct session *s)
-{
-	struct bench_command w = { .argv = s->cmd,
-				   .scan_interval_ms = (unsigned)s->o.scan_interval_ms,
-				   .timeout_s = s->o.timeout_s, .log_dir = s->o.log_dir,
-				   .show_output = s->o.show_output, .metrics = s->o.metrics,
-				   .nr_metrics = s->o.nr_metrics,
-				   .stdin_path = s->o.stdin_path,
-				   .wait_descendants = s->o.wait_descendants };
-	int i, err;
-
-	for (i = 0; i < s->nr_cells; i++) {
-		const struct bench_cell *c = &s->cells[i];
-		struct results_trial *t = &s->slots[2 * i];
-
-		session_progress(s, i, c);
-		if ((err = bench_command_trial(&s->b, &w, c->order, c->rep, i, t)) ||
-		    (err = session_keep(s, t)))
-			return err;
-	}
-	return 0;
-}
+/* ---- the schedule's choice ---------------------------------------------- */
 
 int session_trials(struct session *s)
 {
