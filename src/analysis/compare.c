@@ -856,9 +856,9 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 		err = row_stats(&row, sa, sb, o);
 		if (!err)
 			err = add_row(&r->rows, &r->nr_rows, cap, &row);
-		if (o->progress)
-			o->progress((size_t)(other - 1) * a->nr_series + i + 1,
-				    (r->nr_inputs - 1) * a->nr_series, o->progress_ctx);
+		if (o->on_series)
+			o->on_series((size_t)(other - 1) * a->nr_series + i + 1,
+				     (r->nr_inputs - 1) * a->nr_series, o->on_series_ctx);
 	}
 	if (err)
 		return err;

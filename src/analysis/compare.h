@@ -122,8 +122,8 @@ struct compare_opts {
 	 * 0: within-run variance only. */
 	double gain_run_sd;    /* used for a side of one run only */
 	/* Called after each compared series (a progress line); may be NULL. */
-	void (*progress)(size_t done, size_t total, void *ctx);
-	void *progress_ctx;
+	void (*on_series)(size_t done, size_t total, void *ctx);
+	void *on_series_ctx;
 };
 /* Estimated from 30 A/A pairs of default runs on this project's VM
  * (data/vm-amd-epyc-6.18/stability/after: the spread of the gain differences

@@ -504,8 +504,8 @@ static int build_report(struct compare_input *inputs, int nfiles,
 	copts.alpha = o->alpha;
 	copts.gain_run_sd = o->gain_run_sd;
 	progress_init(&prog);
-	copts.progress = show_rows;
-	copts.progress_ctx = &prog;
+	copts.on_series = show_rows;
+	copts.on_series_ctx = &prog;
 	err = compare_build(inputs, (size_t)nfiles, &copts, report);
 	progress_clear(&prog);
 	return err;
