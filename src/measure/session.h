@@ -3,8 +3,8 @@
  * A run session: what `mthpscope run` measures, as a library. The command
  * fills the plan (orders, patterns, options) from its option table; the
  * session picks the spans and the schedule (session_setup), writes the
- * document's head (session_make_doc) and runs every trial through the engine
- * (session_trials). The trials land twice: in the JSON document (written
+ * document's head (session_prepare) and runs every trial through the engine
+ * (session_trials, in session_trials.c). The trials land twice: in the JSON document (written
  * as they come, so a failure keeps what was measured) and in the in-memory
  * results model (s->res), which the end-of-run summary analyses directly.
  *
@@ -126,8 +126,11 @@ int session_prepare(struct session *s);
  * hook, for progress. */
 void session_progress(struct session *s, int done, const struct bench_cell *c);
 /* A measured trial into the document and the model (which takes it over;
- * an unused sparse slot, pattern "", is skipped). 0 or -ENOMEM. */
+ * an unused sparse slot, pattern "", is skipped). 0, or results_doc_add_trial's
+ * -ENOMEM or -EINVAL. */
 int session_keep(struct session *s, struct results_trial *t);
+/* Free what the session owns (not its options' metrics). */
+void session_free(struct session *s);
 
 /* ---- session_trials.c: the loops over the plan ---- */
 /* Every trial of the plan: calibration, then the schedule's loops. Each
@@ -144,7 +147,5 @@ int session_interleaved_rep(struct session *s, int rep, int *n);
 int session_precision_trials(struct session *s);
 /* The reps a precision run's plan holds (its slots are allocated up front). */
 long session_precision_max_reps(const struct session *s);
-/* Free what the session owns (not its options' metrics). */
-void session_free(struct session *s);
 
 #endif
