@@ -344,7 +344,7 @@ TEST(sigkill_then_next_start)
 	struct thp_settings s;
 	struct knobs before, after;
 	const struct thp_size *sz;
-	enum thp_word was, w;
+	enum thp_word was = THP_W_NEVER, w; /* set below; clang cannot see ASSERT end the test */
 	char err[4096], want[256];
 	bool proven = false;
 	unsigned offered;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+MS_PRINTF(2, 0) static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "mthpscope: %s", prefix);
 	vfprintf(stderr, fmt, ap);
