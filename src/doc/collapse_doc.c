@@ -303,7 +303,6 @@ static int read_measure(json_t *m, const char *path, const char *state,
 			struct collapse_doc_measure *dm, char *err, size_t errsize)
 {
 	json_t *npa;
-	long long x = 0;
 	char p[160];
 	int rc;
 
@@ -321,10 +320,9 @@ static int read_measure(json_t *m, const char *path, const char *state,
 	    (rc = rd_want_num(npa, p, "max", false, &dm->ns_max, err, errsize)) ||
 	    (rc = rd_want_int(m, path, "accesses", false, 0, LLONG_MAX, &dm->accesses, err,
 			   errsize)) ||
-	    (rc = rd_want_int(m, path, "reps", false, 0, 1 << 20, &x, err, errsize)) ||
+	    (rc = rd_want_int(m, path, "reps", false, 0, 1 << 20, &dm->reps, err, errsize)) ||
 	    (rc = read_hist_at(m, path, false, dm->pages, NULL, err, errsize)))
 		return rc;
-	dm->reps = (int)x;
 	return 0;
 }
 
@@ -334,7 +332,6 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 {
 	json_t *v, *x;
 	char p[160];
-	long long n = 0;
 	int rc;
 
 	dr->mpn_mthp = dr->klog_kept = -1;
@@ -345,13 +342,13 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 	if ((v = json_object_get(run, "rss_creep"))) {
 		dr->has_rss_creep = true;
 		snprintf(p, sizeof(p), "%s.rss_creep", path);
-		if ((rc = rd_want_int(v, p, "steps", true, 0, INT_MAX, &n, err, errsize)) ||
+		if ((rc = rd_want_int(v, p, "steps", true, 0, INT_MAX, &dr->rss_growth_steps, err,
+				   errsize)) ||
 		    (rc = rd_want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
 				   errsize)) ||
 		    (rc = rd_want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
 				   errsize)))
 			return rc;
-		dr->rss_growth_steps = (int)n;
 	}
 	if ((v = json_object_get(run, "mthp_max_ptes_none"))) {
 		dr->has_mpn_mthp = true;
@@ -384,7 +381,6 @@ static int read_run_counters(json_t *run, const char *path, struct collapse_doc_
 {
 	json_t *v, *c;
 	char p[160];
-	long long x;
 	size_t i;
 	int rc;
 
@@ -400,13 +396,12 @@ static int read_run_counters(json_t *run, const char *path, struct collapse_doc_
 		snprintf(p, sizeof(p), "%s.collapse_counters[%zu]", path, i);
 		if (!json_is_object(c))
 			return rd_want_not_object(c, p, err, errsize);
-		x = 0;
-		if ((rc = rd_want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)) ||
+		if ((rc = rd_want_int(c, p, "order", true, 0, FOLIO_MAX_ORDER, &k->order, err,
+				   errsize)) ||
 		    (rc = rd_want_str(c, p, "name", true, k->name, sizeof(k->name), err, errsize)) ||
 		    (rc = rd_want_int(c, p, "delta", true, LLONG_MIN, LLONG_MAX, &k->delta, err,
 				   errsize)))
 			return rc;
-		k->order = (int)x;
 		dr->nr_counters = i + 1;
 	}
 	return 0;
@@ -417,7 +412,6 @@ static int read_run_creep(json_t *v, const char *path, struct collapse_doc_run *
 			  size_t errsize)
 {
 	char p[160];
-	long long x;
 	int rc;
 
 	if (v) {
@@ -425,15 +419,12 @@ static int read_run_creep(json_t *v, const char *path, struct collapse_doc_run *
 		if ((rc = rd_want_bool(v, p, "happened", true, &dr->creep, err, errsize)))
 			return rc;
 		if (dr->creep) {
-			x = 0;
-			if ((rc = rd_want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_from = (int)x;
-			if ((rc = rd_want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &x, err, errsize)))
-				return rc;
-			dr->creep_to = (int)x;
-			if ((rc = rd_want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
-					   errsize)))
+			if ((rc = rd_want_int(v, p, "from", true, 0, FOLIO_MAX_ORDER, &dr->creep_from,
+					       err, errsize)) ||
+			    (rc = rd_want_int(v, p, "to", true, 0, FOLIO_MAX_ORDER, &dr->creep_to, err,
+					       errsize)) ||
+			    (rc = rd_want_int(v, p, "t_ms", true, 0, LLONG_MAX, &dr->creep_t_ms, err,
+					       errsize)))
 				return rc;
 		}
 	}
@@ -614,7 +605,6 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 	}
 	json_array_foreach(tl, i, smp) {
 		struct collapse_doc_sample *s = &dr->samples[i];
-		long long x = 0;
 
 		snprintf(hp, sizeof(hp), "%s.timeline[%zu]", path, i);
 		if (!json_is_object(smp))
@@ -626,13 +616,12 @@ static int read_run(json_t *run, const char *path, const struct mpn_range *mpn,
 		if ((rc = read_hist(json_object_get(smp, "hist"), hp, s->pages, seen, err,
 				    errsize)))
 			return rc;
-		if ((rc = rd_want_int(smp, hp, "partial", false, 0, LLONG_MAX, &x, err, errsize)))
+		/* partial and rss_bytes stay calloc's 0 when absent */
+		if ((rc = rd_want_int(smp, hp, "partial", false, 0, LLONG_MAX, &s->partial, err,
+				   errsize)) ||
+		    (rc = rd_want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &s->rss_bytes, err,
+				   errsize)))
 			return rc;
-		s->partial = (unsigned long long)x;
-		x = 0;
-		if ((rc = rd_want_int(smp, hp, "rss_bytes", false, 0, LLONG_MAX, &x, err, errsize)))
-			return rc;
-		s->rss_bytes = (unsigned long long)x;
 		s->full_scans = -1;
 		if ((rc = rd_want_int(smp, hp, "full_scans", false, 0, LLONG_MAX, &s->full_scans,
 				   err, errsize)))

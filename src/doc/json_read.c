@@ -219,16 +219,19 @@ int rd_want(json_t *o, const char *path, const char *key, json_type type, bool r
 	return rd_typed(&TERSE(err, errsize), o, path, key, type, required);
 }
 
-int rd_want_int(json_t *o, const char *path, const char *key, bool required, long long min,
-		long long max, long long *out, char *err, size_t errsize)
-{
-	json_int_t x = 0;
-	int rc = rd_int(&TERSE(err, errsize), o, path, key, required, min, max, &x);
-
-	if (!rc && json_object_get(o, key))
-		*out = x;
-	return rc;
-}
+#define RD_WANT_INT_DEF(name, type)                                                       \
+	RD_WANT_INT_DECL(name, type)                                                      \
+	{                                                                                 \
+		json_int_t x = 0;                                                         \
+		int rc = rd_int(&TERSE(err, errsize), o, path, key, required, min, max, &x); \
+                                                                                          \
+		if (!rc && json_object_get(o, key))                                       \
+			*out = (type)x;                                                   \
+		return rc;                                                                \
+	}
+RD_WANT_INT_DEF(rd_want_int_ll, long long)
+RD_WANT_INT_DEF(rd_want_int_int, int)
+RD_WANT_INT_DEF(rd_want_int_ull, unsigned long long)
 
 int rd_want_num(json_t *o, const char *path, const char *key, bool required, double *out,
 		char *err, size_t errsize)

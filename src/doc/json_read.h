@@ -86,8 +86,19 @@ int rd_typed(struct rd *rd, const json_t *o, const char *path, const char *key, 
 const char *rd_terse_type(const json_t *v);
 int rd_want(json_t *o, const char *path, const char *key, json_type type, bool required,
 	    char *err, size_t errsize);
-int rd_want_int(json_t *o, const char *path, const char *key, bool required, long long min,
-		long long max, long long *out, char *err, size_t errsize);
+/* An integer in [min, max] into a field of the model (long long, int or
+ * unsigned long long, chosen by the type of *out); *out untouched when
+ * absent. */
+#define rd_want_int(o, path, key, required, min, max, out, err, errsize)                 \
+	_Generic(*(out), long long: rd_want_int_ll, int: rd_want_int_int,                \
+		 unsigned long long: rd_want_int_ull)(o, path, key, required, min, max, out, \
+						      err, errsize)
+#define RD_WANT_INT_DECL(name, type)                                                      \
+	int name(json_t *o, const char *path, const char *key, bool required, long long min, \
+		 long long max, type *out, char *err, size_t errsize)
+RD_WANT_INT_DECL(rd_want_int_ll, long long);
+RD_WANT_INT_DECL(rd_want_int_int, int);
+RD_WANT_INT_DECL(rd_want_int_ull, unsigned long long);
 int rd_want_num(json_t *o, const char *path, const char *key, bool required, double *out,
 		char *err, size_t errsize);
 int rd_want_bool(json_t *o, const char *path, const char *key, bool required, bool *out,

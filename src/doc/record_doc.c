@@ -225,12 +225,7 @@ int record_doc_json(const struct record_doc *d, json_t **out)
 static int want_ull(json_t *o, const char *path, const char *key, bool required,
 		    unsigned long long *out, char *err, size_t errsize)
 {
-	long long v = 0;
-	int rc = rd_want_int(o, path, key, required, 0, LLONG_MAX, &v, err, errsize);
-
-	if (!rc && json_object_get(o, key))
-		*out = (unsigned long long)v;
-	return rc;
+	return rd_want_int(o, path, key, required, 0, LLONG_MAX, out, err, errsize);
 }
 
 /* The required counts of an object, each a key and its place in the model.
@@ -399,7 +394,7 @@ static int read_argv(json_t *a, struct record_config *c, char *err, size_t errsi
 static int read_config(json_t *o, struct record_config *c, char *err, size_t errsize)
 {
 	const char *p = "$.config";
-	long long v[6] = { 0 };
+	long long v[4] = { 0 };
 	int rc;
 
 	if ((rc = rd_want_str(o, p, "event", true, c->event, sizeof(c->event), err, errsize)) ||
@@ -429,10 +424,9 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 	c->top_windows = (unsigned)v[3];
 	if (json_object_get(o, "command"))
 		return read_argv(json_object_get(o, "command"), c, err, errsize);
-	if ((rc = rd_want_int(o, p, "pid", true, 1, INT_MAX, &v[4], err, errsize)) ||
+	if ((rc = rd_want_int(o, p, "pid", true, 1, INT_MAX, &c->pid, err, errsize)) ||
 	    (rc = rd_want_num(o, p, "duration_s", true, &c->duration_s, err, errsize)))
 		return rc;
-	c->pid = (int)v[4];
 	if (!(c->duration_s >= 0))
 		return ms_fail(err, errsize, -EBADMSG, "$.config.duration_s: negative");
 	return 0;
@@ -441,7 +435,6 @@ static int read_config(json_t *o, struct record_config *c, char *err, size_t err
 static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t errsize)
 {
 	const char *p = "$.outcome";
-	long long code = 0, sig = 0, procs = 0;
 	int rc;
 
 	if ((rc = rd_want_bool(o, p, "interrupted", true, &r->interrupted, err, errsize)) ||
@@ -451,16 +444,14 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	    (rc = want_ull(o, p, "lost", true, &r->lost, err, errsize)) ||
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
-	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &procs, err, errsize)) ||
-	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &code, err, errsize)) ||
-	    (rc = rd_want_int(o, p, "exit_signal", false, 0, 128, &sig, err, errsize)))
+	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &r->nr_processes, err,
+			       errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &r->exit_code, err, errsize)) ||
+	    (rc = rd_want_int(o, p, "exit_signal", false, 0, 128, &r->exit_signal, err, errsize)))
 		return rc;
 	if (!(r->wall_s >= 0) || !(r->exit_scan_s >= 0))
 		return ms_fail(err, errsize, -EBADMSG, "$.outcome: a negative time");
-	r->nr_processes = (int)procs;
 	r->has_exit = json_object_get(o, "exit_code") != NULL;
-	r->exit_code = (int)code;
-	r->exit_signal = (int)sig;
 	return 0;
 }
 
@@ -469,16 +460,14 @@ static int read_row(json_t *o, const char *path, int *pid, unsigned long long *s
 		    struct record_counts *c, struct record_memory *m, char *err, size_t errsize)
 {
 	char p[160];
-	long long v = 0;
 	int rc;
 
 	if (!json_is_object(o))
 		return rd_want_not_object(o, path, err, errsize);
-	if ((rc = rd_want_int(o, path, "pid", true, 0, INT_MAX, &v, err, errsize)) ||
+	if ((rc = rd_want_int(o, path, "pid", true, 0, INT_MAX, pid, err, errsize)) ||
 	    (rc = want_ull(o, path, "start", true, start, err, errsize)) ||
 	    (rc = rd_want(o, path, "samples", JSON_OBJECT, true, err, errsize)))
 		return rc;
-	*pid = (int)v;
 	snprintf(p, sizeof(p), "%s.samples", path);
 	if ((rc = read_counts(json_object_get(o, "samples"), p, c, err, errsize)))
 		return rc;
