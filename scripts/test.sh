@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: install what is missing, build with ASan + UBSan,
-# run every test under ctest. Run as root (the THP tests write sysfs; without
+# run every test under ctest. Every build here treats warnings as errors (gcc
+# for the host, arm64 and the package; clang in tests/fuzz/build.sh): this is
+# CI's command, and CI must not depend on the runner setting CI=true. Run as root (the THP tests write sysfs; without
 # root they SKIP with the reason).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +19,7 @@ arm64_tests='^test_(arch|counters|sampling|thp_parse|tlb_model)$'
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
 	arm=${MTHPSCOPE_TEST_BUILD_ARM64:-build-arm64}
 	cmake --no-warn-unused-cli -S . -B "$arm" -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-aarch64.cmake \
-		-DCMAKE_BUILD_TYPE=Debug >/dev/null
+		-DCMAKE_BUILD_TYPE=Debug -DMTHPSCOPE_WERROR=ON >/dev/null
 	cmake --build "$arm" -j"$(nproc)" >/dev/null
 	HARNESS_NOFORK=1 ctest --test-dir "$arm" --output-on-failure --timeout 300 -R "$arm64_tests"
 	for pmu in $(qemu-aarch64 -L /usr/aarch64-linux-gnu "$arm/mthpscope" events --pmu list | awk '{print $1}'); do
@@ -35,7 +37,7 @@ fi
 # the unpacked binary, lintian errors (tests/check-deb.sh).
 if command -v dpkg-deb >/dev/null && command -v cpack >/dev/null; then
 	deb=${MTHPSCOPE_TEST_BUILD_DEB:-build-deb}
-	cmake -S . -B "$deb" -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B "$deb" -DCMAKE_BUILD_TYPE=Release -DMTHPSCOPE_WERROR=ON >/dev/null
 	cmake --build "$deb" -j"$(nproc)" >/dev/null
 	rm -f "$deb"/mthpscope_*.deb
 	(cd "$deb" && cpack -G DEB >/dev/null)
@@ -46,7 +48,7 @@ fi
 
 # The host suite last, so its ctest summary closes the output.
 build=${MTHPSCOPE_TEST_BUILD:-build-test}
-cmake -S . -B "$build" -DMTHPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S . -B "$build" -DMTHPSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DMTHPSCOPE_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 # allow_user_segv_handler: our SIGSEGV/SIGBUS handler restores the THP knobs
 # and re-raises; ASan's own handler would otherwise take the signal first.

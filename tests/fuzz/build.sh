@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build every libFuzzer target (tests/fuzz/fuzz_*.c) with clang under ASan +
-# UBSan into OUT (default ./fuzz.build): OUT/fuzz_NAME. Objects are cached,
-# so a re-run only recompiles what changed. Exit 77 when clang or its
-# libFuzzer runtime is missing.
+# UBSan into OUT (default ./fuzz.build): OUT/fuzz_NAME, with the project's
+# warnings (CMakeLists.txt's list) as errors, so the suite keeps the tree clean
+# for clang as well as gcc. Objects are cached, so a re-run only recompiles
+# what changed. Exit 77 when clang or its libFuzzer runtime is missing.
 #   tests/fuzz/build.sh [OUT]
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,6 +13,7 @@ command -v clang >/dev/null || { echo "SKIP: clang is not installed (scripts/set
 mkdir -p "$out/obj" || exit 1
 arch=x86; case $(uname -m) in aarch64|arm64) arch=arm64;; esac
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DMTHPSCOPE_VERSION=\"fuzz\" -DMTHPSCOPE_DATADIR=\"$src/scripts\"
+       -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers -Werror
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I"$src/src/base" -I"$src/src/measure" -I"$src/src/doc" -I"$src/src/analysis" -I"$src/src/present" -I"$src/src/cmd" -I"$src/arch" -I"$src/kernels-micro" $(pkg-config --cflags jansson hwloc libpcre2-8))
 

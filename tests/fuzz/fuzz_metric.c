@@ -4,7 +4,6 @@
  * input's first line is the NAME=REGEX argument, the rest the command's
  * output, served from a memfd; parse, then extract under the PCRE2 limits.
  */
-#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
