@@ -62,7 +62,7 @@ static const struct cli_cmd record_cli = {
 		"SIGINT or SIGTERM stops the recording (the command gets SIGINT, a second one\n"
 		"kills it) and the document is still written.",
 	.exit_status =
-		"0; 1 when the command failed (the document is written) or on a\n"
+		"0 recorded; 1 when the command failed (the document is written) or on a\n"
 		"runtime failure; 2 on a usage error; 3 when the event cannot be sampled here,\n"
 		"the process is gone or not ours, or without root.",
 	.opts = (const struct cli_opt[]){

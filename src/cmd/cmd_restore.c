@@ -26,8 +26,7 @@ static const struct cli_cmd restore_cli = {
 		   "journal is kept and the exit status is 1.",
 	.exit_status =
 		   "0 restored or nothing to do, 1 corrupt journal or a knob not\n"
-		   "restored,\n"
-		   "3 not root, or its writer is still running.",
+		   "restored, 2 usage error, 3 not root, or its writer is still running.",
 	.opts = (const struct cli_opt[]){
 		{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
 		  "$MTHPSCOPE_LOCK_WAIT, else 0)", CLI_ROW_INT(struct restore_cmd_opts, wait_s, 0, 3600),

@@ -138,7 +138,7 @@ static const struct cli_cmd scan_cli = {
 		"or --tlb-geometry FILE adds another CPU's footprint (a what-if; alone, only it).\n"
 		"Needs root (CAP_SYS_ADMIN) for PFNs and /proc/kpageflags.",
 	.exit_status =
-		"1 when a named process does not exist or exits; 2 for bad\n"
+		"0 scanned; 1 when a named process does not exist or exits; 2 for bad\n"
 		"options (--cont SIZE must be a power-of-two number of pages, at most the\n"
 		"PMD size); 3 without the privilege or kernel support to see folios.",
 	.opts = (const struct cli_opt[]){
