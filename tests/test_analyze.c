@@ -31,6 +31,8 @@ TEST(verdicts)
 		{ "load_step.json", AN_MTHP, 2, "ns_per_access", "No hardware PMU" },
 		{ "dip.json", AN_MTHP, 2, "ns_per_access", "monotone fit" },
 		{ "sweep_knee2.json", AN_PMD_ONLY, 9, "ns_per_access", "Only the PMD order" },
+		/* a command's rate: gains are rises, in the fit's replicates too */
+		{ "command_higher.json", AN_MTHP, 2, "ops", "order 2 raises ops" },
 	};
 	size_t i;
 
@@ -50,6 +52,63 @@ TEST(verdicts)
 				rows[i].file, analyze_verdict_name(a->verdict), a->min_order,
 				a->metric, analyze_verdict_name(rows[i].verdict), rows[i].min_order,
 				rows[i].metric, rows[i].words, all);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
+/* A higher-is-better metric: the monotone fit's bootstrap replicates are
+ * gains in the same sense as the point values (they were savings, about minus
+ * the gain, so every order below PMD was "none" and the verdict pmd-only). */
+TEST(higher_better_fit)
+{
+	struct results *r = fixture_load("command_higher.json");
+	struct analysis *a;
+	char err[512];
+	int k;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_TRUE(a->higher_better);
+	EXPECT_NEAR(a->orders[2].gain.value, 0.28, 0.03);
+	for (k = 2; k <= 4; k += 2) {
+		const struct analyze_order *o = &a->orders[k];
+
+		if (!(o->fitted.lo > 0.2 && o->fitted.lo <= o->fitted.value &&
+		      o->fitted.value <= o->fitted.hi && o->status == AN_ST_GAIN))
+			FAIL_AT("order %d: fit %g [%g, %g], status %s", k, o->fitted.value,
+				o->fitted.lo, o->fitted.hi, analyze_status_name(o->status));
+	}
+	EXPECT_TRUE(strstr(a->metric_unit, "(higher is better)") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
+/* The share of the PMD gain: its CI comes from the joint replicates, so it
+ * is paired when the method is (load_step.json: order 2's paired gain is
+ * 8.3 % [7.7, 8.9] and the PMD's 28.0 % [27.6, 28.5], so the share lies near
+ * 0.30; an unpaired bootstrap of the trial medians, which the load step
+ * overlaps, gave [-1.84, 1.04]), and the PMD order's own share is exactly 1. */
+TEST(pmd_share_ci)
+{
+	static const char *const files[] = { "load_step.json", "knee2.json" };
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct results *r = fixture_load(files[i]);
+		struct analysis *a;
+		const struct analyze_change *s2, *s9;
+		char err[512];
+
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		s2 = &a->orders[2].share;
+		s9 = &a->orders[a->pmd_order].share;
+		if (!(s2->lo <= s2->value && s2->value <= s2->hi && s2->lo > 0.25 &&
+		      s2->hi < 0.45 && s2->hi - s2->lo < 0.05))
+			FAIL_AT("%s: order 2's share %g [%g, %g]", files[i], s2->value, s2->lo,
+				s2->hi);
+		EXPECT_NEAR(s9->value, 1.0, 1e-12);
+		EXPECT_NEAR(s9->lo, 1.0, 0);
+		EXPECT_NEAR(s9->hi, 1.0, 0);
 		analyze_free(a);
 		results_free(r);
 	}

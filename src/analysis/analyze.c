@@ -395,6 +395,7 @@ static int choose_metric(struct ctx *c)
 		}
 		if (all && any) {
 			snprintf(c->a->metric, sizeof(c->a->metric), "%s", name);
+			c->a->higher_better = c->higher_better;
 			metric_unit(c->a->metric, c->a->metric_unit, sizeof(c->a->metric_unit),
 				    &c->a->per_access);
 			if (c->higher_better)
@@ -768,8 +769,9 @@ out:
 }
 
 /* Joint replicates for the unpaired method (for the monotone fit's CIs):
- * each row resamples order 0 once and every order against it. The gains'
- * own CIs stay those of change_of(), one bootstrap per order. */
+ * each row resamples order 0 once and every order against it, a gain in the
+ * sense of change_of() (a saving, or a rise of a higher-is-better metric).
+ * The gains' own CIs stay those of change_of(), one bootstrap per order. */
 static int unpaired_replicates(struct ctx *c, const double *base, size_t nbase)
 {
 	struct analysis *a = c->a;
@@ -807,7 +809,7 @@ static int unpaired_replicates(struct ctx *c, const double *base, size_t nbase)
 			for (i = 0; i < n[k]; i++)
 				scratch[i] = vals[k][(size_t)(stats_rng_uniform(&rng) * (double)n[k])];
 			if (!stats_median_inplace(scratch, n[k], &mk))
-				row[k] = 1.0 - mk / m0;
+				row[k] = c->higher_better ? mk / m0 - 1.0 : 1.0 - mk / m0;
 		}
 	}
 out:
@@ -948,12 +950,12 @@ static void monotone_warning(struct analysis *a, int nv, int worst, const char *
 	snprintf(f, sizeof(f), "%.1f %%", 100.0 * o->fitted.value);
 	snprintf(a->monotone_warning, sizeof(a->monotone_warning),
 		 "The raw gains violate monotonicity beyond noise at order%s %s (e.g. order "
-		 "%d saves %s [95 %% CI %s, %s] where the monotone fit gives %s). A larger "
+		 "%d %s %s [95 %% CI %s, %s] where the monotone fit gives %s). A larger "
 		 "folio never needs more TLB entries than a smaller one, so this points to "
 		 "a placement or measurement problem (folios of that order physically "
 		 "scattered or mapped differently, a disturbed part of the run), not a real "
 		 "dip; the verdict uses the fit. Re-run to check.", nv > 1 ? "s" : "", list,
-		 worst, v, lo, hi, f);
+		 worst, a->higher_better ? "gains" : "saves", v, lo, hi, f);
 }
 
 /* The isotonic fit of each joint bootstrap replicate of orders ks[0..m)
@@ -1055,38 +1057,51 @@ out:
 	return err;
 }
 
-/* Share of the PMD gain reached by each order, when the PMD order gains. */
+/* Share of the PMD gain reached by each order, when the PMD order gains. The
+ * CI comes from the joint replicates the monotone fit uses (c->boot: paired
+ * when the method is, order 0 drawn once per row): each row's gain of the
+ * order over the same row's PMD gain, rows without a PMD gain left out. So
+ * the PMD order's own share is exactly 1, and a paired run's share is paired. */
 static int pmd_share(struct ctx *c)
 {
 	struct analysis *a = c->a;
-	double *base = NULL, *pmd = NULL;
-	size_t nb, np, n;
-	int k, err = 0;
+	const struct analyze_order *pmd = &a->orders[a->pmd_order];
+	double *ratio, *tmp;
+	unsigned it;
+	int k;
 
-	if (!analyze_order_measured(a, a->pmd_order) ||
-	    a->orders[a->pmd_order].status != AN_ST_GAIN)
+	if (!analyze_order_measured(a, a->pmd_order) || pmd->status != AN_ST_GAIN)
 		return 0;
-	if ((err = collect_new(c, 0, a->span, false, a->metric, a->per_access, &base, &nb)) ||
-	    (err = collect_new(c, a->pmd_order, a->span, false, a->metric, a->per_access, &pmd,
-			       &np)))
-		goto out;
+	ratio = malloc(c->iters * sizeof(*ratio));
+	tmp = malloc(c->iters * sizeof(*tmp));
+	if (!ratio || !tmp) {
+		free(ratio);
+		free(tmp);
+		return -ENOMEM;
+	}
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++) {
 		struct analyze_order *o = &a->orders[k];
 
 		if (!o->primary.n)
 			continue;
-		o->share.value = o->gain.value / a->orders[a->pmd_order].gain.value;
-		n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
-		if (n >= 2 && nb >= 2 && np >= 2 &&
-		    stats_bootstrap_gain_share_ci(base, nb, c->buf, n, pmd, np, c->level,
-						  c->iters, seed_for(c, k, 3), &o->share.lo,
-						  &o->share.hi))
-			o->share.lo = o->share.hi = NAN;
+		o->share.value = o->gain.value / pmd->gain.value;
+		if (k == a->pmd_order) {
+			o->share.lo = o->share.hi = 1.0;
+			continue;
+		}
+		/* one trial (or pair) a side has no gain CI, so no share CI */
+		if (!isfinite(o->gain.lo) || !isfinite(pmd->gain.lo))
+			continue;
+		for (it = 0; it < c->iters; it++) {
+			const double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS];
+
+			ratio[it] = row[a->pmd_order] > 0.0 ? row[k] / row[a->pmd_order] : NAN;
+		}
+		boot_interval(c, ratio, 1, 0, tmp, &o->share.lo, &o->share.hi);
 	}
-out:
-	free(base);
-	free(pmd);
-	return err;
+	free(ratio);
+	free(tmp);
+	return 0;
 }
 
 /* Page faults of the dense trials and RSS of the sparse ones. */
@@ -1309,8 +1324,12 @@ static void describe_gain(struct analysis *a, char *buf, size_t size, int k)
 	pct(v, sizeof(v), o->gain.value);
 	pct(lo, sizeof(lo), o->gain.lo);
 	pct(hi, sizeof(hi), o->gain.hi);
-	append(buf, size, "order %d saves %s of %s [%.3g %% CI %s, %s; Holm p = %.3g]", k, v,
-	       a->metric_unit, 100 * a->level, lo, hi, o->p_adj);
+	if (a->higher_better)
+		append(buf, size, "order %d raises %s by %s", k, a->metric_unit, v);
+	else
+		append(buf, size, "order %d saves %s of %s", k, v, a->metric_unit);
+	append(buf, size, " [%.3g %% CI %s, %s; Holm p = %.3g]", 100 * a->level, lo, hi,
+	       o->p_adj);
 	/* say so when the monotone fit pooled this order with a neighbour */
 	if (isfinite(o->fitted.value) && fabs(o->fitted.value - o->gain.value) > 5e-4) {
 		pct(v, sizeof(v), o->fitted.value);

@@ -125,8 +125,9 @@ struct analysis {
 	uint64_t span;               /* the span the verdict rests on (the largest) */
 	char metric[32];             /* primary metric name */
 	char metric_source[16];
-	char metric_unit[32];
+	char metric_unit[64];        /* a 31-character name + " (higher is better)" */
 	bool per_access;
+	bool higher_better;          /* a workload's "better": "higher": gains are rises */
 	int pmd_order;
 	struct analyze_order orders[ANALYZE_NR_ORDERS]; /* indexed by order */
 	struct analyze_metric metrics[ANALYZE_MAX_METRICS];

@@ -416,23 +416,6 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 }
 
 /* (base - x) / (base - ref) of the medians; undefined where ref gains nothing. */
-static bool gain_share_stat(const double *median, double *value)
-{
-	if (median[0] - median[2] == 0.0)
-		return false;
-	*value = (median[0] - median[1]) / (median[0] - median[2]);
-	return true;
-}
-
-int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double *x, size_t nx,
-				  const double *ref, size_t nref, double level, unsigned iters,
-				  uint64_t seed, double *lo, double *hi)
-{
-	const struct boot_sample s[] = { { base, nbase }, { x, nx }, { ref, nref } };
-
-	return bootstrap_ci(s, 3, gain_share_stat, level, iters, seed, lo, hi);
-}
-
 /*
  * Exact null distribution of U for sample sizes m, n: the coefficients of
  * the Gaussian binomial [m+n choose m]_q = prod_{k=1..m} (1 - q^(n+k)) /

@@ -41,14 +41,6 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 				  double level, unsigned iters, uint64_t seed,
 				  double *lo, double *hi);
 
-/* Percentile bootstrap CI of the share of a reference gain reached by x:
- * (median(base) - median(x)) / (median(base) - median(ref)), resampling all
- * three samples independently (e.g. the share of the PMD gain reached by an
- * mTHP order). -EDOM when most resamples have no reference gain. */
-int stats_bootstrap_gain_share_ci(const double *base, size_t nbase, const double *x, size_t nx,
-				  const double *ref, size_t nref, double level, unsigned iters,
-				  uint64_t seed, double *lo, double *hi);
-
 /* Two-sided Mann-Whitney U test: exact p for small samples without ties
  * (na, nb <= 20), normal approximation with tie correction otherwise. */
 /* u is U of a: the pairs (x in a, y in b) with x > y, ties counted half. */

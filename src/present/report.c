@@ -329,8 +329,9 @@ static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
 	char span[32], line[512];
-
-	const char *lower = strstr(a->metric_unit, "higher is better") ? "" : "; lower is better";
+	const char *lower = a->higher_better ? "" : "; lower is better";
+	const char *gain = a->higher_better ? "rise over the order-0 value"
+					    : "share of the order-0 value saved";
 
 	if (!strcmp(a->pattern, "command"))
 		snprintf(span, sizeof(span), "- (a command)");
@@ -346,12 +347,11 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
 			a->nr_excluded, a->pattern, span, a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
-		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = share of the "
-			"order-0 value saved, 95 %% bootstrap CI; p = two-sided %s vs "
-			"order 0, Holm-adjusted; material = at least %.0f %%; status gain = "
-			"significant and material, none = the CI rules a material gain out.\n",
-			a->metric,
-			a->metric_source, a->metric_unit, lower, test_words(a), 100.0 * a->threshold);
+		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = %s, 95 %% bootstrap CI; "
+			"p = two-sided %s vs order 0, Holm-adjusted; material = at least %.0f %%; "
+			"status gain = significant and material, none = the CI rules a material "
+			"gain out.\n", a->metric, a->metric_source, a->metric_unit, lower, gain,
+			test_words(a), 100.0 * a->threshold);
 		fprintf(f, "- Method: %s.\n", a->method_note);
 		if (stop_words(r, line, sizeof(line), "- Stop: "))
 			fprintf(f, "%s.\n", line);
@@ -373,10 +373,10 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
 	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
 	wrap_hanging(f, line, "         ");
-	snprintf(line, sizeof(line), "gain:    share of the order-0 value saved%s, 95 %% "
+	snprintf(line, sizeof(line), "gain:    %s%s, 95 %% "
 		 "bootstrap CI; p: two-sided %s vs order 0, Holm-adjusted; status gain = "
 		 "significant and >= %.0f %%, none = the CI rules that out, unclear = neither",
-		 a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
+		 gain, a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
 		 test_words(a), 100.0 * a->threshold);
 	wrap_hanging(f, line, "         ");
 	if (stop_words(r, line, sizeof(line), "stop:    "))
