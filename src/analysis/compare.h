@@ -156,6 +156,8 @@ struct compare_row {
 	double delta_pct;    /* 100 * (b - a) / a; NAN when a == 0 */
 	double ci_lo, ci_hi; /* CI of delta_pct; NAN when not computable */
 	double p_value;      /* Mann-Whitney U, two-sided, unadjusted; NAN if n < 2 */
+	double u;            /* its U of A (pairs a > b, ties half): the way the
+			      * samples moved where the medians tie; NAN if n < 2 */
 	double p_holm;       /* Holm-adjusted over the rows of this pair */
 	bool significant;    /* p_holm < alpha */
 	enum compare_dir dir;

@@ -349,12 +349,12 @@ static int cmp_row(const void *x, const void *y)
 static int row_stats(struct compare_row *row, const struct compare_series *sa,
 		     const struct compare_series *sb, const struct compare_opts *o)
 {
-	double u, lo, hi;
+	double lo, hi;
 	int err;
 
 	row->na = sa->n;
 	row->nb = sb->n;
-	row->ci_lo = row->ci_hi = row->p_value = row->p_holm = NAN;
+	row->ci_lo = row->ci_hi = row->p_value = row->p_holm = row->u = NAN;
 	row->a_lo = row->a_hi = row->b_lo = row->b_hi = NAN;
 	err = stats_median(sa->values, sa->n, &row->a);
 	if (!err)
@@ -382,18 +382,32 @@ static int row_stats(struct compare_row *row, const struct compare_series *sa,
 		row->b_hi = hi;
 	}
 	if (sa->n >= 2 && sb->n >= 2 &&
-	    stats_mann_whitney(sa->values, sa->n, sb->values, sb->n, &u, &row->p_value))
-		row->p_value = NAN;
+	    stats_mann_whitney(sa->values, sa->n, sb->values, sb->n, &row->u, &row->p_value))
+		row->p_value = row->u = NAN;
 	return 0;
+}
+
+/* Which way B moved from A: the medians' sign, or where they tie (a shift of
+ * the other values, which the rank test saw), U against its mean na*nb/2.
+ * -1 down, 1 up, 0 neither. */
+static int row_shift(const struct compare_row *row)
+{
+	double mid = (double)row->na * (double)row->nb / 2.0;
+
+	if (row->delta_pct != 0.0)
+		return row->delta_pct < 0 ? -1 : 1;
+	return row->u > mid ? -1 : row->u < mid ? 1 : 0;
 }
 
 static void row_verdict(struct compare_row *row)
 {
+	int shift = row_shift(row);
+
 	if (!row->significant)
 		row->verdict = COMPARE_SAME;
-	else if (row->dir == COMPARE_DIR_NONE || isnan(row->delta_pct))
+	else if (row->dir == COMPARE_DIR_NONE || isnan(row->delta_pct) || !shift)
 		row->verdict = COMPARE_CHANGED;
-	else if ((row->delta_pct < 0) == (row->dir == COMPARE_DIR_LOWER))
+	else if ((shift < 0) == (row->dir == COMPARE_DIR_LOWER))
 		row->verdict = COMPARE_BETTER;
 	else
 		row->verdict = COMPARE_WORSE;
