@@ -650,6 +650,44 @@ TEST(tied_medians_take_the_shift_from_u)
 	compare_report_free(&r);
 }
 
+/* A workload's own metric (run --metric NAME=RE --better higher): the
+ * registry does not know it, so its direction is the one the file declares;
+ * a registered name keeps the registry's whatever the file says. */
+TEST(workload_metric_takes_its_declared_direction)
+{
+	static const double a[] = { 100, 101, 102, 103, 104, 100, 101, 102, 103, 104 };
+	static const double b[] = { 80, 81, 82, 83, 84, 80, 81, 82, 83, 84 };
+	const struct compare_series sa[] = {
+		{ "command", 0, 0, "ops", a, 10, "workload", NULL, NULL, COMPARE_DIR_HIGHER },
+		{ "command", 0, 0, "lat", a, 10, "workload", NULL, NULL, COMPARE_DIR_LOWER },
+		{ "command", 0, 0, "instructions", a, 10, "workload", NULL, NULL, COMPARE_DIR_HIGHER },
+	};
+	const struct compare_series sb[] = {
+		{ "command", 0, 0, "ops", b, 10, "workload", NULL, NULL, COMPARE_DIR_HIGHER },
+		{ "command", 0, 0, "lat", b, 10, "workload", NULL, NULL, COMPARE_DIR_LOWER },
+		{ "command", 0, 0, "instructions", b, 10, "workload", NULL, NULL, COMPARE_DIR_HIGHER },
+	};
+	struct compare_input in[2] = { input("a", sa, 3), input("b", sb, 3) };
+	struct compare_report r;
+	size_t i;
+
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	ASSERT_EQ(r.nr_rows, 3);
+	for (i = 0; i < r.nr_rows; i++) {
+		const struct compare_row *w = &r.rows[i];
+
+		if (!strcmp(w->metric, "ops"))
+			EXPECT_EQ(w->verdict, COMPARE_WORSE);
+		else if (!strcmp(w->metric, "lat"))
+			EXPECT_EQ(w->verdict, COMPARE_BETTER);
+		else
+			EXPECT_EQ(w->verdict, COMPARE_CHANGED);
+	}
+	/* ops fell 20 %: a regression over a 10 % threshold */
+	EXPECT_EQ(compare_count_regressions(&r, 10.0, NULL), 1);
+	compare_report_free(&r);
+}
+
 /* The translation model's metrics (source "model") compare like any other:
  * lower is better, so a kernel whose layout needs more entries is worse. */
 TEST(model_metrics_compare)

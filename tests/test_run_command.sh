@@ -33,6 +33,15 @@ if [ "$got" = "command 64 higher workload 0 True" ]; then
 else
 	echo "FAIL: trial fields: '$got'"; fail=1
 fi
+# every metric the engine sets is a row of the registry (src/doc/metrics.c),
+# which gives its unit, direction and report order; a --metric is the user's
+reg=$(sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)".*/\1/p' "${MTHPSCOPE_SRC:?}/src/doc/metrics.c" | tr '\n' ' ')
+got=$(py '" ".join(sorted({k for t in d["trials"] for k, m in t["metrics"].items() if m["source"] != "workload" and k not in "'"$reg"'".split()}))' "$tmp/a.json")
+if [ -z "$got" ] && [ -n "$reg" ]; then
+	echo "ok: every metric of the trials is in the registry"
+else
+	echo "FAIL: metrics not in src/doc/metrics.c: '$got'"; fail=1
+fi
 check_knobs "run -- helper"
 
 # 2. a child that forks: inherited counters and the scan of the tree

@@ -29,6 +29,11 @@ enum compare_dir {
 };
 enum compare_dir compare_metric_dir(const char *metric);
 const char *compare_dir_name(enum compare_dir d); /* "lower", "higher", "none" */
+struct compare_series;
+/* A series' direction: the registry's (compare_metric_dir), or for a metric
+ * the registry does not know, the one its file declares (a workload's
+ * --metric with --better). */
+enum compare_dir compare_series_dir(const struct compare_series *s);
 
 /* The repetitions of one metric at one pattern, order and span, in one input. */
 struct results_trial;
@@ -46,6 +51,9 @@ struct compare_series {
 	/* the run (file, 0..nr_runs-1) of each value where a side pools several
 	 * runs; NULL: one run */
 	const unsigned *runs;
+	/* the direction the file declares ("better" of a workload's metric);
+	 * NONE: it declares none */
+	enum compare_dir declared;
 };
 
 /* A metric whose absolute value moves with the machine between runs (load,

@@ -495,7 +495,7 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 		row.order = sa->order;
 		row.span = sa->span;
 		row.metric = sa->metric;
-		row.dir = compare_metric_dir(sa->metric);
+		row.dir = compare_series_dir(sa);
 		row.drift_prone = compare_metric_drift_prone(sa->metric, sa->source);
 		err = row_stats(&row, sa, sb, o);
 		if (!err)

@@ -345,7 +345,7 @@ static int gain_row(struct compare_report *r, const struct compare_opts *o, int 
 	struct gside sda, sdb;
 	int err;
 
-	w.dir = compare_metric_dir(sa->metric);
+	w.dir = compare_series_dir(sa);
 	if (!sb || w.dir == COMPARE_DIR_NONE)
 		return 0;
 	if ((err = gsample_build(&r->inputs[0], sa, &ga)))

@@ -136,6 +136,8 @@ static size_t entries_series(const struct entry *e, size_t n, struct owned *o)
 			.pattern = e[i].t->pattern, .order = e[i].t->order,
 			.span = e[i].t->span, .metric = e[i].m->name,
 			.source = e[i].m->source, .values = &o->values[i], .n = 1,
+			.declared = strcmp(e[i].m->source, "workload") ? COMPARE_DIR_NONE
+				    : e[i].m->higher_better ? COMPARE_DIR_HIGHER : COMPARE_DIR_LOWER,
 			.trials = &o->trials[i], .runs = &o->runs[i],
 		};
 	}

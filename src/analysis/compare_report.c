@@ -40,6 +40,11 @@ const char *compare_kernel_name(const struct compare_input *in)
 	return in->kernel && *in->kernel ? in->kernel : "unknown kernel";
 }
 
+enum compare_dir compare_series_dir(const struct compare_series *s)
+{
+	return metrics_find(s->metric) ? compare_metric_dir(s->metric) : s->declared;
+}
+
 const char *compare_dir_name(enum compare_dir d)
 {
 	return d == COMPARE_DIR_LOWER ? "lower" : d == COMPARE_DIR_HIGHER ? "higher" : "none";
