@@ -135,12 +135,10 @@ TEST(orders_parser)
 /* Every command's table passes the row check: --help parses it whole. */
 TEST(every_table_is_well_formed)
 {
-	const struct ms_command *const cmds[] = { &cmd_info, &cmd_restore, &cmd_run,
-		&cmd_collapse, &cmd_analyze, &cmd_plot, &cmd_scan, &cmd_events, &cmd_compare,
-		&cmd_record };
+	const struct ms_command *const *cmds = ms_commands;
 	size_t k;
 
-	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+	for (k = 0; cmds[k]; k++) {
 		char *argv[] = { (char *)cmds[k]->name, "--help", NULL };
 
 		EXPECT_EQ(cli_parse(cmds[k]->cli, 2, argv, NULL), CLI_DONE);

@@ -48,6 +48,9 @@ extern const struct ms_command cmd_scan;
 extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
 extern const struct ms_command cmd_record;
+/* Every command, in the order of the command list; NULL-terminated
+ * (commands.c). */
+extern const struct ms_command *const ms_commands[];
 
 /* --threshold and --span of analyze and plot: the verdict's materiality and
  * the span it rests on, bound to the struct analyze_opts member m of T. */

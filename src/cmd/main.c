@@ -9,21 +9,6 @@
 #include "docs.h"
 #include "thp.h"
 
-/* One table; a command joins by adding its line (and its cmd_<name>.c). */
-static const struct ms_command *const commands[] = {
-	&cmd_info,
-	&cmd_run,
-	&cmd_analyze,
-	&cmd_plot,
-	&cmd_compare,
-	&cmd_scan,
-	&cmd_record,
-	&cmd_collapse,
-	&cmd_events,
-	&cmd_restore,
-	NULL,
-};
-
 static void usage(FILE *f)
 {
 	const struct ms_command *const *c;
@@ -31,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: mthpscope COMMAND [OPTIONS]\n\n"
 		   "Measure what each multi-size THP (mTHP) folio order buys in address\n"
 		   "translation on this CPU and kernel.\n\nCommands:\n");
-	for (c = commands; *c; c++)
+	for (c = ms_commands; *c; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f, "\n'mthpscope COMMAND --help' describes a command.\n"
 		   "'mthpscope help COMMAND' shows its manual page.\n"
@@ -113,9 +98,9 @@ int main(int argc, char **argv)
 		return MS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "help") && argc > 2)
-		return docs_help(commands, argv[2]);
+		return docs_help(ms_commands, argv[2]);
 	if (!strcmp(argv[1], "--man-page") || !strcmp(argv[1], "--bash-completion"))
-		return docs_generate(commands, argc - 1, argv + 1);
+		return docs_generate(ms_commands, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return cli_stdout_finish(MS_EXIT_OK);
@@ -124,7 +109,7 @@ int main(int argc, char **argv)
 		printf("mthpscope %s\n", ms_version);
 		return cli_stdout_finish(MS_EXIT_OK);
 	}
-	for (c = commands; *c; c++) {
+	for (c = ms_commands; *c; c++) {
 		if (strcmp(argv[1], (*c)->name))
 			continue;
 		recover_stale_journal((*c)->name);
