@@ -76,6 +76,13 @@ v=$("$bin" --version) || err "--version: exit $?"
 [[ $v =~ ^mthpscope\ [0-9]+\.[0-9]+\.[0-9]+ ]] || err "--version: '$v'"
 tv=$("$bin" info --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["tool"]["version"])')
 [ "$v" = "mthpscope $tv" ] || err "--version '$v' but tool.version '$tv'"
+# and of the documents analysis and comparison print (a reviewer keeps them)
+fx=$MTHPSCOPE_SRC/tests/data/knee2.json
+for c in "analyze --format json $fx" "compare --format json $fx $fx"; do
+	# shellcheck disable=SC2086
+	tv=$("$bin" $c 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["tool"]["version"])')
+	[ "$v" = "mthpscope $tv" ] || err "$c: tool.version '$tv', --version '$v'"
+done
 if git -C "${MTHPSCOPE_SRC:?}" rev-parse --git-dir >/dev/null 2>&1; then
 	d=$(git -C "$MTHPSCOPE_SRC" describe --tags --always)
 	[[ $v == *"+git.$d"* ]] || echo "note: --version '$v' is not of this commit ($d): rebuild"

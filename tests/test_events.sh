@@ -19,7 +19,8 @@ else
 import json, sys
 d = json.loads(sys.argv[1])
 assert d["schema"] == "mthpscope.events/1", d
-assert set(d) == {"schema", "pmu", "metrics"}, d.keys()
+assert set(d) == {"schema", "tool", "pmu", "metrics"}, d.keys()
+assert d["tool"]["name"] == "mthpscope" and d["tool"]["version"], d["tool"]
 assert d["metrics"], d
 for m in d["metrics"]:
     assert {"metric", "event", "type", "config", "config1"} <= set(m), m

@@ -11,6 +11,7 @@
 
 #include "counters.h"
 #include "events_doc.h"
+#include "results.h"
 
 void events_list_pmus(FILE *f)
 {
@@ -69,8 +70,8 @@ json_t *events_doc_build(const struct arch_desc *d, int *nr_bad)
 		}
 		json_array_append_new(metrics, m);
 	}
-	return json_pack("{s:s, s:s, s:o}", "schema", EVENTS_SCHEMA, "pmu", d->name, "metrics",
-			 metrics);
+	return json_pack("{s:s, s:o, s:s, s:o}", "schema", EVENTS_SCHEMA, "tool",
+			 results_tool_json(), "pmu", d->name, "metrics", metrics);
 }
 
 void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FILE *out)

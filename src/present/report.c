@@ -162,9 +162,9 @@ json_t *report_analysis_json(const struct analysis *a)
 	if (a->candidate_order >= 0)
 		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
 	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
-	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, s:s, "
-			"s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
-			"schema", ANALYSIS_SCHEMA,
+	doc = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, "
+			"s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"schema", ANALYSIS_SCHEMA, "tool", results_tool_json(),
 			"source", "file", r->path, "kernel", r->kernel, "arch", r->arch,
 			"cpu_model", r->cpu_model, "virtualized", r->virtualized, "pmu_available",
 			r->pmu_available, "pmd_order", r->pmd_order,
@@ -668,8 +668,9 @@ json_t *report_compare_json(const struct compare_report *r)
 		json_object_set_new(json_array_get(rows, i), "drift_prone",
 				    json_boolean(w->drift_prone));
 	}
-	doc = json_pack("{s:s, s:b, s:o, s:{s:s?, s:s?, s:I}, s:o, s:f, s:f, s:s, s:o}",
-			"schema", COMPARE_SCHEMA, "comparable", r->comparable, "warnings",
+	doc = json_pack("{s:s, s:o, s:b, s:o, s:{s:s?, s:s?, s:I}, s:o, s:f, s:f, s:s, s:o}",
+			"schema", COMPARE_SCHEMA, "tool", results_tool_json(), "comparable",
+			r->comparable, "warnings",
 			warnings, "baseline", "file", r->inputs[0].label, "kernel",
 			r->inputs[0].kernel, "runs", (json_int_t)nr_runs(&r->inputs[0]),
 			"others", others, "alpha", r->alpha, "ci_level", r->ci_level, "test",
