@@ -3,7 +3,7 @@
  * Micro-kernels: the measured loops and their set-up (stress-ng habit: each
  * kernel is one file with one const descriptor, listed in kernel_table).
  *
- * The buffer is mapped and populated by the caller (src/buffer.c); set-up
+ * The buffer is mapped and populated by the caller (src/measure/buffer.c); set-up
  * only writes into it (chase pointers), never maps or faults new memory, so
  * that the fault side and the access side are measured apart.
  *

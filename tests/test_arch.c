@@ -215,7 +215,7 @@ static void expect_pmu_metric(const char *name)
 
 	EXPECT_TRUE(m != NULL);
 	if (!m)
-		fprintf(stderr, "  '%s' is not in src/metrics.c\n", name);
+		fprintf(stderr, "  '%s' is not in src/doc/metrics.c\n", name);
 	else
 		EXPECT_TRUE(!strcmp(m->source, "pmu"));
 }

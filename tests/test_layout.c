@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The contiguity histogram (doc/layout.h): its block arithmetic and JSON
+ * The contiguity histogram (src/doc/layout.h): its block arithmetic and JSON
  * form on any host, and exact histograms of real mappings: 64 MiB at order
  * 4, PMD-mapped 64 MiB (faulted and MADV_COLLAPSE'd), and order-0 pages
  * that are physically contiguous on purpose (a PMD folio split in place by

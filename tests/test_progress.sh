@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The progress line (src/progress.c): on a terminal (a pty from script(1))
+# The progress line (src/present/progress.c): on a terminal (a pty from script(1))
 # compare draws it on stderr and erases it; not on a terminal, stderr holds
 # no progress at all, and stdout is the same either way.
 set -u

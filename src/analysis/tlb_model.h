@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The translation model: from a layout's contiguity histogram (doc/layout.h)
+ * The translation model: from a layout's contiguity histogram (src/doc/layout.h)
  * and a CPU's TLB geometry and merge rules, the entries each TLB level needs,
  * the share of them it can hold, and the miss ratio that predicts for
  * uniform random access over the memory. Pure computation on plain types:

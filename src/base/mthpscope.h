@@ -11,7 +11,7 @@
 #define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* "0.1.0+git.<describe>" (src/version.c): --version and tool.version. */
+/* "0.1.0+git.<describe>" (src/base/version.c): --version and tool.version. */
 extern const char ms_version[];
 
 /* Append printf-style text to the string in buf (size bytes), cut to fit. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The version string: --version and every results file's tool.version. The
  * build generates mthpscope_version.h (cmake/version.cmake); a build without
- * it (tests/test_fuzz_results.sh) passes -DMTHPSCOPE_VERSION. */
+ * it (tests/fuzz/build.sh) passes -DMTHPSCOPE_VERSION. */
 #include "mthpscope.h"
 
 #if defined(__has_include)

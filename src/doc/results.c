@@ -583,7 +583,7 @@ static int rd_sparse(struct rd *rd, const char *path, const json_t *v, struct re
 	return 0;
 }
 
-/* "layout" (strict: doc/layout.c names the bad field) and the model name
+/* "layout" (strict: src/doc/layout.c names the bad field) and the model name
  * of "tlb" (a string when present). */
 static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct results_trial *t)
 {

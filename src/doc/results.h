@@ -134,7 +134,7 @@ struct results_trial {
 	double *rounds;
 	size_t nr_rounds;
 	/* "layout": the buffer's (command: the kept scan's) contiguity
-	 * histogram (doc/layout.h), and the name in "tlb": { "model": ... } of
+	 * histogram (src/doc/layout.h), and the name in "tlb": { "model": ... } of
 	 * the TLB model run used for the tlb_* metrics; absent in files from
 	 * before the histogram (has_layout false, tlb_model ""): the model is
 	 * then unavailable, not zero. */

@@ -56,7 +56,7 @@ int buffer_size_stats(int order, unsigned long long *alloc, unsigned long long *
 int buffer_populate_sparse(struct buf *b, unsigned long k, unsigned long long *rss_bytes);
 
 /* Folio histogram of the span and the share of its pages at b->order;
- * with lh (may be NULL) its contiguity histogram too (doc/layout.h). */
+ * with lh (may be NULL) its contiguity histogram too (src/doc/layout.h). */
 int buffer_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
 	       double *coverage);
 

@@ -155,7 +155,7 @@ int folio_scanner_open_fds(struct folio_scanner **out, int pm_fd, int kpf_fd);
 int folio_scan_range(int pid, unsigned long start, unsigned long end, struct folio_hist *h);
 
 /*
- * The contiguity histogram (doc/layout.h) of the memory the scanner walks:
+ * The contiguity histogram (src/doc/layout.h) of the memory the scanner walks:
  * while 'lh' is set, every scan adds its layout into *lh (NULL stops).
  * *lh must have this scanner's page size and PMD order (initialise it with
  * folio_scanner_layout_init): -EINVAL otherwise. A scan tracks runs of
