@@ -40,7 +40,7 @@ static inline struct results *fixture_load(const char *name)
 	return r;
 }
 
-/* The JSON of tests/data/name (a new reference). */
+/* The JSON of tests/data/NAME (a new reference). */
 static inline json_t *fixture_json(const char *name)
 {
 	const char *src = getenv("MTHPSCOPE_SRC");

@@ -3,7 +3,7 @@
  * libFuzzer target for the results reader, and for the analyzer and the
  * JSON report on whatever the reader accepts: a file the reader lets
  * through must never crash what comes after it.
- *   clang -fsanitize=fuzzer,address,undefined ... (tests/test_fuzz_results.sh)
+ *   built by tests/fuzz/build.sh, run by tests/fuzz/run.sh results
  */
 #include <stddef.h>
 #include <stdint.h>
