@@ -48,7 +48,9 @@ static const struct tlb_geometry zen2 = {
 			  "entries, 12-way, 4K and 2M (1G pages smashed to 2M)" },
 	},
 	.vendor = "AuthenticAMD",
-	.match = { { 0x17, 0x30, 0x3f }, { 0x17, 0x60, 0xaf } },
+	/* the model ranges of Linux's bsp_init_amd (arch/x86/kernel/cpu/amd.c) */
+	.match = { { 0x17, 0x30, 0x4f }, { 0x17, 0x60, 0x7f }, { 0x17, 0x90, 0x91 },
+		   { 0x17, 0xa0, 0xaf } },
 };
 
 static const struct tlb_geometry zen3 = {
@@ -84,7 +86,7 @@ static const struct tlb_geometry zen4 = {
 			  "entries, 4K and 2M (associativity not taken from the guide)" },
 	},
 	.vendor = "AuthenticAMD",
-	.match = { { 0x19, 0x10, 0x1f }, { 0x19, 0x60, 0x7f }, { 0x19, 0xa0, 0xaf } },
+	.match = { { 0x19, 0x10, 0x1f }, { 0x19, 0x60, 0xaf } },
 };
 
 static const struct tlb_geometry zen5 = {
@@ -102,7 +104,8 @@ static const struct tlb_geometry zen5 = {
 			  "DTLB, every page size but 1G (associativity not given)" },
 	},
 	.vendor = "AuthenticAMD",
-	.match = { { 0x1a, 0x00, 0x7f } },
+	/* not 50h-5Fh, 80h-AFh, C0h-EFh: Zen 6 there (bsp_init_amd) */
+	.match = { { 0x1a, 0x00, 0x2f }, { 0x1a, 0x40, 0x4f }, { 0x1a, 0x60, 0x7f } },
 };
 
 /* ---- Intel ---------------------------------------------------------------- */

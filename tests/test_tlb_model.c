@@ -281,6 +281,14 @@ TEST(match_by_cpu_id)
 	EXPECT_STREQ(tlb_geometry_match("arm", 0x41, 0xd49)->name, "neoverse-n2");
 	EXPECT_STREQ(tlb_geometry_match("arm", 0x41, 0xd0c)->name, "neoverse-n1");
 	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x17, 0x01) == NULL); /* Zen 1 */
+	/* Linux's bsp_init_amd ranges: Zen 2 17h 47h, Zen 4 19h 80h-9Fh; 1Ah 50h
+	 * and 80h are Zen 6, whose TLBs the table does not know */
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x17, 0x47)->name, "zen2");
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x19, 0x90)->name, "zen4");
+	EXPECT_STREQ(tlb_geometry_match("AuthenticAMD", 0x1a, 0x44)->name, "zen5");
+	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x1a, 0x50) == NULL);
+	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x1a, 0x80) == NULL);
+	EXPECT_TRUE(tlb_geometry_match("AuthenticAMD", 0x17, 0x85) == NULL);
 	EXPECT_TRUE(tlb_geometry_match("HygonGenuine", 0x18, 0) == NULL);
 	EXPECT_TRUE(tlb_geometry_match(NULL, 0, 0) == NULL);
 }
