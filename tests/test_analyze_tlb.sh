@@ -100,6 +100,30 @@ PY
 "$bin" analyze --format json "$tmp/a.json" >"$tmp/an.json" || err "analyze with model metrics: exit $?"
 [ "$(jv "$tmp/an.json" "d['primary_metric']")" != tlb_entries_l2 ] || err "a model metric became primary"
 
+# a level of unknown capacity (neoverse-v3's L2): the knee is unknown, never a
+# disagreement with the measurement
+"$bin" analyze --format json --tlb-model neoverse-v3 "$data/layout_sweep.json" >"$tmp/v3.json" ||
+	err "neoverse-v3: exit $?"
+[ "$(jv "$tmp/v3.json" "d['tlb_model']['disagreements'], [(s['predicted_knee'], s['agree']) for s in d['tlb_model']['spans']]")" = \
+  "(0, [(None, None), (None, None), (None, None)])" ] || err "unknown capacity: $(jv "$tmp/v3.json" "d['tlb_model']['spans'][0]")"
+"$bin" analyze --tlb-model neoverse-v3 "$data/layout_sweep.json" | grep -q "predicted unknown" ||
+	err "unknown capacity: text"
+
+# layouts of 16K pages, the first trial without one: the page size named is
+# that of a trial which did not fit (zen4's coalescing is for 4K pages)
+python3 - "$data/layout_sweep.json" "$tmp/k16.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    if "layout" in t:
+        t["layout"]["page_shift"] = 14
+del d["trials"][0]["layout"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" analyze --tlb-model zen4 "$tmp/k16.json" >"$tmp/k16.out" 2>&1
+grep -q "do not fit zen4's rule (page size 16 KiB)" "$tmp/k16.out" ||
+	err "16K layouts on zen4: $(grep -i 'fit' "$tmp/k16.out" | head -2)"
+
 # info: each figure with its source; a user's geometry is 'user'
 "$bin" info --json --tlb-geometry "$tmp/g.tlb" >"$tmp/i.json" || err "info: exit $?"
 [ "$(jv "$tmp/i.json" "[l['source'] for l in d['tlb']['geometry']['levels']]")" = "['user', 'user']" ] || err "info user source"

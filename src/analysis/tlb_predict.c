@@ -79,7 +79,7 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 
 /* The footprints of the trials at (span, order), their medians per level. */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
-		     int order, struct tlb_predict_cell *c)
+		     int order, struct tlb_predict_cell *c, unsigned *bad_shift)
 {
 	static double ent[TLB_MAX_LEVELS][CELL_MAX], mr[TLB_MAX_LEVELS][CELL_MAX];
 	const struct layout_hist *last = NULL;
@@ -92,8 +92,10 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 
 		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
 			continue;
-		if ((err = tlb_footprint(g, &t->layout, &fp)))
+		if ((err = tlb_footprint(g, &t->layout, &fp))) {
+			*bad_shift = t->layout.page_shift;
 			return err;
+		}
 		for (lv = 0; lv < g->nr_levels; lv++) {
 			ent[lv][n] = (double)fp.level[lv].entries_needed;
 			mr[lv][n] = fp.level[lv].miss_ratio;
@@ -154,9 +156,11 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 		if (s->knee < 0 && c->gain >= a->threshold)
 			s->knee = k;
 	}
+	/* a level of unknown capacity predicts nothing: no knee to set against */
+	s->predicted_known = s->by_order[0].n && !isnan(m0);
 	s->measured_known = as->analysed && as->verdict != AN_INCONCLUSIVE;
 	s->measured_knee = as->analysed ? as->min_order : -1;
-	s->agree = !s->measured_known || s->knee == s->measured_knee;
+	s->agree = !s->measured_known || !s->predicted_known || s->knee == s->measured_knee;
 	if (!s->agree) {
 		cause(a, p, s);
 		p->nr_disagree++;
@@ -188,6 +192,7 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 
 void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct tlb_prediction *p)
 {
+	unsigned shift = 0;
 	int si, k, lv;
 
 	memset(p, 0, sizeof(*p));
@@ -207,10 +212,15 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->spans[si].span == a->span)
 			p->verdict_span = si;
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k])) {
-				snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's "
-					 "rule (page size %u KiB)", p->g->name,
-					 1u << (a->res->trials[0].layout.page_shift - 10));
+			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k],
+				      &shift)) {
+				/* the page size of the trial that did not fit; a shift no
+				 * machine has is named as it stands */
+				snprintf(p->reason, sizeof(p->reason), shift >= 10 && shift <= 30 ?
+					 "the layouts do not fit %s's rule (page size %llu KiB)" :
+					 "the layouts do not fit %s's rule (page_shift %llu)",
+					 p->g->name, shift >= 10 && shift <= 30 ?
+					 1ULL << (shift - 10) : (unsigned long long)shift);
 				return;
 			}
 		}
@@ -254,7 +264,8 @@ static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predic
 			 s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
 			 s->fits, "measured_knee",
 			 s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
-			 "agree", s->measured_known ? json_boolean(s->agree) : json_null(),
+			 "agree", s->measured_known && s->predicted_known ? json_boolean(s->agree)
+									     : json_null(),
 			 "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
 }
 

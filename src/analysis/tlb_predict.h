@@ -31,6 +31,7 @@ struct tlb_predict_span {
 	uint64_t span;
 	struct tlb_predict_cell by_order[ANALYZE_NR_ORDERS];
 	int knee;             /* predicted smallest order with gain >= threshold; -1 none */
+	bool predicted_known; /* order 0 and the last level's capacity known: a knee */
 	bool fits;            /* order 0 already fits: no translation cost to save */
 	int measured_knee;    /* the analysis' min_order at this span; -1 none */
 	bool measured_known;  /* the measurement is conclusive at this span */

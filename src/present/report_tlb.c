@@ -89,7 +89,9 @@ static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 {
 	char pr[48], me[48];
 
-	if (s->knee >= 0)
+	if (!s->predicted_known)
+		snprintf(pr, sizeof(pr), "unknown (a level's capacity is not known)");
+	else if (s->knee >= 0)
 		snprintf(pr, sizeof(pr), "order %d", s->knee);
 	else
 		snprintf(pr, sizeof(pr), s->fits ? "none (fits at order 0)" : "none");
@@ -100,7 +102,8 @@ static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 	else
 		snprintf(me, sizeof(me), "none");
 	snprintf(buf, size, "predicted %s, measured %s%s", pr, me,
-		 !s->measured_known ? "" : s->agree ? ": agree" : ": DISAGREE");
+		 !s->measured_known || !s->predicted_known ? "" : s->agree ? ": agree"
+								     : ": DISAGREE");
 }
 
 static void knees(const struct tlb_prediction *p, FILE *f, bool md)
