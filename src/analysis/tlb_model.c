@@ -99,13 +99,23 @@ int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
 }
 
 /*
+ * The entries a layout needs, by the pages each maps: n[k] entries of 2^k
+ * pages (k = 0 single pages, the merge order, HPA's groups, pmd_order the
+ * PMD mappings). Entries of different sizes are not equally likely to be
+ * used, so the miss ratio needs the sizes, not only the count.
+ */
+struct entry_sizes {
+	unsigned long long n[LAYOUT_MAX_K + 1];
+};
+
+/*
  * HPA on the pages no contiguous-bit entry took: aligned contiguous blocks
  * of 2, 4 or 8 pages each take one entry (the histogram knows only aligned
  * blocks, so HPA's unaligned groups are not counted). A contpte block of
  * order m holds 2^(m-k) aligned order-k blocks, which are taken out first.
  */
 static void hpa_counts(const struct layout_hist *h, int m, unsigned long long blocks,
-		       unsigned long long *single, unsigned long long *merged)
+		       struct entry_sizes *es)
 {
 	unsigned long long c[HPA_MAX_ORDER + 2];
 	int k, top = HPA_MAX_ORDER < h->pmd_order ? HPA_MAX_ORDER : h->pmd_order;
@@ -113,20 +123,20 @@ static void hpa_counts(const struct layout_hist *h, int m, unsigned long long bl
 	for (k = 0; k <= top; k++)
 		c[k] = h->contig[k] - (k <= m ? blocks << (m - k) : 0);
 	c[top + 1] = 0;
-	*single = c[0] - 2 * c[1];
-	*merged = blocks + c[top];
-	for (k = 1; k < top; k++)
-		*merged += c[k] - 2 * c[k + 1];
+	for (k = 0; k <= top; k++)
+		es->n[k] += c[k] - 2 * c[k + 1];
+	es->n[m] += blocks;
 }
 
-/* Entries that map the PTE-mapped pages: *base single pages, *merged
- * merged groups (AMD coalesced, contpte blocks, HPA groups). */
+/* Entries that map the PTE-mapped pages, by size: single pages and merged
+ * groups (AMD coalesced, contpte blocks, HPA groups). */
 static int pte_entries(const struct tlb_geometry *g, const struct layout_hist *h,
-		       unsigned long long *base, unsigned long long *merged)
+		       struct entry_sizes *es)
 {
 	unsigned long long blocks;
 	int m = tlb_merge_order(g, h);
 
+	memset(es, 0, sizeof(*es));
 	if (m < 0 || m > h->pmd_order)
 		return -EINVAL;
 	if (g->merge == TLB_MERGE_NONE)
@@ -136,21 +146,70 @@ static int pte_entries(const struct tlb_geometry *g, const struct layout_hist *h
 	else
 		blocks = h->folio[m];  /* the kernel sets PTE_CONT inside one folio only */
 	if (g->hpa) {
-		hpa_counts(h, g->merge == TLB_MERGE_NONE ? 0 : m, blocks, base, merged);
+		hpa_counts(h, g->merge == TLB_MERGE_NONE ? 0 : m, blocks, es);
 		return 0;
 	}
-	*merged = blocks;
-	*base = h->contig[0] - (blocks << m);
+	es->n[0] = h->contig[0] - (blocks << m);
+	es->n[m] += blocks;
 	return 0;
 }
 
-static double pool_miss(unsigned cap, unsigned long long needed)
+static unsigned long long sizes_count(const struct entry_sizes *es)
 {
+	unsigned long long n = 0;
+	int k;
+
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		n += es->n[k];
+	return n;
+}
+
+/*
+ * The miss ratio of one pool of cap entries under uniform random access over
+ * the pages its entries map, with LRU replacement: Che's approximation (an
+ * entry of 2^k pages out of P is used with probability q = 2^k / P; the
+ * pool holds what was used within a time T, where sum n (1 - e^(-qT)) =
+ * cap; an access hits with sum n q (1 - e^(-qT))). When every entry maps
+ * the same number of pages it is exactly max(0, 1 - cap/entries); a PMD
+ * entry, used 512 times as often as a 4K one, mostly stays.
+ */
+static double pool_miss(unsigned cap, const struct entry_sizes *es)
+{
+	unsigned long long needed = sizes_count(es);
+	double pages = 0, lo = 0, hi = 1, t, used, hit = 0;
+	int k, it;
+
 	if (!needed)
 		return 0.0;
 	if (!cap)
 		return NAN; /* capacity not known: no prediction, not zero */
-	return needed > cap ? 1.0 - (double)cap / (double)needed : 0.0;
+	if (needed <= cap)
+		return 0.0;
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		if (es->n[k] == needed) /* one size: exact, no iteration */
+			return 1.0 - (double)cap / (double)needed;
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		pages += ldexp((double)es->n[k], k);
+	for (it = 0; it < 2000; it++) { /* bracket T: the pool fills as T grows */
+		for (used = 0, k = 0; k <= LAYOUT_MAX_K; k++)
+			used += (double)es->n[k] * -expm1(-ldexp(hi, k) / pages);
+		if (used >= cap)
+			break;
+		lo = hi;
+		hi *= 2;
+	}
+	for (it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
+		t = (lo + hi) / 2;
+		for (used = 0, k = 0; k <= LAYOUT_MAX_K; k++)
+			used += (double)es->n[k] * -expm1(-ldexp(t, k) / pages);
+		if (used < cap)
+			lo = t;
+		else
+			hi = t;
+	}
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		hit += ldexp((double)es->n[k], k) / pages * -expm1(-ldexp(hi, k) / pages);
+	return fmax(0.0, 1.0 - hit);
 }
 
 static double pool_cover(unsigned cap, unsigned long long needed)
@@ -159,30 +218,35 @@ static double pool_cover(unsigned cap, unsigned long long needed)
 }
 
 /*
- * One level. A shared pool holds every entry; the miss ratio treats its
- * entries as equally likely (exact when all map one size). Separate pools
- * miss apart, weighted by the pages each maps (uniform access over pages).
+ * One level. A shared pool holds every entry, PMD ones too; separate pools
+ * (Intel's L1: base and PMD apart) each miss on their own, weighted by the
+ * pages each maps (uniform access over pages).
  */
-static void level_fill(const struct tlb_level_geometry *lg, unsigned long long pte,
-		       unsigned long long pmd, unsigned long long pte_pages,
-		       unsigned long long pmd_pages, struct tlb_level_footprint *lf)
+static void level_fill(const struct tlb_level_geometry *lg, const struct entry_sizes *pte,
+		       unsigned long long pmd, int pmd_order, struct tlb_level_footprint *lf)
 {
-	double ms, mp, cs, cp;
+	struct entry_sizes all = *pte, pmds = { { 0 } };
+	unsigned long long npte = sizes_count(pte);
+	double ms, mp, cs, cp, pte_pages = 0, pmd_pages = ldexp((double)pmd, pmd_order);
+	int k;
 
 	lf->name = lg->name;
-	lf->entries_needed = pte + pmd;
+	lf->entries_needed = npte + pmd;
+	all.n[pmd_order] += pmd;
 	if (lg->shared || !pmd) {
 		lf->capacity = lg->entries;
-		lf->miss_ratio = pool_miss(lg->entries, pte + pmd);
-		lf->coverage = pool_cover(lg->entries, pte + pmd);
+		lf->miss_ratio = pool_miss(lg->entries, &all);
+		lf->coverage = pool_cover(lg->entries, npte + pmd);
 		return;
 	}
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		pte_pages += ldexp((double)pte->n[k], k);
+	pmds.n[pmd_order] = pmd;
 	lf->capacity = (unsigned long long)lg->entries + lg->entries_pmd;
 	ms = pool_miss(lg->entries, pte);
-	mp = pool_miss(lg->entries_pmd, pmd);
-	lf->miss_ratio = (ms * (double)pte_pages + mp * (double)pmd_pages) /
-			 (double)(pte_pages + pmd_pages);
-	cs = pte ? pool_cover(lg->entries, pte) : INFINITY;
+	mp = pool_miss(lg->entries_pmd, &pmds);
+	lf->miss_ratio = (ms * pte_pages + mp * pmd_pages) / (pte_pages + pmd_pages);
+	cs = npte ? pool_cover(lg->entries, npte) : INFINITY;
 	cp = pool_cover(lg->entries_pmd, pmd);
 	lf->coverage = isnan(cs) || isnan(cp) ? NAN : fmin(cs, cp);
 }
@@ -190,26 +254,24 @@ static void level_fill(const struct tlb_level_geometry *lg, unsigned long long p
 int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 		  struct tlb_footprint *fp)
 {
-	unsigned long long base, merged, pte_pages, pmd_pages;
+	struct entry_sizes es;
 	int i, err;
 
 	memset(fp, 0, sizeof(*fp));
 	if (!g || g->nr_levels < 1 || g->nr_levels > TLB_MAX_LEVELS)
 		return -EINVAL;
-	if ((err = hist_check(h)) || (err = pte_entries(g, h, &base, &merged)))
+	if ((err = hist_check(h)) || (err = pte_entries(g, h, &es)))
 		return err;
 	fp->model = g->name;
 	fp->source = TLB_SRC_TABLE;
 	fp->nr_levels = g->nr_levels;
-	fp->entries_base = base;
-	fp->entries_merged = merged;
+	fp->entries_base = es.n[0];
+	fp->entries_merged = sizes_count(&es) - es.n[0];
 	fp->entries_pmd = h->pmd_maps;
-	pte_pages = h->contig[0];
-	pmd_pages = h->pmd_maps << h->pmd_order;
 	for (i = 0; i < g->nr_levels; i++) {
 		const struct tlb_level_geometry *lg = &g->level[i];
 
-		level_fill(lg, base + merged, h->pmd_maps, pte_pages, pmd_pages, &fp->level[i]);
+		level_fill(lg, &es, h->pmd_maps, h->pmd_order, &fp->level[i]);
 		/* user over cpuid over table: the least vouched-for source used */
 		if (lg->source == TLB_SRC_USER ||
 		    (lg->source == TLB_SRC_CPUID && fp->source == TLB_SRC_TABLE))
@@ -221,10 +283,11 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 const char *tlb_model_assumptions(void)
 {
 	return "uniform random access over the mapped set; each level fully associative "
-	       "(associativity and replacement ignored) and holding this set only (no other "
-	       "working set, no page-walk caches); a shared pool's entries equally likely; "
-	       "separate base/PMD pools weighted by the pages they map; miss ratio per level = "
-	       "max(0, 1 - capacity/entries needed)";
+	       "with LRU replacement (associativity ignored) and holding this set only (no "
+	       "other working set, no page-walk caches); an entry is used in proportion to the "
+	       "pages it maps, and a pool's miss ratio is Che's approximation (max(0, 1 - "
+	       "capacity/entries needed) when every entry maps the same size); separate "
+	       "base/PMD pools weighted by the pages they map";
 }
 
 /* A double as JSON: NaN (not known) is null, never zero. */

@@ -34,7 +34,7 @@ def add(src, dst, model, scatter=None):
     for t in d["trials"]:
         if t.get("pattern") == "sparse" or "sparse" in t:
             continue
-        cov = 0.5 if scatter and (t["order"], t["span"]) == scatter else 1.0
+        cov = 0.1 if scatter and (t["order"], t["span"]) == scatter else 1.0
         t["layout"] = layout(t["order"], t["span"], coverage=cov)
         t["tlb"] = {"model": model}
     with open(dst, "w") as f:
