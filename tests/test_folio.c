@@ -5,6 +5,8 @@
  * Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP.
  */
 #include <fcntl.h>
+#include <linux/io_uring.h>
+#include <sys/syscall.h>
 
 #include "harness.h"
 #include "folio_util.h"
@@ -242,6 +244,46 @@ TEST(hugetlb_pages)
 	EXPECT_EQ(h.hugetlb, 2 * TU_PMD / 4096);
 	EXPECT_EQ(h.pages[9] + h.partial + h.pages[0], 0);
 	munmap(p, 2 * TU_PMD);
+}
+
+/* A compound page that is no THP: io_uring's SQE array (4096 entries of 64
+ * bytes, one allocation of 256 KiB). Its pages are neither order-0 folios nor
+ * THP: the scanner counts them as other, as thpmaps counts them nowhere (it
+ * counted 64 order-0 pages). */
+TEST(compound_not_thp)
+{
+	struct io_uring_params par;
+	struct folio_hist h;
+	unsigned long long fl = 0, pfn;
+	size_t len;
+	char *p;
+	int fd, kf;
+
+	tu_require_pfns();
+	memset(&par, 0, sizeof(par));
+	fd = (int)syscall(__NR_io_uring_setup, 4096, &par);
+	if (fd < 0)
+		SKIP("io_uring_setup: %s", strerror(errno));
+	len = (size_t)par.sq_entries * sizeof(struct io_uring_sqe);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+		 IORING_OFF_SQES);
+	ASSERT_TRUE(p != MAP_FAILED);
+	pfn = tu_pfn(p);
+	kf = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(kf >= 0);
+	ASSERT_EQ(pread(kf, &fl, sizeof(fl), (off_t)(pfn * 8)), (ssize_t)sizeof(fl));
+	close(kf);
+	if (!(fl & KPF_COMPOUND_HEAD) || (fl & KPF_THP)) {
+		munmap(p, len);
+		close(fd);
+		SKIP("this kernel's SQE array is no compound page (flags %#llx)", fl);
+	}
+	ASSERT_EQ(folio_scan_range(0, (unsigned long)p, (unsigned long)p + len, &h), 0);
+	EXPECT_EQ(h.pages[0], 0ull);
+	EXPECT_EQ(h.other, len / 4096);
+	EXPECT_EQ(h.present, len / 4096);
+	munmap(p, len);
+	close(fd);
 }
 
 struct ext_sum {

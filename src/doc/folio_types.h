@@ -59,7 +59,8 @@ struct folio_hist {
 					 * PAGEMAP_SCAN (6.7+), else 0 */
 	unsigned long long anon, file;  /* pages in pages[] + partial, by KPF_ANON */
 	unsigned long long zero_page, ksm, hugetlb;
-	unsigned long long other;       /* present PFNs without a struct page (KPF_NOPAGE, PFNMAP) */
+	unsigned long long other;       /* present PFNs without a struct page (KPF_NOPAGE, PFNMAP)
+					 * or in a compound page that is no THP (io_uring's rings) */
 };
 
 /* The arm64 contiguous-PTE block as a folio order for a base page size:

@@ -243,6 +243,11 @@ static enum folio_kind classify(uint64_t fl)
 		return FOLIO_THP;
 	if ((fl & KPF_KSM) && ksm_has_pages())
 		return FOLIO_KSM;
+	/* compound but neither THP nor hugetlb: a driver's or io_uring's
+	 * higher-order page (or a large folio off the LRU for a moment), not an
+	 * order-0 folio; thpmaps counts it nowhere either */
+	if (fl & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))
+		return FOLIO_OTHER;
 	return FOLIO_SMALL;
 }
 

@@ -59,7 +59,7 @@ enum folio_kind {
 	FOLIO_KSM,     /* KSM pages (order 0), merged like FOLIO_SMALL */
 	FOLIO_ZERO,    /* the shared zero page or huge zero page */
 	FOLIO_HUGETLB, /* hugetlbfs pages */
-	FOLIO_OTHER,   /* no struct page behind the PFN */
+	FOLIO_OTHER,   /* no struct page behind the PFN, or a compound page no THP */
 };
 
 /*
