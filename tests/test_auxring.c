@@ -209,6 +209,30 @@ TEST(garbage_skipped_and_bad_heads)
 	free(f);
 }
 
+/* A bad packet in a record: the reader goes on one byte past it, so the
+ * address packet read before it is not decoded again from its second byte
+ * (which made a record of vaddr 0x00007fff12345000); the record it cut
+ * short counts as bad bytes, the END after it is a record of nothing. */
+TEST(bad_packet_resyncs_after_itself)
+{
+	static const unsigned char b[] = {
+		0xb2, 0xb2, 0x00, 0x50, 0x34, 0x12, 0xff, 0x7f, 0x00, 0xff, 0x01,
+	};
+	struct fake *f = fake_new();
+	struct auxring_stats st = { 0 };
+	struct seen s = { 0 };
+
+	produce(f, b, sizeof(b));
+	ASSERT_EQ(auxring_drain(&f->pg, f->area, false, &st, on_access, &s), 0);
+	EXPECT_EQ(s.n, 1);
+	EXPECT_EQ(s.va[0], 0);
+	EXPECT_EQ(st.records, 1);
+	EXPECT_EQ(st.bad_bytes, 10);
+	EXPECT_EQ(f->pg.aux_tail, 11);
+	EXPECT_EQ(st.bytes, 11);
+	free(f);
+}
+
 TEST(callback_stops_after_its_record)
 {
 	struct fake *f = fake_new();

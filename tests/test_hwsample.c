@@ -287,4 +287,27 @@ TEST(spe_truncated_and_garbage)
 	}
 }
 
+/* A bad packet inside a record: perf goes on one byte past the bad packet
+ * (arm-spe-decoder.c, arm_spe_get_next_packet), never back into the
+ * record's packets, whose payload bytes would decode as packets: here an
+ * address packet's payload read one byte on is a second address packet,
+ * 0x00007fff12345000, that no record held. */
+TEST(spe_resync_after_bad_packet)
+{
+	static const unsigned char b[] = {
+		0xb2, 0xb2, 0x00, 0x50, 0x34, 0x12, 0xff, 0x7f, 0x00, /* data VA */
+		0xff,                                                 /* no packet */
+		0x01,                                                 /* END */
+	};
+	struct hws_access a;
+	size_t off = 0;
+
+	EXPECT_EQ(hws_spe_record(b, sizeof(b), &off, &a), -EBADMSG);
+	EXPECT_EQ(off, 10);
+	ASSERT_EQ(hws_spe_record(b, sizeof(b), &off, &a), 1);
+	EXPECT_EQ(off, 11);
+	EXPECT_TRUE(!a.vaddr_valid);
+	EXPECT_EQ(a.vaddr, 0);
+}
+
 HARNESS_MAIN

@@ -40,7 +40,8 @@ int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, ui
 		int rc = hws_spe_record_at(buf, (size_t)avail, *tail, &off, &a);
 
 		if (rc < 0) {
-			st->bad_bytes++; /* off is one byte on */
+			/* the record cut short and the bad byte; off is one past it */
+			st->bad_bytes += off - start;
 		} else if (rc > 0) {
 			st->records++;
 			if (((*tail + start) & (size - 1)) + (off - start) > size)

@@ -33,7 +33,8 @@
 struct auxring_stats {
 	uint64_t records;    /* SPE records decoded */
 	uint64_t bytes;      /* bytes consumed (records, padding, skipped) */
-	uint64_t bad_bytes;  /* bytes skipped to find the next packet (as perf does) */
+	uint64_t bad_bytes;  /* bytes given up at a bad packet: the record it cut
+			      * short and its first byte (perf goes on one past it) */
 	uint64_t wrapped;    /* records that straddled the end of the area */
 	uint64_t dropped;    /* bytes of an unfinished record given up at the last drain */
 };

@@ -269,7 +269,10 @@ int hws_spe_record_at(const unsigned char *buf, size_t len, uint64_t base, size_
 		int n = hws_spe_packet(buf + o, len - o, base + o, &p);
 
 		if (n < 0) {
-			*off += 1;
+			/* as perf's arm_spe_get_next_packet: one byte past the bad
+			 * packet, not past the record's start, whose packets were
+			 * read already (their payloads would decode as headers) */
+			*off = o + 1;
 			return -EBADMSG;
 		}
 		if (n == 0)

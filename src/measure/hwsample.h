@@ -123,7 +123,8 @@ struct hws_spe_packet {
 int hws_spe_packet(const unsigned char *buf, size_t len, uint64_t pos, struct hws_spe_packet *p);
 /* One record from buf + *off: 1 with *a filled and *off past it, 0 when
  * the buffer ends first (*off unchanged), -EBADMSG on a bad packet (*off
- * one byte further, to resynchronise as perf does). */
+ * one byte past the bad packet's start, to resynchronise as perf does; the
+ * record's packets before it are given up). */
 int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws_access *a);
 /* The same for a buf that starts at offset 'base' of the stream (the AUX
  * area: alignment packets pad to boundaries of the stream). */
