@@ -310,4 +310,32 @@ TEST(spe_resync_after_bad_packet)
 	EXPECT_EQ(a.vaddr, 0);
 }
 
+/* The data VA's top byte is a tag; perf fills it when bits 55:52 are all
+ * set (arm_spe_calc_ip), whatever bits 51:48 hold. */
+TEST(spe_kernel_address_top_byte)
+{
+	static const struct {
+		uint64_t payload, vaddr;
+	} t[] = {
+		{ 0x00f8000012345000ULL, 0xfff8000012345000ULL }, /* 52-bit VA kernel */
+		{ 0x00ff800000001000ULL, 0xffff800000001000ULL }, /* 48-bit VA kernel */
+		{ 0x5af0000000002000ULL, 0xfff0000000002000ULL }, /* tag dropped, then filled */
+		{ 0x00e8000012345000ULL, 0x00e8000012345000ULL }, /* bit 52 clear: user */
+		{ 0x000ffff123456000ULL, 0x000ffff123456000ULL }, /* 52-bit user */
+		{ 0x5a007fff12345000ULL, 0x00007fff12345000ULL }, /* tag dropped */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		unsigned char b[16];
+		struct hws_access a;
+		size_t n = put(b, 0, 0xb2, t[i].payload, 8), off = 0;
+
+		b[n++] = 0x01;
+		ASSERT_EQ(hws_spe_record(b, n, &off, &a), 1);
+		EXPECT_TRUE(a.vaddr_valid);
+		EXPECT_EQ(a.vaddr, t[i].vaddr);
+	}
+}
+
 HARNESS_MAIN

@@ -232,8 +232,10 @@ static void spe_apply(const struct hws_spe_packet *p, struct hws_access *a)
 	uint64_t v = p->payload & ((1ULL << 56) - 1);
 
 	if (p->type == HWS_SPE_ADDRESS && p->index == HWS_SPE_ADDR_DATA_VIRT) {
-		/* the top byte is a tag; bits 48-55 all set: a kernel address */
-		if (((v >> 48) & 0xff) == 0xff)
+		/* the top byte is a tag; bits 55:52 all set: a kernel address,
+		 * whose top byte perf fills (arm-spe-decoder.c, arm_spe_calc_ip;
+		 * Documentation/arch/arm64/memory.rst) */
+		if (((v >> 52) & 0xf) == 0xf)
 			v |= 0xffULL << 56;
 		a->vaddr = v;
 		a->vaddr_valid = true;
