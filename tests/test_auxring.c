@@ -6,8 +6,8 @@
  * that test_hwsample.c checks field by field, padded with 0x00 as
  * drivers/perf/arm_spe_pmu.c pads): records in order, a record across the
  * end of the area, an unfinished record kept for the next drain and given
- * up at the last, garbage skipped, aux_tail stored, PERF_RECORD_AUX flags
- * counted by the data ring's parser. No SPE hardware here: nothing else
+ * up at the last, padding consumed, garbage skipped, aux_tail stored,
+ * PERF_RECORD_AUX flags counted by the data ring's parser. No SPE hardware here: nothing else
  * could drive it.
  */
 #include <stdlib.h>
@@ -108,17 +108,18 @@ TEST(records_in_order_and_tail_stored)
 	EXPECT_TRUE(s.miss[0] && !s.miss[1]);
 	EXPECT_EQ(s.ctx[1], 42);
 	EXPECT_EQ(st.records, 2);
-	/* the padding after the last record waits for the next record */
-	EXPECT_EQ(f->pg.aux_tail, 58);
-	EXPECT_EQ(st.bytes, 58);
+	/* the padding after the last record is consumed: no record starts in it */
+	EXPECT_EQ(f->pg.aux_tail, 88);
+	EXPECT_EQ(st.bytes, 88);
 	/* nothing new: nothing read, the tail stays */
 	ASSERT_EQ(auxring_drain(&f->pg, f->area, false, &st, on_access, &s), 0);
 	EXPECT_EQ(s.n, 2);
-	EXPECT_EQ(f->pg.aux_tail, 58);
-	/* the last drain gives the padding up */
+	EXPECT_EQ(f->pg.aux_tail, 88);
+	/* the last drain has nothing to give up */
 	ASSERT_EQ(auxring_drain(&f->pg, f->area, true, &st, on_access, &s), 0);
 	EXPECT_EQ(f->pg.aux_tail, 88);
-	EXPECT_EQ(st.dropped, 30);
+	EXPECT_EQ(st.dropped, 0);
+	EXPECT_EQ(st.bad_bytes, 0);
 	free(f);
 }
 
@@ -231,6 +232,52 @@ TEST(bad_packet_resyncs_after_itself)
 	EXPECT_EQ(f->pg.aux_tail, 11);
 	EXPECT_EQ(st.bytes, 11);
 	free(f);
+}
+
+/* The driver pads the rest of a buffer it cannot fill with 0x00 (up to a
+ * page: 64 KiB on a 64K-page kernel): a record then 64 KiB of padding is
+ * one record and all consumed at once, no byte of it bad or held back
+ * (it was read as an unfinished record, skipped byte by byte past 2 KiB,
+ * rescanning the rest each time: 16 s). A 64 KiB run of packets with no
+ * END is garbage, each byte given up once the record would be longer than
+ * AUXRING_MAX_RECORD, only the last 2 KiB or less kept for more. */
+TEST(padding_tail_and_long_garbage)
+{
+	enum { PAD = 64 << 10, SIZE = 128 << 10, RUN = 7282 * 9 };
+	unsigned char *area = calloc(1, SIZE);
+	struct auxring_stats st = { 0 };
+	struct seen s = { 0 };
+	uint64_t tail = 0, head, keep;
+	size_t n, i;
+
+	ASSERT_TRUE(area != NULL);
+	n = spe_rec(area, 0x4000ULL, true, 5);
+	head = n + PAD;
+	ASSERT_EQ(auxring_parse_spe(area, SIZE, head, &tail, false, &st, on_access, &s), 0);
+	EXPECT_EQ(s.n, 1);
+	EXPECT_EQ(st.records, 1);
+	EXPECT_EQ(tail, head);
+	EXPECT_EQ(st.bytes, head);
+	EXPECT_EQ(st.bad_bytes, 0);
+	EXPECT_EQ(st.dropped, 0);
+	/* address packets (b0 and eight 0x11, no packet's header) without END */
+	memset(&st, 0, sizeof(st));
+	tail = 0;
+	for (i = 0; i < RUN; i += 9) {
+		area[i] = 0xb0;
+		memset(area + i + 1, 0x11, 8);
+	}
+	/* kept: from the first packet that starts at most 2 KiB before the end */
+	keep = (RUN - AUXRING_MAX_RECORD + 8) / 9 * 9;
+	ASSERT_EQ(auxring_parse_spe(area, SIZE, RUN, &tail, false, &st, on_access, &s), 0);
+	EXPECT_EQ(st.records, 0);
+	EXPECT_EQ(tail, keep);
+	EXPECT_EQ(st.bad_bytes, keep);
+	ASSERT_EQ(auxring_parse_spe(area, SIZE, RUN, &tail, true, &st, on_access, &s), 0);
+	EXPECT_EQ(tail, RUN);
+	EXPECT_EQ(st.dropped, RUN - keep);
+	EXPECT_EQ(st.bad_bytes, keep);
+	free(area);
 }
 
 TEST(callback_stops_after_its_record)

@@ -239,6 +239,7 @@ TEST(spe_variants)
 	EXPECT_EQ(a.vaddr, 0xffff800000001000ULL);
 	EXPECT_EQ(off, n - 1);
 	EXPECT_EQ(hws_spe_record(b, n, &off, &a), 0); /* padding only: no record */
+	EXPECT_EQ(off, n);                            /* and the padding consumed */
 	/* payload sizes of the events packet: 1, 2, 4, 8 bytes */
 	EXPECT_EQ(hws_spe_packet((const unsigned char *)"\x42\x30", 2, 0, &p), 2);
 	EXPECT_EQ(hws_spe_packet((const unsigned char *)"\x52\x30\x00", 3, 0, &p), 3);

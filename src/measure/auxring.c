@@ -35,10 +35,21 @@ int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, ui
 		return -ENOMEM;
 	aux_copy(aux, size, *tail, buf, (size_t)avail);
 	while (off < avail && !ret) {
-		size_t start = off;
 		struct hws_access a;
-		int rc = hws_spe_record_at(buf, (size_t)avail, *tail, &off, &a);
+		size_t start, end;
+		int rc;
 
+		/* the driver pads the rest of a buffer it cannot fill (up to a
+		 * page): padding with nothing after it is consumed, not held
+		 * back as the start of a record */
+		start = off = hws_spe_skip_padding(buf, (size_t)avail, *tail, off);
+		if (off == avail)
+			break;
+		/* a record is looked for within the longest a record can be:
+		 * garbage skipped byte by byte costs that much a byte, not the
+		 * rest of the area */
+		end = avail - off > AUXRING_MAX_RECORD ? off + AUXRING_MAX_RECORD : (size_t)avail;
+		rc = hws_spe_record_at(buf, end, *tail, &off, &a);
 		if (rc < 0) {
 			/* the record cut short and the bad byte; off is one past it */
 			st->bad_bytes += off - start;
@@ -48,12 +59,12 @@ int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, ui
 				st->wrapped++;
 			if (fn)
 				ret = fn(&a, ctx);
+		} else if (end < avail) {
+			st->bad_bytes++; /* longer than any record: garbage */
+			off++;
 		} else if (final) {
 			st->dropped += avail - off;
 			off = (size_t)avail;
-		} else if (avail - off > AUXRING_MAX_RECORD) {
-			st->bad_bytes++;
-			off++;
 		} else {
 			break; /* the rest of the record comes with the next data */
 		}

@@ -27,7 +27,8 @@
 #include "hwsample.h"
 
 /* No SPE record is longer (the driver's largest record size is 2 KiB):
- * an unfinished record longer than this is garbage, skipped byte by byte. */
+ * a record that does not end within this many bytes is garbage, skipped
+ * byte by byte. */
 #define AUXRING_MAX_RECORD 2048
 
 struct auxring_stats {
@@ -44,9 +45,10 @@ typedef int (*auxring_fn)(const struct hws_access *a, void *ctx);
 /*
  * The SPE records of aux[0..size) (size a power of two) between stream
  * offsets *tail and head, in order, each to fn (whose non-zero return
- * stops after that record); *tail advances past what was consumed. An
- * unfinished record at head stays for the next call, unless 'final' (the
- * event is closed: it is dropped) or it is longer than AUXRING_MAX_RECORD.
+ * stops after that record); *tail advances past what was consumed, padding
+ * included. An unfinished record at head stays for the next call, unless
+ * 'final' (the event is closed: it is dropped) or it is longer than
+ * AUXRING_MAX_RECORD.
  * -EBADMSG when head is behind *tail or more than a whole area ahead.
  */
 int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, uint64_t *tail,

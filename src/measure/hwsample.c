@@ -255,6 +255,17 @@ static void spe_apply(const struct hws_spe_packet *p, struct hws_access *a)
 	}
 }
 
+size_t hws_spe_skip_padding(const unsigned char *buf, size_t len, uint64_t base, size_t off)
+{
+	struct hws_spe_packet p;
+	int n;
+
+	while (off < len && (n = hws_spe_packet(buf + off, len - off, base + off, &p)) > 0 &&
+	       p.type == HWS_SPE_PAD)
+		off += (size_t)n;
+	return off;
+}
+
 int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws_access *a)
 {
 	return hws_spe_record_at(buf, len, 0, off, a);
@@ -263,9 +274,12 @@ int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws
 int hws_spe_record_at(const unsigned char *buf, size_t len, uint64_t base, size_t *off,
 		      struct hws_access *a)
 {
-	size_t o = *off;
+	size_t o;
 
 	memset(a, 0, sizeof(*a));
+	/* padding is no part of a record: a buffer that ends in it holds no
+	 * unfinished record */
+	o = *off = hws_spe_skip_padding(buf, len, base, *off);
 	while (o < len) {
 		struct hws_spe_packet p;
 		int n = hws_spe_packet(buf + o, len - o, base + o, &p);

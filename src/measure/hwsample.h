@@ -121,10 +121,15 @@ struct hws_spe_packet {
  * needed, -EBADMSG for a header that is no packet. 'pos' is the offset of
  * buf in the stream (alignment packets pad to a boundary of it). */
 int hws_spe_packet(const unsigned char *buf, size_t len, uint64_t pos, struct hws_spe_packet *p);
-/* One record from buf + *off: 1 with *a filled and *off past it, 0 when
- * the buffer ends first (*off unchanged), -EBADMSG on a bad packet (*off
- * one byte past the bad packet's start, to resynchronise as perf does; the
- * record's packets before it are given up). */
+/* Past the padding at buf + off (PAD and alignment packets): what the
+ * driver writes between records and over the rest of a buffer it cannot
+ * fill. 'base' as for hws_spe_record_at. */
+size_t hws_spe_skip_padding(const unsigned char *buf, size_t len, uint64_t base, size_t off);
+/* One record from buf + *off, after the padding before it: 1 with *a
+ * filled and *off past it, 0 when the buffer ends first (*off past the
+ * padding), -EBADMSG on a bad packet (*off one byte past the bad packet's
+ * start, to resynchronise as perf does; the record's packets before it are
+ * given up). */
 int hws_spe_record(const unsigned char *buf, size_t len, size_t *off, struct hws_access *a);
 /* The same for a buf that starts at offset 'base' of the stream (the AUX
  * area: alignment packets pad to boundaries of the stream). */
