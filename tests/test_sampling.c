@@ -108,6 +108,35 @@ TEST(parse_straddling_and_lost)
 	EXPECT_EQ(c.wrong_tid, 0);
 }
 
+/* PERF_RECORD_LOST_SAMPLES ({ header; u64 lost; }), as Intel PEBS reports
+ * the records it dropped (arch/x86/events/intel/ds.c): lost, not other. */
+TEST(parse_lost_samples_record)
+{
+	static unsigned char ring[256];
+	struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES, .size = 16 };
+	struct sampling_stats st = { 0 };
+	uint64_t pos = 0, tail = 0, lost = 5;
+
+	pos = put_sample(ring, sizeof(ring), pos, 3, 0x1000);
+	put(ring, sizeof(ring), pos, &h, sizeof(h));
+	put(ring, sizeof(ring), pos + sizeof(h), &lost, sizeof(lost));
+	pos += 16;
+	pos = put_lost(ring, sizeof(ring), pos, 17);
+	pos = put_sample(ring, sizeof(ring), pos, 3, 0x2000);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), pos, &tail, &st, NULL, NULL), 0);
+	EXPECT_EQ(tail, pos);
+	EXPECT_EQ(st.samples, 2);
+	EXPECT_EQ(st.lost_records, 2);
+	EXPECT_EQ(st.lost_samples, 22);
+	EXPECT_EQ(st.other_records, 0);
+	/* shorter than its count: refused */
+	h.size = 8;
+	put(ring, sizeof(ring), 0, &h, sizeof(h));
+	tail = 0;
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 8, &tail, &st, NULL, NULL), -EBADMSG);
+	EXPECT_EQ(tail, 0);
+}
+
 TEST(parse_stops_early_and_resumes)
 {
 	static unsigned char ring[512];

@@ -113,7 +113,8 @@ struct record_outcome {
 	bool target_gone;             /* --pid: the process ended first */
 	double wall_s;
 	double exit_scan_s;           /* the processes stood stopped at exit this long (scans) */
-	unsigned long long lost;      /* samples the kernel dropped (ring full) */
+	unsigned long long lost;      /* samples the kernel dropped (ring full; PEBS
+				       * records lost: PERF_RECORD_LOST_SAMPLES) */
 	unsigned long long no_vma;    /* samples outside every VMA at lookup */
 	unsigned long long process_gone; /* drained after their process ended */
 	int nr_processes;

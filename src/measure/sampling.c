@@ -132,8 +132,9 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 		if (off + h.size > size)
 			st->wrapped++;
 		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST ||
-		    h.type == PERF_RECORD_AUX) {
+		    h.type == PERF_RECORD_LOST_SAMPLES || h.type == PERF_RECORD_AUX) {
 			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24) ||
+			    (h.type == PERF_RECORD_LOST_SAMPLES && h.size < 16) ||
 			    (h.type == PERF_RECORD_AUX && h.size < 32))
 				return -EBADMSG;
 			ring_copy(data, size, *tail, rec, h.size);
@@ -151,6 +152,12 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 		} else if (h.type == PERF_RECORD_LOST) {
 			st->lost_records++;
 			st->lost_samples += rec[2]; /* { header; u64 id; u64 lost; } */
+		} else if (h.type == PERF_RECORD_LOST_SAMPLES) {
+			/* { header; u64 lost; }: samples dropped before they reached
+			 * the ring (Intel PEBS records lost to a collision:
+			 * arch/x86/events/intel/ds.c, intel_pmu_drain_pebs_nhm) */
+			st->lost_records++;
+			st->lost_samples += rec[1];
 		} else if (h.type == PERF_RECORD_AUX) {
 			/* { header; u64 aux_offset; u64 aux_size; u64 flags; } */
 			st->aux_records++;

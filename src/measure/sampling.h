@@ -4,8 +4,9 @@
  * calling thread or a target process (pid, inherit, enable_on_exec),
  * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, and on request CPU, RAW (AMD IBS
  * registers), PHYS_ADDR and DATA_PAGE_SIZE, drained by the reader in place
- * (data_head / data_tail protocol), with PERF_RECORD_LOST counted. Return
- * convention: 0 or negative errno; nothing prints.
+ * (data_head / data_tail protocol), with PERF_RECORD_LOST and
+ * PERF_RECORD_LOST_SAMPLES counted. Return convention: 0 or negative
+ * errno; nothing prints.
  *
  * Precise memory sampling: Intel PEBS with a libpfm4 string such as
  * "icl::MEM_INST_RETIRED:STLB_MISS_LOADS" and precise = 2; AMD IBS op with
@@ -68,7 +69,7 @@ struct sampling_sample {
 
 struct sampling_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE delivered */
-	uint64_t lost_records;  /* PERF_RECORD_LOST records seen */
+	uint64_t lost_records;  /* PERF_RECORD_LOST and _LOST_SAMPLES records seen */
 	uint64_t lost_samples;  /* their 'lost' fields summed */
 	uint64_t other_records; /* other record types, skipped */
 	uint64_t wrapped;       /* records that straddled the end of the ring */
