@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The ring-buffer reader: synthetic rings (record straddling the end, LOST
- * records, corrupt headers) on any host; then the kernel's own ring with
+ * records, corrupt headers) on any host; an SPE context's thread mapped to
+ * its process with this test's own threads; then the kernel's own ring with
  * software page-fault sampling (period 1, PERF_SAMPLE_ADDR): every address
  * lies in the touched buffer and the count matches, a one-page ring drained
  * as it goes wraps without loss, and an undrained one reports what it lost.
  */
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -237,6 +240,63 @@ TEST(open_rejects)
 	o.period = 1;
 	o.event = "NO_SUCH_EVENT";
 	EXPECT_EQ(sampling_open(&r, &o), -ENOMSG);
+}
+
+/* ---- an SPE record's thread, filed under its process ------------------------ */
+
+struct thread {
+	int tid;
+	sem_t ready, done;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread *t = arg;
+
+	t->tid = (int)syscall(SYS_gettid);
+	sem_post(&t->ready);
+	sem_wait(&t->done);
+	return NULL;
+}
+
+static int pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	int n = 0;
+
+	ASSERT_TRUE(f != NULL);
+	ASSERT_EQ(fscanf(f, "%d", &n), 1);
+	fclose(f);
+	return n;
+}
+
+/* CONTEXTIDR holds a thread's id: each thread maps to its process, this
+ * one's second thread to getpid(), once looked up even after it ended; a
+ * thread id that names no thread (pid_max: ids are below it) is -ESRCH,
+ * and keeps itself through the cache. */
+TEST(tgid_of_threads)
+{
+	static struct sampling_tgid_cache c;
+	struct thread t = { 0 };
+	pthread_t th;
+	int gone = pid_max();
+
+	ASSERT_EQ(sem_init(&t.ready, 0, 0), 0);
+	ASSERT_EQ(sem_init(&t.done, 0, 0), 0);
+	ASSERT_EQ(pthread_create(&th, NULL, thread_main, &t), 0);
+	sem_wait(&t.ready);
+	EXPECT_TRUE(t.tid > 0 && t.tid != getpid());
+	EXPECT_EQ(sampling_tgid(t.tid), getpid());
+	EXPECT_EQ(sampling_tgid((int)syscall(SYS_gettid)), getpid());
+	EXPECT_EQ(sampling_tgid(getpid()), getpid());
+	EXPECT_EQ(sampling_tgid_cached(&c, t.tid), getpid());
+	sem_post(&t.done);
+	pthread_join(th, NULL);
+	EXPECT_EQ(sampling_tgid_cached(&c, t.tid), getpid()); /* from the cache */
+	EXPECT_EQ(sampling_tgid(gone), -ESRCH);
+	EXPECT_EQ(sampling_tgid(0), -EINVAL);
+	EXPECT_EQ(sampling_tgid_cached(&c, gone), gone);
+	EXPECT_EQ(sampling_tgid_cached(&c, 0), 0);
 }
 
 /* ---- the kernel's ring ----------------------------------------------------- */

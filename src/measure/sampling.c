@@ -24,6 +24,8 @@ struct sampling_ring {
 	uint64_t sample_type;
 	struct sampling_stats st;
 	int pid;                /* the target: SPE records without a context are its */
+	int tgid;               /* SPE, one thread followed (not inherited): its process */
+	struct sampling_tgid_cache tgids; /* SPE, inherited: each context's process */
 	unsigned char *aux;     /* the AUX area (aux_pages), or NULL */
 	size_t aux_len;
 };
@@ -221,6 +223,9 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 	r->base = MAP_FAILED;
 	r->sample_type = attr.sample_type;
 	r->pid = o->pid;
+	/* a thread's event without inherit: its records are all that thread's */
+	if (o->aux_pages && o->pid > 0 && !o->inherit)
+		r->tgid = sampling_tgid_cached(&r->tgids, o->pid);
 	r->fd = counters_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
@@ -254,6 +259,43 @@ out:
 	return 0;
 }
 
+int sampling_tgid(int tid)
+{
+	char path[64], line[256];
+	int tgid = 0;
+	FILE *f;
+
+	if (tid <= 0)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 ? tgid : -EBADMSG;
+}
+
+int sampling_tgid_cached(struct sampling_tgid_cache *c, int tid)
+{
+	int tgid;
+
+	if (tid <= 0)
+		return tid;
+	if (c->e[tid % SAMPLING_TGID_CACHE].tid == tid)
+		return c->e[tid % SAMPLING_TGID_CACHE].tgid;
+	tgid = sampling_tgid(tid);
+	if (tgid == -ESRCH)
+		tgid = tid; /* gone: its samples are a vanished process's */
+	else if (tgid < 0)
+		return tid; /* not known now: asked again at its next record */
+	c->e[tid % SAMPLING_TGID_CACHE].tid = tid;
+	c->e[tid % SAMPLING_TGID_CACHE].tgid = tgid;
+	return tgid;
+}
+
 int sampling_enable(struct sampling_ring *r)
 {
 	if (ioctl(r->fd, PERF_EVENT_IOC_RESET, 0) < 0 || ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
@@ -279,8 +321,11 @@ static int aux_sample(const struct hws_access *a, void *ctx)
 {
 	struct aux_ctx *x = ctx;
 	struct sampling_sample s = { .access = a };
+	int tid = a->context_valid ? (int)a->context : x->r->pid;
 
-	s.pid = s.tid = a->context_valid ? a->context : (uint32_t)x->r->pid;
+	/* filed by process, as perf samples are (PERF_SAMPLE_TID's pid) */
+	s.tid = (uint32_t)tid;
+	s.pid = (uint32_t)(x->r->tgid ? x->r->tgid : sampling_tgid_cached(&x->r->tgids, tid));
 	s.addr = a->vaddr_valid ? a->vaddr : 0;
 	s.phys_addr = a->paddr_valid ? a->paddr : 0;
 	x->r->st.samples++;

@@ -62,8 +62,8 @@ struct sampling_sample {
 	const void *raw;         /* PERF_SAMPLE_RAW bytes (valid during the call) */
 	uint32_t raw_size;
 	/* an SPE record of the AUX area, decoded (valid during the call; addr
-	 * is its virtual address, pid/tid its context or else the ring's
-	 * target); NULL for a perf sample */
+	 * is its virtual address, tid its context or else the ring's target,
+	 * pid that thread's process); NULL for a perf sample */
 	const struct hws_access *access;
 };
 
@@ -82,6 +82,25 @@ struct sampling_stats {
 };
 
 typedef int (*sampling_sample_fn)(const struct sampling_sample *s, void *ctx);
+
+/* The process (thread group) of thread 'tid': the Tgid: line of
+ * /proc/TID/status. -ESRCH when the thread is gone, -EINVAL for tid <= 0. */
+int sampling_tgid(int tid);
+
+/* An SPE record's context is a thread id (CONFIG_PID_IN_CONTEXTIDR puts
+ * task_pid_nr there) and record files samples by process: each thread's,
+ * looked up once (a tid that another process reuses within one recording
+ * is misfiled). */
+#define SAMPLING_TGID_CACHE 64
+struct sampling_tgid_cache {
+	struct {
+		int tid, tgid;
+	} e[SAMPLING_TGID_CACHE];
+};
+/* tid's process (c zero-initialised at first); a thread already gone keeps
+ * its own id, which record counts as a process that ended (process_gone),
+ * as it does any sample of a vanished process. */
+int sampling_tgid_cached(struct sampling_tgid_cache *c, int tid);
 
 struct sampling_ring;
 
