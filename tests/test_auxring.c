@@ -7,8 +7,9 @@
  * drivers/perf/arm_spe_pmu.c pads): records in order, a record across the
  * end of the area, an unfinished record kept for the next drain and given
  * up at the last, padding consumed, garbage skipped, aux_tail stored,
- * PERF_RECORD_AUX flags counted by the data ring's parser. No SPE hardware here: nothing else
- * could drive it.
+ * PERF_RECORD_AUX flags counted by the data ring's parser, the event
+ * restarted after a truncation once there is room. No SPE hardware here:
+ * nothing else could drive it.
  */
 #include <stdlib.h>
 
@@ -318,18 +319,61 @@ TEST(perf_record_aux_flags)
 	size_t n = 0;
 
 	n = aux_record(ring, n, 0);
-	n = aux_record(ring, n, PERF_AUX_FLAG_TRUNCATED);
 	n = aux_record(ring, n, PERF_AUX_FLAG_COLLISION | PERF_AUX_FLAG_PARTIAL);
+	ASSERT_EQ(sampling_parse(ring, sizeof(ring), n, &tail, &st, NULL, NULL), 0);
+	EXPECT_TRUE(!st.aux.stopped); /* the kernel disables the event at a truncation only */
+	n = aux_record(ring, n, PERF_AUX_FLAG_TRUNCATED);
 	ASSERT_EQ(sampling_parse(ring, sizeof(ring), n, &tail, &st, NULL, NULL), 0);
 	EXPECT_EQ(st.aux_records, 3);
 	EXPECT_EQ(st.aux_truncated, 1);
 	EXPECT_EQ(st.aux_collision, 1);
 	EXPECT_EQ(st.aux_partial, 1);
+	EXPECT_TRUE(st.aux.stopped); /* ...which the drain then enables again */
 	EXPECT_EQ(tail, n);
 	/* shorter than its fields: refused */
 	memcpy(ring, &h, sizeof(h));
 	tail = 0;
 	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 24, &tail, &st, NULL, NULL), -EBADMSG);
+}
+
+/* A truncation stops the event (kernel/events/ring_buffer.c,
+ * perf_aux_output_end disables it): the drain says to enable it again once
+ * the area has room, not while the kernel would find it full
+ * (perf_aux_output_begin disables it at once, without a record, when
+ * aux_size - 1 bytes are held), and once per truncation. */
+TEST(truncation_restarts_once_room_is_made)
+{
+	struct fake *f = fake_new();
+	struct auxring_stats st = { 0 };
+	struct seen s = { 0 };
+	unsigned char b[64];
+	size_t n = 0;
+	int i;
+
+	EXPECT_TRUE(!auxring_restart(&f->pg, &st)); /* never stopped */
+	for (i = 0; i < 8; i++) { /* 8 records of 29 bytes and 23 of padding: 255 */
+		n = spe_rec(b, 0x1000ULL * (uint64_t)(i + 1), false, 1);
+		produce(f, b, n);
+	}
+	memset(b, 0, 23);
+	produce(f, b, 23);
+	ASSERT_EQ(f->pg.aux_head, AREA - 1);
+	st.stopped = true; /* as sampling_parse at PERF_RECORD_AUX with TRUNCATED */
+	EXPECT_TRUE(!auxring_restart(&f->pg, &st)); /* full: not yet */
+	EXPECT_TRUE(st.stopped);
+	EXPECT_EQ(st.restarts, 0);
+	ASSERT_EQ(auxring_drain(&f->pg, f->area, false, &st, on_access, &s), 0);
+	EXPECT_EQ(s.n, 8);
+	EXPECT_EQ(f->pg.aux_tail, AREA - 1);
+	EXPECT_TRUE(auxring_restart(&f->pg, &st));
+	EXPECT_TRUE(!st.stopped);
+	EXPECT_EQ(st.restarts, 1);
+	EXPECT_TRUE(!auxring_restart(&f->pg, &st)); /* once */
+	/* the truncation seen after its data was drained: the area is empty */
+	st.stopped = true;
+	EXPECT_TRUE(auxring_restart(&f->pg, &st));
+	EXPECT_EQ(st.restarts, 2);
+	free(f);
 }
 
 HARNESS_MAIN

@@ -88,6 +88,19 @@ int auxring_drain(struct perf_event_mmap_page *pg, const unsigned char *aux, boo
 	return ret;
 }
 
+bool auxring_restart(struct perf_event_mmap_page *pg, struct auxring_stats *st)
+{
+	uint64_t head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+
+	/* the kernel's handle->size, CIRC_SPACE(aux_head, aux_tail, aux_size),
+	 * is 0 from aux_size - 1 bytes held on */
+	if (!st->stopped || head - pg->aux_tail >= pg->aux_size - 1)
+		return false;
+	st->stopped = false;
+	st->restarts++;
+	return true;
+}
+
 int auxring_map(int fd, struct perf_event_mmap_page *pg, uint64_t data_end, unsigned pages,
 		unsigned char **aux, size_t *len)
 {

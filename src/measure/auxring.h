@@ -38,6 +38,12 @@ struct auxring_stats {
 			      * short and its first byte (perf goes on one past it) */
 	uint64_t wrapped;    /* records that straddled the end of the area */
 	uint64_t dropped;    /* bytes of an unfinished record given up at the last drain */
+	/* The kernel disables an AUX event when it truncates its data
+	 * (kernel/events/ring_buffer.c, perf_aux_output_end): 'stopped' from
+	 * a PERF_RECORD_AUX with TRUNCATED (sampling.c sets it) until
+	 * auxring_restart finds room, each time counted in 'restarts'. */
+	bool stopped;
+	uint64_t restarts;
 };
 
 typedef int (*auxring_fn)(const struct hws_access *a, void *ctx);
@@ -57,6 +63,12 @@ int auxring_parse_spe(const unsigned char *aux, uint64_t size, uint64_t head, ui
  * with release once the records are read. */
 int auxring_drain(struct perf_event_mmap_page *pg, const unsigned char *aux, bool final,
 		  struct auxring_stats *st, auxring_fn fn, void *ctx);
+/* Whether the event, stopped at a truncation, is to be enabled again
+ * (PERF_EVENT_IOC_ENABLE, by the caller): the area has room now. Not
+ * before: perf_aux_output_begin disables an event at once, without a
+ * record, on an area with none. Clears st->stopped and counts a restart
+ * when so. */
+bool auxring_restart(struct perf_event_mmap_page *pg, struct auxring_stats *st);
 /* Map fd's AUX area of 'pages' pages (a power of two) after the data ring
  * that ends at byte 'data_end' of the mapping: *aux and its length. */
 int auxring_map(int fd, struct perf_event_mmap_page *pg, uint64_t data_end, unsigned pages,

@@ -928,7 +928,7 @@ static void rings_close(struct rec *r)
 {
 	int k;
 
-	unsigned long long aux_lost = 0, aux_bad = 0;
+	unsigned long long aux_lost = 0, aux_bad = 0, aux_restarts = 0;
 
 	for (k = 0; k < r->nr_rings; k++) {
 		const struct sampling_stats *st = sampling_stats(r->ring[k]);
@@ -937,12 +937,14 @@ static void rings_close(struct rec *r)
 		r->d->outcome.lost += st->lost_samples;
 		aux_lost += st->aux_truncated + st->aux_collision;
 		aux_bad += st->aux.bad_bytes + st->aux.dropped;
+		aux_restarts += st->aux.restarts;
 		sampling_close(r->ring[k]);
 	}
 	r->nr_rings = 0;
 	if (aux_lost)
 		warn_add("the SPE buffer lost records %llu times (AUX data truncated: full, or "
-			 "collisions); a larger -c loses fewer", aux_lost);
+			 "collisions; the kernel stops sampling at a truncation, restarted %llu "
+			 "times); a larger -c loses fewer", aux_lost, aux_restarts);
 	if (aux_bad)
 		warn_add("%llu bytes of the SPE buffer were no packet or an unfinished record "
 			 "(skipped)", aux_bad);

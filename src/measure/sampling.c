@@ -23,6 +23,7 @@ struct sampling_ring {
 	uint64_t data_size;
 	uint64_t sample_type;
 	struct sampling_stats st;
+	bool disabled;          /* by sampling_disable: no restart after a truncation */
 	int pid;                /* the target: SPE records without a context are its */
 	int tgid;               /* SPE, one thread followed (not inherited): its process */
 	struct sampling_tgid_cache tgids; /* SPE, inherited: each context's process */
@@ -164,6 +165,8 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 			/* { header; u64 aux_offset; u64 aux_size; u64 flags; } */
 			st->aux_records++;
 			st->aux_truncated += !!(rec[3] & PERF_AUX_FLAG_TRUNCATED);
+			if (rec[3] & PERF_AUX_FLAG_TRUNCATED)
+				st->aux.stopped = true; /* the kernel disabled the event */
 			st->aux_collision += !!(rec[3] & PERF_AUX_FLAG_COLLISION);
 			st->aux_partial += !!(rec[3] & PERF_AUX_FLAG_PARTIAL);
 		} else {
@@ -300,11 +303,13 @@ int sampling_enable(struct sampling_ring *r)
 {
 	if (ioctl(r->fd, PERF_EVENT_IOC_RESET, 0) < 0 || ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return -errno;
+	r->disabled = false;
 	return 0;
 }
 
 int sampling_disable(struct sampling_ring *r)
 {
+	r->disabled = true;
 	return ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
@@ -338,8 +343,14 @@ static int drain(struct sampling_ring *r, bool last, sampling_sample_fn fn, void
 	/* the data ring first: its PERF_RECORD_AUX say what the area holds */
 	int ret = drain_data(r, fn, ctx);
 
-	if (!ret && r->aux)
+	if (!ret && r->aux) {
 		ret = auxring_drain(r->base, r->aux, last, &r->st.aux, aux_sample, &x);
+		/* a truncation disabled the event, or the inherited child that
+		 * met it: enabling the parent enables its children too */
+		if (!last && !r->disabled && auxring_restart(r->base, &r->st.aux) &&
+		    ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0) < 0 && !ret)
+			ret = -errno;
+	}
 	return ret;
 }
 

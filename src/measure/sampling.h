@@ -111,7 +111,10 @@ int sampling_enable(struct sampling_ring *r);
 int sampling_disable(struct sampling_ring *r);
 /* Consume every complete record between data_tail and data_head, calling
  * fn for samples (fn returning non-zero stops early; the rest stays for the
- * next drain). Returns 0 or fn's value. */
+ * next drain), then the AUX area's; an event the kernel stopped at a
+ * truncation of its AUX data is enabled again once there is room
+ * (stats.aux.restarts), unless sampling_disable stopped it. Returns 0, fn's
+ * value or -errno of the enable. */
 int sampling_drain(struct sampling_ring *r, sampling_sample_fn fn, void *ctx);
 /* The last drain, after the event is disabled: an unfinished record left
  * in the AUX area is given up (counted in stats.aux.dropped). */
