@@ -6,17 +6,29 @@
  * (the order the knobs allow), each page written once. Prints their
  * addresses on stdout ("small 0x... large 0x...").
  *
- *   helper_record [mib=N] [spin=MS] [exit=N] [pidfile=PATH]
+ *   helper_record [mib=N] [spin=MS] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2]
+ *                 [heap=N] [stack=N] [remap=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
  * faults for record --pid), and print "spun N" at the end; exit: the exit
- * status; pidfile: written once the mappings are touched.
+ * status; pidfile: written once the mappings are touched. The record tests
+ * of VMAs that change under the sampler (each page then faults exactly once):
+ * nothp: no THP in this process (PR_SET_THP_DISABLE), every fault one page;
+ * thread: first start a thread and join it (a thread's exit is not the
+ * process's), thread=2 also one that sleeps until the process exits (its
+ * leader stops at its exit first); heap: then grow the heap by N steps of 1 MiB, each touched
+ * ("heap START END"); stack: then recurse N KiB deep, a page a frame
+ * ("stack DEPTH"); remap: then map 4 MiB at X, touch it, unmap it, map 8 MiB
+ * at X and touch it, 100 ms apart so that a drain sees each ("remap X").
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,8 +55,73 @@ static double now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+static void *thread_main(void *arg)
+{
+	if (arg)
+		pause();
+	return NULL;
+}
+
+static void touch(char *p, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), off;
+
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+}
+
+static int grow_heap(unsigned long steps)
+{
+	char *start = sbrk(0), *p;
+
+	for (unsigned long i = 0; i < steps; i++) {
+		p = sbrk(1 << 20);
+		if (p == (void *)-1)
+			return -1;
+		touch(p, 1 << 20);
+		usleep(30000); /* a drain between the steps */
+	}
+	printf("heap %p %p\n", (void *)start, sbrk(0));
+	return 0;
+}
+
+/* One page of stack a frame, each written once. */
+static unsigned long recurse(unsigned long n)
+{
+	volatile char frame[4096 - 256];
+
+	frame[0] = (char)n;
+	frame[sizeof(frame) - 1] = (char)n;
+	if (!n)
+		return (unsigned char)frame[sizeof(frame) - 1];
+	return recurse(n - 1) + (unsigned char)frame[0];
+}
+
+static int remap(void)
+{
+	size_t four = 4UL << 20, eight = 8UL << 20;
+	char *x = map_fenced(eight, MADV_NOHUGEPAGE), *y;
+
+	if (!x || munmap(x + four, eight - four))
+		return -1;
+	touch(x, four);
+	usleep(100000);
+	munmap(x, four);
+	usleep(100000);
+	y = mmap(x, eight, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (y != x || madvise(y, eight, MADV_NOHUGEPAGE))
+		return -1;
+	touch(y, eight);
+	usleep(100000);
+	printf("remap %p\n", (void *)x);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	unsigned long heap = 0, stack = 0;
+	unsigned long thread = 0;
+	bool again = false;
 	unsigned long mib = 64, spin = 0, spun = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
@@ -60,6 +137,24 @@ int main(int argc, char **argv)
 			status = atoi(argv[i] + 5);
 		else if (!strncmp(argv[i], "pidfile=", 8))
 			pidfile = argv[i] + 8;
+		else if (!strcmp(argv[i], "nothp=1"))
+			prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+		else if (!strncmp(argv[i], "thread=", 7))
+			thread = strtoul(argv[i] + 7, NULL, 10);
+		else if (!strncmp(argv[i], "heap=", 5))
+			heap = strtoul(argv[i] + 5, NULL, 10);
+		else if (!strncmp(argv[i], "stack=", 6))
+			stack = strtoul(argv[i] + 6, NULL, 10);
+		else if (!strcmp(argv[i], "remap=1"))
+			again = true;
+	}
+	if (thread) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, thread_main, NULL) || pthread_join(t, NULL))
+			return 102;
+		if (thread > 1 && pthread_create(&t, NULL, thread_main, argv))
+			return 102;
 	}
 	len = mib << 20;
 	small = map_fenced(len, MADV_NOHUGEPAGE);
@@ -94,5 +189,9 @@ int main(int argc, char **argv)
 	}
 	if (spin)
 		printf("spun %lu\n", spun);
+	if ((heap && grow_heap(heap)) || (again && remap()))
+		return 103;
+	if (stack)
+		printf("stack %lu %lu\n", stack, recurse(stack / 4) & 1);
 	return status;
 }

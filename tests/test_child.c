@@ -44,10 +44,11 @@ TEST(resolve_like_execvp)
 
 static int exits, ticks;
 
-static void on_exit_stop(void *ctx, pid_t pid)
+static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
 {
 	(void)ctx;
 	(void)pid;
+	(void)tid;
 	exits++;
 }
 

@@ -230,6 +230,77 @@ TEST(pid_duration)
 	record_doc_free(&d);
 }
 
+/* record -c 1 -o DOC -- helper_record ARGS... (at most 6), its stdout to
+ * OUT; the document loaded into d. */
+static void record_helper(struct record_doc *d, const char *out, const char *const args[])
+{
+	char doc[128];
+	char *argv[16] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", (char *)helper() };
+	int n = 8;
+
+	path_in(doc, sizeof(doc), "h.json");
+	while (*args && n < 14)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	ASSERT_EQ(run(argv, out, NULL), 0);
+	load(doc, d);
+}
+
+/* The first line of the helper's output that starts with 'key', or "". */
+static const char *helper_line(const char *out, const char *key)
+{
+	static char line[256];
+	FILE *f = fopen(out, "r");
+
+	line[0] = '\0';
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			break;
+		else
+			line[0] = '\0';
+	if (f)
+		fclose(f);
+	return line;
+}
+
+/* A thread that ends is not its process ending: 4 MiB touched after a
+ * thread was joined (or while one sleeps to the end, so that the leader
+ * stops at its exit first) are 1024 samples on their VMA, none "after the
+ * process ended", and the exit scan finds them (the old code took the
+ * thread's exit for the process's: 1024 samples after it, no scan). */
+TEST(thread_exit_is_not_process_exit)
+{
+	const char *one[] = { "mib=4", "nothp=1", "thread=1", NULL };
+	const char *two[] = { "mib=4", "nothp=1", "thread=2", NULL };
+	const char *const *args[] = { one, two };
+	unsigned long long small, large;
+	const struct record_vma *a, *b;
+	struct record_doc d;
+	char out[128];
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	for (int k = 0; k < 2; k++) {
+		record_helper(&d, out, args[k]);
+		ASSERT_EQ(sscanf(helper_line(out, "small"), "small %llx large %llx", &small,
+				 &large), 2);
+		a = vma_at(&d, small);
+		b = vma_at(&d, large);
+		ASSERT_TRUE(a && b);
+		printf("  thread=%d: %llu and %llu samples, %llu after the process ended, memory "
+		       "%llu and %llu pages\n", k + 1, a->s.samples, b->s.samples,
+		       d.outcome.process_gone, a->mem.pages[0], b->mem.pages[0]);
+		EXPECT_EQ(d.outcome.process_gone, 0);
+		EXPECT_EQ(a->s.samples, 1024);
+		EXPECT_EQ(b->s.samples, 1024);
+		EXPECT_TRUE(a->mem.scanned && b->mem.scanned);
+		EXPECT_EQ(a->mem.pages[0], 1024);
+		EXPECT_EQ(b->mem.pages[0], 1024);
+		record_doc_free(&d);
+	}
+}
+
 /* Events and targets this machine cannot sample: advice and exit 3. */
 TEST(bad_event_and_pid)
 {

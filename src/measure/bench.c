@@ -1012,25 +1012,26 @@ static unsigned long long nohuge_anon(pid_t pid)
 	return kb << 10;
 }
 
-/* Scan one process into its entry; the live sum follows. */
-static void scan_one(struct watch *w, struct wproc *p, bool at_exit)
+/* Scan one process into its entry, read through thread 'via'; the live sum
+ * follows. */
+static void scan_one(struct watch *w, struct wproc *p, pid_t via, bool at_exit)
 {
 	int err;
 
 	memset(&w->cur, 0, sizeof(w->cur));
 	memset(&w->cur_ev, 0, sizeof(w->cur_ev));
 	layout_hist_init(&w->cur_layout, w->so.page_shift, w->so.pmd_order);
-	err = scan_process((int)p->pid, &w->so, add_vma, w);
+	err = scan_process((int)via, &w->so, add_vma, w);
 	/* a process that ended during the scan is no error */
 	if (err && err != -ESRCH && err != -ENOENT && !w->scan_err)
 		w->scan_err = err;
 	if (err)
 		return;
-	if (thp_disabled(p->pid))
+	if (thp_disabled(via))
 		w->cur_ev.thp_off = w->cur.total[SCAN_ANON] << w->so.page_shift;
 	/* smaps walks the page tables: only where the answer can matter */
 	if (at_exit && w->cur.total[SCAN_ANON] << w->so.page_shift >= (4ULL << 20))
-		w->cur_ev.nohuge = nohuge_anon(p->pid);
+		w->cur_ev.nohuge = nohuge_anon(via);
 	else
 		w->cur_ev.nohuge = p->ev.nohuge;
 	if (p->live) {
@@ -1125,13 +1126,13 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 		if (done && cpu_now_ns() - c0 > w->slice_ns)
 			break;
 		if (p)
-			scan_one(w, p, false);
+			scan_one(w, p, p->pid, false);
 	}
 	w->cursor = (w->cursor + done) % n;
 	keep_if_best(w);
 }
 
-static void on_exit_stop(void *ctx, pid_t pid)
+static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
 {
 	struct watch *w = ctx;
 	struct wproc *p = watch_proc(w, pid);
@@ -1139,7 +1140,7 @@ static void on_exit_stop(void *ctx, pid_t pid)
 	if (!p)
 		return;
 	set_live(w, p, true);
-	scan_one(w, p, true);
+	scan_one(w, p, tid, true);
 	w->exit_samples++;
 	keep_if_best(w);
 	/* it exits: its memory leaves the tree's sum */

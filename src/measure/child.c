@@ -390,7 +390,7 @@ int child_start(struct child *c)
 struct proc {
 	pid_t tid, tgid;
 	bool alive;
-	long long exit_scan_ns; /* last exit-stop call for this tgid (on the leader's entry) */
+	bool exiting;           /* stopped at its exit event (not yet reaped) */
 };
 
 struct tree {
@@ -458,7 +458,7 @@ static struct proc *tree_add(struct tree *t, pid_t tid, pid_t tgid)
 		return NULL;
 	p = &t->p[t->n++];
 	*p = (struct proc){ .tid = tid, .tgid = tgid ? tgid : (pid_t)read_status(tid, "Tgid:", tid),
-			    .alive = true, .exit_scan_ns = -1 };
+			    .alive = true };
 	t->nr_processes += p->tgid == tid;
 	t->nr_live += p->tgid == tid;
 	return p;
@@ -488,33 +488,49 @@ static void tree_kill(const struct tree *t, pid_t pgid)
 			kill(t->p[i].tid, SIGKILL);
 }
 
-/* An exit stop calls at_exit once per process burst: the first thread of a
- * process that stops in 100 ms (an exit_group stops them all), and always
- * its leader. */
-#define CHILD_EXIT_SCAN_GAP_NS 100000000LL
+/* Whether another thread of p's process still runs: one known to the
+ * tree, neither reaped nor at its exit event, and still in /proc (a
+ * thread that exec'd from outside the leader took the leader's tid, and
+ * its own is never reported again). */
+static bool other_thread_runs(const struct tree *t, const struct proc *p)
+{
+	char path[64];
 
+	for (int i = 0; i < t->n; i++) {
+		const struct proc *q = &t->p[i];
+
+		if (q == p || q->tgid != p->tgid || !q->alive || q->exiting)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)q->tgid, (int)q->tid);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
+/* An exit stop calls at_exit when the process ends: at the exit event of
+ * its last thread (an exit_group stops every thread there, the last to
+ * stop still holds the memory). A thread that ends before the others is
+ * not the process ending: its memory stays theirs. */
 static void on_exit_event(struct tree *t, struct proc *p, pid_t pid, const struct child_watch *w)
 {
-	struct proc *leader = tree_find(t, p->tgid);
 	long long now = now_ns(), c0;
 	long hwm = read_status(pid, "VmHWM:", 0);
 
 	/* the mm is still there: its high-water mark since exec */
 	if (hwm > t->hwm_kb)
 		t->hwm_kb = hwm;
-	if (leader && w->at_exit &&
-	    (pid == p->tgid || leader->exit_scan_ns < 0 ||
-	     now - leader->exit_scan_ns > CHILD_EXIT_SCAN_GAP_NS)) {
-		/* within the budget, except the command itself */
-		if (p->tgid != t->p[0].tgid && over_budget(t, now)) {
-			t->exit_skipped += pid == p->tgid;
-			return;
-		}
-		c0 = cpu_ns();
-		w->at_exit(w->ctx, p->tgid);
-		t->watch_cpu_ns += cpu_ns() - c0;
-		leader->exit_scan_ns = now_ns();
+	p->exiting = true;
+	if (!w->at_exit || other_thread_runs(t, p))
+		return;
+	/* within the budget, except the command itself */
+	if (p->tgid != t->p[0].tgid && over_budget(t, now)) {
+		t->exit_skipped++;
+		return;
 	}
+	c0 = cpu_ns();
+	w->at_exit(w->ctx, p->tgid, pid);
+	t->watch_cpu_ns += cpu_ns() - c0;
 }
 
 static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch *w)
@@ -523,6 +539,10 @@ static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch 
 	unsigned long msg = 0;
 	struct proc *p = tree_add(t, pid, 0);
 
+	/* a stop other than at its exit: the thread runs (the leader whose
+	 * tid a non-leader took over at exec was stopped at its exit) */
+	if (p && ev != PTRACE_EVENT_EXIT)
+		p->exiting = false;
 	if (ev == PTRACE_EVENT_EXIT) {
 		if (p)
 			on_exit_event(t, p, pid, w);

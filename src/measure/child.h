@@ -128,9 +128,12 @@ struct child_result {
 };
 
 /* Called every interval with the live processes of the tree (thread-group
- * ids), and for a process stopped just before it exits. */
+ * ids), and for a process stopped just before it exits: its last thread
+ * 'tid' stands at its exit event, its memory still mapped. Read it through
+ * /proc/TID: the leader's /proc/PID is empty once the leader itself has
+ * gone on to exit (an exit_group stops the leader first). */
 typedef void (*child_tick_fn)(void *ctx, const pid_t *pids, int n);
-typedef void (*child_exit_fn)(void *ctx, pid_t pid);
+typedef void (*child_exit_fn)(void *ctx, pid_t pid, pid_t tid);
 
 struct child_watch {
 	unsigned interval_ms;   /* 0: no periodic calls */

@@ -51,6 +51,7 @@ struct extcache {
 
 struct proc {
 	int pid;
+	int via;                      /* the thread whose /proc is read (the last at exit) */
 	bool gone, final_done;
 	struct folio_scanner *fs;
 	struct scan_vma *maps;
@@ -230,6 +231,7 @@ static struct proc *proc_get(struct rec *r, int pid)
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	p->via = pid;
 	r->procs[r->nr_procs++] = p;
 	return p;
 }
@@ -242,7 +244,7 @@ static int maps_read(struct proc *p)
 	FILE *f;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->via);
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
@@ -398,7 +400,7 @@ static int cache_scan(struct proc *p, struct extcache *c, unsigned long lo, unsi
 
 	if (c->valid && c->lo == lo && c->hi == hi)
 		return 0;
-	if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+	if (!p->fs && (err = folio_scanner_open(&p->fs, p->via)))
 		return err;
 	c->nr = 0;
 	c->valid = false;
@@ -457,7 +459,7 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	int err;
 
 	if (!(p->near.valid && p->near.lo <= addr && addr < p->near.hi)) {
-		if (!p->fs && (err = folio_scanner_open(&p->fs, p->pid)))
+		if (!p->fs && (err = folio_scanner_open(&p->fs, p->via)))
 			return err;
 		if ((err = folio_scanner_page(p->fs, addr, &one)) < 0)
 			return err;
@@ -653,6 +655,7 @@ struct mem_job {
 	struct scan_pool pool;        /* first: the pool's callbacks are given it;
 				       * its err -ESRCH: the process went away */
 	struct rec *r;
+	int pid;                      /* the process (the pool reads through its last thread) */
 	size_t next_vma;              /* cursor: the next chunk to hand out */
 	unsigned long long next_addr;
 };
@@ -684,7 +687,7 @@ static int memory_extent(const struct folio_extent *e, void *ctx)
 	struct win *w;
 
 	pthread_mutex_lock(&m->j->pool.lock);
-	w = win_get(r, m->j->pool.pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
+	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
 	memory_add(m->vma, e);
 	if (w)
 		memory_add(&w->mem, e);
@@ -702,7 +705,7 @@ static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct sca
 	while (j->next_vma < d->nr_vmas) {
 		const struct record_vma *v = &d->vmas[j->next_vma];
 
-		if (v->pid != pool->pid || j->next_addr >= v->end) {
+		if (v->pid != j->pid || j->next_addr >= v->end) {
 			j->next_vma++;
 			j->next_addr = 0;
 			continue;
@@ -715,7 +718,7 @@ static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct sca
 		if (c->end > v->end)
 			c->end = (unsigned long)v->end;
 		j->next_addr = c->end;
-		c->arg = win_get(j->r, pool->pid, c->start & ~(unsigned long long)j->r->win_mask,
+		c->arg = win_get(j->r, j->pid, c->start & ~(unsigned long long)j->r->win_mask,
 				 -1, false);
 		return true;
 	}
@@ -750,9 +753,9 @@ static int mem_scan(struct scan_pool *pool, struct folio_scanner *s, const struc
  * or the end of --duration). */
 static void memory_scan(struct rec *r, struct proc *p)
 {
-	struct mem_job j = { .pool = { .pid = p->pid, .lock = PTHREAD_MUTEX_INITIALIZER,
+	struct mem_job j = { .pool = { .pid = p->via, .lock = PTHREAD_MUTEX_INITIALIZER,
 				       .take = mem_take, .scan = mem_scan },
-			     .r = r };
+			     .r = r, .pid = p->pid };
 	unsigned long long span = 0;
 	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1;
 	size_t k;
@@ -760,7 +763,7 @@ static void memory_scan(struct rec *r, struct proc *p)
 	if (p->final_done || p->gone)
 		return;
 	/* the process's memory must be readable before it is said scanned */
-	if (!p->fs && folio_scanner_open(&p->fs, p->pid))
+	if (!p->fs && folio_scanner_open(&p->fs, p->via))
 		goto out;
 	for (k = 0; k < r->d->nr_vmas; k++) {
 		struct record_vma *v = &r->d->vmas[k];
@@ -799,13 +802,17 @@ static void on_tick(void *ctx, const pid_t *pids, int n)
 	drain(r);
 }
 
-static void on_exit_stop(void *ctx, pid_t pid)
+static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
 {
 	struct rec *r = ctx;
 	struct proc *p;
 
 	long long t0 = now_ns();
 
+	/* the leader may have let go of the memory: read it through the
+	 * thread that holds it */
+	if ((p = proc_get(r, pid)))
+		p->via = tid;
 	/* twice: the first drain's misses are looked up once more while the
 	 * memory is still there */
 	drain(r);
