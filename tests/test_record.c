@@ -301,6 +301,63 @@ TEST(thread_exit_is_not_process_exit)
 	}
 }
 
+/* The rows of kind 'kind' in d, the last in *last; their samples and
+ * memory summed. */
+static int rows_of(const struct record_doc *d, const char *kind, const struct record_vma **last,
+		   unsigned long long *samples, unsigned long long *present)
+{
+	int n = 0;
+
+	*samples = *present = 0;
+	for (size_t i = 0; i < d->nr_vmas; i++) {
+		if (strcmp(d->vmas[i].kind, kind))
+			continue;
+		*last = &d->vmas[i];
+		*samples += d->vmas[i].s.samples;
+		*present += d->vmas[i].mem.present;
+		n++;
+	}
+	return n;
+}
+
+/* A heap grown by four sbrk steps of 1 MiB and a stack 2 MiB deep, each
+ * page touched once without THP, are one row each as they are at the end,
+ * their memory scanned once: the heap's present pages are its samples, no
+ * window holds more than it can (the old code: five [heap] rows, memory
+ * 258 + 514 + 770 + 1026 pages against 1026, a window of 1620 pages). */
+TEST(growing_vmas_one_row)
+{
+	const char *args[] = { "mib=0", "nothp=1", "heap=4", "stack=2048", NULL };
+	unsigned long long start, end, samples, present, page;
+	const struct record_vma *v = NULL;
+	struct record_doc d;
+	char out[128];
+	int n;
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	record_helper(&d, out, args);
+	page = (unsigned long long)d.host.topo.page_size;
+	ASSERT_EQ(sscanf(helper_line(out, "heap"), "heap %llx %llx", &start, &end), 2);
+	n = rows_of(&d, "heap", &v, &samples, &present);
+	printf("  [heap]: %d rows, %llu samples, memory %llu pages\n", n, samples, present);
+	EXPECT_EQ(n, 1);
+	ASSERT_TRUE(v != NULL);
+	EXPECT_TRUE(v->start <= start && v->end >= end && v->end - end < page);
+	EXPECT_TRUE(samples >= (4ULL << 20) / page);
+	EXPECT_EQ(present, samples);
+	n = rows_of(&d, "stack", &v, &samples, &present);
+	printf("  [stack]: %d rows, %llu samples, memory %llu pages\n", n, samples, present);
+	EXPECT_EQ(n, 1);
+	/* the pages exec wrote (arguments, environment) are present unsampled */
+	EXPECT_TRUE(samples >= (2ULL << 20) / page * 15 / 16);
+	EXPECT_TRUE(present >= samples && present <= samples + 8);
+	for (size_t i = 0; i < d.nr_windows; i++)
+		EXPECT_TRUE(d.windows[i].mem.present <= d.config.window_bytes / page);
+	record_doc_free(&d);
+}
+
 /* Events and targets this machine cannot sample: advice and exit 3. */
 TEST(bad_event_and_pid)
 {

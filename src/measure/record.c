@@ -236,7 +236,9 @@ static struct proc *proc_get(struct rec *r, int pid)
 	return p;
 }
 
-static int maps_read(struct proc *p)
+static void rows_follow(struct rec *r, const struct proc *p);
+
+static int maps_read(struct rec *r, struct proc *p)
 {
 	char path[64];
 	struct scan_vma *v = NULL;
@@ -262,6 +264,7 @@ static int maps_read(struct proc *p)
 	for (i = 0; i < nr; i++)
 		p->row[i] = -1;
 	p->maps_fresh = true;
+	rows_follow(r, p);
 	return nr ? 0 : -ESRCH; /* a process without a VMA is a zombie */
 }
 
@@ -300,20 +303,66 @@ static const char *vma_kind(const struct scan_vma *v)
 	return "anon";
 }
 
+/* The doc row of process pid that is VMA v as it is (-1: none). */
+static int row_find(const struct record_doc *d, int pid, const struct scan_vma *v)
+{
+	size_t k;
+
+	for (k = 0; k < d->nr_vmas; k++)
+		if (d->vmas[k].pid == pid && d->vmas[k].start == v->start &&
+		    d->vmas[k].end == v->end && !strncmp(d->vmas[k].name, v->name, RECORD_NAME_MAX - 1))
+			return (int)k;
+	return -1;
+}
+
+/* Whether row v is one of p's VMAs as they are now. */
+static bool row_current(const struct proc *p, const struct record_vma *v)
+{
+	int i = p->maps ? maps_find(p, (unsigned long)v->start) : -1;
+
+	return i >= 0 && p->maps[i].start == v->start && p->maps[i].end == v->end &&
+	       !strncmp(p->maps[i].name, v->name, RECORD_NAME_MAX - 1);
+}
+
+/* A heap grows up from its start, a stack down to its end: a row of one
+ * sampled before it grew is the same VMA, and is given its bounds now, so
+ * that a growing VMA stays one row and its memory is scanned once (not
+ * once per size it was sampled at). Called with p's maps just read. */
+static void rows_follow(struct rec *r, const struct proc *p)
+{
+	struct record_doc *d = r->d;
+	size_t k;
+
+	for (k = 0; k < d->nr_vmas; k++) {
+		struct record_vma *v = &d->vmas[k];
+		bool heap = !strcmp(v->kind, "heap");
+		int i;
+
+		if (v->pid != p->pid || (!heap && strcmp(v->kind, "stack")) || row_current(p, v))
+			continue;
+		i = maps_find(p, (unsigned long)(heap ? v->start : v->end - 1));
+		if (i < 0 || strncmp(p->maps[i].name, v->name, RECORD_NAME_MAX - 1) ||
+		    (heap ? p->maps[i].start != v->start : p->maps[i].end != v->end))
+			continue;
+		if (row_find(d, p->pid, &p->maps[i]) >= 0)
+			continue; /* already a row of its own: kept apart */
+		v->start = p->maps[i].start;
+		v->end = p->maps[i].end;
+	}
+}
+
 /* The doc row of maps[i] (found or added). */
 static int vma_row(struct rec *r, struct proc *p, int i)
 {
 	const struct scan_vma *v = &p->maps[i];
 	struct record_doc *d = r->d;
 	struct record_vma *row;
-	size_t k;
+	int k;
 
 	if (p->row[i] >= 0)
 		return p->row[i];
-	for (k = 0; k < d->nr_vmas; k++)
-		if (d->vmas[k].pid == p->pid && d->vmas[k].start == v->start &&
-		    d->vmas[k].end == v->end && !strncmp(d->vmas[k].name, v->name, RECORD_NAME_MAX - 1))
-			return p->row[i] = (int)k;
+	if ((k = row_find(d, p->pid, v)) >= 0)
+		return p->row[i] = k;
 	if (MS_GROW(d->vmas, d->nr_vmas, r->vma_cap, 64))
 		return -ENOMEM;
 	row = &d->vmas[d->nr_vmas];
@@ -528,7 +577,7 @@ static void resolve(struct rec *r, const struct pending *s)
 	}
 	i = p->maps ? maps_find(p, s->addr) : -1;
 	if (i < 0 && !p->maps_fresh) {
-		if (maps_read(p) == -ESRCH) {
+		if (maps_read(r, p) == -ESRCH) {
 			p->gone = true;
 			resolve(r, s);
 			return;
@@ -656,6 +705,7 @@ struct mem_job {
 				       * its err -ESRCH: the process went away */
 	struct rec *r;
 	int pid;                      /* the process (the pool reads through its last thread) */
+	const bool *scan;             /* the rows to scan: each address once */
 	size_t next_vma;              /* cursor: the next chunk to hand out */
 	unsigned long long next_addr;
 };
@@ -705,7 +755,7 @@ static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct sca
 	while (j->next_vma < d->nr_vmas) {
 		const struct record_vma *v = &d->vmas[j->next_vma];
 
-		if (v->pid != j->pid || j->next_addr >= v->end) {
+		if (v->pid != j->pid || !j->scan[j->next_vma] || j->next_addr >= v->end) {
 			j->next_vma++;
 			j->next_addr = 0;
 			continue;
@@ -749,6 +799,45 @@ static int mem_scan(struct scan_pool *pool, struct folio_scanner *s, const struc
 	return err == -ESRCH ? err : 0;
 }
 
+static bool rows_overlap(const struct record_vma *a, const struct record_vma *b)
+{
+	return a->start < b->end && b->start < a->end;
+}
+
+/* Which of p's rows the exit scan reads, each address once: the VMAs as
+ * they are now (maps just read), then a row whose VMA has gone (unmapped,
+ * or mapped over by another) where no row already read lies, its memory
+ * what is left there; a row that overlaps one read is left unscanned, as
+ * its memory is the other's. Returns the span to scan. */
+static unsigned long long rows_to_scan(const struct rec *r, const struct proc *p, bool *scan)
+{
+	const struct record_doc *d = r->d;
+	unsigned long long span = 0;
+	size_t k, m;
+
+	for (k = 0; k < d->nr_vmas; k++)
+		scan[k] = d->vmas[k].pid == p->pid && row_current(p, &d->vmas[k]);
+	for (k = 0; k < d->nr_vmas; k++) {
+		if (d->vmas[k].pid != p->pid || scan[k] || row_current(p, &d->vmas[k]))
+			continue;
+		for (m = 0; m < d->nr_vmas; m++)
+			if (scan[m] && d->vmas[m].pid == p->pid &&
+			    rows_overlap(&d->vmas[k], &d->vmas[m]))
+				break;
+		scan[k] = m == d->nr_vmas;
+	}
+	for (k = 0; k < d->nr_vmas; k++) {
+		struct record_vma *v = &d->vmas[k];
+
+		if (v->pid != p->pid)
+			continue;
+		memset(&v->mem, 0, sizeof(v->mem));
+		v->mem.scanned = scan[k];
+		span += scan[k] ? v->end - v->start : 0;
+	}
+	return span;
+}
+
 /* Scan every sampled VMA of p (its memory is still mapped: an exit stop,
  * or the end of --duration). */
 static void memory_scan(struct rec *r, struct proc *p)
@@ -756,28 +845,26 @@ static void memory_scan(struct rec *r, struct proc *p)
 	struct mem_job j = { .pool = { .pid = p->via, .lock = PTHREAD_MUTEX_INITIALIZER,
 				       .take = mem_take, .scan = mem_scan },
 			     .r = r, .pid = p->pid };
-	unsigned long long span = 0;
 	int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? REC_MEM_THREADS : 1;
-	size_t k;
+	bool *scan = NULL;
 
 	if (p->final_done || p->gone)
 		return;
 	/* the process's memory must be readable before it is said scanned */
 	if (!p->fs && folio_scanner_open(&p->fs, p->via))
 		goto out;
-	for (k = 0; k < r->d->nr_vmas; k++) {
-		struct record_vma *v = &r->d->vmas[k];
-
-		if (v->pid != p->pid)
-			continue;
-		memset(&v->mem, 0, sizeof(v->mem));
-		v->mem.scanned = true;
-		span += v->end - v->start;
-	}
-	if (span < REC_MEM_MIN_SPAN)
+	/* its VMAs as they are at the end (a heap grown since its last
+	 * sample is given its size now); a failed read leaves every row
+	 * gone, scanned where no other lies */
+	maps_read(r, p);
+	if (!(scan = calloc(r->d->nr_vmas + 1, sizeof(*scan))))
+		goto out;
+	j.scan = scan;
+	if (rows_to_scan(r, p, scan) < REC_MEM_MIN_SPAN)
 		n = 1;
 	scan_pool_run(&j.pool, n);
 out:
+	free(scan);
 	p->final_done = true;
 	folio_scanner_close(p->fs); /* each worker held its own */
 	p->fs = NULL;
