@@ -358,6 +358,41 @@ TEST(growing_vmas_one_row)
 	record_doc_free(&d);
 }
 
+/* A command that execs after the first drains: what the new image does is
+ * sampled and scanned as its own (the old code kept reading the pagemap of
+ * the image before the exec: 2107 of 2244 samples "after their process
+ * ended", no memory scanned). */
+TEST(exec_after_first_drain)
+{
+	char doc[128], out[128], script[4200];
+	char *argv[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", "/bin/sh", "-c",
+			 script, NULL };
+	unsigned long long small, large;
+	const struct record_vma *a, *b;
+	struct record_doc d;
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	path_in(doc, sizeof(doc), "x.json");
+	snprintf(script, sizeof(script), "sleep 0.2; exec %s mib=4 nothp=1", helper());
+	ASSERT_EQ(run(argv, out, NULL), 0);
+	load(doc, &d);
+	ASSERT_EQ(sscanf(helper_line(out, "small"), "small %llx large %llx", &small, &large), 2);
+	a = vma_at(&d, small);
+	b = vma_at(&d, large);
+	ASSERT_TRUE(a && b);
+	printf("  %llu and %llu samples, %llu after the process ended, memory %llu and %llu "
+	       "pages\n", a->s.samples, b->s.samples, d.outcome.process_gone, a->mem.pages[0],
+	       b->mem.pages[0]);
+	EXPECT_EQ(d.outcome.process_gone, 0);
+	EXPECT_EQ(a->s.samples, 1024);
+	EXPECT_EQ(b->s.samples, 1024);
+	EXPECT_TRUE(a->mem.scanned && a->mem.pages[0] == 1024);
+	EXPECT_TRUE(b->mem.scanned && b->mem.pages[0] == 1024);
+	record_doc_free(&d);
+}
+
 /* Events and targets this machine cannot sample: advice and exit 3. */
 TEST(bad_event_and_pid)
 {

@@ -58,6 +58,8 @@ struct proc {
 	size_t nr_maps;
 	int *row;                     /* doc VMA row of maps[i], -1 until sampled */
 	bool maps_fresh;              /* read during this drain */
+	size_t first_row;             /* doc rows before it are an image it exec'd from */
+	unsigned long exec_drain;     /* the drain that last looked for an exec */
 	/* the ranges scanned last in this drain: the 16-page block of a
 	 * sample, and its PMD window when the block cuts its folio */
 	struct extcache near, wide;
@@ -101,6 +103,7 @@ struct rec {
 	size_t vma_cap;
 	unsigned long win_mask;
 	int err;                      /* the first failure inside a callback */
+	unsigned long nr_drains;
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
@@ -303,13 +306,13 @@ static const char *vma_kind(const struct scan_vma *v)
 	return "anon";
 }
 
-/* The doc row of process pid that is VMA v as it is (-1: none). */
-static int row_find(const struct record_doc *d, int pid, const struct scan_vma *v)
+/* The doc row of p's image that is VMA v as it is (-1: none). */
+static int row_find(const struct record_doc *d, const struct proc *p, const struct scan_vma *v)
 {
 	size_t k;
 
-	for (k = 0; k < d->nr_vmas; k++)
-		if (d->vmas[k].pid == pid && d->vmas[k].start == v->start &&
+	for (k = p->first_row; k < d->nr_vmas; k++)
+		if (d->vmas[k].pid == p->pid && d->vmas[k].start == v->start &&
 		    d->vmas[k].end == v->end && !strncmp(d->vmas[k].name, v->name, RECORD_NAME_MAX - 1))
 			return (int)k;
 	return -1;
@@ -333,7 +336,7 @@ static void rows_follow(struct rec *r, const struct proc *p)
 	struct record_doc *d = r->d;
 	size_t k;
 
-	for (k = 0; k < d->nr_vmas; k++) {
+	for (k = p->first_row; k < d->nr_vmas; k++) {
 		struct record_vma *v = &d->vmas[k];
 		bool heap = !strcmp(v->kind, "heap");
 		int i;
@@ -344,7 +347,7 @@ static void rows_follow(struct rec *r, const struct proc *p)
 		if (i < 0 || strncmp(p->maps[i].name, v->name, RECORD_NAME_MAX - 1) ||
 		    (heap ? p->maps[i].start != v->start : p->maps[i].end != v->end))
 			continue;
-		if (row_find(d, p->pid, &p->maps[i]) >= 0)
+		if (row_find(d, p, &p->maps[i]) >= 0)
 			continue; /* already a row of its own: kept apart */
 		v->start = p->maps[i].start;
 		v->end = p->maps[i].end;
@@ -361,7 +364,7 @@ static int vma_row(struct rec *r, struct proc *p, int i)
 
 	if (p->row[i] >= 0)
 		return p->row[i];
-	if ((k = row_find(d, p->pid, v)) >= 0)
+	if ((k = row_find(d, p, v)) >= 0)
 		return p->row[i] = k;
 	if (MS_GROW(d->vmas, d->nr_vmas, r->vma_cap, 64))
 		return -ENOMEM;
@@ -559,6 +562,24 @@ static void push(struct rec *r, struct pending_list *l, const struct pending *s)
 	l->v[l->n++] = *s;
 }
 
+/* Whether p exec'd: its pagemap reader read the mm it was opened on, gone
+ * at exec, while /proc/PID/maps has the new image's VMAs. Then the reader
+ * and maps are the new image's; its rows so far are the old image's, kept
+ * with their samples, never matched, grown or scanned again. Once a drain:
+ * 0 when it exec'd, -ESRCH when it ended. */
+static int proc_exec(struct rec *r, struct proc *p)
+{
+	if (p->exec_drain == r->nr_drains)
+		return -ESRCH;
+	p->exec_drain = r->nr_drains;
+	folio_scanner_close(p->fs);
+	p->fs = NULL;
+	p->near.valid = false;
+	p->wide.valid = false;
+	p->first_row = r->d->nr_vmas;
+	return maps_read(r, p) ? -ESRCH : 0;
+}
+
 /* One sample (or one retried): into its VMA, window and folio order. */
 static void resolve(struct rec *r, const struct pending *s)
 {
@@ -591,7 +612,10 @@ static void resolve(struct rec *r, const struct pending *s)
 	}
 	err = page_order(r, p, i, s->addr, &pmd, &order);
 	if (err == -ESRCH) {
-		p->gone = true;
+		/* its memory went away: it ended, or it exec'd and the sample
+		 * is of its new image */
+		if (proc_exec(r, p))
+			p->gone = true;
 		resolve(r, s);
 		return;
 	}
@@ -667,6 +691,7 @@ static void drain(struct rec *r)
 		r->procs[k]->wide.valid = false;
 		r->procs[k]->maps_fresh = false;
 	}
+	r->nr_drains++;
 	r->batch.n = 0;
 	for (i = 0; i < r->retry.n; i++)
 		push(r, &r->batch, &r->retry.v[i]);
@@ -815,18 +840,18 @@ static unsigned long long rows_to_scan(const struct rec *r, const struct proc *p
 	unsigned long long span = 0;
 	size_t k, m;
 
-	for (k = 0; k < d->nr_vmas; k++)
+	for (k = p->first_row; k < d->nr_vmas; k++)
 		scan[k] = d->vmas[k].pid == p->pid && row_current(p, &d->vmas[k]);
-	for (k = 0; k < d->nr_vmas; k++) {
+	for (k = p->first_row; k < d->nr_vmas; k++) {
 		if (d->vmas[k].pid != p->pid || scan[k] || row_current(p, &d->vmas[k]))
 			continue;
-		for (m = 0; m < d->nr_vmas; m++)
+		for (m = p->first_row; m < d->nr_vmas; m++)
 			if (scan[m] && d->vmas[m].pid == p->pid &&
 			    rows_overlap(&d->vmas[k], &d->vmas[m]))
 				break;
 		scan[k] = m == d->nr_vmas;
 	}
-	for (k = 0; k < d->nr_vmas; k++) {
+	for (k = p->first_row; k < d->nr_vmas; k++) {
 		struct record_vma *v = &d->vmas[k];
 
 		if (v->pid != p->pid)
