@@ -358,6 +358,47 @@ TEST(growing_vmas_one_row)
 	record_doc_free(&d);
 }
 
+/* The row of process d's VMA [start, end), or NULL. */
+static const struct record_vma *row_of(const struct record_doc *d, unsigned long long start,
+				       unsigned long long end)
+{
+	for (size_t i = 0; i < d->nr_vmas; i++)
+		if (d->vmas[i].start == start && d->vmas[i].end == end)
+			return &d->vmas[i];
+	return NULL;
+}
+
+/* 4 MiB mapped at X and touched, unmapped, 8 MiB mapped at X and touched:
+ * the samples of each go to its own VMA, read again once changed (the old
+ * code kept the maps it had read while every address fell in one of them:
+ * 2048 samples in the 4 MiB VMA, 1024 in the 8 MiB one). The exit scan
+ * reads X once, for the VMA there now. */
+TEST(remapped_vma)
+{
+	const char *args[] = { "mib=0", "nothp=1", "remap=1", NULL };
+	const struct record_vma *four, *eight;
+	unsigned long long x;
+	struct record_doc d;
+	char out[128];
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	record_helper(&d, out, args);
+	ASSERT_EQ(sscanf(helper_line(out, "remap"), "remap %llx", &x), 1);
+	four = row_of(&d, x, x + (4ULL << 20));
+	eight = row_of(&d, x, x + (8ULL << 20));
+	ASSERT_TRUE(four && eight);
+	printf("  4 MiB VMA: %llu samples; 8 MiB VMA: %llu samples, memory %llu pages\n",
+	       four->s.samples, eight->s.samples, eight->mem.pages[0]);
+	EXPECT_EQ(four->s.samples, 1024);
+	EXPECT_EQ(eight->s.samples, 2048);
+	EXPECT_TRUE(!four->mem.scanned);
+	EXPECT_TRUE(eight->mem.scanned && eight->mem.pages[0] == 2048);
+	EXPECT_EQ(d.outcome.process_gone, 0);
+	record_doc_free(&d);
+}
+
 /* A command that execs after the first drains: what the new image does is
  * sampled and scanned as its own (the old code kept reading the pagemap of
  * the image before the exec: 2107 of 2244 samples "after their process
