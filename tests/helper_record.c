@@ -6,20 +6,22 @@
  * (the order the knobs allow), each page written once. Prints their
  * addresses on stdout ("small 0x... large 0x...").
  *
- *   helper_record [mib=N] [spin=MS] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2]
+ *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2]
  *                 [heap=N] [stack=N] [remap=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
- * faults for record --pid), and print "spun N" at the end; exit: the exit
- * status; pidfile: written once the mappings are touched. The record tests
- * of VMAs that change under the sampler (each page then faults exactly once):
- * nothp: no THP in this process (PR_SET_THP_DISABLE), every fault one page;
- * thread: first start a thread and join it (a thread's exit is not the
- * process's), thread=2 also one that sleeps until the process exits (its
- * leader stops at its exit first); heap: then grow the heap by N steps of 1 MiB, each touched
- * ("heap START END"); stack: then recurse N KiB deep, a page a frame
- * ("stack DEPTH"); remap: then map 4 MiB at X, touch it, unmap it, map 8 MiB
- * at X and touch it, 100 ms apart so that a drain sees each ("remap X").
+ * faults for record --pid), and print "spun N" at the end; churn: each time
+ * also fault 'small' again (MADV_DONTNEED), a large VMA sampled; exit: the
+ * exit status; pidfile: written once the mappings are touched. The record
+ * tests of VMAs that change under the sampler (each page then faults
+ * exactly once): nothp: no THP in this process (PR_SET_THP_DISABLE), every
+ * fault one page; thread: first start a thread and join it (a thread's exit
+ * is not the process's), thread=2 also one that sleeps until the process
+ * exits (its leader stops at its exit first); heap: then grow the heap by N
+ * steps of 1 MiB, each touched ("heap START END"); stack: then recurse N KiB
+ * deep, a page a frame ("stack DEPTH"); remap: then map 4 MiB at X, touch
+ * it, unmap it, map 8 MiB at X and touch it, 100 ms apart so that a drain
+ * sees each ("remap X").
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -121,7 +123,7 @@ int main(int argc, char **argv)
 {
 	unsigned long heap = 0, stack = 0;
 	unsigned long thread = 0;
-	bool again = false;
+	bool again = false, churn = false;
 	unsigned long mib = 64, spin = 0, spun = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
@@ -147,6 +149,8 @@ int main(int argc, char **argv)
 			stack = strtoul(argv[i] + 6, NULL, 10);
 		else if (!strcmp(argv[i], "remap=1"))
 			again = true;
+		else if (!strcmp(argv[i], "churn=1"))
+			churn = true;
 	}
 	if (thread) {
 		pthread_t t;
@@ -183,6 +187,10 @@ int main(int argc, char **argv)
 
 		if (p == MAP_FAILED)
 			return 101;
+		if (churn) {
+			madvise(small, len, MADV_DONTNEED);
+			touch(small, len);
+		}
 		for (off = 0; off < (1 << 20); off += page)
 			p[off] = 1;
 		munmap(p, 1 << 20);

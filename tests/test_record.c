@@ -187,7 +187,8 @@ TEST(orders_per_vma)
 TEST(pid_duration)
 {
 	char pidfile[128], doc[128], hout[128], pidarg[16], spin[] = "spin=3000", pf[160];
-	char *argv[] = { "mthpscope", "record", "--pid", pidarg, "--duration", "1", "-o", doc, NULL };
+	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "--duration", "1", "-o",
+			 doc, NULL };
 	struct record_doc d;
 	pid_t h;
 	FILE *f;
@@ -204,7 +205,7 @@ TEST(pid_duration)
 		int o = open(hout, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 
 		dup2(o, 1);
-		execl(helper(), "helper_record", "mib=8", spin, pf, (char *)NULL);
+		execl(helper(), "helper_record", "mib=8", spin, "churn=1", pf, (char *)NULL);
 		_exit(127);
 	}
 	for (i = 0; i < 500 && !pid; i++) {
@@ -223,10 +224,14 @@ TEST(pid_duration)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	EXPECT_TRUE(file_contains(hout, "spun "));
 	load(doc, &d);
-	printf("  %llu samples in 1 s of --pid\n", d.total.samples);
+	printf("  %llu samples in 1 s of --pid, %llu after the process ended\n", d.total.samples,
+	       d.outcome.process_gone);
 	EXPECT_TRUE(d.total.samples > 100);
 	EXPECT_EQ(d.config.pid, pid);
 	EXPECT_TRUE(!d.outcome.target_gone);
+	/* the rings stop before the last scan: nothing after it (the old
+	 * code scanned first: 5 to 254 samples "after the process ended") */
+	EXPECT_EQ(d.outcome.process_gone, 0);
 	record_doc_free(&d);
 }
 

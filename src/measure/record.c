@@ -1205,7 +1205,7 @@ static int run_pid(struct rec *r)
 	long long t0 = now_ns(), end = t0 + (long long)(r->o->duration_s * 1e9);
 	unsigned long ticks = 0;
 	struct proc *p;
-	int err;
+	int err, k;
 
 	fail_stage = STAGE_TARGET;
 	if (kill(r->o->pid, 0) && errno == ESRCH)
@@ -1238,6 +1238,10 @@ static int run_pid(struct rec *r)
 		}
 	}
 	r->d->outcome.interrupted = stop_requests > 0;
+	/* the rings stop before the scan: a sample drained after it would
+	 * be counted after its process ended, the process alive */
+	for (k = 0; k < r->nr_rings; k++)
+		sampling_disable(r->ring[k]);
 	drain(r);
 	drain(r);
 	p = proc_get(r, r->o->pid);
