@@ -439,6 +439,39 @@ TEST(exec_after_first_drain)
 	record_doc_free(&d);
 }
 
+/* A ring too small for the run, never drained before the end (-m 1,
+ * --interval 1000): the samples dropped are counted lost, those after the
+ * last PERF_RECORD_LOST too, so that read and lost add up to the samples
+ * a ring that holds them all reads (the old code: 85 read, 0 lost). */
+TEST(lost_samples_counted)
+{
+	const char *whole[] = { "mib=4", "nothp=1", NULL };
+	char doc[128], out[128];
+	char *small[] = { "mthpscope", "record", "-c", "1", "-m", "1", "--interval", "1000", "-o",
+			  doc, "--", (char *)helper(), "mib=4", "nothp=1", NULL };
+	unsigned long long all;
+	struct record_doc d;
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	record_helper(&d, out, whole);
+	all = d.total.samples;
+	EXPECT_EQ(d.outcome.lost, 0);
+	record_doc_free(&d);
+	path_in(doc, sizeof(doc), "lost.json");
+	ASSERT_EQ(run(small, out, NULL), 0);
+	load(doc, &d);
+	printf("  %llu samples with a ring that holds them; %llu read and %llu lost with one "
+	       "page\n", all, d.total.samples, d.outcome.lost);
+	/* the program faults the same pages each run, give or take the
+	 * loader's */
+	EXPECT_TRUE(d.total.samples < all / 2);
+	EXPECT_TRUE(d.total.samples + d.outcome.lost + 8 >= all);
+	EXPECT_TRUE(d.total.samples + d.outcome.lost <= all + 8);
+	record_doc_free(&d);
+}
+
 /* Events and targets this machine cannot sample: advice and exit 3. */
 TEST(bad_event_and_pid)
 {

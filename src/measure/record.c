@@ -121,6 +121,7 @@ struct rec {
 	int err;                      /* the first failure inside a callback */
 	unsigned long nr_drains;
 	bool no_query;                /* the kernel has no PROCMAP_QUERY (before 6.11) */
+	int count_fd;                 /* the sampled event counted over the command, or -1 */
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
@@ -1051,6 +1052,48 @@ static int ring_open(struct rec *r, int pid, int cpu)
 	return child ? 0 : sampling_enable(r->ring[r->nr_rings - 1]);
 }
 
+/* The sampled event, counting, over the command's tree (one event on every
+ * CPU: a counter needs no ring). With -c N the kernel took count / N
+ * samples; those not read were dropped, whether or not a PERF_RECORD_LOST
+ * said so: the kernel writes one only once a later record fits, so what
+ * is dropped after the last drain is never reported. Not for -F (the
+ * period varies) nor IBS and SPE (their period is not one of events). */
+static void count_open(struct rec *r, pid_t pid)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	r->count_fd = -1;
+	if (!r->o->period || (strcmp(r->d->config.source, "sw") && strcmp(r->d->config.source, "pmu")))
+		return;
+	if (counters_encode(r->event, geteuid() == 0, &a))
+		return;
+	a.disabled = 1;
+	a.inherit = 1;
+	a.enable_on_exec = 1;
+	fd = counters_perf_open(&a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	r->count_fd = fd >= 0 ? fd : -1;
+}
+
+/* Samples taken and not read, as lost, when more than the LOST records
+ * say (the rings are disabled and drained, the command has ended);
+ * rings_close adds those. */
+static void count_lost(struct rec *r)
+{
+	unsigned long long count, taken, got = 0, said = 0;
+	int k;
+
+	if (r->count_fd < 0 || read(r->count_fd, &count, sizeof(count)) != sizeof(count))
+		return;
+	for (k = 0; k < r->nr_rings; k++) {
+		got += sampling_stats(r->ring[k])->samples;
+		said += sampling_stats(r->ring[k])->lost_samples;
+	}
+	taken = count / r->o->period;
+	if (taken > got + said)
+		r->d->outcome.lost += taken - got - said;
+}
+
 static bool tid_known(const struct rec *r, int tid)
 {
 	int k;
@@ -1175,6 +1218,7 @@ static int run_command(struct rec *r)
 	fail_stage = STAGE_EVENT;
 	if ((err = rings_for_command(r, ch.pid)))
 		goto out;
+	count_open(r, ch.pid);
 	fail_stage = STAGE_LAUNCH;
 	if (!ch.traced)
 		warn_add("ptrace does not attach (%s): no scan at exit, memory shares are absent",
@@ -1332,6 +1376,8 @@ static void rec_free(struct rec *r)
 	int k;
 
 	rings_close(r);
+	if (r->count_fd >= 0)
+		close(r->count_fd);
 	for (k = 0; k < r->nr_procs; k++)
 		proc_free(r->procs[k]);
 	free(r->procs);
@@ -1343,7 +1389,7 @@ static void rec_free(struct rec *r)
 
 int rec_run(const struct rec_options *o, struct record_doc *d)
 {
-	struct rec r = { .o = o, .d = d };
+	struct rec r = { .o = o, .d = d, .count_fd = -1 };
 	struct folio_probe fp;
 	size_t i, n;
 	int err;
@@ -1382,6 +1428,7 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 		sigaction(SIGINT, &r.old_int, NULL);
 		sigaction(SIGTERM, &r.old_term, NULL);
 	}
+	count_lost(&r);
 	rings_close(&r);
 	if (!err)
 		err = doc_windows(&r);
