@@ -7,7 +7,7 @@
  * addresses on stdout ("small 0x... large 0x...").
  *
  *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2]
- *                 [heap=N] [stack=N] [remap=1]
+ *                 [heap=N] [stack=N] [remap=1] [split=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
  * faults for record --pid), and print "spun N" at the end; churn: each time
@@ -21,7 +21,9 @@
  * steps of 1 MiB, each touched ("heap START END"); stack: then recurse N KiB
  * deep, a page a frame ("stack DEPTH"); remap: then map 4 MiB at X, touch
  * it, unmap it, map 8 MiB at X and touch it, 100 ms apart so that a drain
- * sees each ("remap X").
+ * sees each ("remap X"); split: then a 2 MiB window of two VMAs, 16
+ * anonymous pages touched first and a memfd ("hot") over the rest touched
+ * after them ("split X").
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -119,11 +121,28 @@ static int remap(void)
 	return 0;
 }
 
+static int split(void)
+{
+	size_t head = 16 * (size_t)sysconf(_SC_PAGESIZE);
+	char *w = map_fenced(PMD, MADV_NOHUGEPAGE);
+	int fd = memfd_create("hot", MFD_CLOEXEC);
+
+	if (!w || fd < 0 || ftruncate(fd, (off_t)(PMD - head)) ||
+	    mmap(w + head, PMD - head, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+		    MAP_FAILED)
+		return -1;
+	touch(w, head);
+	usleep(50000); /* a drain: the anonymous pages are sampled first */
+	touch(w + head, PMD - head);
+	printf("split %p\n", (void *)w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long heap = 0, stack = 0;
 	unsigned long thread = 0;
-	bool again = false, churn = false;
+	bool again = false, churn = false, two = false;
 	unsigned long mib = 64, spin = 0, spun = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
@@ -151,6 +170,8 @@ int main(int argc, char **argv)
 			again = true;
 		else if (!strcmp(argv[i], "churn=1"))
 			churn = true;
+		else if (!strcmp(argv[i], "split=1"))
+			two = true;
 	}
 	if (thread) {
 		pthread_t t;
@@ -197,7 +218,7 @@ int main(int argc, char **argv)
 	}
 	if (spin)
 		printf("spun %lu\n", spun);
-	if ((heap && grow_heap(heap)) || (again && remap()))
+	if ((heap && grow_heap(heap)) || (again && remap()) || (two && split()))
 		return 103;
 	if (stack)
 		printf("stack %lu %lu\n", stack, recurse(stack / 4) & 1);

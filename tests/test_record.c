@@ -472,6 +472,34 @@ TEST(lost_samples_counted)
 	record_doc_free(&d);
 }
 
+/* A window of two VMAs, 16 pages of the first sampled first, 496 of the
+ * second after them: named after the second, with most of its samples,
+ * and said to span two (the old code named it after the first sampled). */
+TEST(window_named_by_most_samples)
+{
+	const char *args[] = { "mib=0", "nothp=1", "split=1", NULL };
+	const struct record_window *w = NULL;
+	unsigned long long x;
+	struct record_doc d;
+	char out[128];
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	record_helper(&d, out, args);
+	ASSERT_EQ(sscanf(helper_line(out, "split"), "split %llx", &x), 1);
+	for (size_t i = 0; i < d.nr_windows; i++)
+		if (d.windows[i].start == x)
+			w = &d.windows[i];
+	ASSERT_TRUE(w != NULL);
+	printf("  window 0x%llx: %llu samples, named '%s', %d VMAs\n", x, w->s.samples, w->vma,
+	       w->nr_vmas);
+	EXPECT_EQ(w->s.samples, 512);
+	EXPECT_TRUE(!strncmp(w->vma, "/memfd:hot", 10));
+	EXPECT_EQ(w->nr_vmas, 2);
+	record_doc_free(&d);
+}
+
 /* Events and targets this machine cannot sample: advice and exit 3. */
 TEST(bad_event_and_pid)
 {

@@ -58,6 +58,7 @@ static void fill(struct record_doc *d)
 	d->windows = calloc(1, sizeof(*d->windows));
 	d->windows[0] = (struct record_window){ .pid = 42, .start = 0x7f0000200000ULL };
 	snprintf(d->windows[0].vma, sizeof(d->windows[0].vma), "[heap]");
+	d->windows[0].nr_vmas = 3;
 	d->windows[0].s = d->vmas[0].s;
 	d->windows[0].mem = d->vmas[0].mem;
 }
@@ -100,6 +101,7 @@ TEST(round_trip)
 	expect_same_counts(&b.total, &a.total);
 	ASSERT_EQ(b.nr_windows, 1);
 	EXPECT_STREQ(b.windows[0].vma, "[heap]");
+	EXPECT_EQ(b.windows[0].nr_vmas, 3);
 	EXPECT_EQ(b.windows[0].start, 0x7f0000200000ULL);
 	/* written again, the same document */
 	ASSERT_EQ(record_doc_json(&b, &j2), 0);

@@ -177,6 +177,8 @@ static json_t *window_json(const struct record_window *w)
 			      "memory", memory_json(&w->mem));
 	json_t *x;
 
+	if (o && w->nr_vmas && json_object_set_new(o, "vmas", json_integer(w->nr_vmas)))
+		goto fail;
 	if (o && w->has_layout &&
 	    (!(x = layout_hist_json(&w->layout)) || json_object_set_new(o, "layout", x)))
 		goto fail;
@@ -533,6 +535,7 @@ static int read_window(json_t *o, const char *path, struct record_window *w, cha
 	json_t *x;
 
 	if (rc || (rc = rd_want_str(o, path, "vma", true, w->vma, sizeof(w->vma), err, errsize)) ||
+	    (rc = rd_want_int(o, path, "vmas", false, 0, INT_MAX, &w->nr_vmas, err, errsize)) ||
 	    (rc = rd_want(o, path, "layout", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(o, path, "tlb", JSON_OBJECT, false, err, errsize)))
 		return rc;

@@ -81,7 +81,8 @@ struct record_window_tlb {
 struct record_window {
 	int pid;
 	unsigned long long start;
-	char vma[RECORD_NAME_MAX];    /* the VMA of its first sample */
+	char vma[RECORD_NAME_MAX];    /* the VMA with most of its samples */
+	int nr_vmas;                  /* "vmas": the VMAs its samples fell in (0: not said) */
 	struct record_counts s;
 	struct record_memory mem;
 	bool has_layout;              /* the contiguity of its memory at the last scan */

@@ -93,9 +93,18 @@ struct pending_list {
 	size_t n, cap;
 };
 
+/* A VMA a window's samples fell in: the window is named after the one
+ * with the most, not the first sampled. */
+struct win_row {
+	int row;
+	unsigned long long samples;
+};
+
 struct win {
-	int pid, row;
+	int pid;
 	unsigned long long start;
+	struct win_row *rows;
+	size_t nr_rows, cap_rows;
 	struct record_counts s;
 	struct record_memory mem;
 	bool has_layout;              /* the exit scan's contiguity histogram */
@@ -464,7 +473,7 @@ static int win_grow(struct rec *r)
 }
 
 /* The window of (pid, start); 'add' makes it when missing. */
-static struct win *win_get(struct rec *r, int pid, unsigned long long start, int row, bool add)
+static struct win *win_get(struct rec *r, int pid, unsigned long long start, bool add)
 {
 	size_t k;
 
@@ -484,7 +493,6 @@ static struct win *win_get(struct rec *r, int pid, unsigned long long start, int
 	memset(&r->wins[r->nr_wins], 0, sizeof(r->wins[0]));
 	r->wins[r->nr_wins].pid = pid;
 	r->wins[r->nr_wins].start = start;
-	r->wins[r->nr_wins].row = row;
 	r->hash[k] = ++r->nr_wins;
 	return &r->wins[r->nr_wins - 1];
 }
@@ -592,6 +600,23 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	return 0;
 }
 
+/* One more sample of row in w. */
+static int win_row_add(struct win *w, int row)
+{
+	size_t k;
+
+	for (k = 0; k < w->nr_rows; k++)
+		if (w->rows[k].row == row)
+			break;
+	if (k == w->nr_rows) {
+		if (MS_GROW(w->rows, w->nr_rows, w->cap_rows, 2))
+			return -ENOMEM;
+		w->rows[w->nr_rows++] = (struct win_row){ .row = row };
+	}
+	w->rows[k].samples++;
+	return 0;
+}
+
 static void count(struct rec *r, int row, int pid, unsigned long addr, int order, bool pmd,
 		  const struct pending *s)
 {
@@ -601,8 +626,8 @@ static void count(struct rec *r, int row, int pid, unsigned long addr, int order
 	if (row < 0)
 		return;
 	record_counts_add(&r->d->vmas[row].s, order, pmd, s->tlb_miss, s->psize_given, s->psize);
-	w = win_get(r, pid, addr & ~(unsigned long long)r->win_mask, row, true);
-	if (!w) {
+	w = win_get(r, pid, addr & ~(unsigned long long)r->win_mask, true);
+	if (!w || win_row_add(w, row)) {
 		r->err = -ENOMEM;
 		return;
 	}
@@ -816,7 +841,7 @@ static int memory_extent(const struct folio_extent *e, void *ctx)
 	struct win *w;
 
 	pthread_mutex_lock(&m->j->pool.lock);
-	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, -1, false);
+	w = win_get(r, m->j->pid, e->start & ~(unsigned long long)r->win_mask, false);
 	memory_add(m->vma, e);
 	if (w)
 		memory_add(&w->mem, e);
@@ -847,8 +872,7 @@ static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct sca
 		if (c->end > v->end)
 			c->end = (unsigned long)v->end;
 		j->next_addr = c->end;
-		c->arg = win_get(j->r, j->pid, c->start & ~(unsigned long long)j->r->win_mask,
-				 -1, false);
+		c->arg = win_get(j->r, j->pid, c->start & ~(unsigned long long)j->r->win_mask, false);
 		return true;
 	}
 	return false;
@@ -1343,6 +1367,20 @@ static int by_samples(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* A window is named after the VMA with most of its samples (the first
+ * of them on a tie) and says how many it spans. */
+static void win_name(const struct record_doc *d, const struct win *x, struct record_window *w)
+{
+	size_t k, top = 0;
+
+	for (k = 1; k < x->nr_rows; k++)
+		if (x->rows[k].samples > x->rows[top].samples)
+			top = k;
+	if (x->nr_rows)
+		snprintf(w->vma, sizeof(w->vma), "%s", d->vmas[x->rows[top].row].name);
+	w->nr_vmas = (int)x->nr_rows;
+}
+
 static int doc_windows(struct rec *r)
 {
 	struct record_doc *d = r->d;
@@ -1364,8 +1402,7 @@ static int doc_windows(struct rec *r)
 		w->mem = r->wins[i].mem;
 		w->has_layout = r->wins[i].has_layout;
 		w->layout = r->wins[i].layout;
-		if (r->wins[i].row >= 0)
-			snprintf(w->vma, sizeof(w->vma), "%s", d->vmas[r->wins[i].row].name);
+		win_name(d, &r->wins[i], w);
 	}
 	d->nr_windows = n;
 	return 0;
@@ -1383,6 +1420,8 @@ static void rec_free(struct rec *r)
 	free(r->procs);
 	free(r->batch.v);
 	free(r->retry.v);
+	for (k = 0; k < (int)r->nr_wins; k++)
+		free(r->wins[k].rows);
 	free(r->wins);
 	free(r->hash);
 }

@@ -290,8 +290,9 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 			"| TLB entries (model) |\n|---|--:|---|--:|---|---|---|\n");
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
-		char so[256], mo[256], tl[160];
+		char so[256], mo[256], tl[160], vm[64], more[16] = "";
 		const char *slash = strrchr(w->vma, '/');
+		const char *name = slash ? slash + 1 : w->vma[0] ? w->vma : "anon";
 
 		orders_line(w->s.order, so, sizeof(so));
 		if (w->mem.scanned)
@@ -299,14 +300,16 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 		else
 			snprintf(mo, sizeof(mo), "not scanned");
 		tlb_line(w, tl, sizeof(tl));
+		/* the VMA with most of its samples, "+N" the others it spans */
+		if (w->nr_vmas > 1)
+			snprintf(more, sizeof(more), " +%d", w->nr_vmas - 1);
+		snprintf(vm, sizeof(vm), "%.*s%s", 20 - (int)strlen(more), name, more);
 		if (f->md)
-			fprintf(f->f, "| 0x%llx | %d | %s | %llu | %s | %s | %s |\n", w->start, w->pid,
-				slash ? slash + 1 : w->vma[0] ? w->vma : "anon", w->s.samples, so, mo,
-				tl);
+			fprintf(f->f, "| 0x%llx | %d | %s%s | %llu | %s | %s | %s |\n", w->start,
+				w->pid, name, more, w->s.samples, so, mo, tl);
 		else
-			fprintf(f->f, "  %2zu. 0x%-14llx pid %-7d %-20.20s %8llu  samples %s  memory %s"
-				"%s%s\n", i + 1, w->start, w->pid,
-				slash ? slash + 1 : w->vma[0] ? w->vma : "anon", w->s.samples, so, mo,
+			fprintf(f->f, "  %2zu. 0x%-14llx pid %-7d %-20s %8llu  samples %s  memory %s"
+				"%s%s\n", i + 1, w->start, w->pid, vm, w->s.samples, so, mo,
 				w->has_tlb ? "  TLB entries (model) " : "", w->has_tlb ? tl : "");
 	}
 }
