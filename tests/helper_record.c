@@ -6,7 +6,7 @@
  * (the order the knobs allow), each page written once. Prints their
  * addresses on stdout ("small 0x... large 0x...").
  *
- *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2]
+ *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2|3]
  *                 [heap=N] [stack=N] [remap=1] [split=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
@@ -17,7 +17,8 @@
  * exactly once): nothp: no THP in this process (PR_SET_THP_DISABLE), every
  * fault one page; thread: first start a thread and join it (a thread's exit
  * is not the process's), thread=2 also one that sleeps until the process
- * exits (its leader stops at its exit first); heap: then grow the heap by N
+ * exits (its leader stops at its exit first), thread=3 the leader ends
+ * (pthread_exit) and a thread does the rest; heap: then grow the heap by N
  * steps of 1 MiB, each touched ("heap START END"); stack: then recurse N KiB
  * deep, a page a frame ("stack DEPTH"); remap: then map 4 MiB at X, touch
  * it, unmap it, map 8 MiB at X and touch it, 100 ms apart so that a drain
@@ -138,6 +139,21 @@ static int split(void)
 	return 0;
 }
 
+static int main_argc;
+static char **main_argv;
+static bool in_worker;
+
+int main(int argc, char **argv);
+
+/* thread=3: the rest of main, once the leader has gone */
+static void *worker_main(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	in_worker = true;
+	exit(main(main_argc, main_argv));
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long heap = 0, stack = 0;
@@ -173,7 +189,16 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "split=1"))
 			two = true;
 	}
-	if (thread) {
+	if (thread == 3 && !in_worker) {
+		pthread_t t;
+
+		main_argc = argc;
+		main_argv = argv;
+		if (pthread_create(&t, NULL, worker_main, NULL))
+			return 102;
+		pthread_exit(NULL);
+	}
+	if (thread && thread < 3) {
 		pthread_t t;
 
 		if (pthread_create(&t, NULL, thread_main, NULL) || pthread_join(t, NULL))

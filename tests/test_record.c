@@ -270,14 +270,17 @@ static const char *helper_line(const char *out, const char *key)
 
 /* A thread that ends is not its process ending: 4 MiB touched after a
  * thread was joined (or while one sleeps to the end, so that the leader
- * stops at its exit first) are 1024 samples on their VMA, none "after the
- * process ended", and the exit scan finds them (the old code took the
- * thread's exit for the process's: 1024 samples after it, no scan). */
+ * stops at its exit first; or by a thread after the leader has ended,
+ * whose /proc/PID is then empty) are 1024 samples on their VMA, none
+ * "after the process ended", and the exit scan finds them (the old code
+ * took the thread's exit for the process's: 1024 samples after it, no
+ * scan; and the leader's for all of it: 2068 of 2124 after it). */
 TEST(thread_exit_is_not_process_exit)
 {
 	const char *one[] = { "mib=4", "nothp=1", "thread=1", NULL };
 	const char *two[] = { "mib=4", "nothp=1", "thread=2", NULL };
-	const char *const *args[] = { one, two };
+	const char *three[] = { "mib=4", "nothp=1", "thread=3", NULL };
+	const char *const *args[] = { one, two, three };
 	unsigned long long small, large;
 	const struct record_vma *a, *b;
 	struct record_doc d;
@@ -286,7 +289,7 @@ TEST(thread_exit_is_not_process_exit)
 	need_root();
 	make_tmpdir();
 	path_in(out, sizeof(out), "out");
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		record_helper(&d, out, args[k]);
 		ASSERT_EQ(sscanf(helper_line(out, "small"), "small %llx large %llx", &small,
 				 &large), 2);

@@ -272,7 +272,39 @@ static struct proc *proc_get(struct rec *r, int pid)
 
 static void rows_follow(struct rec *r, const struct proc *p);
 
-static int maps_read(struct rec *r, struct proc *p)
+/* Another thread of p whose /proc shows the memory, as p->via: the
+ * leader's is empty once the leader has ended (pthread_exit) while other
+ * threads run on. 0, or -ESRCH when none does. */
+static int via_thread(struct proc *p)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *dir;
+	int tid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+	if (!(dir = opendir(path)))
+		return -ESRCH;
+	while (!tid && (e = readdir(dir))) {
+		int t = atoi(e->d_name);
+
+		if (t <= 0 || t == p->via)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", p->pid, t);
+		if ((f = fopen(path, "re"))) {
+			tid = fgetc(f) != EOF ? t : 0;
+			fclose(f);
+		}
+	}
+	closedir(dir);
+	if (!tid)
+		return -ESRCH;
+	p->via = tid;
+	return 0;
+}
+
+static int maps_read_via(struct rec *r, struct proc *p)
 {
 	char path[64];
 	struct scan_vma *v = NULL;
@@ -305,6 +337,16 @@ static int maps_read(struct rec *r, struct proc *p)
 	p->query_fd = r->no_query ? -1 : open(path, O_RDONLY | O_CLOEXEC);
 	rows_follow(r, p);
 	return nr ? 0 : -ESRCH; /* a process without a VMA is a zombie */
+}
+
+/* p's VMAs, read through p->via, else through another of its threads. */
+static int maps_read(struct rec *r, struct proc *p)
+{
+	int err = maps_read_via(r, p);
+
+	if (err == -ESRCH && !via_thread(p))
+		err = maps_read_via(r, p);
+	return err;
 }
 
 static int maps_find(const struct proc *p, unsigned long addr)
