@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "counters.h"
 #include "harness.h"
@@ -205,8 +206,19 @@ __attribute__((no_sanitize_address, noinline)) static void touch_pages(char *p, 
 		((volatile char *)p)[off] = 1;
 }
 
+static void spin_ms(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
 TEST(sw_group_reads_once)
 {
+	unsigned long long long_window;
 	struct counters_value v[4];
 	struct counters_set *set;
 	int bad;
@@ -242,6 +254,21 @@ TEST(sw_group_reads_once)
 	ASSERT_EQ(counters_set_read(set, v, 4), 0);
 	EXPECT_TRUE(v[0].value <= EXTRA_FAULTS);
 	EXPECT_EQ(counters_set_read(set, v, 3), -EINVAL);
+	/* a window's times are its own (RESET leaves the kernel's running
+	 * totals): a 2 ms window after a 40 ms one is not 42 ms long */
+	ASSERT_EQ(counters_set_enable(set), 0);
+	spin_ms(40);
+	ASSERT_EQ(counters_set_disable(set), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
+	long_window = v[2].time_enabled;
+	ASSERT_EQ(counters_set_enable(set), 0);
+	spin_ms(2);
+	ASSERT_EQ(counters_set_disable(set), 0);
+	ASSERT_EQ(counters_set_read(set, v, 4), 0);
+	if (!(long_window >= 40000000ull && v[2].time_enabled < 20000000ull &&
+	      v[2].time_enabled == v[2].time_running))
+		FAIL_AT("windows of 40 and 2 ms: time_enabled %llu then %llu", long_window,
+			v[2].time_enabled);
 	munmap(p, len);
 	counters_set_close(set);
 }

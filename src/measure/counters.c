@@ -331,6 +331,10 @@ struct counters_group {
 	int nr;
 	int member[COUNTERS_MAX_EVENTS];     /* spec index of each member, in open order */
 	unsigned long long id[COUNTERS_MAX_EVENTS];
+	/* the group's times at the last enable: PERF_EVENT_IOC_RESET zeroes the
+	 * counts but not time_enabled/time_running, so a window's scale is the
+	 * ratio of the times it added, as perf stat's intervals take it */
+	unsigned long long enabled0, running0;
 };
 
 struct counters_set {
@@ -460,10 +464,31 @@ static int group_ioctl(struct counters_set *set, unsigned long req)
 	return 0;
 }
 
+/* The times each group has run so far, as the base of the next window. */
+static int group_times(struct counters_set *set)
+{
+	uint64_t buf[3 + 2 * COUNTERS_MAX_EVENTS];
+	int g;
+
+	for (g = 0; g < set->nr_groups; g++) {
+		ssize_t len = read(set->group[g].leader, buf, sizeof(buf));
+
+		if (len < 0)
+			return -errno;
+		if (len < (ssize_t)(3 * sizeof(uint64_t)))
+			return -EIO;
+		set->group[g].enabled0 = buf[1];
+		set->group[g].running0 = buf[2];
+	}
+	return 0;
+}
+
 int counters_set_enable(struct counters_set *set)
 {
 	int err = group_ioctl(set, PERF_EVENT_IOC_RESET);
 
+	if (!err)
+		err = group_times(set);
 	return err ? err : group_ioctl(set, PERF_EVENT_IOC_ENABLE);
 }
 
@@ -505,9 +530,10 @@ int counters_set_read(struct counters_set *set, struct counters_value *out, int 
 			v->event = set->event[grp->member[k]];
 			v->source = set->source[grp->member[k]];
 			v->raw = raw;
-			v->time_enabled = buf[1];
-			v->time_running = buf[2];
-			counters_scale(raw, buf[1], buf[2], &v->value, &v->scale, &v->multiplexed);
+			v->time_enabled = buf[1] - grp->enabled0;
+			v->time_running = buf[2] - grp->running0;
+			counters_scale(raw, v->time_enabled, v->time_running, &v->value, &v->scale,
+				       &v->multiplexed);
 		}
 	}
 	return 0;

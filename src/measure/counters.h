@@ -64,7 +64,8 @@ struct counters_value {
 	double scale;        /* time_enabled / time_running; 1.0 when not multiplexed */
 	bool multiplexed;    /* time_running < time_enabled: the count is an estimate */
 	unsigned long long raw;                        /* the count as read */
-	unsigned long long time_enabled, time_running; /* ns, of the event's group */
+	/* ns, of the event's group, since the last counters_set_enable */
+	unsigned long long time_enabled, time_running;
 };
 
 struct counters_set; /* opaque: the groups of one measurement */
