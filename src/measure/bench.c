@@ -37,6 +37,37 @@ static uint64_t mix(uint64_t a, uint64_t b)
  * reps of one order run back to back, and drift in the machine falls on all
  * orders alike.
  */
+/* Would a cell of 'order' at blk[k] stand beside one of the same order?
+ * blk[-1] is the previous block's last cell where there is one. */
+static bool plan_clash(const struct bench_cell *blk, int n, int k, int order, bool has_prev)
+{
+	return ((k > 0 || has_prev) && blk[k - 1].order == order) ||
+	       (k + 1 < n && blk[k + 1].order == order);
+}
+
+/* Move blk[i], whose order is its left neighbour's, apart: swap it with the
+ * next cell of another order, or where every later cell has its order (the
+ * block's tail), with an earlier cell that fits at i and where blk[i] stands
+ * alone. */
+static void plan_apart(struct bench_cell *blk, int n, int i, bool has_prev)
+{
+	int order = blk[i].order, j;
+	struct bench_cell t;
+
+	for (j = i + 1; j < n && blk[j].order == order; j++)
+		;
+	if (j == n) {
+		for (j = 0; j < i - 1; j++)
+			if (blk[j].order != order && !plan_clash(blk, n, j, order, has_prev))
+				break;
+		if (j >= i - 1)
+			return; /* no cell fits: the block has too many of this order */
+	}
+	t = blk[i];
+	blk[i] = blk[j];
+	blk[j] = t;
+}
+
 int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, int reps,
 	       uint64_t seed, struct bench_cell **cells, int *n)
 {
@@ -67,19 +98,9 @@ int bench_plan(const int *orders, int nr_orders, int nr_patterns, int nr_spans, 
 			blk[i] = blk[j];
 			blk[j] = t;
 		}
-		for (i = rep > 0 ? 0 : 1; i < per_block && nr_orders > 1; i++) {
-			int prev = i ? blk[i - 1].order : blk[-1].order;
-
-			if (blk[i].order != prev)
-				continue;
-			for (j = i + 1; j < per_block && blk[j].order == prev; j++)
-				;
-			if (j < per_block) {
-				t = blk[i];
-				blk[i] = blk[j];
-				blk[j] = t;
-			}
-		}
+		for (i = rep > 0 ? 0 : 1; i < per_block && nr_orders > 1; i++)
+			if (blk[i].order == (i ? blk[i - 1].order : blk[-1].order))
+				plan_apart(blk, per_block, i, rep > 0);
 	}
 	*cells = all;
 	*n = per_block * reps;
