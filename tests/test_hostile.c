@@ -4,6 +4,7 @@
  * stale temporaries; a restore whose knob cannot be written back (fixture
  * THP root and run directory, never the real sysfs or /dev).
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <sys/stat.h>
@@ -113,6 +114,29 @@ TEST(directory_refused)
 	snprintf(sub, sizeof(sub), "%s/dir", scratch);
 	rmdir(sub);
 	json_decref(doc);
+	rmdir(scratch);
+}
+
+/* Where no file can be made though access() says yes to root (/proc), the
+ * check says no before any work (a run found out only at its end, its
+ * results lost); the probe leaves nothing behind where it can. */
+TEST(uncreatable_directory_refused_up_front)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (access("/proc", W_OK) < 0)
+		SKIP("/proc is not writable for access() here: nothing to show");
+	EXPECT_EQ(atomic_check_output("/proc/mthpscope-test.json", false) < 0, true);
+	EXPECT_EQ(atomic_check_output("/proc/mthpscope-plots", true) < 0, true);
+	need_scratch();
+	EXPECT_EQ(atomic_check_output(scratch, true), 0);
+	d = opendir(scratch);
+	ASSERT_TRUE(d != NULL);
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, ".mthpscope-probe", 16) == 0)
+			FAIL_AT("the probe %s was left in %s", e->d_name, scratch);
+	closedir(d);
 	rmdir(scratch);
 }
 

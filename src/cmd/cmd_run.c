@@ -686,6 +686,13 @@ static int run_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
+	if (err == -ENOMEM) {
+		/* a buffer's mapping or its population, not a knob: thp_strerror
+		 * would name the last sysfs file written */
+		ms_err("run: out of memory mapping or populating a span (%s)", strerror(-err));
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
 	if (err) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);

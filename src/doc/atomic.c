@@ -48,6 +48,23 @@ static int existing_ancestor(const char *path, char *dir, size_t size)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+/* access() lets root through where no file can be made (/proc, /sys): make
+ * one, as the write will, and take it away. */
+static int probe_dir(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (snprintf(p, sizeof(p), "%s/.mthpscope-probe-XXXXXX", dir) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	fd = mkstemp(p);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(p);
+	return 0;
+}
+
 int atomic_check_output(const char *path, bool want_dir)
 {
 	char dir[PATH_MAX];
@@ -62,7 +79,7 @@ int atomic_check_output(const char *path, bool want_dir)
 		if (want_dir) {
 			if (!S_ISDIR(st.st_mode))
 				return -ENOTDIR;
-			return access(path, W_OK | X_OK) < 0 ? -errno : 0;
+			return access(path, W_OK | X_OK) < 0 ? -errno : probe_dir(path);
 		}
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
@@ -73,7 +90,7 @@ int atomic_check_output(const char *path, bool want_dir)
 			return err;
 		if (access(dir, W_OK | X_OK) < 0 || access(path, W_OK) < 0)
 			return -errno;
-		return 0;
+		return probe_dir(dir);
 	}
 	if (errno != ENOENT)
 		return -errno;
@@ -87,7 +104,7 @@ int atomic_check_output(const char *path, bool want_dir)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) < 0 ? -errno : 0;
+	return access(dir, W_OK | X_OK) < 0 ? -errno : probe_dir(dir);
 }
 
 int atomic_check_writable(const char *path)
