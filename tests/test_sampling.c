@@ -281,6 +281,11 @@ TEST(tgid_of_threads)
 	pthread_t th;
 	int gone = pid_max();
 
+	/* scripts/test.sh's arm64 step runs under qemu-user 7.2, where a second
+	 * thread hangs on this kernel as a fork child does (it sets
+	 * HARNESS_NOFORK for that): the x86 suite runs this test */
+	if (getenv("HARNESS_NOFORK"))
+		SKIP("a thread hangs under qemu-user (HARNESS_NOFORK: the arm64 step)");
 	ASSERT_EQ(sem_init(&t.ready, 0, 0), 0);
 	ASSERT_EQ(sem_init(&t.done, 0, 0), 0);
 	ASSERT_EQ(pthread_create(&th, NULL, thread_main, &t), 0);
