@@ -173,10 +173,23 @@ static unsigned long long sizes_count(const struct entry_sizes *es)
  * the same number of pages it is exactly max(0, 1 - cap/entries); a PMD
  * entry, used 512 times as often as a 4K one, mostly stays.
  */
+/* Che's sum at time t: the entries used within t (what = 0), or the share
+ * of the accesses that hit them (what = 1: each term weighted by q). */
+static double che_sum(const struct entry_sizes *es, double pages, double t, int what)
+{
+	double sum = 0;
+	int k;
+
+	for (k = 0; k <= LAYOUT_MAX_K; k++)
+		sum += (what ? ldexp((double)es->n[k], k) / pages : (double)es->n[k]) *
+		       -expm1(-ldexp(t, k) / pages);
+	return sum;
+}
+
 static double pool_miss(unsigned cap, const struct entry_sizes *es)
 {
 	unsigned long long needed = sizes_count(es);
-	double pages = 0, lo = 0, hi = 1, t, used, hit = 0;
+	double pages = 0, lo = 0, hi = 1, t;
 	int k, it;
 
 	if (!needed)
@@ -190,26 +203,19 @@ static double pool_miss(unsigned cap, const struct entry_sizes *es)
 			return 1.0 - (double)cap / (double)needed;
 	for (k = 0; k <= LAYOUT_MAX_K; k++)
 		pages += ldexp((double)es->n[k], k);
-	for (it = 0; it < 2000; it++) { /* bracket T: the pool fills as T grows */
-		for (used = 0, k = 0; k <= LAYOUT_MAX_K; k++)
-			used += (double)es->n[k] * -expm1(-ldexp(hi, k) / pages);
-		if (used >= cap)
-			break;
+	/* bracket T (the pool fills as T grows), then bisect it */
+	for (it = 0; it < 2000 && che_sum(es, pages, hi, 0) < cap; it++) {
 		lo = hi;
 		hi *= 2;
 	}
 	for (it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
 		t = (lo + hi) / 2;
-		for (used = 0, k = 0; k <= LAYOUT_MAX_K; k++)
-			used += (double)es->n[k] * -expm1(-ldexp(t, k) / pages);
-		if (used < cap)
+		if (che_sum(es, pages, t, 0) < cap)
 			lo = t;
 		else
 			hi = t;
 	}
-	for (k = 0; k <= LAYOUT_MAX_K; k++)
-		hit += ldexp((double)es->n[k], k) / pages * -expm1(-ldexp(hi, k) / pages);
-	return fmax(0.0, 1.0 - hit);
+	return fmax(0.0, 1.0 - che_sum(es, pages, hi, 1));
 }
 
 static double pool_cover(unsigned cap, unsigned long long needed)
