@@ -1104,24 +1104,33 @@ static int pmd_share(struct ctx *c)
 	return 0;
 }
 
+/* A cost metric of order k (dense at span, or sparse): its median and CI,
+ * and its change against order 0's values (base), with seeds what and
+ * what + 1. */
+static void cost_of(struct ctx *c, int k, uint64_t span, bool sparse, const char *metric,
+		    const double *base, size_t nb, int what, bool saving, struct analyze_stat *st,
+		    struct analyze_change *ch)
+{
+	size_t n = collect(c, k, span, sparse, metric, false, c->buf);
+
+	stat_of(c, c->buf, n, seed_for(c, k, what), st);
+	if (k)
+		change_of(c, base, nb, c->buf, n, seed_for(c, k, what + 1), saving, ch);
+}
+
 /* Page faults of the dense trials and RSS of the sparse ones. */
 static int cost_side(struct ctx *c)
 {
 	struct analysis *a = c->a;
 	double *base;
-	size_t nb, n, i;
+	size_t nb, i;
 	int k, err = collect_new(c, 0, a->span, false, "page_faults", false, &base, &nb);
 
 	if (err)
 		return err;
-	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-		struct analyze_order *o = &a->orders[k];
-
-		n = collect(c, k, a->span, false, "page_faults", false, c->buf);
-		stat_of(c, c->buf, n, seed_for(c, k, 4), &o->faults);
-		if (k)
-			change_of(c, base, nb, c->buf, n, seed_for(c, k, 5), true, &o->fault_saving);
-	}
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		cost_of(c, k, a->span, false, "page_faults", base, nb, 4, true, &a->orders[k].faults,
+			&a->orders[k].fault_saving);
 	/* the largest sparse span with an order-0 baseline */
 	for (i = 0; i < c->r->nr_trials; i++) {
 		const struct results_trial *t = &c->r->trials[i];
@@ -1132,14 +1141,9 @@ static int cost_side(struct ctx *c)
 	}
 	if (a->sparse_span) {
 		nb = collect(c, 0, a->sparse_span, true, "rss_bytes", false, base);
-		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			struct analyze_order *o = &a->orders[k];
-
-			n = collect(c, k, a->sparse_span, true, "rss_bytes", false, c->buf);
-			stat_of(c, c->buf, n, seed_for(c, k, 6), &o->rss);
-			if (k)
-				change_of(c, base, nb, c->buf, n, seed_for(c, k, 7), false, &o->bloat);
-		}
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			cost_of(c, k, a->sparse_span, true, "rss_bytes", base, nb, 6, false,
+				&a->orders[k].rss, &a->orders[k].bloat);
 	}
 	free(base);
 	return 0;

@@ -972,16 +972,21 @@ static void write_compare_markdown(const struct compare_report *r, FILE *f)
 	((w)->order == (k)->order && (w)->span == (k)->span &&                            \
 	 !strcmp((w)->metric, (k)->metric) && !strcmp((w)->pattern, (k)->pattern))
 
-static const struct compare_row *find_row(const struct compare_report *r, size_t other,
-					  const struct compare_row *key)
-{
-	size_t i;
+/* find_row(), find_gain(): the row of input 'other' in key's cell, or NULL */
+#define DEFINE_FIND_CELL(name, type, rows, nr_rows)                                       \
+	static const type *name(const struct compare_report *r, size_t other,             \
+				const type *key)                                          \
+	{                                                                                 \
+		size_t i;                                                                 \
+                                                                                          \
+		for (i = 0; i < r->nr_rows; i++)                                          \
+			if ((size_t)r->rows[i].other == other && SAME_CELL(&r->rows[i], key)) \
+				return &r->rows[i];                                       \
+		return NULL;                                                              \
+	}
 
-	for (i = 0; i < r->nr_rows; i++)
-		if ((size_t)r->rows[i].other == other && SAME_CELL(&r->rows[i], key))
-			return &r->rows[i];
-	return NULL;
-}
+DEFINE_FIND_CELL(find_row, struct compare_row, rows, nr_rows)
+DEFINE_FIND_CELL(find_gain, struct compare_gain_row, gains, nr_gains)
 
 static double row_gain_pct(const struct compare_row *w)
 {
@@ -1040,17 +1045,6 @@ static void lkml_header(const struct compare_report *r, FILE *f, int lw, int cw)
 	for (i = 0; i < r->nr_inputs; i++)
 		fprintf(f, "  %*s", cw, r->inputs[i].label);
 	fputc('\n', f);
-}
-
-static const struct compare_gain_row *find_gain(const struct compare_report *r, size_t other,
-					       const struct compare_gain_row *key)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_gains; i++)
-		if ((size_t)r->gains[i].other == other && SAME_CELL(&r->gains[i], key))
-			return &r->gains[i];
-	return NULL;
 }
 
 /* The gain rows first (the drift-proof answer to an mTHP question): each
