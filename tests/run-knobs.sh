@@ -24,20 +24,44 @@ knobs() {
 # Other mthpscope instances (other test suites on this machine) change the
 # knobs while they hold the lock: read them only while holding it ourselves
 # (the same flock the thp module takes; retried when the file was replaced).
+# with_lock CMD...: CMD while holding it, as another instance would.
 LOCK=${MTHPSCOPE_RUNDIR:-/run}/mthpscope.lock
-knobs_locked() {
+with_lock() {
 	local got=""
 	while [ -z "$got" ]; do
 		exec 9<>"$LOCK" || return 1
 		flock -w "${MTHPSCOPE_LOCK_WAIT:-120}" 9 || { exec 9>&-; return 1; }
 		if [ "$(stat -Lc %i /proc/self/fd/9)" = "$(stat -c %i "$LOCK" 2>/dev/null)" ]; then
 			got=1
-			knobs
+			"$@"
 			rm -f "$LOCK" # as every holder does: removed while still held
 		fi
 		exec 9>&- # never held while mthpscope runs: it would wait for us
 	done
 }
+knobs_locked() { with_lock knobs; }
+
+# hold_knob KNOB WORD SECONDS: another instance's trial, in a subshell: while
+# it holds the lock, $THP/KNOB reads WORD, then it is put back (also when
+# killed). Returns once the lock is held and the knob changed.
+hold_knob() {
+	rm -f "$tmp/held"
+	(
+		trap 'exit 1' TERM INT
+		trial() {
+			was=$(grep -o '\[[a-z+]*\]' "$THP/$1" | tr -d '[]')
+			trap 'echo "$was" >"$THP/$1"' EXIT
+			echo "$2" >"$THP/$1" && : >"$tmp/held" && sleep "$3"
+			echo "$was" >"$THP/$1"
+			trap - EXIT # put back under the lock; never again after it
+		}
+		with_lock trial "$@"
+	) &
+	holder=$!
+	for _ in $(seq 600); do [ -e "$tmp/held" ] && return 0; sleep 0.1; done
+	return 1
+}
+
 before=$(knobs_locked) || { echo "SKIP: the THP lock stays busy"; exit 77; }
 
 check_knobs() {

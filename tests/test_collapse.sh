@@ -93,6 +93,22 @@ else
 fi
 check_knobs "text run"
 
+# 4b. A collapse that waits for another instance describes the machine's
+#     settings, not that instance's trial: defrag reads 'defer' while the
+#     holder has the lock, the document must say what it is after.
+if hold_knob defrag defer 3; then
+	MTHPSCOPE_LOCK_WAIT=60 "$BIN" collapse --mode madvise --orders 9 --span 2M --timeout 5 \
+		--interval 50 --json >"$tmp/wait.json" 2>"$tmp/wait.err"
+	rc=$?
+	wait "$holder"
+	expect_eq "waiting collapse exit" "$rc" 0
+	expect_eq "waiting collapse: thp.defrag" "$(py 'd["thp"]["defrag"]' "$tmp/wait.json")" \
+		"$(grep -o '\[[a-z+]*\]' "$THP/defrag" | tr -d '[]')"
+else
+	echo "FAIL: could not hold the lock to change defrag"; fail=1
+fi
+check_knobs "a collapse that waited for the lock"
+
 # 5. Killed mid-run (SIGTERM, SIGINT): the journal puts every knob back.
 #    Orders 2-8 only: mainline khugepaged never runs for them, so the run
 #    waits out its timeout unless killed.

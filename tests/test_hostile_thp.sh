@@ -31,4 +31,27 @@ grep -q "has no MADV_COLLAPSE" "$tmp/err" && err "collapse --fill 0: EINVAL read
 [ $rc = 0 ] || err "collapse --mode madvise --fill 0: exit $rc: $(tail -3 "$tmp/err")"
 
 check_knobs "run -o chardev and collapse --fill 0"
+
+# A run that waits for another instance puts back the machine's settings
+# between its orders, not that instance's trial: hugepages-64kB reads
+# 'always' while the holder has the lock, and never after it (a run of
+# orders 0 and 2 sets 64kB to nothing but never).
+if [ -n "$(grep -o '\[never\]' "$THP/hugepages-64kB/enabled")" ] && hold_knob hugepages-64kB/enabled always 3; then
+	MTHPSCOPE_LOCK_WAIT=60 "$bin" run --quick --orders 0,2 --reps 3 --span 2M --sparse 0 \
+		-o "$tmp/wait.json" >/dev/null 2>"$tmp/err" &
+	runner=$!
+	wait "$holder"
+	seen=0
+	while kill -0 "$runner" 2>/dev/null; do
+		grep -q '\[always\]' "$THP/hugepages-64kB/enabled" && seen=$((seen + 1))
+		sleep 0.02
+	done
+	wait "$runner"
+	rc=$?
+	[ $rc = 0 ] || err "run waiting for the lock: exit $rc: $(tail -3 "$tmp/err")"
+	[ $seen = 0 ] || err "run waiting for the lock wrote back the holder's 64kB 'always' ($seen samples)"
+else
+	echo "note: hugepages-64kB is not 'never' or the lock stayed busy: the waiting run not checked"
+fi
+check_knobs "a run that waited for the lock"
 exit $fail
