@@ -162,6 +162,64 @@ TEST(summary_creep)
 	free(r.timeline);
 }
 
+/* RSS growth at two samples is creep only when a khugepaged pass ended
+ * between them: a pass in progress at a sample shows as two growths (the
+ * old verdict: mthp-creep from the samples alone). */
+TEST(summary_rss_creep_needs_passes_apart)
+{
+	struct collapse_config cfg = { .mode = COLLAPSE_KHUGEPAGED, .orders = 1UL << 4,
+				       .max_ptes_none = 15, .fill = 0.5 };
+	struct collapse_run r = { 0 };
+	struct collapse_env env;
+	char buf[512];
+
+	env_x86(&env);
+	add(&r, 0, 512, 0, 0, 0, 0);
+	add(&r, 100, 256, 4, 320, 4, 0);  /* the pass in progress (0 ended) */
+	add(&r, 200, 192, 4, 448, 4, 0);  /* the same pass, or the next */
+	add(&r, 300, 192, 4, 448, 4, 0);
+	r.timeline[3].full_scans = 2;
+	collapse_summarize(&r, 9);
+	EXPECT_EQ(r.rss_growth_steps, 2);
+	EXPECT_EQ(r.rss_growth_separate, 1);
+	EXPECT_NEAR(r.rss_growth_per_pass, 128 * 4096, 0); /* one pass grew it */
+	EXPECT_STREQ(collapse_verdict(&cfg, &env, &r, buf, sizeof(buf)), "mthp");
+	EXPECT_STREQ(buf, "khugepaged collapsed to orders 4; no creep");
+	/* a pass ended between the growths: two passes grew it */
+	add(&r, 400, 128, 4, 576, 4, 0);
+	r.timeline[4].full_scans = 3;
+	collapse_summarize(&r, 9);
+	EXPECT_EQ(r.rss_growth_steps, 3);
+	EXPECT_EQ(r.rss_growth_separate, 2);
+	EXPECT_NEAR(r.rss_growth_per_pass, 192 * 4096 / 2, 0);
+	EXPECT_STREQ(collapse_verdict(&cfg, &env, &r, buf, sizeof(buf)), "mthp-creep");
+	EXPECT_TRUE(strstr(buf, "; RSS crept: it grew in 2 khugepaged passes apart, at 3 samples "
+				"over 3 passes") != NULL);
+	free(r.timeline);
+}
+
+/* The PMD size alone as the target, on a kernel that can collapse to mTHP
+ * orders: nothing competed with it, so not "won" (the old verdict). */
+TEST(summary_pmd_alone_is_pmd_only)
+{
+	struct collapse_config cfg = { .mode = COLLAPSE_KHUGEPAGED, .orders = 1UL << 9,
+				       .max_ptes_none = 511, .fill = 0.5 };
+	struct collapse_run r = { 0 };
+	struct collapse_env env;
+	char buf[512];
+
+	env_x86(&env);
+	env.thp.mthp_collapse = true;
+	add(&r, 0, 1024, 0, 0, 0, 0);
+	add(&r, 100, 0, 9, 2048, 9, 0);
+	r.steady = true;
+	collapse_summarize(&r, 9);
+	EXPECT_STREQ(collapse_verdict(&cfg, &env, &r, buf, sizeof(buf)), "pmd-only");
+	EXPECT_STREQ(buf, "khugepaged collapsed to order 9 (PMD), the only size asked for; no "
+			  "creep");
+	free(r.timeline);
+}
+
 TEST(summary_nothing_explains_max_ptes_none)
 {
 	struct collapse_config cfg = { .mode = COLLAPSE_KHUGEPAGED, .orders = 1UL << 9,

@@ -170,6 +170,67 @@ TEST(guest_7_3_4_rewrite_from_behaviour)
 	collapse_doc_free(&d);
 }
 
+/* A readable kernel log without the rewrite message (printed once a boot:
+ * the log may have wrapped or been cleared since) is no evidence that 64
+ * was applied as set: the behaviour decides, and it filled no empty PTE
+ * (the old statement: "applied max_ptes_none 64 as set"). */
+TEST(guest_7_3_4_no_message_in_readable_log)
+{
+	const char *name = "collapse-guest-7.3.4-amd64.json";
+	struct collapse_config cfg;
+	struct collapse_env env;
+	struct collapse_run r;
+	struct collapse_doc d;
+	char buf[512];
+
+	if (load(name, &d))
+		return;
+	from_doc(&d, run_at(&d, 64), &cfg, &env, &r);
+	r.klog_readable = true;
+	r.klog_found = false;
+	EXPECT_STREQ(conclude(&cfg, &env, &r, buf, sizeof(buf)), "mthp");
+	EXPECT_EQ(r.mpn_mthp, 0);
+	EXPECT_STREQ(r.mpn_mthp_source, "behaviour");
+	EXPECT_TRUE(strstr(buf, "; mTHP collapse behaved as max_ptes_none 0, not 64 (it filled no "
+				"empty PTE; the kernel log has no rewrite message)") != NULL);
+	free(r.timeline);
+	collapse_doc_free(&d);
+}
+
+/* tests/data/collapse-guest-7.3.4-amd64-o4-f90.json (data/guest-collapse-
+ * 7.3.4-amd64/khugepaged-o4-f90.json, orders 4 only, fill 90%): at 511 the
+ * RSS grew at two samples with no khugepaged pass ended between them, one
+ * pass cut by a sample. The recorded verdict, mthp-creep ("RSS crept: it
+ * grew at 2 samples over 1 khugepaged passes"), came from the samples
+ * alone; it is mthp, no creep. The other runs are as recorded. */
+TEST(guest_7_3_4_one_pass_seen_twice_is_no_creep)
+{
+	const char *name = "collapse-guest-7.3.4-amd64-o4-f90.json";
+	struct collapse_config cfg;
+	struct collapse_env env;
+	struct collapse_run r;
+	struct collapse_doc d;
+	char buf[512];
+	size_t i;
+
+	if (load(name, &d))
+		return;
+	for (i = 0; i < d.nr_runs; i++) {
+		from_doc(&d, &d.runs[i], &cfg, &env, &r);
+		EXPECT_STREQ(conclude(&cfg, &env, &r, buf, sizeof(buf)), "mthp");
+		if (d.runs[i].max_ptes_none == 511) {
+			EXPECT_STREQ(d.runs[i].verdict, "mthp-creep");
+			EXPECT_EQ(r.rss_growth_steps, 2);
+			EXPECT_EQ(r.rss_growth_separate, 1);
+			EXPECT_STREQ(buf, "khugepaged collapsed to orders 4; no creep");
+		} else {
+			EXPECT_STREQ(buf, d.runs[i].statement);
+		}
+		free(r.timeline);
+	}
+	collapse_doc_free(&d);
+}
+
 TEST(guest_6_12_cannot_collapse_to_mthp)
 {
 	const char *name = "collapse-guest-6.12.118-amd64.json";

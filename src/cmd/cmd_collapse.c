@@ -194,9 +194,9 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 	}
 	if (!o->json)
 		fprintf(stderr, "mthpscope: collapse: max_ptes_none %d, %llu of %zu pages faulted, "
-				"waiting up to %u s...\n",
+				"waiting up to %g s...\n",
 			o->cfg.max_ptes_none, sp.filled_pages, sp.len / (size_t)env->page_size,
-			o->cfg.timeout_ms / 1000);
+			o->cfg.timeout_ms / 1000.0);
 	progress_init(&prog.p);
 	prog.timeout_ms = o->cfg.timeout_ms;
 	o->cfg.on_sample = show_sample;
@@ -211,7 +211,8 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 		goto out;
 	}
 	if (o->hold_s) {
-		/* the span as the kernel left it, for a scan from outside */
+		/* the span as the kernel left it, for a scan from outside (before
+		 * --measure, whose chase faults the holes) */
 		ms_note("collapse: pid %d holds the span %p-%p for %u s", (int)getpid(), sp.base,
 			(void *)((char *)sp.base + sp.len), o->hold_s);
 		sleep(o->hold_s);

@@ -52,6 +52,18 @@ static json_t *measure_json(const struct collapse_doc_measure *m, const char *wh
 			 wr_order_counts(m->pages, FOLIO_MAX_ORDER));
 }
 
+/* $.runs[i].rss_creep (separate_passes absent where the document had none) */
+static json_t *rss_creep_json(const struct collapse_doc_run *r)
+{
+	json_t *c = json_pack("{s:i, s:I, s:f}", "steps", r->rss_growth_steps, "passes",
+			      (json_int_t)r->rss_growth_passes, "per_pass_bytes",
+			      r->rss_growth_per_pass);
+
+	if (c && r->rss_growth_separate >= 0)
+		json_object_set_new(c, "separate_passes", json_integer(r->rss_growth_separate));
+	return c;
+}
+
 static json_t *run_json(const struct collapse_doc_run *r)
 {
 	json_t *tl = json_array(), *ctrs = json_array(), *doc;
@@ -108,10 +120,7 @@ static json_t *run_json(const struct collapse_doc_run *r)
 						 (json_int_t)r->creep_t_ms)
 				     : json_pack("{s:b}", "happened", 0));
 	if (r->has_rss_creep)
-		json_object_set_new(doc, "rss_creep",
-			    json_pack("{s:i, s:I, s:f}", "steps", r->rss_growth_steps, "passes",
-				      (json_int_t)r->rss_growth_passes, "per_pass_bytes",
-				      r->rss_growth_per_pass));
+		json_object_set_new(doc, "rss_creep", rss_creep_json(r));
 	if (r->has_mpn_mthp)
 		json_object_set_new(doc, "mthp_max_ptes_none",
 			    json_pack("{s:o, s:o}", "value",
@@ -335,6 +344,7 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 	int rc;
 
 	dr->mpn_mthp = dr->klog_kept = -1;
+	dr->rss_growth_separate = -1;
 	if ((rc = rd_want(run, path, "rss_creep", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(run, path, "mthp_max_ptes_none", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(run, path, "kernel_log", JSON_OBJECT, false, err, errsize)))
@@ -347,7 +357,9 @@ static int read_run_mthp(json_t *run, const char *path, struct collapse_doc_run 
 		    (rc = rd_want_int(v, p, "passes", true, 0, LLONG_MAX, &dr->rss_growth_passes, err,
 				   errsize)) ||
 		    (rc = rd_want_num(v, p, "per_pass_bytes", true, &dr->rss_growth_per_pass, err,
-				   errsize)))
+				   errsize)) ||
+		    (rc = rd_want_int(v, p, "separate_passes", false, 0, INT_MAX,
+				      &dr->rss_growth_separate, err, errsize)))
 			return rc;
 	}
 	if ((v = json_object_get(run, "mthp_max_ptes_none"))) {

@@ -70,11 +70,13 @@ struct collapse_doc_run {
 	bool creep;
 	int creep_from, creep_to;
 	long long creep_t_ms;
-	/* $.runs[i].rss_creep: RSS growth steps, the passes they spread over */
+	/* $.runs[i].rss_creep: RSS growth steps, the passes they spread over,
+	 * and the growths in passes certainly apart (-1: not in the document) */
 	bool has_rss_creep, has_mpn_mthp;
 	int rss_growth_steps;
 	long long rss_growth_passes;
 	double rss_growth_per_pass;
+	int rss_growth_separate;
 	/* $.runs[i].mthp_max_ptes_none: as mTHP collapse applied it (-1: null) */
 	long long mpn_mthp;
 	char mpn_mthp_source[16];       /* "" = null */

@@ -537,32 +537,42 @@ static void order_creep(struct collapse_run *run, size_t i, int pmd_order)
 	}
 }
 
-/* Creep of the RSS: the samples at which it grew and the khugepaged passes
+/* Creep of the RSS: the samples at which it grew, the khugepaged passes
  * that growth spread over (from the pass count of the sample before the
- * first growth to that of the last growth). */
+ * first growth to that of the last growth), and the growths that were
+ * certainly passes of their own: a growth between samples i-1 and i came
+ * from a pass that ended after sample i-1, so it is apart from the last
+ * growth (at sample j) only when a pass ended between j and i-1. A pass
+ * cut by a sample shows as two growths with no pass ended between. The
+ * growth per pass is over those passes apart. */
 static void rss_creep(struct collapse_run *run)
 {
 	long first = -1, last = -1;
 	size_t i;
 
-	run->rss_growth_steps = 0;
+	run->rss_growth_steps = run->rss_growth_separate = 0;
 	run->rss_growth_passes = 0;
 	run->rss_growth_per_pass = 0;
 	for (i = 1; i < run->nr_samples; i++) {
-		if (run->timeline[i].rss_bytes <= run->timeline[i - 1].rss_bytes)
+		const struct collapse_sample *prev = &run->timeline[i - 1], *s = &run->timeline[i];
+
+		if (s->rss_bytes <= prev->rss_bytes)
 			continue;
-		run->rss_growth_steps++;
+		if (!run->rss_growth_steps++ || (last >= 0 && prev->full_scans > last))
+			run->rss_growth_separate++;
 		if (first < 0)
-			first = run->timeline[i - 1].full_scans;
-		last = run->timeline[i].full_scans;
+			first = prev->full_scans;
+		last = s->full_scans;
 	}
 	if (!run->rss_growth_steps || first < 0 || last < 0)
 		return;
 	/* all growth between two samples is at least one pass */
 	run->rss_growth_passes = last - first > 0 ? last - first : 1;
+	/* per pass that grew it: system-wide scans that passed the span by
+	 * do not divide one pass's growth */
 	run->rss_growth_per_pass =
 		((double)run->timeline[run->nr_samples - 1].rss_bytes -
-		 (double)run->timeline[0].rss_bytes) / (double)run->rss_growth_passes;
+		 (double)run->timeline[0].rss_bytes) / (double)run->rss_growth_separate;
 }
 
 void collapse_summarize(struct collapse_run *run, int pmd_order)
@@ -613,9 +623,12 @@ void collapse_summarize_mpn(struct collapse_run *run, int pmd_order, bool mthp_c
 	last = &run->timeline[run->nr_samples - 1];
 	for (o = 1; o < pmd_order; o++)
 		mthp += (long long)last->pages[o];
-	if (run->klog_readable && (run->klog_found || mthp)) {
+	/* The message is printed once a boot: one not found may have been
+	 * printed before the log wrapped or was cleared, so only behaviour
+	 * tells then. */
+	if (run->klog_readable && run->klog_found) {
 		/* the message names the one value kept besides 0 */
-		run->mpn_mthp = run->klog_found && mpn != run->klog_kept ? 0 : mpn;
+		run->mpn_mthp = mpn != run->klog_kept ? 0 : mpn;
 		run->mpn_mthp_source = "kernel-log";
 		return;
 	}
@@ -636,11 +649,12 @@ static void creep_words(const struct collapse_run *run, char *buf, size_t size)
 	if (run->creep)
 		ms_appendf(buf, size, "; orders crept up (order %d -> %d at %ld ms)",
 			   run->creep_from, run->creep_to, run->creep_t_ms);
-	if (run->rss_growth_steps > 1)
-		ms_appendf(buf, size, "; RSS crept: it grew at %d samples over %ld khugepaged "
-			   "passes (%+.0f KiB per pass)", run->rss_growth_steps,
-			   run->rss_growth_passes, run->rss_growth_per_pass / 1024);
-	if (!run->creep && run->rss_growth_steps <= 1)
+	if (run->rss_growth_separate > 1)
+		ms_appendf(buf, size, "; RSS crept: it grew in %d khugepaged passes apart, at %d "
+			   "samples over %ld passes (%+.0f KiB per pass)", run->rss_growth_separate,
+			   run->rss_growth_steps, run->rss_growth_passes,
+			   run->rss_growth_per_pass / 1024);
+	if (!run->creep && run->rss_growth_separate <= 1)
 		ms_appendf(buf, size, "; no creep");
 }
 
@@ -648,19 +662,22 @@ static void mpn_words(const struct collapse_run *run, int pmd_order, char *buf, 
 {
 	if (!run->mpn_mthp_source || !strcmp(run->mpn_mthp_source, "as-set"))
 		return;
-	if (run->mpn_mthp == run->max_ptes_none)
-		ms_appendf(buf, size, "; mTHP collapse applied max_ptes_none %d as set (%s)",
-			   run->max_ptes_none, !strcmp(run->mpn_mthp_source, "kernel-log")
-			   ? "no rewrite message in the kernel log"
-			   : "by behaviour: it filled empty PTEs");
+	if (run->mpn_mthp == run->max_ptes_none && !strcmp(run->mpn_mthp_source, "kernel-log"))
+		ms_appendf(buf, size, "; mTHP collapse applied max_ptes_none %d as set (the kernel "
+			   "log's rewrite message keeps it)", run->max_ptes_none);
+	else if (run->mpn_mthp == run->max_ptes_none)
+		ms_appendf(buf, size, "; mTHP collapse applied max_ptes_none %d as set (by "
+			   "behaviour: it filled empty PTEs)", run->max_ptes_none);
 	else if (!strcmp(run->mpn_mthp_source, "kernel-log"))
 		ms_appendf(buf, size, "; the kernel rewrote max_ptes_none %d to 0 for mTHP orders "
 			   "(kernel log: \"%s%d, defaulting to 0\")", run->max_ptes_none,
 			   KLOG_MPN_MESSAGE, run->klog_kept);
 	else
 		ms_appendf(buf, size, "; mTHP collapse behaved as max_ptes_none 0, not %d (it filled "
-			   "no empty PTE; the kernel log was unreadable): values other than 0 or %d "
-			   "are rewritten to 0", run->max_ptes_none, (1 << pmd_order) - 1);
+			   "no empty PTE; the kernel log %s): values other than 0 or %d are "
+			   "rewritten to 0", run->max_ptes_none,
+			   run->klog_readable ? "has no rewrite message" : "was unreadable",
+			   (1 << pmd_order) - 1);
 }
 
 /* Only the PMD size in the end (after whatever crept up to it). */
@@ -674,6 +691,12 @@ static const char *verdict_pmd(const struct collapse_config *cfg, const struct c
 	if (!env->thp.mthp_collapse) {
 		ms_appendf(buf, size, "this kernel cannot collapse to mTHP orders (no per-size "
 			   "collapse counters below the PMD size): %s collapsed to order %d (PMD)",
+			   cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE",
+			   env->pmd_order);
+		return "pmd-only";
+	}
+	if (!(cfg->orders & sub_pmd)) {
+		ms_appendf(buf, size, "%s collapsed to order %d (PMD), the only size asked for",
 			   cfg->mode == COLLAPSE_KHUGEPAGED ? "khugepaged" : "MADV_COLLAPSE",
 			   env->pmd_order);
 		return "pmd-only";
@@ -731,7 +754,7 @@ const char *collapse_verdict(const struct collapse_config *cfg, const struct col
 
 	buf[0] = '\0';
 	if (run->orders_final & sub_pmd) {
-		key = run->creep || run->rss_growth_steps > 1 ? "mthp-creep" : "mthp";
+		key = run->creep || run->rss_growth_separate > 1 ? "mthp-creep" : "mthp";
 		ms_format_orders(run->orders_final, list, sizeof(list));
 		ms_appendf(buf, size, "%s collapsed to orders %s", who, list);
 		creep_words(run, buf, size);

@@ -98,11 +98,15 @@ struct collapse_run {
 	long creep_t_ms;
 	long first_collapse_ms;         /* first sample with pages above order 0, or -1 */
 	/* RSS creep: samples at which the span's RSS grew, the khugepaged passes
-	 * (full scans) from the one before the first growth to the last growth,
-	 * and the growth per such pass */
+	 * (full scans) from the one before the first growth to the last growth;
+	 * of the growths, those certainly in passes of their own (the pass in
+	 * progress at the previous growth had ended before it): 2 or more is
+	 * creep, 1 may be one pass seen by two samples; the growth per such
+	 * pass */
 	int rss_growth_steps;
 	long rss_growth_passes;
 	double rss_growth_per_pass;      /* bytes */
+	int rss_growth_separate;
 	/* max_ptes_none as mTHP collapse applied it (derived by
 	 * collapse_summarize from the kernel log facts below, else from the
 	 * behaviour): -1 = not known or not applicable */

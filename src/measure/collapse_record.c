@@ -85,6 +85,7 @@ static void creep_from(struct collapse_doc_run *dr, const struct collapse_run *r
 	dr->rss_growth_steps = r->rss_growth_steps;
 	dr->rss_growth_passes = r->rss_growth_passes;
 	dr->rss_growth_per_pass = r->rss_growth_per_pass;
+	dr->rss_growth_separate = r->rss_growth_separate;
 	dr->mpn_mthp = r->mpn_mthp;
 	snprintf(dr->mpn_mthp_source, sizeof(dr->mpn_mthp_source), "%s",
 		 r->mpn_mthp_source ? r->mpn_mthp_source : "");

@@ -130,10 +130,20 @@ void collapse_report_run(const struct collapse_doc_run *r, FILE *out)
 		((double)r->rss_after - (double)r->rss_before) / (1 << 20), r->bloat,
 		r->pages_collapsed, r->full_scans);
 	print_counters(r, out);
-	if (r->rss_growth_steps)
-		fprintf(out, "  RSS grew at %d sample(s) over %lld khugepaged pass(es): %+.1f KiB "
-			"per pass\n", r->rss_growth_steps, r->rss_growth_passes,
-			r->rss_growth_per_pass / 1024);
+	if (r->rss_growth_steps && r->madvise_ns) {
+		fprintf(out, "  RSS grew at %d sample(s): MADV_COLLAPSE, then khugepaged's passes "
+			"if any\n", r->rss_growth_steps);
+	} else if (r->rss_growth_steps) {
+		if (r->rss_growth_separate >= 0)
+			fprintf(out, "  RSS grew at %d sample(s) in %d khugepaged pass(es) certainly "
+				"apart (%lld full scans from the first growth to the last): %+.1f "
+				"KiB per pass\n", r->rss_growth_steps, r->rss_growth_separate,
+				r->rss_growth_passes, r->rss_growth_per_pass / 1024);
+		else
+			fprintf(out, "  RSS grew at %d sample(s) over %lld khugepaged pass(es): "
+				"%+.1f KiB per pass\n", r->rss_growth_steps,
+				r->rss_growth_passes, r->rss_growth_per_pass / 1024);
+	}
 	if (r->mpn_mthp_source[0])
 		fprintf(out, "  max_ptes_none for mTHP orders: %lld (%s)\n", r->mpn_mthp,
 			r->mpn_mthp_source);
