@@ -4,9 +4,9 @@
 # in guests; fill 50 %, orders 2-9): at max_ptes_none 0 the 7.3.4 column holds
 # orders 2-7 and the 6.12 column only order 0; at 511 both order 9; text,
 # markdown, lkml and json (mthpscope.compare-collapse/1); every config field
-# that differs is a warning (the workload's make the pair not comparable); a
-# results file among collapse documents, --metric, and a damaged document are
-# refused.
+# that differs is a warning (the workload's make the pair not comparable);
+# every max_ptes_none value has its row; a results file among collapse
+# documents, --metric, and a damaged document are refused.
 set -uo pipefail
 src=${MTHPSCOPE_SRC:?run under ctest}
 bin=${MTHPSCOPE_BIN:?run under ctest}
@@ -112,6 +112,52 @@ j = json.load(open(sys.argv[1]))
 assert j["comparable"] is False, j["warnings"]
 assert j["warnings"] == ["words: sizes enabled as madvise 2-4,6-9; always 5 (baseline: sizes enabled as madvise 2-9): khugepaged collapses to a size only as its word allows; not comparable"], j["warnings"]
 PY
+
+# every max_ptes_none value gets its row: 32 values a side, none in common, are
+# 64 rows (the old table stopped at 32 and showed B as n/a, exit 0, no word);
+# a value run twice and a run without samples are warned; more values than
+# 8 sweeps of COLLAPSE_DOC_MAX_MPN (32) hold is an error naming the first run
+# left out
+python3 - "$a" "$work" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def sweep(name, values, empty=()):
+    v = json.loads(json.dumps(j))
+    v["config"]["max_ptes_none"] = sorted(set(values))[:32]
+    v["runs"] = [dict(json.loads(json.dumps(j["runs"][0])), max_ptes_none=x) for x in values]
+    for r in v["runs"]:
+        if r["max_ptes_none"] in empty:
+            r["timeline"] = []
+    json.dump(v, open(sys.argv[2] + "/" + name + ".json", "w"))
+sweep("low32", range(32))
+sweep("high32", range(100, 132))
+sweep("twice", [0, 64, 0, 511], empty=[511])
+sweep("many", range(257))
+PY
+rc=0; "$bin" compare --format json "$work/low32.json" "$work/high32.json" >"$work/o" 2>"$work/e" || rc=$?
+[ $rc = 0 ] && python3 - "$work/o" <<'PY' && ok "64 max_ptes_none values: 64 rows" || bad "64 values: exit $rc $(cat "$work/e")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = {r["max_ptes_none"]: r["cells"] for r in j["rows"]}
+assert sorted(rows) == list(range(32)) + list(range(100, 132)), sorted(rows)
+assert all(rows[v][0] and rows[v][1] is None for v in range(32)), "A's rows"
+assert all(rows[v][0] is None and rows[v][1] for v in range(100, 132)), "B's rows"
+assert j["warnings"] == [], j["warnings"]
+PY
+rc=0; "$bin" compare --format json "$a" "$work/twice.json" >"$work/o" 2>"$work/e" || rc=$?
+[ $rc = 0 ] && python3 - "$work/o" <<'PY' && ok "a value run twice, a run without samples: warned" || bad "twice: exit $rc $(cat "$work/e")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["warnings"] == [
+    "twice: max_ptes_none 0 ran more than once (1 repeated run in all): the table shows each value's last run",
+    "twice: 1 run without samples (first: max_ptes_none 511): n/a in the table"], j["warnings"]
+rows = {r["max_ptes_none"]: r["cells"] for r in j["rows"]}
+assert rows[511][1] is None and rows[0][1]["mapped_pages"] == rows[0][0]["mapped_pages"], rows
+PY
+rc=0; "$bin" compare "$work/many.json" "$a" >"$work/o" 2>"$work/e" || rc=$?
+[ $rc = 1 ] && [ ! -s "$work/o" ] &&
+	grep -q "^mthpscope: compare: many: run 257 of 257 (max_ptes_none 256) is past the 256 max_ptes_none values compare shows (8 documents of a 32-value sweep)$" "$work/e" &&
+	ok "257 values: exit 1 naming the run left out" || bad "257 values: exit $rc $(cat "$work/e")"
 
 rc=0; "$bin" compare "$a" "$d/compare-base.json" >"$work/o" 2>"$work/e" || rc=$?
 [ $rc = 1 ] && grep -q "is not a collapse document" "$work/e" && [ ! -s "$work/o" ] && ok "results file among collapse documents: 1" || bad "mixed kinds: exit $rc"

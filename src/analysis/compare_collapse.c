@@ -156,10 +156,15 @@ static const struct cc_field {
 			    "depends on it" },
 };
 #define CC_LINE_FIELDS 6
-/* Room for a warning per field and other input. */
+/* Room for a warning per field and other input, and two per input from
+ * collapse_place_runs. */
 _Static_assert(COMPARE_COLLAPSE_MAX_WARNINGS >=
-		       MS_ARRAY_SIZE(cc_fields) * (COMPARE_COLLAPSE_MAX_INPUTS - 1),
-	       "compare_collapse: warnings[] too small for cc_fields");
+		       MS_ARRAY_SIZE(cc_fields) * (COMPARE_COLLAPSE_MAX_INPUTS - 1) +
+			       2 * COMPARE_COLLAPSE_MAX_INPUTS,
+	       "compare_collapse: warnings[] too small");
+/* Every value of every input's sweep has its row. */
+_Static_assert(COMPARE_COLLAPSE_MAX_ROWS == COLLAPSE_DOC_MAX_MPN * COMPARE_COLLAPSE_MAX_INPUTS,
+	       "compare_collapse: rows[] is not COLLAPSE_DOC_MAX_MPN per input");
 
 static void collapse_config_words(const struct collapse_doc *d, char *buf, size_t size)
 {
@@ -235,11 +240,58 @@ static struct compare_collapse_row *collapse_row_for(struct compare_collapse *ou
 	return &out->rows[out->nr_rows++];
 }
 
+/* The runs of input i into their rows. A run whose value has no row left is
+ * an error naming it (only a document of more than COLLAPSE_DOC_MAX_MPN
+ * values gets there: the collapse command never writes one); a value run
+ * twice (collapse --max-ptes-none 0,0) shows its last run, and a run
+ * without samples is n/a, each with a warning. */
+static int collapse_place_runs(const struct collapse_doc *d, size_t i, const char *label,
+			       struct compare_collapse *out, char *err, size_t errsize)
+{
+	size_t r, repeated = 0, empty = 0;
+	long long first_repeated = 0, first_empty = 0;
+	int o;
+
+	for (r = 0; r < d->nr_runs; r++) {
+		const struct collapse_doc_run *run = &d->runs[r];
+		struct compare_collapse_row *row = collapse_row_for(out, run->max_ptes_none);
+
+		if (!row)
+			return ms_fail(err, errsize, -E2BIG, "%s: run %zu of %zu (max_ptes_none "
+				    "%lld) is past the %d max_ptes_none values compare shows (%d "
+				    "documents of a %d-value sweep)", label, r + 1, d->nr_runs,
+				    run->max_ptes_none, COMPARE_COLLAPSE_MAX_ROWS,
+				    COMPARE_COLLAPSE_MAX_INPUTS, COLLAPSE_DOC_MAX_MPN);
+		if (row->cell[i].present && !repeated++)
+			first_repeated = run->max_ptes_none;
+		if (!run->nr_samples) {
+			if (!empty++)
+				first_empty = run->max_ptes_none;
+			continue;
+		}
+		memset(&row->cell[i], 0, sizeof(row->cell[i]));
+		collapse_cell_from(&row->cell[i], run);
+		for (o = 0; o < COMPARE_COLLAPSE_ORDERS; o++)
+			if (row->cell[i].pages[o])
+				out->orders |= 1UL << o;
+	}
+	if (repeated)
+		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
+			 "%s: max_ptes_none %lld ran more than once (%zu repeated run%s in all): "
+			 "the table shows each value's last run", label, first_repeated, repeated,
+			 repeated == 1 ? "" : "s");
+	if (empty)
+		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
+			 "%s: %zu run%s without samples (first: max_ptes_none %lld): n/a in the "
+			 "table", label, empty, empty == 1 ? "" : "s", first_empty);
+	return 0;
+}
+
 int compare_collapse_build(const struct collapse_doc *docs, const char *const *labels,
 			   size_t nr, struct compare_collapse *out, char *err, size_t errsize)
 {
-	size_t i, r;
-	int o;
+	size_t i;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (nr < 2 || nr > COMPARE_COLLAPSE_MAX_INPUTS)
@@ -255,17 +307,8 @@ int compare_collapse_build(const struct collapse_doc *docs, const char *const *l
 		if (i)
 			collapse_config_diff(docs, i, labels[i], out);
 		out->orders |= folio_orders_mask(&docs[i].config.orders);
-		for (r = 0; r < docs[i].nr_runs; r++) {
-			const struct collapse_doc_run *run = &docs[i].runs[r];
-			struct compare_collapse_row *row;
-
-			if (!run->nr_samples || !(row = collapse_row_for(out, run->max_ptes_none)))
-				continue;
-			collapse_cell_from(&row->cell[i], run);
-			for (o = 0; o < COMPARE_COLLAPSE_ORDERS; o++)
-				if (row->cell[i].pages[o])
-					out->orders |= 1UL << o;
-		}
+		if ((rc = collapse_place_runs(&docs[i], i, labels[i], out, err, errsize)))
+			return rc;
 	}
 	return 0;
 }
