@@ -257,8 +257,10 @@ extern const char *const compare_format_words[];
 
 #define COMPARE_COLLAPSE_SCHEMA "mthpscope.compare-collapse/1"
 #define COMPARE_COLLAPSE_MAX_INPUTS 8
-#define COMPARE_COLLAPSE_MAX_ROWS 32 /* max_ptes_none values (COLLAPSE_DOC_MAX_MPN) */
+/* max_ptes_none values: every input's sweep (COLLAPSE_DOC_MAX_MPN each) */
+#define COMPARE_COLLAPSE_MAX_ROWS 256
 #define COMPARE_COLLAPSE_ORDERS 21   /* FOLIO_MAX_ORDER + 1 */
+#define COMPARE_COLLAPSE_MAX_WARNINGS 112 /* each config field of each other input, and more */
 
 /* One input at one max_ptes_none: the final folio orders, RSS, time. */
 struct compare_collapse_cell {
@@ -282,20 +284,26 @@ struct compare_collapse {
 	size_t nr_inputs;
 	const char *labels[COMPARE_COLLAPSE_MAX_INPUTS];
 	char kernels[COMPARE_COLLAPSE_MAX_INPUTS][72];
-	char config[192];        /* the baseline's mode, orders, fill, span, seed */
+	char config[192];        /* the baseline's mode, orders, fill, span, seed, page size */
 	struct compare_collapse_row rows[COMPARE_COLLAPSE_MAX_ROWS];
 	size_t nr_rows;
 	unsigned long orders;    /* target orders, and orders holding pages in any cell */
-	bool comparable;         /* the same config, page size and mode everywhere */
-	char warnings[8][256];
+	/* the same workload everywhere: mode, target orders, fill, span, seed,
+	 * page size and the words the sizes were enabled as; the timing knobs
+	 * (interval, timeout, khugepaged's pace) and --measure only warn */
+	bool comparable;
+	char warnings[COMPARE_COLLAPSE_MAX_WARNINGS][384];
 	size_t nr_warnings;
 };
 
 struct collapse_doc;
-/* Rows by max_ptes_none (the baseline's values first, then others'); a
- * warning for every config field that differs from the baseline. 0, or
- * -EINVAL (fewer than two or more than COMPARE_COLLAPSE_MAX_INPUTS inputs;
- * err says so). */
+/* Rows by max_ptes_none (the baseline's values first, then others'), one
+ * for every value any input ran; a warning for every config field that
+ * differs from the baseline, saying what the difference moves, for a value
+ * an input ran twice (its last run shown) and for runs without samples.
+ * 0, or -EINVAL (fewer than two or more than COMPARE_COLLAPSE_MAX_INPUTS
+ * inputs), -E2BIG (more than COMPARE_COLLAPSE_MAX_ROWS values in all: only
+ * documents of more runs than a sweep has); err says so. */
 int compare_collapse_build(const struct collapse_doc *docs, const char *const *labels,
 			   size_t nr, struct compare_collapse *out, char *err, size_t errsize);
 

@@ -85,8 +85,9 @@ static const struct cli_cmd compare_cli = {
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
 		"max_ptes_none: final folio orders, RSS, time to steady, verdict.",
 	.exit_status =
-		"0 compared; 1 unreadable input, nothing in common, or (with\n"
-		"--fail-on-regression) a significant regression over the threshold; 2 usage.",
+		"0 compared; 1 unreadable input, nothing in common, collapse documents of\n"
+		"more than 256 max_ptes_none values in all, or (with --fail-on-regression)\n"
+		"a significant regression over the threshold; 2 usage.",
 	.opts = (const struct cli_opt[]){
 		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
 				"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
@@ -200,10 +201,11 @@ static int compare_collapse_files(char **paths, char **labels, int n,
 			goto out;
 		}
 	}
-	if (compare_collapse_build(docs, (const char *const *)labels, (size_t)n, cc, msg,
-				   sizeof(msg))) {
+	if ((i = compare_collapse_build(docs, (const char *const *)labels, (size_t)n, cc, msg,
+					sizeof(msg)))) {
 		ms_err("compare: %s", msg);
-		rc = MS_EXIT_USAGE;
+		/* too many files is the command line's; too many values, the files' */
+		rc = i == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
 		goto out;
 	}
 	for (k = 0; k < cc->nr_warnings; k++)
