@@ -37,6 +37,13 @@ check_knobs "run -o chardev and collapse --fill 0"
 # 'always' while the holder has the lock, and never after it (a run of
 # orders 0 and 2 sets 64kB to nothing but never).
 if [ -n "$(grep -o '\[never\]' "$THP/hugepages-64kB/enabled")" ] && hold_knob hugepages-64kB/enabled always 3; then
+	# one that does not wait: exit 3 before its first write, no "pid 0"
+	# for a holder that wrote no pid (flock here)
+	MTHPSCOPE_LOCK_WAIT=0 "$bin" collapse --span 2M --timeout 1 >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 3 ] || err "collapse beside a holder, no wait: exit $rc, want 3"
+	grep -q "another mthpscope is changing THP settings" "$tmp/err" ||
+		err "collapse beside a holder, no wait: $(cat "$tmp/err")"
 	MTHPSCOPE_LOCK_WAIT=60 "$bin" run --quick --orders 0,2 --reps 3 --span 2M --sparse 0 \
 		-o "$tmp/wait.json" >/dev/null 2>"$tmp/err" &
 	runner=$!

@@ -909,9 +909,15 @@ int thp_strerror(int err, char *buf, size_t size)
 				thp_root());
 	case EBUSY: {
 		int pid = thp_lock_holder();
+		char who[32] = "";
+
+		/* the holder writes its pid after taking the lock: none yet, or a
+		 * holder that is not mthpscope (flock(1) in a script) */
+		if (pid > 0)
+			snprintf(who, sizeof(who), " (pid %d)", pid);
 		return snprintf(buf, size,
-				"another mthpscope (pid %d) is changing THP settings; wait for it to finish"
-				" (set MTHPSCOPE_LOCK_WAIT=SECONDS to wait)", pid);
+				"another mthpscope%s is changing THP settings; wait for it to finish"
+				" (set MTHPSCOPE_LOCK_WAIT=SECONDS to wait)", who);
 	}
 	case EACCES:
 	case EROFS:
