@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,19 @@ const struct arch_desc *arch_find(const char *pmu_name)
 				return *d;
 	}
 	return NULL;
+}
+
+const char *arch_event_bind(const struct arch_desc *d, const char *event, const char *pfm,
+			    char *buf, size_t size)
+{
+	size_t len = strlen(d->name);
+	int n;
+
+	if (!pfm || !*pfm || !strcmp(pfm, d->name) || strncmp(event, d->name, len) ||
+	    strncmp(event + len, "::", 2))
+		return event;
+	n = snprintf(buf, size, "%s%s", pfm, event + len);
+	return n < 0 || (size_t)n >= size ? NULL : buf;
 }
 
 int arch_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)

@@ -43,7 +43,11 @@ struct arch_formula {
 struct arch_desc {
 	const char *name;    /* libpfm4 PMU name; upstream's when Debian's 4.13 lacks it */
 	const char *family;  /* "Intel Ice Lake" */
-	/* libpfm4 PMU names that select this description (NULL-terminated) */
+	/* libpfm4 PMU names that select this description (NULL-terminated).
+	 * Each must share the event table of the PMU 'name' (libpfm4's skx and
+	 * clx use skl's, icx icl's): the named events, written "name::EVENT",
+	 * are encoded on such a host as "skx::EVENT" (arch_event_bind), since
+	 * libpfm4 encodes no event of a PMU it does not find active. */
 	const char *const *pfm_names;
 	/* Fallback when the installed libpfm4 has no table for the CPU:
 	 * x86 vendor/family/model or arm64 MIDR implementer/part. */
@@ -71,6 +75,13 @@ extern const struct arch_desc *const arch_descs[];
 
 /* By libpfm4 PMU name (any of pfm_names, or the description's name). */
 const struct arch_desc *arch_find(const char *pmu_name);
+
+/* 'event' as the libpfm4 PMU 'pfm' (one of d->pfm_names, active here)
+ * names it: "skl::X" becomes "skx::X" in buf. Returns event itself when
+ * nothing changes (pfm NULL, empty or d->name; a raw or hybrid string), buf
+ * when it does, NULL when buf is too small. */
+const char *arch_event_bind(const struct arch_desc *d, const char *event, const char *pfm,
+			    char *buf, size_t size);
 
 /* Raw event syntax of the tables: "rHEX" (pmu "") or "PMU/rHEX/" (pmu
  * named, perf's hybrid form). 0 or -EINVAL. */

@@ -6,6 +6,7 @@
  * run in the x86 build, the arm64 rows in the arm64 build (under qemu-user).
  * Also: descriptor look-up, derived-metric formulas, the no-PMU reason.
  */
+#include <perfmon/pfmlib.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -137,6 +138,87 @@ TEST(every_family_encodes_vendor_codes)
 	}
 	printf("  %d events checked\n", checked);
 	EXPECT_TRUE(checked >= (int)MS_ARRAY_SIZE(rows));
+}
+
+/* libpfm4 (4.13) reports a Skylake server as skx, a Cascade Lake as clx, an
+ * Ice Lake server as icx, and encodes no event of an inactive PMU without
+ * LIBPFM_ENCODE_INACTIVE: 'run' binds the named events to the PMU found
+ * active. Each alias a description lists must encode every named event to
+ * the same code as the description's own name (the same libpfm4 table). */
+static bool pfm_knows(const char *name)
+{
+	pfm_pmu_t p;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name))
+			return true;
+	}
+	return false;
+}
+
+TEST(aliases_bind_to_the_same_codes)
+{
+	const struct arch_desc *const *d;
+	int bound = 0;
+
+	ASSERT_EQ(counters_pfm_init(), 0);
+	for (d = arch_descs; *d; d++) {
+		const char *const *n;
+
+		for (n = (*d)->pfm_names; *n; n++) {
+			const struct arch_event *e;
+
+			if (!strcmp(*n, (*d)->name) || !pfm_knows(*n))
+				continue; /* an upstream name this libpfm4 lacks */
+			for (e = (*d)->events; e->metric; e++) {
+				struct perf_event_attr a, b;
+				char buf[320];
+				const char *ev = arch_event_bind(*d, e->event, *n, buf, sizeof(buf));
+
+				ASSERT_TRUE(ev != NULL);
+				if (ev == e->event)
+					continue; /* raw or hybrid: nothing to bind */
+				printf("  %s\n", ev);
+				EXPECT_EQ(strncmp(ev, *n, strlen(*n)), 0);
+				EXPECT_EQ(counters_encode(e->event, false, &a), 0);
+				EXPECT_EQ(counters_encode(ev, false, &b), 0);
+				EXPECT_EQ(a.config, b.config);
+				bound++;
+			}
+		}
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(bound, 2 * 5 + 5); /* skx, clx: skl's five; icx: icl's five */
+#endif
+}
+
+TEST(event_bind_syntax)
+{
+	static const char *const names[] = { "skl", "skx", NULL };
+	static const struct arch_desc d = { .name = "skl", .pfm_names = names };
+	static const struct {
+		const char *event, *pfm, *want;
+	} t[] = {
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "skx", "skx::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "skl", "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "", "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", NULL, "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "r2008", "skx", "r2008" },
+		{ "cpu_core/r2012/", "skx", "cpu_core/r2012/" },
+		{ "sklx::EV", "skx", "sklx::EV" }, /* another PMU's prefix is left alone */
+	};
+	char buf[64], small[8];
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		const char *got = arch_event_bind(&d, t[i].event, t[i].pfm, buf, sizeof(buf));
+
+		ASSERT_TRUE(got != NULL);
+		EXPECT_STREQ(got, t[i].want);
+	}
+	EXPECT_TRUE(arch_event_bind(&d, t[0].event, "skx", small, sizeof(small)) == NULL);
 }
 
 /* The table has no row for an event no description uses. */

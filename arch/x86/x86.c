@@ -20,8 +20,13 @@
  * dtlb_misses on Intel is derived: a load that misses the first-level DTLB
  * either hits the STLB or starts a walk. WALK_ACTIVE (= WALK_PENDING with
  * cmask=1) counts cycles with at least one load walk in flight: HawkEye's
- * walk-cycle event (DTLB_LOAD_MISSES.WALK_DURATION:c1 on Skylake). Only the
- * load side is counted: the micro-kernels measure loads. */
+ * walk-cycle event (it was DTLB_LOAD_MISSES.WALK_DURATION:c1 on Haswell and
+ * Broadwell; Skylake renamed it WALK_PENDING and named the cmask=1 form
+ * WALK_ACTIVE). Only the load side is counted: the micro-kernels measure loads.
+ *
+ * libpfm4 reports a Skylake-SP as skx, Cascade Lake as clx and Ice Lake-SP as
+ * icx, each with skl's or icl's event table; the strings below are bound to
+ * the active name at run time (arch_event_bind). */
 static const struct arch_formula intel_derived[] = {
 	{ "dtlb_misses", ARCH_OP_ADD, "stlb_hits", "walks", 1.0,
 	  "first-level DTLB load misses = STLB hits + completed walks (aborted walks not counted)" },

@@ -34,6 +34,19 @@ int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size)
 	return -ENODEV;
 }
 
+void arch_pmu_bound(const struct arch_desc *d, char *pfm, size_t size)
+{
+	struct counters_pmu_model models[8];
+	int n = counters_detect_pmus(models, 8), i;
+
+	pfm[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (arch_find(models[i].name) == d) {
+			snprintf(pfm, size, "%s", models[i].name);
+			return;
+		}
+}
+
 /* Is 'cpu' in a sysfs cpu list such as "0-7,16-23"? */
 static bool cpulist_has(const char *list, int cpu)
 {
@@ -77,7 +90,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 {
 	const struct arch_event *e;
 	const char *first_pmu = NULL, *want = NULL;
-	char adv[384];
+	char adv[384], pfm[64];
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -103,6 +116,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 			return -ENODEV;
 		}
 	}
+	arch_pmu_bound(d, pfm, sizeof(pfm));
 	for (e = d->events; e->metric; e++) {
 		struct counters_spec *s;
 
@@ -116,7 +130,9 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 		if (out->n == ARCH_MAX_SPECS)
 			return -E2BIG;
 		s = &out->spec[out->n];
-		s->event = e->event;
+		s->event = arch_event_bind(d, e->event, pfm, out->events[out->n], ARCH_EVENT_MAX);
+		if (!s->event)
+			return -ENAMETOOLONG;
 		s->metric = e->metric;
 		if (!first_pmu)
 			first_pmu = e->pmu;
