@@ -60,6 +60,16 @@ const char *arch_event_bind(const struct arch_desc *d, const char *event, const 
 	return n < 0 || (size_t)n >= size ? NULL : buf;
 }
 
+const struct arch_desc *arch_detect(const struct arch_cpu *c)
+{
+	const struct arch_desc *const *d;
+
+	for (d = arch_descs; *d; d++)
+		if ((*d)->detect && (*d)->detect(c))
+			return *d;
+	return NULL;
+}
+
 int arch_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long *config)
 {
 	const char *raw = s, *p, *slash;

@@ -92,53 +92,141 @@ static const struct row *find_row(const char *desc, const struct arch_event *e)
 	return NULL;
 }
 
-/* Every event of every compiled description resolves, and equals its row. */
+/* One event resolves and equals its row. */
+static void check_event(const struct arch_desc *d, const struct arch_event *e)
+{
+	const struct row *r = find_row(d->name, e);
+	struct perf_event_attr a;
+	char pmu[64];
+	unsigned long long raw;
+	int ret;
+
+	printf("  %-18s %-14s %s\n", d->name, e->metric, e->event);
+	if (!r) {
+		FAIL_AT("no expected-encoding row for %s %s", d->name, e->metric);
+		return;
+	}
+	ret = counters_encode(e->event, false, &a);
+	if (e->pmu) {
+		/* hybrid raw: the config is fixed, the type is the host's */
+		EXPECT_EQ(arch_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
+		EXPECT_STREQ(pmu, e->pmu);
+		EXPECT_EQ(raw, r->config);
+		if (ret == 0)
+			EXPECT_EQ(a.config, r->config);
+		else
+			EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
+	} else {
+		if (ret)
+			printf("    %s\n", counters_encode_detail());
+		EXPECT_EQ(ret, 0);
+		EXPECT_EQ(a.type, PERF_TYPE_RAW);
+		EXPECT_EQ(a.config, r->config);
+		EXPECT_EQ(a.config1, 0);
+		EXPECT_STREQ(counters_attr_source(&a), "pmu");
+	}
+	EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
+}
+
+/* Every event of every compiled description, and of its raw fallback table,
+ * resolves and equals its row. */
 TEST(every_family_encodes_vendor_codes)
 {
 	const struct arch_desc *const *d;
+	const struct arch_event *e;
 	int checked = 0;
 
 	for (d = arch_descs; *d; d++) {
-		const struct arch_event *e;
-
-		for (e = (*d)->events; e->metric; e++) {
-			const struct row *r = find_row((*d)->name, e);
-			struct perf_event_attr a;
-			char pmu[64];
-			unsigned long long raw;
-			int ret;
-
-			printf("  %-18s %-14s %s\n", (*d)->name, e->metric, e->event);
-			if (!r) {
-				FAIL_AT("no expected-encoding row for %s %s", (*d)->name, e->metric);
-				continue;
-			}
-			ret = counters_encode(e->event, false, &a);
-			if (e->pmu) {
-				/* hybrid raw: the config is fixed, the type is the host's */
-				EXPECT_EQ(arch_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
-				EXPECT_STREQ(pmu, e->pmu);
-				EXPECT_EQ(raw, r->config);
-				if (ret == 0)
-					EXPECT_EQ(a.config, r->config);
-				else
-					EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
-			} else {
-				if (ret)
-					printf("    %s\n", counters_encode_detail());
-				EXPECT_EQ(ret, 0);
-				EXPECT_EQ(a.type, PERF_TYPE_RAW);
-				EXPECT_EQ(a.config, r->config);
-				EXPECT_EQ(a.config1, 0);
-				EXPECT_STREQ(counters_attr_source(&a), "pmu");
-			}
-			EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
-			checked++;
-		}
+		for (e = (*d)->events; e->metric; e++, checked++)
+			check_event(*d, e);
+		for (e = (*d)->raw_events; e && e->metric; e++, checked++)
+			check_event(*d, e);
 	}
 	printf("  %d events checked\n", checked);
 	EXPECT_TRUE(checked >= (int)MS_ARRAY_SIZE(rows));
 }
+
+/* A raw fallback table counts the same metrics as the named one, in the
+ * same order; a description that detect()s a CPU and names its events
+ * has one (a CPU libpfm4 does not know cannot encode the names). */
+TEST(raw_fallbacks_match_named_sets)
+{
+	const struct arch_desc *const *d;
+	int with_raw = 0;
+
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e, *r = (*d)->raw_events;
+		bool named = false;
+
+		for (e = (*d)->events; e->metric; e++)
+			named |= strstr(e->event, "::") != NULL;
+		if ((*d)->detect && named && !r)
+			FAIL_AT("%s: detect() without raw_events", (*d)->name);
+		if (!r)
+			continue;
+		with_raw++;
+		for (e = (*d)->events; e->metric && r->metric; e++, r++)
+			EXPECT_STREQ(r->metric, e->metric);
+		EXPECT_TRUE(!e->metric && !r->metric);
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(with_raw, 2); /* spr (Emerald Rapids), zen4 (Raphael, Phoenix, Bergamo) */
+#endif
+}
+
+#if defined(__x86_64__)
+/* detect(): the CPU ranges of arch/tlb_geometry.c (Linux intel-family.h,
+ * bsp_init_amd). A NULL row is a CPU libpfm4 4.13 identifies itself (Zen 3,
+ * Genoa is both) or one no table claims. */
+TEST(detect_by_cpuid)
+{
+	static const struct {
+		const char *vendor;
+		int family, model;
+		const char *want;
+	} t[] = {
+		{ "AuthenticAMD", 0x19, 0x00, NULL }, /* Zen 3 Milan: libpfm4's zen3 */
+		{ "AuthenticAMD", 0x19, 0x0f, NULL },
+		{ "AuthenticAMD", 0x19, 0x21, NULL }, /* Vermeer */
+		{ "AuthenticAMD", 0x19, 0x50, NULL }, /* Cezanne */
+		{ "AuthenticAMD", 0x19, 0x5f, NULL },
+		{ "AuthenticAMD", 0x19, 0x10, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0x11, "amd64_fam19h_zen4" }, /* Genoa */
+		{ "AuthenticAMD", 0x19, 0x1f, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0x61, "amd64_fam19h_zen4" }, /* Raphael */
+		{ "AuthenticAMD", 0x19, 0x74, "amd64_fam19h_zen4" }, /* Phoenix */
+		{ "AuthenticAMD", 0x19, 0xa0, "amd64_fam19h_zen4" }, /* Bergamo */
+		{ "AuthenticAMD", 0x19, 0xaf, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0xb0, NULL },
+		{ "AuthenticAMD", 0x1a, 0x02, "amd64_fam1ah_zen5" },
+		{ "AuthenticAMD", 0x1a, 0x44, "amd64_fam1ah_zen5" },
+		{ "AuthenticAMD", 0x1a, 0x50, NULL }, /* Zen 6 (bsp_init_amd) */
+		{ "AuthenticAMD", 0x17, 0x31, NULL }, /* Rome: libpfm4's zen2 */
+		{ "GenuineIntel", 6, 0x8f, "spr" },
+		{ "GenuineIntel", 6, 0xcf, "spr" },   /* Emerald Rapids */
+		{ "GenuineIntel", 6, 0xad, "gnr" },
+		{ "GenuineIntel", 6, 0xae, "gnr" },
+		{ "GenuineIntel", 6, 0x97, "adl" },
+		{ "GenuineIntel", 6, 0xbf, "adl" },
+		{ "GenuineIntel", 6, 0xbe, NULL },    /* ADL-N: E-cores only */
+		{ "GenuineIntel", 6, 0x55, NULL },    /* Skylake-SP: libpfm4's skx */
+		{ "HygonGenuine", 0x18, 0x00, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		struct arch_cpu c = { .family = t[i].family, .model = t[i].model,
+				      .implementer = -1, .part = -1 };
+		const struct arch_desc *d;
+
+		snprintf(c.vendor, sizeof(c.vendor), "%s", t[i].vendor);
+		d = arch_detect(&c);
+		printf("  %s %#x %#x: %s\n", t[i].vendor, t[i].family, t[i].model,
+		       d ? d->name : "-");
+		EXPECT_STREQ(d ? d->name : "-", t[i].want ? t[i].want : "-");
+	}
+}
+#endif
 
 /* libpfm4 (4.13) reports a Skylake server as skx, a Cascade Lake as clx, an
  * Ice Lake server as icx, and encodes no event of an inactive PMU without

@@ -108,6 +108,16 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null &&
 	emulated Icelake-Server,model=143 spr spr:: walks=0xe12 walk_cycles=0x1001012
 	emulated EPYC,family=25,model=1 amd64_fam19h_zen3 amd64_fam19h_zen3:: walks=0xf045
 	emulated EPYC,family=25,model=0x11 amd64_fam19h_zen4 amd64_fam19h_zen4:: walks=0xf045
+	emulated EPYC,family=25,model=0x21 amd64_fam19h_zen3 amd64_fam19h_zen3:: walks=0xf045
+	emulated EPYC,family=25,model=0x50 amd64_fam19h_zen3 amd64_fam19h_zen3:: walks=0xf045
+	# CPUs libpfm4 4.13 does not know: detect() and the raw codes
+	for m in 0x10 0x61 0x74 0xa0; do # Zen 4 outside Genoa: Raphael, Phoenix, Bergamo
+		emulated EPYC,family=25,model=$m amd64_fam19h_zen4 r dtlb_misses=0xff45 \
+			stlb_hits=0xf45 walks=0xf045 coalesced_hits=0x245 cycles=0x76 instructions=0xc0
+	done
+	emulated Icelake-Server,model=207 spr r walks=0xe12 stlb_hits=0x2012 \
+		walk_cycles=0x1001012 cycles=0x3c instructions=0xc0 # Emerald Rapids
+	emulated EPYC,family=26,model=0x02 amd64_fam1ah_zen5 r walks=0xf045
 	rm -f /tmp/events.err.$$
 else
 	echo "qemu-x86_64 absent or cannot run this binary: emulated CPUs not checked"

@@ -70,14 +70,12 @@ int arch_cpu_id(struct arch_cpu *c)
 	return 0;
 }
 
-static bool arm_part_in(const int *parts)
+static bool arm_part_in(const struct arch_cpu *c, const int *parts)
 {
-	struct arch_cpu c;
-
-	if (arch_cpu_id(&c) || c.implementer != 0x41) /* 'A': Arm Ltd */
+	if (c->implementer != 0x41) /* 'A': Arm Ltd */
 		return false;
 	for (; *parts; parts++)
-		if (c.part == *parts)
+		if (c->part == *parts)
 			return true;
 	return false;
 }
@@ -117,26 +115,26 @@ static const struct arch_event percyc_events[] = {
  * table (upstream libpfm4 names it arm_ac76). */
 static const struct arch_event a7x_events[] = { ARM_RAW_EVENTS, { NULL } };
 
-static bool n3_detect(void)
+static bool n3_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd8e, 0 }; /* Linux asm/cputype.h */
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool v3_detect(void)
+static bool v3_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd84, 0 };
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool a7x_detect(void)
+static bool a7x_detect(const struct arch_cpu *c)
 {
 	/* A76 0xd0b, A77 0xd0d, A78 0xd41, A710 0xd47, A715 0xd4d */
 	static const int parts[] = { 0xd0b, 0xd0d, 0xd41, 0xd47, 0xd4d, 0 };
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool a720_detect(void)
+static bool a720_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd81, 0xd87, 0 }; /* A720, A725 */
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
 
 #define ARM_DESC(var, nm, fam, names_, det, evs, note)                          \
@@ -197,10 +195,11 @@ static int core_pmu_dir(char *buf, size_t size)
 	return err;
 }
 
-static bool pmuv3_detect(void)
+static bool pmuv3_detect(const struct arch_cpu *c)
 {
 	char dir[300];
 
+	(void)c; /* any core: the kernel's PMU directory decides */
 	return core_pmu_dir(dir, sizeof(dir)) == 0;
 }
 

@@ -18,11 +18,12 @@
  * detect() hooks. -ENODEV with 'why' when no description fits. */
 int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size);
 
-/* The libpfm4 PMU that encodes d's named events on this machine: the one
- * libpfm4 finds active among d's pfm_names (skx for skl's table on a
- * Skylake server), else "" (d's own name: encoded only when it is this
- * CPU's or LIBPFM_ENCODE_INACTIVE is set). */
-void arch_pmu_bound(const struct arch_desc *d, char *pfm, size_t size);
+/* d's event table as this machine encodes it: d->events, its named events
+ * bound to the PMU libpfm4 finds active among d's pfm_names (pfm: skx for
+ * skl's table on a Skylake server; "" when none is: d's own name, encoded
+ * only with LIBPFM_ENCODE_INACTIVE); or d->raw_events when libpfm4 has no
+ * active PMU for d but d's detect() claims this CPU (Zen 4 Raphael). */
+const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, size_t size);
 
 /*
  * The counters_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
@@ -31,7 +32,7 @@ void arch_pmu_bound(const struct arch_desc *d, char *pfm, size_t size);
  * or negative errno with the reason in 'why' when no PMU counter opens here
  * (counters_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
  * fits (-ENODEV). Strings point into static tables or the 'names' and
- * 'events' storage. Named events are bound to the PMU of arch_pmu_bound().
+ * 'events' storage. The events are arch_pmu_bind()'s table, bound.
  */
 #define ARCH_MAX_SPECS 16
 #define ARCH_EVENT_MAX 320

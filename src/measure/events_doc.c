@@ -78,8 +78,7 @@ json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad)
 	char pfm[64];
 
 	memset(bad, 0, sizeof(*bad));
-	arch_pmu_bound(d, pfm, sizeof(pfm));
-	for (e = d->events; e->metric; e++)
+	for (e = arch_pmu_bind(d, pfm, sizeof(pfm)); e->metric; e++)
 		json_array_append_new(metrics, event_row(d, e, pfm, bad));
 	return json_pack("{s:s, s:o, s:s, s:o}", "schema", EVENTS_SCHEMA, "tool",
 			 results_tool_json(), "pmu", d->name, "metrics", metrics);

@@ -20,7 +20,7 @@ struct events_bad {
 	int not_encoded;
 };
 /* The mthpscope.events/1 document of d (new reference), its named events
- * bound to this machine's libpfm4 PMU (arch_pmu_bound). */
+ * as this machine encodes them (arch_pmu_bind). */
 json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad);
 /* The document as a table, the derived metrics, coalescing and notes;
  * this_cpu adds what this machine's CPU and kernel say. */
