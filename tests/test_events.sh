@@ -118,6 +118,8 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null &&
 	emulated Icelake-Server,model=207 spr r walks=0xe12 stlb_hits=0x2012 \
 		walk_cycles=0x1001012 cycles=0x3c instructions=0xc0 # Emerald Rapids
 	emulated EPYC,family=26,model=0x02 amd64_fam1ah_zen5 r walks=0xf045
+	emulated Icelake-Server,model=173 gnr r walks=0xe12 stlb_hits=0x2012 \
+		walk_cycles=0x1001012 # Granite Rapids
 	rm -f /tmp/events.err.$$
 else
 	echo "qemu-x86_64 absent or cannot run this binary: emulated CPUs not checked"

@@ -48,8 +48,8 @@ static bool geometry_is(const struct arch_cpu *c, const char *name)
 }
 
 /* Golden Cove and Redwood Cove (SPR, EMR, GNR; ADL/RPL cpu_core) in raw codes:
- * perf pmu-events sapphirerapids/ and graniterapids/virtual-memory.json
- * (intel/perfmon SPR, GNR); cycles and instructions are the SDM Vol. 3B
+ * perf pmu-events sapphirerapids/virtual-memory.json (intel/perfmon SPR),
+ * intel/perfmon GNR/events/graniterapids_core.json V1.21; cycles and instructions are the SDM Vol. 3B
  * architectural events 0x3c and 0xc0. */
 static const struct arch_event golden_cove_raw[] = {
 	{ "walks", "r0e12" },           /* DTLB_LOAD_MISSES.WALK_COMPLETED 0x12 umask 0x0e */
@@ -137,16 +137,12 @@ static const struct arch_desc intel_spr = {
 	.notes = "load side only",
 };
 
-/* Granite Rapids (Redwood Cove): perf pmu-events graniterapids/
- * virtual-memory.json lists only WALK_COMPLETED 0x12/0x0e for the data side,
- * so STLB hits and walk cycles are left out rather than assumed from SPR.
- * Debian's libpfm4 4.13 has no gnr table: raw codes. */
-static const struct arch_event gnr_events[] = {
-	{ "walks", "r0e12" },        /* DTLB_LOAD_MISSES.WALK_COMPLETED 0x12 umask 0x0e */
-	{ "cycles", "r003c" },       /* CPU_CLK_UNHALTED.THREAD_P, SDM Vol. 3B architectural */
-	{ "instructions", "r00c0" }, /* INST_RETIRED.ANY_P, SDM Vol. 3B architectural */
-	{ NULL },
-};
+/* Granite Rapids (Redwood Cove): Intel's event list, intel/perfmon
+ * GNR/events/graniterapids_core.json V1.21, has DTLB_LOAD_MISSES
+ * WALK_COMPLETED 0x12/0x0e, STLB_HIT 0x12/0x20 and WALK_ACTIVE 0x12/0x10
+ * CounterMask 1: SPR's codes (perf's graniterapids/virtual-memory.json
+ * lists only WALK_COMPLETED). Debian's libpfm4 4.13 has no gnr table: raw
+ * codes, golden_cove_raw. */
 static bool gnr_detect(const struct arch_cpu *c)
 {
 	return geometry_is(c, "granite-rapids"); /* 0xad, 0xae: Linux intel-family.h */
@@ -157,11 +153,11 @@ static const struct arch_desc intel_gnr = {
 	.family = "Intel Granite Rapids",
 	.pfm_names = gnr_names,
 	.detect = gnr_detect,
-	.events = gnr_events,
+	.events = golden_cove_raw,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "walks only: the published event list has no STLB_HIT / WALK_ACTIVE",
+	.notes = "load side only; raw codes (no libpfm4 4.13 table)",
 };
 
 /* Alder Lake / Raptor Lake: two PMUs. perf pmu-events alderlake/
