@@ -75,7 +75,7 @@ static const struct row rows[] = {
 	{ d, "walks", NULL, 0x34, ARM_ARM " DTLB_WALK" },                       \
 	{ d, "cycles", NULL, 0x11, ARM_ARM " CPU_CYCLES" },                     \
 	{ d, "instructions", NULL, 0x08, ARM_ARM " INST_RETIRED" }
-#define PERCYC(d) { d, "walk_cycles", NULL, 0x8128, ARM_ARM " DTLB_WALK_PERCYC; perf neoverse-n3 tlb.json" }
+#define PERCYC(d) { d, "walk_pending", NULL, 0x8128, ARM_ARM " DTLB_WALK_PERCYC; perf neoverse-n3 tlb.json" }
 	ARM("arm_n1"), ARM("arm_n2"), ARM("arm_v1"), ARM("arm_v2"),
 	ARM("arm_n3"), PERCYC("arm_n3"), ARM("arm_v3"), PERCYC("arm_v3"),
 	ARM("arm_ac76"), ARM("arm_ac720"), PERCYC("arm_ac720"),
@@ -477,6 +477,41 @@ TEST(derive_formulas)
 	}
 	/* out[] capacity respected */
 	EXPECT_EQ(arch_derive(&d, fake_get, (void *)intel, v, 2), 2);
+}
+
+/* walk_cycles means cycles with a data walk in flight (mmu_overhead divides
+ * it by cycles, HawkEye's share). Arm's DTLB_WALK_PERCYC (0x8128) adds the
+ * walks in progress each cycle: two overlapping walks add 2 a cycle, and
+ * the "share" passes 1. It is walk_pending, and no mmu_overhead comes of it. */
+TEST(percyc_is_occupancy_not_walk_cycles)
+{
+	static const struct fake overlapping[] = {
+		{ "accesses", 1e6 }, { "walks", 1e4 }, { "walk_pending", 3e6 },
+		{ "cycles", 1e6 }, { "instructions", 1e6 }, { NULL },
+	};
+	const struct arch_desc *const *d;
+	struct arch_value v[16];
+	int n, percyc = 0;
+
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e;
+
+		for (e = (*d)->events; e->metric; e++) {
+			char pmu[32];
+			unsigned long long code;
+
+			if (arch_parse_raw(e->event, pmu, sizeof(pmu), &code) || code != 0x8128)
+				continue;
+			EXPECT_STREQ(e->metric, "walk_pending");
+			percyc++;
+			n = arch_derive(*d, fake_get, (void *)overlapping, v, 16);
+			EXPECT_TRUE(isnan(derived(v, n, "mmu_overhead")));
+			EXPECT_TRUE(isnan(derived(v, n, "walk_cycles_per_access")));
+		}
+	}
+#if defined(__aarch64__)
+	EXPECT_EQ(percyc, 3); /* arm_n3, arm_v3, arm_ac720 */
+#endif
 }
 
 /* Without a PMU (this VM) the specs say why; with one, they match the set. */

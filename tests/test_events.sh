@@ -67,7 +67,7 @@ x86_64)
 	;;
 aarch64)
 	check arm_n1 walks 0x34
-	check arm_n3 walk_cycles 0x8128
+	check arm_n3 walk_pending 0x8128
 	;;
 esac
 

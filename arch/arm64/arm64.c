@@ -5,7 +5,10 @@
  * "PMU events and event numbers"), the same number on every core that
  * implements them: L1D_TLB_REFILL 0x05, L1D_TLB 0x25, L2D_TLB_REFILL 0x2d,
  * DTLB_WALK 0x34, CPU_CYCLES 0x11, INST_RETIRED 0x08, DTLB_WALK_PERCYC 0x8128
- * (walks in progress per cycle, only on newer cores). Strings use libpfm4's
+ * (only on newer cores: it adds the number of data walks in progress each
+ * cycle, an occupancy like Intel's WALK_PENDING, not the cycles with a walk
+ * in flight that walk_cycles and mmu_overhead mean; with walks overlapping
+ * it exceeds the cycles. It is recorded as walk_pending.) Strings use libpfm4's
  * tables where Debian's libpfm4 4.13 has them (arm_n1, arm_n2, arm_v1,
  * arm_v2), raw codes elsewhere. tests/test_arch.c checks every encoding under
  * qemu-user in the arm64 build.
@@ -33,6 +36,9 @@ static const struct arch_formula arm_derived[] = {
 		"entry (Arm ARM DDI 0487, Contiguous bit); Linux maps anon folios of order >= 4 " \
 		"with it since 6.9. No PMU event counts contpte hits"
 #define NO_PERCYC "no DTLB_WALK_PERCYC on this core: walk_cycles and mmu_overhead absent"
+#define PERCYC_NOTES "raw codes (no libpfm4 4.13 table); DTLB_WALK_PERCYC counts walks in " \
+		     "progress each cycle (occupancy): walk_pending, not walk_cycles; " \
+		     "walk_cycles and mmu_overhead absent"
 
 static int midr_part(int *implementer)
 {
@@ -107,7 +113,7 @@ static const struct arch_event v2_events[] = { ARM_PFM_EVENTS("arm_v2"), { NULL 
  * DDI 0487 common event); Debian's libpfm4 4.13 has no table: raw codes. */
 static const struct arch_event percyc_events[] = {
 	ARM_RAW_EVENTS,
-	{ "walk_cycles", "r8128" },
+	{ "walk_pending", "r8128" }, /* occupancy: not walk_cycles (see above) */
 	{ NULL },
 };
 /* Cortex-A76 TRM (doc 100798), A77, A78, A710, A715 TRMs: common events
@@ -157,9 +163,9 @@ ARM_DESC(arm_n2, "arm_n2", "Arm Neoverse N2", NAMES("arm_n2"), NULL, n2_events, 
 ARM_DESC(arm_v1, "arm_v1", "Arm Neoverse V1", NAMES("arm_v1"), NULL, v1_events, NO_PERCYC);
 ARM_DESC(arm_v2, "arm_v2", "Arm Neoverse V2", NAMES("arm_v2"), NULL, v2_events, NO_PERCYC);
 ARM_DESC(arm_n3, "arm_n3", "Arm Neoverse N3", NAMES("arm_n3"), n3_detect, percyc_events,
-	 "raw codes (no libpfm4 4.13 table)");
+	 PERCYC_NOTES);
 ARM_DESC(arm_v3, "arm_v3", "Arm Neoverse V3", NAMES("arm_v3"), v3_detect, percyc_events,
-	 "raw codes (no libpfm4 4.13 table)");
+	 PERCYC_NOTES);
 ARM_DESC(arm_ac76, "arm_ac76", "Arm Cortex-A76/A77/A78/A710/A715", NAMES("arm_ac76"),
 	 a7x_detect, a7x_events, NO_PERCYC);
 ARM_DESC(arm_ac720, "arm_ac720", "Arm Cortex-A720/A725", NAMES("arm_ac720"), a720_detect,

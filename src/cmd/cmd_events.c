@@ -25,7 +25,7 @@ static const struct cli_cmd events_cli = {
 	.name = "events",
 	.summary = "List the TLB event set of this CPU family (or --pmu NAME) with encodings.",
 	.details = "Each semantic metric (dtlb_misses, stlb_hits, walks, walk_cycles,\n"
-		   "coalesced_hits, cycles, instructions) with its event string and the\n"
+		   "walk_pending, coalesced_hits, cycles, instructions) with its event string and the\n"
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
 		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.",
 	.exit_status =
