@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,29 @@ const struct arch_desc *arch_find(const char *pmu_name)
 			if (!strcmp(*n, pmu_name))
 				return *d;
 	}
+	return NULL;
+}
+
+const char *arch_event_bind(const struct arch_desc *d, const char *event, const char *pfm,
+			    char *buf, size_t size)
+{
+	size_t len = strlen(d->name);
+	int n;
+
+	if (!pfm || !*pfm || !strcmp(pfm, d->name) || strncmp(event, d->name, len) ||
+	    strncmp(event + len, "::", 2))
+		return event;
+	n = snprintf(buf, size, "%s%s", pfm, event + len);
+	return n < 0 || (size_t)n >= size ? NULL : buf;
+}
+
+const struct arch_desc *arch_detect(const struct arch_cpu *c)
+{
+	const struct arch_desc *const *d;
+
+	for (d = arch_descs; *d; d++)
+		if ((*d)->detect && (*d)->detect(c))
+			return *d;
 	return NULL;
 }
 

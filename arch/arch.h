@@ -40,16 +40,34 @@ struct arch_formula {
 	const char *help;
 };
 
+/* Identification of this CPU, for detect() hooks and 'events'. */
+struct arch_cpu {
+	char vendor[16];   /* "GenuineIntel", "AuthenticAMD", "arm" */
+	int family, model; /* x86 CPUID (display) family and model; -1 on arm64 */
+	int implementer, part; /* arm64 MIDR_EL1 fields; -1 on x86 */
+};
+int arch_cpu_id(struct arch_cpu *c);
+
 struct arch_desc {
 	const char *name;    /* libpfm4 PMU name; upstream's when Debian's 4.13 lacks it */
 	const char *family;  /* "Intel Ice Lake" */
-	/* libpfm4 PMU names that select this description (NULL-terminated) */
+	/* libpfm4 PMU names that select this description (NULL-terminated).
+	 * Each must share the event table of the PMU 'name' (libpfm4's skx and
+	 * clx use skl's, icx icl's): the named events, written "name::EVENT",
+	 * are encoded on such a host as "skx::EVENT" (arch_event_bind), since
+	 * libpfm4 encodes no event of a PMU it does not find active. */
 	const char *const *pfm_names;
 	/* Fallback when the installed libpfm4 has no table for the CPU:
-	 * x86 vendor/family/model or arm64 MIDR implementer/part. */
-	bool (*detect)(void);
+	 * x86 vendor/family/model or arm64 MIDR implementer/part (c as
+	 * arch_cpu_id() fills it; a table test passes others). */
+	bool (*detect)(const struct arch_cpu *c);
 	bool hybrid;                        /* events carry their sysfs PMU */
 	const struct arch_event *events;    /* terminated by { NULL } */
+	/* The same metrics in raw codes, for a CPU detect() finds but the
+	 * installed libpfm4 does not know (its PMU is not active, so the
+	 * named events do not encode): Zen 4 outside Genoa, Emerald Rapids.
+	 * NULL when 'events' is raw already. */
+	const struct arch_event *raw_events;
 	const struct arch_formula *derived; /* terminated by { NULL } */
 	int coalesce_order;   /* TLB coalescing of adjacent PTEs: AMD 2, arm64 contpte 4; -1 none */
 	const char *coalesce; /* in words, with its source */
@@ -71,6 +89,15 @@ extern const struct arch_desc *const arch_descs[];
 
 /* By libpfm4 PMU name (any of pfm_names, or the description's name). */
 const struct arch_desc *arch_find(const char *pmu_name);
+/* The first description whose detect() claims c, or NULL. */
+const struct arch_desc *arch_detect(const struct arch_cpu *c);
+
+/* 'event' as the libpfm4 PMU 'pfm' (one of d->pfm_names, active here)
+ * names it: "skl::X" becomes "skx::X" in buf. Returns event itself when
+ * nothing changes (pfm NULL, empty or d->name; a raw or hybrid string), buf
+ * when it does, NULL when buf is too small. */
+const char *arch_event_bind(const struct arch_desc *d, const char *event, const char *pfm,
+			    char *buf, size_t size);
 
 /* Raw event syntax of the tables: "rHEX" (pmu "") or "PMU/rHEX/" (pmu
  * named, perf's hybrid form). 0 or -EINVAL. */
@@ -101,12 +128,5 @@ struct arch_tlb {
 };
 int arch_tlb_geometry(struct arch_tlb *t);
 
-/* Identification of this CPU, for detect() hooks and 'events'. */
-struct arch_cpu {
-	char vendor[16];   /* "GenuineIntel", "AuthenticAMD", "arm" */
-	int family, model; /* x86 CPUID (display) family and model; -1 on arm64 */
-	int implementer, part; /* arm64 MIDR_EL1 fields; -1 on x86 */
-};
-int arch_cpu_id(struct arch_cpu *c);
 
 #endif

@@ -73,7 +73,7 @@ static const struct tlb_geometry zen3 = {
 
 static const struct tlb_geometry zen4 = {
 	.name = "zen4",
-	.desc = "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh)",
+	.desc = "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-AFh)",
 	.merge = TLB_MERGE_COALESCE,
 	.merge_pages = 4,
 	.nr_levels = 2,

@@ -6,6 +6,7 @@
  * run in the x86 build, the arm64 rows in the arm64 build (under qemu-user).
  * Also: descriptor look-up, derived-metric formulas, the no-PMU reason.
  */
+#include <perfmon/pfmlib.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -42,7 +43,9 @@ static const struct row rows[] = {
 	{ "spr", "walk_cycles", NULL, 0x1001012, "perf sapphirerapids WALK_ACTIVE 0x12/0x10 cmask 1" },
 	{ "spr", "cycles", NULL, 0x3c, INTEL_ARCH },
 	{ "spr", "instructions", NULL, 0xc0, INTEL_ARCH },
-	{ "gnr", "walks", NULL, 0x0e12, "perf graniterapids/virtual-memory.json WALK_COMPLETED 0x12/0x0e" },
+	{ "gnr", "walks", NULL, 0x0e12, "intel/perfmon GNR graniterapids_core.json V1.21 DTLB_LOAD_MISSES.WALK_COMPLETED 0x12/0x0e" },
+	{ "gnr", "stlb_hits", NULL, 0x2012, "intel/perfmon GNR V1.21 DTLB_LOAD_MISSES.STLB_HIT 0x12/0x20" },
+	{ "gnr", "walk_cycles", NULL, 0x1001012, "intel/perfmon GNR V1.21 DTLB_LOAD_MISSES.WALK_ACTIVE 0x12/0x10 CounterMask 1" },
 	{ "gnr", "cycles", NULL, 0x3c, INTEL_ARCH },
 	{ "gnr", "instructions", NULL, 0xc0, INTEL_ARCH },
 	{ "adl", "walks", "cpu_core", 0x0e12, "perf alderlake/virtual-memory.json cpu_core WALK_COMPLETED 0x12/0x0e" },
@@ -72,7 +75,7 @@ static const struct row rows[] = {
 	{ d, "walks", NULL, 0x34, ARM_ARM " DTLB_WALK" },                       \
 	{ d, "cycles", NULL, 0x11, ARM_ARM " CPU_CYCLES" },                     \
 	{ d, "instructions", NULL, 0x08, ARM_ARM " INST_RETIRED" }
-#define PERCYC(d) { d, "walk_cycles", NULL, 0x8128, ARM_ARM " DTLB_WALK_PERCYC; perf neoverse-n3 tlb.json" }
+#define PERCYC(d) { d, "walk_pending", NULL, 0x8128, ARM_ARM " DTLB_WALK_PERCYC; perf neoverse-n3 tlb.json" }
 	ARM("arm_n1"), ARM("arm_n2"), ARM("arm_v1"), ARM("arm_v2"),
 	ARM("arm_n3"), PERCYC("arm_n3"), ARM("arm_v3"), PERCYC("arm_v3"),
 	ARM("arm_ac76"), ARM("arm_ac720"), PERCYC("arm_ac720"),
@@ -91,52 +94,221 @@ static const struct row *find_row(const char *desc, const struct arch_event *e)
 	return NULL;
 }
 
-/* Every event of every compiled description resolves, and equals its row. */
+/* One event resolves and equals its row. */
+static void check_event(const struct arch_desc *d, const struct arch_event *e)
+{
+	const struct row *r = find_row(d->name, e);
+	struct perf_event_attr a;
+	char pmu[64];
+	unsigned long long raw;
+	int ret;
+
+	printf("  %-18s %-14s %s\n", d->name, e->metric, e->event);
+	if (!r) {
+		FAIL_AT("no expected-encoding row for %s %s", d->name, e->metric);
+		return;
+	}
+	ret = counters_encode(e->event, false, &a);
+	if (e->pmu) {
+		/* hybrid raw: the config is fixed, the type is the host's */
+		EXPECT_EQ(arch_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
+		EXPECT_STREQ(pmu, e->pmu);
+		EXPECT_EQ(raw, r->config);
+		if (ret == 0)
+			EXPECT_EQ(a.config, r->config);
+		else
+			EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
+	} else {
+		if (ret)
+			printf("    %s\n", counters_encode_detail());
+		EXPECT_EQ(ret, 0);
+		EXPECT_EQ(a.type, PERF_TYPE_RAW);
+		EXPECT_EQ(a.config, r->config);
+		EXPECT_EQ(a.config1, 0);
+		EXPECT_STREQ(counters_attr_source(&a), "pmu");
+	}
+	EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
+}
+
+/* Every event of every compiled description, and of its raw fallback table,
+ * resolves and equals its row. */
 TEST(every_family_encodes_vendor_codes)
 {
 	const struct arch_desc *const *d;
+	const struct arch_event *e;
 	int checked = 0;
 
 	for (d = arch_descs; *d; d++) {
-		const struct arch_event *e;
-
-		for (e = (*d)->events; e->metric; e++) {
-			const struct row *r = find_row((*d)->name, e);
-			struct perf_event_attr a;
-			char pmu[64];
-			unsigned long long raw;
-			int ret;
-
-			printf("  %-18s %-14s %s\n", (*d)->name, e->metric, e->event);
-			if (!r) {
-				FAIL_AT("no expected-encoding row for %s %s", (*d)->name, e->metric);
-				continue;
-			}
-			ret = counters_encode(e->event, false, &a);
-			if (e->pmu) {
-				/* hybrid raw: the config is fixed, the type is the host's */
-				EXPECT_EQ(arch_parse_raw(e->event, pmu, sizeof(pmu), &raw), 0);
-				EXPECT_STREQ(pmu, e->pmu);
-				EXPECT_EQ(raw, r->config);
-				if (ret == 0)
-					EXPECT_EQ(a.config, r->config);
-				else
-					EXPECT_EQ(ret, -ENOMSG); /* no such PMU on this host */
-			} else {
-				if (ret)
-					printf("    %s\n", counters_encode_detail());
-				EXPECT_EQ(ret, 0);
-				EXPECT_EQ(a.type, PERF_TYPE_RAW);
-				EXPECT_EQ(a.config, r->config);
-				EXPECT_EQ(a.config1, 0);
-				EXPECT_STREQ(counters_attr_source(&a), "pmu");
-			}
-			EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
-			checked++;
-		}
+		for (e = (*d)->events; e->metric; e++, checked++)
+			check_event(*d, e);
+		for (e = (*d)->raw_events; e && e->metric; e++, checked++)
+			check_event(*d, e);
 	}
 	printf("  %d events checked\n", checked);
 	EXPECT_TRUE(checked >= (int)MS_ARRAY_SIZE(rows));
+}
+
+/* A raw fallback table counts the same metrics as the named one, in the
+ * same order; a description that detect()s a CPU and names its events
+ * has one (a CPU libpfm4 does not know cannot encode the names). */
+TEST(raw_fallbacks_match_named_sets)
+{
+	const struct arch_desc *const *d;
+	int with_raw = 0;
+
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e, *r = (*d)->raw_events;
+		bool named = false;
+
+		for (e = (*d)->events; e->metric; e++)
+			named |= strstr(e->event, "::") != NULL;
+		if ((*d)->detect && named && !r)
+			FAIL_AT("%s: detect() without raw_events", (*d)->name);
+		if (!r)
+			continue;
+		with_raw++;
+		for (e = (*d)->events; e->metric && r->metric; e++, r++)
+			EXPECT_STREQ(r->metric, e->metric);
+		EXPECT_TRUE(!e->metric && !r->metric);
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(with_raw, 2); /* spr (Emerald Rapids), zen4 (Raphael, Phoenix, Bergamo) */
+#endif
+}
+
+#if defined(__x86_64__)
+/* detect(): the CPU ranges of arch/tlb_geometry.c (Linux intel-family.h,
+ * bsp_init_amd). A NULL row is a CPU libpfm4 4.13 identifies itself (Zen 3,
+ * Genoa is both) or one no table claims. */
+TEST(detect_by_cpuid)
+{
+	static const struct {
+		const char *vendor;
+		int family, model;
+		const char *want;
+	} t[] = {
+		{ "AuthenticAMD", 0x19, 0x00, NULL }, /* Zen 3 Milan: libpfm4's zen3 */
+		{ "AuthenticAMD", 0x19, 0x0f, NULL },
+		{ "AuthenticAMD", 0x19, 0x21, NULL }, /* Vermeer */
+		{ "AuthenticAMD", 0x19, 0x50, NULL }, /* Cezanne */
+		{ "AuthenticAMD", 0x19, 0x5f, NULL },
+		{ "AuthenticAMD", 0x19, 0x10, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0x11, "amd64_fam19h_zen4" }, /* Genoa */
+		{ "AuthenticAMD", 0x19, 0x1f, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0x61, "amd64_fam19h_zen4" }, /* Raphael */
+		{ "AuthenticAMD", 0x19, 0x74, "amd64_fam19h_zen4" }, /* Phoenix */
+		{ "AuthenticAMD", 0x19, 0xa0, "amd64_fam19h_zen4" }, /* Bergamo */
+		{ "AuthenticAMD", 0x19, 0xaf, "amd64_fam19h_zen4" },
+		{ "AuthenticAMD", 0x19, 0xb0, NULL },
+		{ "AuthenticAMD", 0x1a, 0x02, "amd64_fam1ah_zen5" },
+		{ "AuthenticAMD", 0x1a, 0x44, "amd64_fam1ah_zen5" },
+		{ "AuthenticAMD", 0x1a, 0x50, NULL }, /* Zen 6 (bsp_init_amd) */
+		{ "AuthenticAMD", 0x17, 0x31, NULL }, /* Rome: libpfm4's zen2 */
+		{ "GenuineIntel", 6, 0x8f, "spr" },
+		{ "GenuineIntel", 6, 0xcf, "spr" },   /* Emerald Rapids */
+		{ "GenuineIntel", 6, 0xad, "gnr" },
+		{ "GenuineIntel", 6, 0xae, "gnr" },
+		{ "GenuineIntel", 6, 0x97, "adl" },
+		{ "GenuineIntel", 6, 0xbf, "adl" },
+		{ "GenuineIntel", 6, 0xbe, NULL },    /* ADL-N: E-cores only */
+		{ "GenuineIntel", 6, 0x55, NULL },    /* Skylake-SP: libpfm4's skx */
+		{ "HygonGenuine", 0x18, 0x00, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		struct arch_cpu c = { .family = t[i].family, .model = t[i].model,
+				      .implementer = -1, .part = -1 };
+		const struct arch_desc *d;
+
+		snprintf(c.vendor, sizeof(c.vendor), "%s", t[i].vendor);
+		d = arch_detect(&c);
+		printf("  %s %#x %#x: %s\n", t[i].vendor, t[i].family, t[i].model,
+		       d ? d->name : "-");
+		EXPECT_STREQ(d ? d->name : "-", t[i].want ? t[i].want : "-");
+	}
+}
+#endif
+
+/* libpfm4 (4.13) reports a Skylake server as skx, a Cascade Lake as clx, an
+ * Ice Lake server as icx, and encodes no event of an inactive PMU without
+ * LIBPFM_ENCODE_INACTIVE: 'run' binds the named events to the PMU found
+ * active. Each alias a description lists must encode every named event to
+ * the same code as the description's own name (the same libpfm4 table). */
+static bool pfm_knows(const char *name)
+{
+	pfm_pmu_t p;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name))
+			return true;
+	}
+	return false;
+}
+
+TEST(aliases_bind_to_the_same_codes)
+{
+	const struct arch_desc *const *d;
+	int bound = 0;
+
+	ASSERT_EQ(counters_pfm_init(), 0);
+	for (d = arch_descs; *d; d++) {
+		const char *const *n;
+
+		for (n = (*d)->pfm_names; *n; n++) {
+			const struct arch_event *e;
+
+			if (!strcmp(*n, (*d)->name) || !pfm_knows(*n))
+				continue; /* an upstream name this libpfm4 lacks */
+			for (e = (*d)->events; e->metric; e++) {
+				struct perf_event_attr a, b;
+				char buf[320];
+				const char *ev = arch_event_bind(*d, e->event, *n, buf, sizeof(buf));
+
+				ASSERT_TRUE(ev != NULL);
+				if (ev == e->event)
+					continue; /* raw or hybrid: nothing to bind */
+				printf("  %s\n", ev);
+				EXPECT_EQ(strncmp(ev, *n, strlen(*n)), 0);
+				EXPECT_EQ(counters_encode(e->event, false, &a), 0);
+				EXPECT_EQ(counters_encode(ev, false, &b), 0);
+				EXPECT_EQ(a.config, b.config);
+				bound++;
+			}
+		}
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(bound, 2 * 5 + 5); /* skx, clx: skl's five; icx: icl's five */
+#endif
+}
+
+TEST(event_bind_syntax)
+{
+	static const char *const names[] = { "skl", "skx", NULL };
+	static const struct arch_desc d = { .name = "skl", .pfm_names = names };
+	static const struct {
+		const char *event, *pfm, *want;
+	} t[] = {
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "skx", "skx::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "skl", "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", "", "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "skl::DTLB_LOAD_MISSES:STLB_HIT", NULL, "skl::DTLB_LOAD_MISSES:STLB_HIT" },
+		{ "r2008", "skx", "r2008" },
+		{ "cpu_core/r2012/", "skx", "cpu_core/r2012/" },
+		{ "sklx::EV", "skx", "sklx::EV" }, /* another PMU's prefix is left alone */
+	};
+	char buf[64], small[8];
+	size_t i;
+
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		const char *got = arch_event_bind(&d, t[i].event, t[i].pfm, buf, sizeof(buf));
+
+		ASSERT_TRUE(got != NULL);
+		EXPECT_STREQ(got, t[i].want);
+	}
+	EXPECT_TRUE(arch_event_bind(&d, t[0].event, "skx", small, sizeof(small)) == NULL);
 }
 
 /* The table has no row for an event no description uses. */
@@ -305,6 +477,41 @@ TEST(derive_formulas)
 	}
 	/* out[] capacity respected */
 	EXPECT_EQ(arch_derive(&d, fake_get, (void *)intel, v, 2), 2);
+}
+
+/* walk_cycles means cycles with a data walk in flight (mmu_overhead divides
+ * it by cycles, HawkEye's share). Arm's DTLB_WALK_PERCYC (0x8128) adds the
+ * walks in progress each cycle: two overlapping walks add 2 a cycle, and
+ * the "share" passes 1. It is walk_pending, and no mmu_overhead comes of it. */
+TEST(percyc_is_occupancy_not_walk_cycles)
+{
+	static const struct fake overlapping[] = {
+		{ "accesses", 1e6 }, { "walks", 1e4 }, { "walk_pending", 3e6 },
+		{ "cycles", 1e6 }, { "instructions", 1e6 }, { NULL },
+	};
+	const struct arch_desc *const *d;
+	struct arch_value v[16];
+	int n, percyc = 0;
+
+	for (d = arch_descs; *d; d++) {
+		const struct arch_event *e;
+
+		for (e = (*d)->events; e->metric; e++) {
+			char pmu[32];
+			unsigned long long code;
+
+			if (arch_parse_raw(e->event, pmu, sizeof(pmu), &code) || code != 0x8128)
+				continue;
+			EXPECT_STREQ(e->metric, "walk_pending");
+			percyc++;
+			n = arch_derive(*d, fake_get, (void *)overlapping, v, 16);
+			EXPECT_TRUE(isnan(derived(v, n, "mmu_overhead")));
+			EXPECT_TRUE(isnan(derived(v, n, "walk_cycles_per_access")));
+		}
+	}
+#if defined(__aarch64__)
+	EXPECT_EQ(percyc, 3); /* arm_n3, arm_v3, arm_ac720 */
+#endif
 }
 
 /* Without a PMU (this VM) the specs say why; with one, they match the set. */

@@ -5,7 +5,10 @@
  * "PMU events and event numbers"), the same number on every core that
  * implements them: L1D_TLB_REFILL 0x05, L1D_TLB 0x25, L2D_TLB_REFILL 0x2d,
  * DTLB_WALK 0x34, CPU_CYCLES 0x11, INST_RETIRED 0x08, DTLB_WALK_PERCYC 0x8128
- * (walks in progress per cycle, only on newer cores). Strings use libpfm4's
+ * (only on newer cores: it adds the number of data walks in progress each
+ * cycle, an occupancy like Intel's WALK_PENDING, not the cycles with a walk
+ * in flight that walk_cycles and mmu_overhead mean; with walks overlapping
+ * it exceeds the cycles. It is recorded as walk_pending.) Strings use libpfm4's
  * tables where Debian's libpfm4 4.13 has them (arm_n1, arm_n2, arm_v1,
  * arm_v2), raw codes elsewhere. tests/test_arch.c checks every encoding under
  * qemu-user in the arm64 build.
@@ -33,6 +36,9 @@ static const struct arch_formula arm_derived[] = {
 		"entry (Arm ARM DDI 0487, Contiguous bit); Linux maps anon folios of order >= 4 " \
 		"with it since 6.9. No PMU event counts contpte hits"
 #define NO_PERCYC "no DTLB_WALK_PERCYC on this core: walk_cycles and mmu_overhead absent"
+#define PERCYC_NOTES "raw codes (no libpfm4 4.13 table); DTLB_WALK_PERCYC counts walks in " \
+		     "progress each cycle (occupancy): walk_pending, not walk_cycles; " \
+		     "walk_cycles and mmu_overhead absent"
 
 static int midr_part(int *implementer)
 {
@@ -70,14 +76,12 @@ int arch_cpu_id(struct arch_cpu *c)
 	return 0;
 }
 
-static bool arm_part_in(const int *parts)
+static bool arm_part_in(const struct arch_cpu *c, const int *parts)
 {
-	struct arch_cpu c;
-
-	if (arch_cpu_id(&c) || c.implementer != 0x41) /* 'A': Arm Ltd */
+	if (c->implementer != 0x41) /* 'A': Arm Ltd */
 		return false;
 	for (; *parts; parts++)
-		if (c.part == *parts)
+		if (c->part == *parts)
 			return true;
 	return false;
 }
@@ -109,7 +113,7 @@ static const struct arch_event v2_events[] = { ARM_PFM_EVENTS("arm_v2"), { NULL 
  * DDI 0487 common event); Debian's libpfm4 4.13 has no table: raw codes. */
 static const struct arch_event percyc_events[] = {
 	ARM_RAW_EVENTS,
-	{ "walk_cycles", "r8128" },
+	{ "walk_pending", "r8128" }, /* occupancy: not walk_cycles (see above) */
 	{ NULL },
 };
 /* Cortex-A76 TRM (doc 100798), A77, A78, A710, A715 TRMs: common events
@@ -117,26 +121,26 @@ static const struct arch_event percyc_events[] = {
  * table (upstream libpfm4 names it arm_ac76). */
 static const struct arch_event a7x_events[] = { ARM_RAW_EVENTS, { NULL } };
 
-static bool n3_detect(void)
+static bool n3_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd8e, 0 }; /* Linux asm/cputype.h */
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool v3_detect(void)
+static bool v3_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd84, 0 };
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool a7x_detect(void)
+static bool a7x_detect(const struct arch_cpu *c)
 {
 	/* A76 0xd0b, A77 0xd0d, A78 0xd41, A710 0xd47, A715 0xd4d */
 	static const int parts[] = { 0xd0b, 0xd0d, 0xd41, 0xd47, 0xd4d, 0 };
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
-static bool a720_detect(void)
+static bool a720_detect(const struct arch_cpu *c)
 {
 	static const int parts[] = { 0xd81, 0xd87, 0 }; /* A720, A725 */
-	return arm_part_in(parts);
+	return arm_part_in(c, parts);
 }
 
 #define ARM_DESC(var, nm, fam, names_, det, evs, note)                          \
@@ -159,9 +163,9 @@ ARM_DESC(arm_n2, "arm_n2", "Arm Neoverse N2", NAMES("arm_n2"), NULL, n2_events, 
 ARM_DESC(arm_v1, "arm_v1", "Arm Neoverse V1", NAMES("arm_v1"), NULL, v1_events, NO_PERCYC);
 ARM_DESC(arm_v2, "arm_v2", "Arm Neoverse V2", NAMES("arm_v2"), NULL, v2_events, NO_PERCYC);
 ARM_DESC(arm_n3, "arm_n3", "Arm Neoverse N3", NAMES("arm_n3"), n3_detect, percyc_events,
-	 "raw codes (no libpfm4 4.13 table)");
+	 PERCYC_NOTES);
 ARM_DESC(arm_v3, "arm_v3", "Arm Neoverse V3", NAMES("arm_v3"), v3_detect, percyc_events,
-	 "raw codes (no libpfm4 4.13 table)");
+	 PERCYC_NOTES);
 ARM_DESC(arm_ac76, "arm_ac76", "Arm Cortex-A76/A77/A78/A710/A715", NAMES("arm_ac76"),
 	 a7x_detect, a7x_events, NO_PERCYC);
 ARM_DESC(arm_ac720, "arm_ac720", "Arm Cortex-A720/A725", NAMES("arm_ac720"), a720_detect,
@@ -197,10 +201,11 @@ static int core_pmu_dir(char *buf, size_t size)
 	return err;
 }
 
-static bool pmuv3_detect(void)
+static bool pmuv3_detect(const struct arch_cpu *c)
 {
 	char dir[300];
 
+	(void)c; /* any core: the kernel's PMU directory decides */
 	return core_pmu_dir(dir, sizeof(dir)) == 0;
 }
 

@@ -3,8 +3,13 @@
  * x86 event sets: Intel Skylake, Ice Lake, Sapphire/Granite Rapids, Alder/
  * Raptor Lake (hybrid); AMD Zen 2-5. Strings use libpfm4's names where the
  * installed libpfm4 (Debian 12: 4.13) has the table, raw codes where it does
- * not (adl, gnr, zen5). tests/test_arch.c checks every string's encoding
- * against the vendor's event code and umask.
+ * not (adl, gnr, zen5; spr's and zen4's raw_events for Emerald Rapids and
+ * the Zen 4 models 4.13 does not identify). tests/test_arch.c checks every
+ * string's encoding against the vendor's event code and umask.
+ *
+ * detect() takes the CPU model ranges of arch/tlb_geometry.c (Linux's
+ * intel-family.h and bsp_init_amd), so the event sets and the TLB sizes
+ * name the same CPUs.
  *
  * Intel config layout (SDM Vol. 3B, IA32_PERFEVTSELx): event [7:0],
  * umask [15:8], cmask [31:24]. AMD (APM Vol. 2, PERF_CTL): event [7:0] and
@@ -15,16 +20,43 @@
 #include <string.h>
 
 #include "arch.h"
+#include "tlb_model.h"
 
 /* ---- Intel ----------------------------------------------------------------
  * dtlb_misses on Intel is derived: a load that misses the first-level DTLB
  * either hits the STLB or starts a walk. WALK_ACTIVE (= WALK_PENDING with
  * cmask=1) counts cycles with at least one load walk in flight: HawkEye's
- * walk-cycle event (DTLB_LOAD_MISSES.WALK_DURATION:c1 on Skylake). Only the
- * load side is counted: the micro-kernels measure loads. */
+ * walk-cycle event (it was DTLB_LOAD_MISSES.WALK_DURATION:c1 on Haswell and
+ * Broadwell; Skylake renamed it WALK_PENDING and named the cmask=1 form
+ * WALK_ACTIVE). Only the load side is counted: the micro-kernels measure loads.
+ *
+ * libpfm4 reports a Skylake-SP as skx, Cascade Lake as clx and Ice Lake-SP as
+ * icx, each with skl's or icl's event table; the strings below are bound to
+ * the active name at run time (arch_event_bind). */
 static const struct arch_formula intel_derived[] = {
 	{ "dtlb_misses", ARCH_OP_ADD, "stlb_hits", "walks", 1.0,
 	  "first-level DTLB load misses = STLB hits + completed walks (aborted walks not counted)" },
+	{ NULL },
+};
+
+/* Is c one of the CPUs arch/tlb_geometry.c's entry 'name' describes? */
+static bool geometry_is(const struct arch_cpu *c, const char *name)
+{
+	const struct tlb_geometry *g = tlb_geometry_match(c->vendor, c->family, c->model);
+
+	return g && !strcmp(g->name, name);
+}
+
+/* Golden Cove and Redwood Cove (SPR, EMR, GNR; ADL/RPL cpu_core) in raw codes:
+ * perf pmu-events sapphirerapids/virtual-memory.json (intel/perfmon SPR),
+ * intel/perfmon GNR/events/graniterapids_core.json V1.21; cycles and instructions are the SDM Vol. 3B
+ * architectural events 0x3c and 0xc0. */
+static const struct arch_event golden_cove_raw[] = {
+	{ "walks", "r0e12" },           /* DTLB_LOAD_MISSES.WALK_COMPLETED 0x12 umask 0x0e */
+	{ "stlb_hits", "r2012" },       /* DTLB_LOAD_MISSES.STLB_HIT 0x12 umask 0x20 */
+	{ "walk_cycles", "r1001012" },  /* DTLB_LOAD_MISSES.WALK_ACTIVE 0x12 umask 0x10 cmask 1 */
+	{ "cycles", "r003c" },          /* CPU_CLK_UNHALTED.THREAD_P */
+	{ "instructions", "r00c0" },    /* INST_RETIRED.ANY_P */
 	{ NULL },
 };
 
@@ -84,45 +116,36 @@ static const struct arch_event spr_events[] = {
 	{ "instructions", "spr::INST_RETIRED:ANY_P" },        /* 0xc0 */
 	{ NULL },
 };
-static const char *const spr_names[] = { "spr", "emr", NULL };
+/* SPR (0x8f) and EMR (0xcf). libpfm4 4.13 knows SPR only and has no emr
+ * PMU (an upstream "emr" is not listed here: its table is not checked), so
+ * on Emerald Rapids detect() picks this set and its raw codes. */
+static bool spr_detect(const struct arch_cpu *c)
+{
+	return geometry_is(c, "sapphire-rapids");
+}
+static const char *const spr_names[] = { "spr", NULL };
 static const struct arch_desc intel_spr = {
 	.name = "spr",
 	.family = "Intel Sapphire Rapids / Emerald Rapids",
 	.pfm_names = spr_names,
+	.detect = spr_detect,
 	.events = spr_events,
+	.raw_events = golden_cove_raw,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
 	.notes = "load side only",
 };
 
-static bool intel_model_in(const int *models)
+/* Granite Rapids (Redwood Cove): Intel's event list, intel/perfmon
+ * GNR/events/graniterapids_core.json V1.21, has DTLB_LOAD_MISSES
+ * WALK_COMPLETED 0x12/0x0e, STLB_HIT 0x12/0x20 and WALK_ACTIVE 0x12/0x10
+ * CounterMask 1: SPR's codes (perf's graniterapids/virtual-memory.json
+ * lists only WALK_COMPLETED). Debian's libpfm4 4.13 has no gnr table: raw
+ * codes, golden_cove_raw. */
+static bool gnr_detect(const struct arch_cpu *c)
 {
-	struct arch_cpu c;
-
-	if (arch_cpu_id(&c) || strcmp(c.vendor, "GenuineIntel") || c.family != 6)
-		return false;
-	for (; *models; models++)
-		if (c.model == *models)
-			return true;
-	return false;
-}
-
-/* Granite Rapids (Redwood Cove): perf pmu-events graniterapids/
- * virtual-memory.json lists only WALK_COMPLETED 0x12/0x0e for the data side,
- * so STLB hits and walk cycles are left out rather than assumed from SPR.
- * Debian's libpfm4 4.13 has no gnr table: raw codes. */
-static const struct arch_event gnr_events[] = {
-	{ "walks", "r0e12" },        /* DTLB_LOAD_MISSES.WALK_COMPLETED 0x12 umask 0x0e */
-	{ "cycles", "r003c" },       /* CPU_CLK_UNHALTED.THREAD_P, SDM Vol. 3B architectural */
-	{ "instructions", "r00c0" }, /* INST_RETIRED.ANY_P, SDM Vol. 3B architectural */
-	{ NULL },
-};
-static bool gnr_detect(void)
-{
-	static const int models[] = { 0xad, 0xae, 0 }; /* Linux intel-family.h */
-
-	return intel_model_in(models);
+	return geometry_is(c, "granite-rapids"); /* 0xad, 0xae: Linux intel-family.h */
 }
 static const char *const gnr_names[] = { "gnr", NULL };
 static const struct arch_desc intel_gnr = {
@@ -130,11 +153,11 @@ static const struct arch_desc intel_gnr = {
 	.family = "Intel Granite Rapids",
 	.pfm_names = gnr_names,
 	.detect = gnr_detect,
-	.events = gnr_events,
+	.events = golden_cove_raw,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "walks only: the published event list has no STLB_HIT / WALK_ACTIVE",
+	.notes = "load side only; raw codes (no libpfm4 4.13 table)",
 };
 
 /* Alder Lake / Raptor Lake: two PMUs. perf pmu-events alderlake/
@@ -153,13 +176,11 @@ static const struct arch_event adl_events[] = {
 	{ "instructions", "cpu_atom/r00c0/", "cpu_atom" },
 	{ NULL },
 };
-static bool adl_detect(void)
+static bool adl_detect(const struct arch_cpu *c)
 {
 	/* ADL-S/P 0x97/0x9a, RPL 0xb7/0xba/0xbf (Linux intel-family.h);
 	 * ADL-N (0xbe) has E-cores only and is left out */
-	static const int models[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
-
-	return intel_model_in(models);
+	return geometry_is(c, "golden-cove");
 }
 static const char *const adl_names[] = { "adl_glc", "adl_grt", "adl", NULL };
 static const struct arch_desc intel_adl = {
@@ -242,6 +263,20 @@ static const struct arch_desc amd_zen3 = {
 	.notes = AMD_NOTES,
 };
 
+/* Zen 4 and Zen 5 in raw codes: PMCx045 with the umasks above (PPR for AMD
+ * Family 19h Model 11h, doc 55901; Family 1Ah Model 02h, doc 57238; perf
+ * pmu-events amdzen4/ and amdzen5/load-store.json ls_l1_d_tlb_miss.*),
+ * PMCx076, PMCx0C0. */
+static const struct arch_event amd_raw[] = {
+	{ "dtlb_misses", "rff45" },    /* ls_l1_d_tlb_miss.all */
+	{ "stlb_hits", "r0f45" },      /* the four L2-hit umasks */
+	{ "walks", "rf045" },          /* ls_l1_d_tlb_miss.all_l2_miss */
+	{ "coalesced_hits", "r0245" }, /* tlb_reload_coalesced_page_hit */
+	{ "cycles", "r0076" },         /* ls_not_halted_cyc */
+	{ "instructions", "r00c0" },   /* ex_ret_instr */
+	{ NULL },
+};
+
 /* PPR for AMD Family 19h Model 11h (doc 55901), PMCx045; libpfm4
  * lib/events/amd64_events_fam19h_zen4.h. */
 static const struct arch_event zen4_events[] = {
@@ -258,34 +293,32 @@ static const struct arch_event zen4_events[] = {
 	{ "instructions", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS" },
 	{ NULL },
 };
+/* Family 19h models 10h-1Fh and 60h-AFh (Linux bsp_init_amd; 00h-0Fh and
+ * 20h-5Fh are Zen 3). libpfm4 4.13 calls only Genoa (model 11h) zen4:
+ * Raphael (61h), Phoenix (74h), Bergamo (A0h) have no libpfm4 PMU and are
+ * found here, with the raw codes. */
+static bool zen4_detect(const struct arch_cpu *c)
+{
+	return geometry_is(c, "zen4");
+}
 static const char *const zen4_names[] = { "amd64_fam19h_zen4", NULL };
 static const struct arch_desc amd_zen4 = {
 	.name = "amd64_fam19h_zen4",
 	.family = "AMD Zen 4",
 	.pfm_names = zen4_names,
+	.detect = zen4_detect,
 	.events = zen4_events,
+	.raw_events = amd_raw,
 	.coalesce_order = 2,
 	.coalesce = AMD_COALESCE,
 	.notes = AMD_NOTES,
 };
 
-/* PPR for AMD Family 1Ah Model 02h (doc 57238), PMCx045 with the same umasks;
- * perf pmu-events amdzen5/load-store.json (ls_l1_d_tlb_miss.*). Debian's
- * libpfm4 4.13 has no Zen 5 table: raw codes. */
-static const struct arch_event zen5_events[] = {
-	{ "dtlb_misses", "rff45" },    /* ls_l1_d_tlb_miss.all */
-	{ "stlb_hits", "r0f45" },      /* the four L2-hit umasks */
-	{ "walks", "rf045" },          /* ls_l1_d_tlb_miss.all_l2_miss */
-	{ "coalesced_hits", "r0245" }, /* tlb_reload_coalesced_page_hit */
-	{ "cycles", "r0076" },         /* ls_not_halted_cyc */
-	{ "instructions", "r00c0" },   /* ex_ret_instr */
-	{ NULL },
-};
-static bool zen5_detect(void)
+/* Family 1Ah, the Zen 5 model ranges of Linux bsp_init_amd (not the Zen 6
+ * ones). Debian's libpfm4 4.13 has no Zen 5 table: raw codes (amd_raw). */
+static bool zen5_detect(const struct arch_cpu *c)
 {
-	struct arch_cpu c;
-
-	return !arch_cpu_id(&c) && !strcmp(c.vendor, "AuthenticAMD") && c.family == 0x1a;
+	return geometry_is(c, "zen5");
 }
 static const char *const zen5_names[] = { "amd64_fam1ah_zen5", NULL };
 static const struct arch_desc amd_zen5 = {
@@ -293,7 +326,7 @@ static const struct arch_desc amd_zen5 = {
 	.family = "AMD Zen 5",
 	.pfm_names = zen5_names,
 	.detect = zen5_detect,
-	.events = zen5_events,
+	.events = amd_raw,
 	.coalesce_order = 2,
 	.coalesce = AMD_COALESCE,
 	.notes = AMD_NOTES,

@@ -53,7 +53,7 @@ struct tlb_cpu_match {
 
 struct tlb_geometry {
 	const char *name;        /* "zen4", "golden-cove", "neoverse-n2", ... (--tlb-model NAME) */
-	const char *desc;        /* "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh)" */
+	const char *desc;        /* "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-AFh)" */
 	enum tlb_merge merge;
 	unsigned merge_pages;    /* pages one merged entry maps at page_shift 12 (4 AMD, 16 contpte);
 				  * the model rescales contpte for 16K/64K pages */

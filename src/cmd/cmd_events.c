@@ -25,7 +25,7 @@ static const struct cli_cmd events_cli = {
 	.name = "events",
 	.summary = "List the TLB event set of this CPU family (or --pmu NAME) with encodings.",
 	.details = "Each semantic metric (dtlb_misses, stlb_hits, walks, walk_cycles,\n"
-		   "coalesced_hits, cycles, instructions) with its event string and the\n"
+		   "walk_pending, coalesced_hits, cycles, instructions) with its event string and the\n"
 		   "perf_event_attr type/config/config1 libpfm4 encodes it to. A named PMU is\n"
 		   "encoded even when it is not this CPU's (LIBPFM_ENCODE_INACTIVE), for reference.",
 	.exit_status =
@@ -48,7 +48,8 @@ static int events_cmd(int argc, char **argv)
 	const struct arch_desc *d = NULL;
 	char why[512];
 	json_t *doc;
-	int i, err, nr_bad;
+	struct events_bad bad;
+	int i, err;
 
 	if ((i = cli_parse_no_args(&events_cli, argc, argv, &o)) >= 0)
 		return i;
@@ -83,10 +84,13 @@ static int events_cmd(int argc, char **argv)
 				d->name, strerror(-err), why);
 	}
 
-	doc = events_doc_build(d, &nr_bad);
-	if (nr_bad)
+	doc = events_doc_build(d, &bad);
+	if (bad.absent_pmu)
 		ms_note("%d event(s) name a PMU this host does not have (hybrid cpu_core/cpu_atom): "
-			"their perf type is left null", nr_bad);
+			"their perf type is left null", bad.absent_pmu);
+	if (bad.not_encoded)
+		ms_note("%d event(s) do not encode here (libpfm4's reason beside each): 'run' "
+			"could not count them", bad.not_encoded);
 	if (o.format == REPORT_JSON) {
 		json_dumpf(doc, stdout, JSON_INDENT(2));
 		putchar('\n');

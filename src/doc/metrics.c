@@ -52,6 +52,10 @@ const struct metrics_def metrics_table[] = {
 	{ "wall_ns",             "ns of wall time per run",  false, NONE,  0, 4, "timing" },
 	{ "walk_cycles_per_access", NULL, false, NONE, 0, 0, "pmu" },
 	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 1, "pmu" },
+	/* Arm DTLB_WALK_PERCYC: walks in progress summed over cycles (occupancy,
+	 * Intel's WALK_PENDING), not cycles with a walk in flight: its own name,
+	 * so mmu_overhead never reads it as a share of cycles */
+	{ "walk_pending",        "walks in flight x cycles/access", true, LOWER, 0, 0, "pmu" },
 	{ "walks_per_cpu_s",     "walks per CPU second",     false, NONE,  0, 2, "pmu" },
 	{ "walks_per_kaccess",   NULL,  false, NONE,  0, 0, "pmu" },
 	{ "watch_cpu_ns",        "ns of CPU spent scanning", false, NONE,  0, 0, "kernel" },

@@ -11,7 +11,7 @@
 int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size)
 {
 	struct counters_pmu_model models[8];
-	const struct arch_desc *const *d;
+	struct arch_cpu c;
 	int n, i;
 
 	*out = NULL;
@@ -20,18 +20,32 @@ int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size)
 		if ((*out = arch_find(models[i].name)))
 			return 0;
 	}
-	for (d = arch_descs; *d; d++) {
-		if ((*d)->detect && (*d)->detect()) {
-			*out = *d;
-			return 0;
-		}
-	}
+	arch_cpu_id(&c); /* arm64 without MIDR in sysfs: PMUv3 still detects */
+	if ((*out = arch_detect(&c)))
+		return 0;
 	if (n > 0)
 		snprintf(why, size, "libpfm4 detects '%s', for which mthpscope has no TLB event "
 			 "set ('mthpscope events --pmu NAME' lists the known ones)", models[0].name);
 	else
 		snprintf(why, size, "neither libpfm4 nor mthpscope's CPU tables know this CPU");
 	return -ENODEV;
+}
+
+const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, size_t size)
+{
+	struct counters_pmu_model models[8];
+	int n = counters_detect_pmus(models, 8), i;
+	struct arch_cpu c;
+
+	pfm[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (arch_find(models[i].name) == d) {
+			snprintf(pfm, size, "%s", models[i].name);
+			return d->events;
+		}
+	if (d->raw_events && d->detect && !arch_cpu_id(&c) && d->detect(&c))
+		return d->raw_events;
+	return d->events;
 }
 
 /* Is 'cpu' in a sysfs cpu list such as "0-7,16-23"? */
@@ -77,7 +91,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 {
 	const struct arch_event *e;
 	const char *first_pmu = NULL, *want = NULL;
-	char adv[384];
+	char adv[384], pfm[64];
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -103,7 +117,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 			return -ENODEV;
 		}
 	}
-	for (e = d->events; e->metric; e++) {
+	for (e = arch_pmu_bind(d, pfm, sizeof(pfm)); e->metric; e++) {
 		struct counters_spec *s;
 
 		if (want && e->pmu && strcmp(e->pmu, want))
@@ -116,7 +130,9 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 		if (out->n == ARCH_MAX_SPECS)
 			return -E2BIG;
 		s = &out->spec[out->n];
-		s->event = e->event;
+		s->event = arch_event_bind(d, e->event, pfm, out->events[out->n], ARCH_EVENT_MAX);
+		if (!s->event)
+			return -ENAMETOOLONG;
 		s->metric = e->metric;
 		if (!first_pmu)
 			first_pmu = e->pmu;

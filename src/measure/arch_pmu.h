@@ -18,20 +18,30 @@
  * detect() hooks. -ENODEV with 'why' when no description fits. */
 int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size);
 
+/* d's event table as this machine encodes it: d->events, its named events
+ * bound to the PMU libpfm4 finds active among d's pfm_names (pfm: skx for
+ * skl's table on a Skylake server; "" when none is: d's own name, encoded
+ * only with LIBPFM_ENCODE_INACTIVE); or d->raw_events when libpfm4 has no
+ * active PMU for d but d's detect() claims this CPU (Zen 4 Raphael). */
+const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, size_t size);
+
 /*
  * The counters_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
  * the core type of that cpu; cpu < 0: every PMU, metrics of the non-first
  * PMU suffixed "_<pmu>"). d NULL: arch_pmu_detect(). Returns the number of specs,
  * or negative errno with the reason in 'why' when no PMU counter opens here
  * (counters_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
- * fits (-ENODEV). Strings point into static tables or 'names' storage.
+ * fits (-ENODEV). Strings point into static tables or the 'names' and
+ * 'events' storage. The events are arch_pmu_bind()'s table, bound.
  */
 #define ARCH_MAX_SPECS 16
+#define ARCH_EVENT_MAX 320
 struct arch_specs {
 	const struct arch_desc *desc;
 	int n;
 	struct counters_spec spec[ARCH_MAX_SPECS];
 	char names[ARCH_MAX_SPECS][48]; /* suffixed metric names (hybrid, cpu < 0) */
+	char events[ARCH_MAX_SPECS][ARCH_EVENT_MAX]; /* events bound to another PMU name */
 	/* d's events this PMU does not count (arch_event_counted() == 0): left
 	 * out of spec[], named here so the caller can say which */
 	const struct arch_event *missing[ARCH_MAX_SPECS];

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch_pmu.h"
 #include "counters.h"
 #include "events_doc.h"
 #include "results.h"
@@ -32,44 +33,53 @@ static void metric_name(const struct arch_desc *d, const struct arch_event *e, c
 		snprintf(buf, size, "%s", e->metric);
 }
 
-json_t *events_doc_build(const struct arch_desc *d, int *nr_bad)
+/* One event's row: its string as bound here, and what it encodes to. */
+static json_t *event_row(const struct arch_desc *d, const struct arch_event *e, const char *pfm,
+			 struct events_bad *bad)
+{
+	struct perf_event_attr a;
+	unsigned long long raw;
+	char name[64], pmu[64], bound[320];
+	const char *ev = arch_event_bind(d, e->event, pfm, bound, sizeof(bound));
+	int err = ev ? counters_encode(ev, false, &a) : -ENAMETOOLONG;
+	int counted = d->counted ? d->counted(e->event) : -ENOSYS;
+	json_t *m;
+
+	metric_name(d, e, name, sizeof(name));
+	m = json_pack("{s:s, s:s}", "metric", name, "event", ev ? ev : e->event);
+	/* only where the description can ask this machine's PMU */
+	if (d->counted)
+		json_object_set_new(m, "counted", counted < 0 ? json_null() : json_boolean(counted));
+	if (err) {
+		/* a hybrid PMU absent here: its perf type is a property of the host */
+		bool parsed = !arch_parse_raw(e->event, pmu, sizeof(pmu), &raw);
+
+		json_object_set_new(m, "type", json_null());
+		json_object_set_new(m, "config", parsed ? json_integer((json_int_t)raw) : json_null());
+		json_object_set_new(m, "config1", parsed ? json_integer(0) : json_null());
+		json_object_set_new(m, "error", json_string(ev ? counters_encode_detail() :
+							    strerror(ENAMETOOLONG)));
+		if (e->pmu)
+			bad->absent_pmu++;
+		else
+			bad->not_encoded++;
+	} else {
+		json_object_set_new(m, "type", json_integer(a.type));
+		json_object_set_new(m, "config", json_integer((json_int_t)a.config));
+		json_object_set_new(m, "config1", json_integer((json_int_t)a.config1));
+	}
+	return m;
+}
+
+json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad)
 {
 	const struct arch_event *e;
 	json_t *metrics = json_array();
+	char pfm[64];
 
-	*nr_bad = 0;
-	for (e = d->events; e->metric; e++) {
-		struct perf_event_attr a;
-		unsigned long long raw;
-		char name[64], pmu[64];
-		json_t *m;
-		int err = counters_encode(e->event, false, &a);
-
-		int counted = d->counted ? d->counted(e->event) : -ENOSYS;
-
-		metric_name(d, e, name, sizeof(name));
-		m = json_pack("{s:s, s:s}", "metric", name, "event", e->event);
-		/* only where the description can ask this machine's PMU */
-		if (d->counted)
-			json_object_set_new(m, "counted", counted < 0 ? json_null() :
-					    json_boolean(counted));
-		if (err) {
-			/* a hybrid PMU absent here: its perf type is a property of the host */
-			bool parsed = !arch_parse_raw(e->event, pmu, sizeof(pmu), &raw);
-
-			json_object_set_new(m, "type", json_null());
-			json_object_set_new(m, "config",
-					    parsed ? json_integer((json_int_t)raw) : json_null());
-			json_object_set_new(m, "config1", parsed ? json_integer(0) : json_null());
-			json_object_set_new(m, "error", json_string(counters_encode_detail()));
-			(*nr_bad)++;
-		} else {
-			json_object_set_new(m, "type", json_integer(a.type));
-			json_object_set_new(m, "config", json_integer((json_int_t)a.config));
-			json_object_set_new(m, "config1", json_integer((json_int_t)a.config1));
-		}
-		json_array_append_new(metrics, m);
-	}
+	memset(bad, 0, sizeof(*bad));
+	for (e = arch_pmu_bind(d, pfm, sizeof(pfm)); e->metric; e++)
+		json_array_append_new(metrics, event_row(d, e, pfm, bad));
 	return json_pack("{s:s, s:o, s:s, s:o}", "schema", EVENTS_SCHEMA, "tool",
 			 results_tool_json(), "pmu", d->name, "metrics", metrics);
 }

@@ -13,9 +13,15 @@
 
 /* "  NAME  FAMILY" a line for every known description. */
 void events_list_pmus(FILE *f);
-/* The mthpscope.events/1 document of d (new reference); *nr_bad counts the
- * events libpfm4 could not encode here (their perf type is null). */
-json_t *events_doc_build(const struct arch_desc *d, int *nr_bad);
+/* Events that did not encode here (their perf type is null): a hybrid
+ * PMU this host does not have, or a string libpfm4 refused. */
+struct events_bad {
+	int absent_pmu;
+	int not_encoded;
+};
+/* The mthpscope.events/1 document of d (new reference), its named events
+ * as this machine encodes them (arch_pmu_bind). */
+json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad);
 /* The document as a table, the derived metrics, coalescing and notes;
  * this_cpu adds what this machine's CPU and kernel say. */
 void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FILE *out);
