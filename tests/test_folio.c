@@ -248,8 +248,10 @@ TEST(hugetlb_pages)
 
 /* A compound page that is no THP: io_uring's SQE array (4096 entries of 64
  * bytes, one allocation of 256 KiB). Its pages are neither order-0 folios nor
- * THP: the scanner counts them as other, as thpmaps counts them nowhere (it
- * counted 64 order-0 pages). */
+ * THP: the scanner counts them as other (it counted 64 order-0 pages), and
+ * as the process's memory, as smaps Rss does and so thpmaps' percent base
+ * (it left them out, so scan's default percentages of a process with such
+ * pages were larger than thpmaps' and scan --smaps'). */
 TEST(compound_not_thp)
 {
 	struct io_uring_params par;
@@ -282,6 +284,8 @@ TEST(compound_not_thp)
 	EXPECT_EQ(h.pages[0], 0ull);
 	EXPECT_EQ(h.other, len / 4096);
 	EXPECT_EQ(h.present, len / 4096);
+	EXPECT_EQ(h.anon + h.file, len / 4096);
+	EXPECT_EQ((long long)(h.anon + h.file) * 4, tu_smaps_kb(p, "Rss:"));
 	munmap(p, len);
 	close(fd);
 }

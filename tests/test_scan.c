@@ -583,6 +583,47 @@ TEST(cgroup_and_text)
 	munmap(p, 2 * MB);
 }
 
+/* --inc-empty: a VMA with nothing resident is its header line alone, as in
+ * thpmaps and scan --smaps (the default mode printed every label at 0 kB
+ * under it). */
+TEST(inc_empty_vma_has_no_labels)
+{
+	const char *const modes[] = { "", "--smaps" };
+	char cmd[512], line[512], head[32];
+	size_t m;
+	char *p;
+
+	tu_require_pfns();
+	/* untouched and read-only: nothing resident, no neighbour to merge */
+	p = mmap(NULL, 2 * MB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(p != MAP_FAILED);
+	snprintf(head, sizeof(head), "%016lx-", (unsigned long)p);
+	for (m = 0; m < 2; m++) {
+		bool seen = false, next_is_label = false;
+		FILE *f;
+
+		snprintf(cmd, sizeof(cmd), "%s scan --pid %d --inc-empty %s", bin(), getpid(),
+			 modes[m]);
+		f = popen(cmd, "r");
+		ASSERT_TRUE(f != NULL);
+		while (fgets(line, sizeof(line), f)) {
+			char *v = strchr(line, ':');
+
+			if (seen) {
+				/* the next line: another VMA's header ("PID: start-end") */
+				next_is_label = !v || strspn(line, "0123456789") != (size_t)(v - line);
+				break;
+			}
+			seen = v && !strncmp(v + 2, head, strlen(head));
+		}
+		pclose(f);
+		EXPECT_TRUE(seen);
+		if (next_is_label)
+			FAIL_AT("scan --inc-empty %s: labels under an empty VMA: %s", modes[m], line);
+	}
+	munmap(p, 2 * MB);
+}
+
 /* A named process that exits during a timeline ends it with exit 1. */
 TEST(named_process_exits)
 {

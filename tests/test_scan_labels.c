@@ -31,9 +31,15 @@ TEST(cont_sizes)
 	EXPECT_EQ(o.cont_order[0], 1);
 	EXPECT_EQ(o.cont_order[1], 4);
 	EXPECT_EQ(o.cont_order[2], 9);
-	while (o.nr_cont < SCAN_MAX_CONT)
-		ASSERT_EQ(scan_opts_add_cont(&o, 65536), 0);
-	EXPECT_EQ(scan_opts_add_cont(&o, 65536), -E2BIG);
+	/* a size given twice is one label, as in thpmaps (it was two) */
+	EXPECT_EQ(scan_opts_add_cont(&o, 65536), 0);
+	EXPECT_EQ(o.nr_cont, 3);
+	/* more sizes than fit: with 4K pages and a PMD order past 9 (16K and
+	 * 64K pages have PMD orders 11 and 13) */
+	o.pmd_order = 20;
+	for (i = 0; o.nr_cont < SCAN_MAX_CONT; i++)
+		ASSERT_EQ(scan_opts_add_cont(&o, 8192ULL << i), 0);
+	EXPECT_EQ(scan_opts_add_cont(&o, 8192ULL << i), -E2BIG);
 }
 
 /* thpmaps' order: pmd (anon, file), then per type pte-aligned by size,

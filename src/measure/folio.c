@@ -163,7 +163,8 @@ int folio_kind_add(const struct folio_extent *e, const struct folio_kind_sums *s
 	case FOLIO_KSM: sum = s->ksm; break;
 	case FOLIO_ZERO: sum = s->zero; break;
 	case FOLIO_HUGETLB: sum = s->hugetlb; break;
-	case FOLIO_OTHER: sum = s->other; break;
+	case FOLIO_OTHER:
+	case FOLIO_COMPOUND: sum = s->other; break;
 	default: return -1;
 	}
 	*sum += e->pages;
@@ -243,11 +244,11 @@ static enum folio_kind classify(uint64_t fl)
 		return FOLIO_THP;
 	if ((fl & KPF_KSM) && ksm_has_pages())
 		return FOLIO_KSM;
-	/* compound but neither THP nor hugetlb: a driver's or io_uring's
-	 * higher-order page (or a large folio off the LRU for a moment), not an
-	 * order-0 folio; thpmaps counts it nowhere either */
+	/* compound but neither THP nor hugetlb: not an order-0 folio, nor a
+	 * THP of any order; thpmaps gives it no label but counts it in its
+	 * percent base (smaps Rss), as scan --smaps does */
 	if (fl & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))
-		return FOLIO_OTHER;
+		return FOLIO_COMPOUND;
 	return FOLIO_SMALL;
 }
 

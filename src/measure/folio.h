@@ -59,7 +59,11 @@ enum folio_kind {
 	FOLIO_KSM,     /* KSM pages (order 0), merged like FOLIO_SMALL */
 	FOLIO_ZERO,    /* the shared zero page or huge zero page */
 	FOLIO_HUGETLB, /* hugetlbfs pages */
-	FOLIO_OTHER,   /* no struct page behind the PFN, or a compound page no THP */
+	FOLIO_OTHER,   /* no struct page behind the PFN */
+	FOLIO_COMPOUND, /* a compound page neither THP nor hugetlb: a driver's or
+			 * io_uring's higher-order page, or a large folio off the
+			 * LRU for a moment; the process's memory (smaps Rss counts
+			 * it), in no folio order (counted with 'other') */
 };
 
 /*
@@ -80,10 +84,11 @@ struct folio_extent {
 };
 
 /* Is the extent the process's own memory, counted as anon or file (THP,
- * small, KSM)? */
+ * small, KSM, compound: what smaps counts in Rss)? */
 static inline bool folio_extent_is_rss(const struct folio_extent *e)
 {
-	return e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM;
+	return e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM ||
+	       e->kind == FOLIO_COMPOUND;
 }
 
 /* A large folio's order, orders above FOLIO_MAX_ORDER counted at it. */

@@ -39,6 +39,9 @@ int scan_opts_add_cont(struct scan_opts *o, unsigned long long bytes)
 	order = __builtin_ctzll(pages);
 	if (order > o->pmd_order)
 		return -EINVAL;
+	for (int i = 0; i < o->nr_cont; i++)
+		if (o->cont_order[i] == order)
+			return 0; /* once, as thpmaps' labels are */
 	if (o->nr_cont == SCAN_MAX_CONT)
 		return -E2BIG;
 	o->cont_order[o->nr_cont++] = order;
@@ -490,6 +493,9 @@ int scan_process(int pid, const struct scan_opts *o, scan_vma_fn fn, void *ctx)
 	for (i = 0; i < l.nr; i++) {
 		if (l.v[i].scanned)
 			finish_vma(o, &l.v[i], smaps);
+		/* as thpmaps: a VMA with nothing resident has no labels */
+		if (!l.v[i].rss_kb)
+			l.v[i].scanned = false;
 		err = fn ? fn(&l.v[i], ctx) : 0;
 		if (err)
 			goto out;
