@@ -519,34 +519,31 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 	}
 }
 
+/* The verdict line, then its notes: the reason always, the others where
+ * there are any; markdown paragraphs (the advice in italics) or text
+ * wrapped under the line. */
 static void recommendation(const struct analysis *a, FILE *f, bool md)
 {
-	if (md) {
-		fprintf(f, "### Recommendation: **%s**", analyze_verdict_name(a->verdict));
-		if (a->min_order >= 0)
-			fprintf(f, ", min_order **%d**", a->min_order);
-		fprintf(f, "\n\n%s\n\n", a->reason);
-		if (a->hardware_note[0])
-			fprintf(f, "%s\n\n", a->hardware_note);
-		if (a->khugepaged_note[0])
-			fprintf(f, "%s\n\n", a->khugepaged_note);
-		if (a->advice[0])
-			fprintf(f, "*%s*\n", a->advice);
-		return;
-	}
-	fprintf(f, "recommendation: %s", analyze_verdict_name(a->verdict));
+	const char *const notes[] = { a->reason, a->hardware_note, a->khugepaged_note, a->advice };
+	size_t i;
+
+	fprintf(f, md ? "### Recommendation: **%s**" : "recommendation: %s",
+		analyze_verdict_name(a->verdict));
 	if (a->min_order >= 0)
-		fprintf(f, ", min_order %d", a->min_order);
-	else
+		fprintf(f, md ? ", min_order **%d**" : ", min_order %d", a->min_order);
+	else if (!md)
 		fprintf(f, ", min_order none");
-	fprintf(f, "\n");
-	wrap(f, "  ", a->reason);
-	if (a->hardware_note[0])
-		wrap(f, "  ", a->hardware_note);
-	if (a->khugepaged_note[0])
-		wrap(f, "  ", a->khugepaged_note);
-	if (a->advice[0])
-		wrap(f, "  ", a->advice);
+	fprintf(f, md ? "\n\n" : "\n");
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		if (i && !notes[i][0])
+			continue;
+		if (!md)
+			wrap(f, "  ", notes[i]);
+		else if (notes[i] == a->advice)
+			fprintf(f, "*%s*\n", notes[i]);
+		else
+			fprintf(f, "%s\n\n", notes[i]);
+	}
 }
 
 int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
