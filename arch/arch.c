@@ -99,6 +99,14 @@ int arch_parse_raw(const char *s, char *pmu, size_t pmu_size, unsigned long long
 	return 0;
 }
 
+const struct arch_event *arch_events_for(const struct arch_desc *d, enum arch_access access,
+					 bool raw)
+{
+	if (access == ARCH_ACCESS_STORES && (raw ? d->store_raw_events : d->store_events))
+		return raw ? d->store_raw_events : d->store_events;
+	return raw ? d->raw_events : d->events;
+}
+
 int arch_event_counted(const struct arch_desc *d, const char *event)
 {
 	return d && d->counted ? d->counted(event) : 1;

@@ -68,6 +68,14 @@ struct arch_desc {
 	 * named events do not encode): Zen 4 outside Genoa, Emerald Rapids.
 	 * NULL when 'events' is raw already. */
 	const struct arch_event *raw_events;
+	/* The same metrics, in the same order, for a workload of stores (the
+	 * store pattern, kernels-micro/store.c) where the family counts
+	 * store-side TLB misses apart: Intel's DTLB_STORE_MISSES, whose
+	 * DTLB_LOAD_MISSES counterparts see no store. NULL: 'events' count
+	 * stores too (AMD PMCx045, Arm L1D_TLB_REFILL and DTLB_WALK).
+	 * store_raw_events: raw_events' counterpart. */
+	const struct arch_event *store_events;
+	const struct arch_event *store_raw_events;
 	const struct arch_formula *derived; /* terminated by { NULL } */
 	int coalesce_order;   /* TLB coalescing of adjacent PTEs: AMD 2, arm64 contpte 4; -1 none */
 	const char *coalesce; /* in words, with its source */
@@ -78,6 +86,18 @@ struct arch_desc {
 	 * announce.) */
 	int (*counted)(const char *event);
 };
+
+/* Which accesses a workload makes, for arch_events_for(). */
+enum arch_access {
+	ARCH_ACCESS_LOADS,  /* every pattern but store, and a command */
+	ARCH_ACCESS_STORES, /* the store pattern */
+};
+
+/* d's event table for 'access': d->store_events (store_raw_events when
+ * raw) for ARCH_ACCESS_STORES where d has them, else d->events
+ * (raw_events). raw without such a table: NULL. */
+const struct arch_event *arch_events_for(const struct arch_desc *d, enum arch_access access,
+					 bool raw);
 
 /* arch_arm64_contpte_order: in folio_types.h (plain facts analysis uses). */
 

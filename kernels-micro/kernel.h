@@ -15,6 +15,7 @@
 #ifndef KERNEL_H
 #define KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,9 @@ struct kernel_state {
 struct kernel_desc {
 	const char *name;
 	const char *help;
+	/* Its accesses are stores: Intel counts their TLB misses with other
+	 * events (DTLB_STORE_MISSES), which bench_access() selects. */
+	bool stores;
 	/* Lay the pattern out in the populated buffer. 0 or negative errno. */
 	int (*setup)(struct kernel_state *st);
 	/* Exactly n accesses; continues where the previous call stopped. */

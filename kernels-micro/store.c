@@ -33,6 +33,7 @@ __attribute__((noinline)) static uint64_t store_loop(struct kernel_state *st,
 const struct kernel_desc kernel_store = {
 	.name = "store",
 	.help = "independent random stores: the store side of the TLB",
+	.stores = true,
 	.setup = store_setup,
 	.loop = store_loop,
 };

@@ -11,8 +11,10 @@
 
 #include "arch.h"
 #include "arch_pmu.h"
+#include "bench.h"
 #include "counters.h"
 #include "harness.h"
+#include "kernel.h"
 #include "metrics.h"
 #include "mthpscope.h"
 
@@ -20,6 +22,7 @@ struct row {
 	const char *desc, *metric, *pmu; /* pmu: hybrid sysfs PMU, else NULL */
 	unsigned long long config;
 	const char *source;
+	bool store; /* a row of the store pattern's set (arch_desc.store_events) */
 };
 
 #define INTEL_ARCH "Intel SDM Vol. 3B, architectural events table: 0x3c/0x00, 0xc0/0x00"
@@ -56,6 +59,38 @@ static const struct row rows[] = {
 	{ "adl", "walks", "cpu_atom", 0x0e08, "perf alderlake cpu_atom WALK_COMPLETED 0x08/0x0e" },
 	{ "adl", "cycles", "cpu_atom", 0x3c, INTEL_ARCH },
 	{ "adl", "instructions", "cpu_atom", 0xc0, INTEL_ARCH },
+	/* The store pattern's sets: DTLB_STORE_MISSES, 0x49 before Golden
+	 * Cove, 0x13 from it; libpfm4 4.13 intel_skl_events.h, intel_icl_events.h,
+	 * intel_spr_events.h encode the named ones to these. */
+#define ST(d, m, pmu, config, src) { d, m, pmu, config, src, true }
+	ST("skl", "walks", NULL, 0x0e49, "perf skylake/virtual-memory.json DTLB_STORE_MISSES.WALK_COMPLETED 0x49/0x0e"),
+	ST("skl", "stlb_hits", NULL, 0x2049, "perf skylake DTLB_STORE_MISSES.STLB_HIT 0x49/0x20"),
+	ST("skl", "walk_cycles", NULL, 0x1001049, "perf skylake DTLB_STORE_MISSES.WALK_ACTIVE 0x49/0x10 cmask 1"),
+	ST("skl", "cycles", NULL, 0x3c, INTEL_ARCH),
+	ST("skl", "instructions", NULL, 0xc0, INTEL_ARCH),
+	ST("icl", "walks", NULL, 0x0e49, "perf icelake/virtual-memory.json DTLB_STORE_MISSES.WALK_COMPLETED 0x49/0x0e"),
+	ST("icl", "stlb_hits", NULL, 0x2049, "perf icelake DTLB_STORE_MISSES.STLB_HIT 0x49/0x20"),
+	ST("icl", "walk_cycles", NULL, 0x1001049, "perf icelake DTLB_STORE_MISSES.WALK_ACTIVE 0x49/0x10 cmask 1"),
+	ST("icl", "cycles", NULL, 0x3c, INTEL_ARCH),
+	ST("icl", "instructions", NULL, 0xc0, INTEL_ARCH),
+	ST("spr", "walks", NULL, 0x0e13, "perf sapphirerapids/virtual-memory.json DTLB_STORE_MISSES.WALK_COMPLETED 0x13/0x0e"),
+	ST("spr", "stlb_hits", NULL, 0x2013, "perf sapphirerapids DTLB_STORE_MISSES.STLB_HIT 0x13/0x20"),
+	ST("spr", "walk_cycles", NULL, 0x1001013, "perf sapphirerapids DTLB_STORE_MISSES.WALK_ACTIVE 0x13/0x10 cmask 1"),
+	ST("spr", "cycles", NULL, 0x3c, INTEL_ARCH),
+	ST("spr", "instructions", NULL, 0xc0, INTEL_ARCH),
+	ST("gnr", "walks", NULL, 0x0e13, "intel/perfmon GNR V1.21 DTLB_STORE_MISSES.WALK_COMPLETED 0x13/0x0e"),
+	ST("gnr", "stlb_hits", NULL, 0x2013, "intel/perfmon GNR V1.21 DTLB_STORE_MISSES.STLB_HIT 0x13/0x20"),
+	ST("gnr", "walk_cycles", NULL, 0x1001013, "intel/perfmon GNR V1.21 DTLB_STORE_MISSES.WALK_ACTIVE 0x13/0x10 CounterMask 1"),
+	ST("gnr", "cycles", NULL, 0x3c, INTEL_ARCH),
+	ST("gnr", "instructions", NULL, 0xc0, INTEL_ARCH),
+	ST("adl", "walks", "cpu_core", 0x0e13, "perf alderlake cpu_core DTLB_STORE_MISSES.WALK_COMPLETED 0x13/0x0e"),
+	ST("adl", "stlb_hits", "cpu_core", 0x2013, "perf alderlake cpu_core DTLB_STORE_MISSES.STLB_HIT 0x13/0x20"),
+	ST("adl", "walk_cycles", "cpu_core", 0x1001013, "perf alderlake cpu_core DTLB_STORE_MISSES.WALK_ACTIVE 0x13/0x10 cmask 1"),
+	ST("adl", "cycles", "cpu_core", 0x3c, INTEL_ARCH),
+	ST("adl", "instructions", "cpu_core", 0xc0, INTEL_ARCH),
+	ST("adl", "walks", "cpu_atom", 0x0e49, "perf alderlake cpu_atom DTLB_STORE_MISSES.WALK_COMPLETED 0x49/0x0e"),
+	ST("adl", "cycles", "cpu_atom", 0x3c, INTEL_ARCH),
+	ST("adl", "instructions", "cpu_atom", 0xc0, INTEL_ARCH),
 #define ZEN(d)                                                                              \
 	{ d, "dtlb_misses", NULL, 0xff45, AMD_PPR " umask 0xff (all)" },                   \
 	{ d, "stlb_hits", NULL, 0x0f45, AMD_PPR " umasks 0x01|0x02|0x04|0x08 (L2 hits)" },  \
@@ -83,29 +118,31 @@ static const struct row rows[] = {
 #endif
 };
 
-static const struct row *find_row(const char *desc, const struct arch_event *e)
+static const struct row *find_row(const char *desc, const struct arch_event *e, bool store)
 {
 	size_t i;
 
 	for (i = 0; i < MS_ARRAY_SIZE(rows); i++)
-		if (!strcmp(rows[i].desc, desc) && !strcmp(rows[i].metric, e->metric) &&
+		if (rows[i].store == store && !strcmp(rows[i].desc, desc) &&
+		    !strcmp(rows[i].metric, e->metric) &&
 		    (!rows[i].pmu ? !e->pmu : e->pmu && !strcmp(rows[i].pmu, e->pmu)))
 			return &rows[i];
 	return NULL;
 }
 
 /* One event resolves and equals its row. */
-static void check_event(const struct arch_desc *d, const struct arch_event *e)
+static void check_event(const struct arch_desc *d, const struct arch_event *e, bool store)
 {
-	const struct row *r = find_row(d->name, e);
+	const struct row *r = find_row(d->name, e, store);
 	struct perf_event_attr a;
 	char pmu[64];
 	unsigned long long raw;
 	int ret;
 
-	printf("  %-18s %-14s %s\n", d->name, e->metric, e->event);
+	printf("  %-18s %-14s %s%s\n", d->name, e->metric, e->event, store ? " (stores)" : "");
 	if (!r) {
-		FAIL_AT("no expected-encoding row for %s %s", d->name, e->metric);
+		FAIL_AT("no expected-encoding row for %s %s%s", d->name, e->metric,
+			store ? " (stores)" : "");
 		return;
 	}
 	ret = counters_encode(e->event, false, &a);
@@ -130,8 +167,8 @@ static void check_event(const struct arch_desc *d, const struct arch_event *e)
 	EXPECT_EQ(a.exclude_kernel, ret == 0 ? 1 : 0);
 }
 
-/* Every event of every compiled description, and of its raw fallback table,
- * resolves and equals its row. */
+/* Every event of every compiled description, of its raw fallback table and
+ * of its store pattern's tables, resolves and equals its row. */
 TEST(every_family_encodes_vendor_codes)
 {
 	const struct arch_desc *const *d;
@@ -140,12 +177,26 @@ TEST(every_family_encodes_vendor_codes)
 
 	for (d = arch_descs; *d; d++) {
 		for (e = (*d)->events; e->metric; e++, checked++)
-			check_event(*d, e);
+			check_event(*d, e, false);
 		for (e = (*d)->raw_events; e && e->metric; e++, checked++)
-			check_event(*d, e);
+			check_event(*d, e, false);
+		for (e = (*d)->store_events; e && e->metric; e++, checked++)
+			check_event(*d, e, true);
+		for (e = (*d)->store_raw_events; e && e->metric; e++, checked++)
+			check_event(*d, e, true);
 	}
 	printf("  %d events checked\n", checked);
 	EXPECT_TRUE(checked >= (int)MS_ARRAY_SIZE(rows));
+}
+
+/* Two tables count the same metrics (and PMUs), in the same order. */
+static void expect_same_metrics(const struct arch_event *a, const struct arch_event *b)
+{
+	for (; a->metric && b->metric; a++, b++) {
+		EXPECT_STREQ(a->metric, b->metric);
+		EXPECT_STREQ(a->pmu ? a->pmu : "-", b->pmu ? b->pmu : "-");
+	}
+	EXPECT_TRUE(!a->metric && !b->metric);
 }
 
 /* A raw fallback table counts the same metrics as the named one, in the
@@ -164,12 +215,14 @@ TEST(raw_fallbacks_match_named_sets)
 			named |= strstr(e->event, "::") != NULL;
 		if ((*d)->detect && named && !r)
 			FAIL_AT("%s: detect() without raw_events", (*d)->name);
+		/* the store side needs its raw codes wherever the load side does */
+		EXPECT_EQ(!!(*d)->store_raw_events, r && (*d)->store_events);
 		if (!r)
 			continue;
 		with_raw++;
-		for (e = (*d)->events; e->metric && r->metric; e++, r++)
-			EXPECT_STREQ(r->metric, e->metric);
-		EXPECT_TRUE(!e->metric && !r->metric);
+		expect_same_metrics(r, (*d)->events);
+		if ((*d)->store_raw_events)
+			expect_same_metrics((*d)->store_raw_events, (*d)->store_events);
 	}
 #if defined(__x86_64__)
 	EXPECT_EQ(with_raw, 2); /* spr (Emerald Rapids), zen4 (Raphael, Phoenix, Bergamo) */
@@ -248,6 +301,30 @@ static bool pfm_knows(const char *name)
 	return false;
 }
 
+/* The named events of one table bound to the alias n: each encodes to the
+ * same code as under the description's name. Returns how many were bound. */
+static int bind_table(const struct arch_desc *d, const char *n, const struct arch_event *e)
+{
+	int bound = 0;
+
+	for (; e && e->metric; e++) {
+		struct perf_event_attr a, b;
+		char buf[320];
+		const char *ev = arch_event_bind(d, e->event, n, buf, sizeof(buf));
+
+		EXPECT_TRUE(ev != NULL);
+		if (!ev || ev == e->event)
+			continue; /* raw or hybrid: nothing to bind */
+		printf("  %s\n", ev);
+		EXPECT_EQ(strncmp(ev, n, strlen(n)), 0);
+		EXPECT_EQ(counters_encode(e->event, false, &a), 0);
+		EXPECT_EQ(counters_encode(ev, false, &b), 0);
+		EXPECT_EQ(a.config, b.config);
+		bound++;
+	}
+	return bound;
+}
+
 TEST(aliases_bind_to_the_same_codes)
 {
 	const struct arch_desc *const *d;
@@ -258,30 +335,109 @@ TEST(aliases_bind_to_the_same_codes)
 		const char *const *n;
 
 		for (n = (*d)->pfm_names; *n; n++) {
-			const struct arch_event *e;
-
 			if (!strcmp(*n, (*d)->name) || !pfm_knows(*n))
 				continue; /* an upstream name this libpfm4 lacks */
-			for (e = (*d)->events; e->metric; e++) {
-				struct perf_event_attr a, b;
-				char buf[320];
-				const char *ev = arch_event_bind(*d, e->event, *n, buf, sizeof(buf));
-
-				ASSERT_TRUE(ev != NULL);
-				if (ev == e->event)
-					continue; /* raw or hybrid: nothing to bind */
-				printf("  %s\n", ev);
-				EXPECT_EQ(strncmp(ev, *n, strlen(*n)), 0);
-				EXPECT_EQ(counters_encode(e->event, false, &a), 0);
-				EXPECT_EQ(counters_encode(ev, false, &b), 0);
-				EXPECT_EQ(a.config, b.config);
-				bound++;
-			}
+			bound += bind_table(*d, *n, (*d)->events);
+			bound += bind_table(*d, *n, (*d)->store_events);
 		}
 	}
 #if defined(__x86_64__)
-	EXPECT_EQ(bound, 2 * 5 + 5); /* skx, clx: skl's five; icx: icl's five */
+	/* skx, clx: skl's five and its store side's five; icx: icl's */
+	EXPECT_EQ(bound, 2 * (5 + 5) + (5 + 5));
 #endif
+}
+
+/* The store pattern's set (Intel: DTLB_STORE_MISSES) counts the same
+ * metrics as the loads' set, so the two patterns' trials read alike; and
+ * where a family has one, its walks are not the loads' walks. */
+TEST(store_sets_match_load_sets)
+{
+	const struct arch_desc *const *d;
+	int with_store = 0;
+
+	for (d = arch_descs; *d; d++) {
+		if (!(*d)->store_events)
+			continue;
+		with_store++;
+		expect_same_metrics((*d)->store_events, (*d)->events);
+		EXPECT_TRUE(strcmp((*d)->store_events[0].event, (*d)->events[0].event) != 0);
+	}
+#if defined(__x86_64__)
+	EXPECT_EQ(with_store, 5); /* skl, icl, spr, gnr, adl; AMD's PMCx045 counts stores */
+#elif defined(__aarch64__)
+	EXPECT_EQ(with_store, 0); /* L1D_TLB_REFILL, L2D_TLB_REFILL, DTLB_WALK count stores */
+#endif
+}
+
+/* The config of 'metric' (the first PMU's) in a table, 0 when absent. */
+static unsigned long long table_config(const struct arch_event *e, const char *metric)
+{
+	struct perf_event_attr a;
+	char pmu[64];
+	unsigned long long raw;
+
+	for (; e && e->metric; e++) {
+		if (strcmp(e->metric, metric))
+			continue;
+		if (!arch_parse_raw(e->event, pmu, sizeof(pmu), &raw))
+			return raw;
+		return counters_encode(e->event, false, &a) ? 0 : a.config;
+	}
+	return 0;
+}
+
+/* What a trial counts follows its pattern: the store pattern's kernel gets
+ * the stores' events on an Intel description (what arch_pmu_bind hands
+ * bench, as on the machine), every other kernel the loads'; on a family
+ * whose events count stores (AMD, Arm) every kernel gets the one set. */
+TEST(store_pattern_selects_store_events)
+{
+	static const struct {
+		const char *desc, *metric;
+		unsigned long long loads, stores;
+	} t[] = {
+#if defined(__x86_64__)
+		{ "skl", "walks", 0x0e08, 0x0e49 },
+		{ "skl", "walk_cycles", 0x1001008, 0x1001049 },
+		{ "icl", "stlb_hits", 0x2008, 0x2049 },
+		{ "spr", "walks", 0x0e12, 0x0e13 },
+		{ "spr", "walk_cycles", 0x1001012, 0x1001013 },
+		{ "gnr", "stlb_hits", 0x2012, 0x2013 },
+		{ "adl", "walks", 0x0e12, 0x0e13 },
+		{ "amd64_fam19h_zen4", "walks", 0xf045, 0xf045 },
+		{ "amd64_fam1ah_zen5", "stlb_hits", 0x0f45, 0x0f45 },
+#elif defined(__aarch64__)
+		{ "arm_n1", "walks", 0x34, 0x34 },
+		{ "arm_pmuv3", "dtlb_misses", 0x05, 0x05 },
+#endif
+	};
+	const struct kernel_desc *const *k;
+	int stores = 0;
+	size_t i;
+
+	ASSERT_EQ(counters_pfm_init(), 0);
+	for (k = kernel_table; *k; k++) {
+		stores += bench_access(*k) == ARCH_ACCESS_STORES;
+		EXPECT_EQ(bench_access(*k) == ARCH_ACCESS_STORES, *k == &kernel_store);
+	}
+	EXPECT_EQ(stores, 1);
+	EXPECT_EQ(bench_access(NULL), ARCH_ACCESS_LOADS); /* a command */
+	for (i = 0; i < MS_ARRAY_SIZE(t); i++) {
+		const struct arch_desc *d = arch_find(t[i].desc);
+		char pfm[64];
+		const struct arch_event *ld, *st;
+
+		ASSERT_TRUE(d != NULL);
+		ld = arch_pmu_bind(d, bench_access(&kernel_random), pfm, sizeof(pfm));
+		st = arch_pmu_bind(d, bench_access(&kernel_store), pfm, sizeof(pfm));
+		printf("  %-18s %-12s loads %#llx, store pattern %#llx\n", t[i].desc, t[i].metric,
+		       table_config(ld, t[i].metric), table_config(st, t[i].metric));
+		EXPECT_EQ(table_config(ld, t[i].metric), t[i].loads);
+		EXPECT_EQ(table_config(st, t[i].metric), t[i].stores);
+		EXPECT_TRUE(arch_events_for(d, ARCH_ACCESS_LOADS, false) == d->events);
+		EXPECT_TRUE(arch_events_for(d, ARCH_ACCESS_STORES, false) ==
+			    (d->store_events ? d->store_events : d->events));
+	}
 }
 
 TEST(event_bind_syntax)
@@ -325,8 +481,8 @@ TEST(no_orphan_rows)
 			FAIL_AT("row %zu: no description %s", i, rows[i].desc);
 			continue;
 		}
-		for (e = d->events; e->metric; e++)
-			found |= find_row(d->name, e) == &rows[i];
+		for (e = rows[i].store ? d->store_events : d->events; e && e->metric; e++)
+			found |= find_row(d->name, e, rows[i].store) == &rows[i];
 		if (!found)
 			FAIL_AT("row %zu (%s %s) matches no event", i, rows[i].desc, rows[i].metric);
 	}
@@ -523,7 +679,7 @@ TEST(pmu_specs_or_reason)
 
 	if (probe == -ENOSYS)
 		SKIP("perf_event_open is not implemented here (qemu-user?)");
-	n = arch_pmu_specs(NULL, -1, &s, why, sizeof(why));
+	n = arch_pmu_specs(NULL, ARCH_ACCESS_LOADS, -1, &s, why, sizeof(why));
 	printf("  arch_pmu_specs: %d (%s)\n", n, why);
 	if (n == -ENODEV) {
 		EXPECT_TRUE(strlen(why) > 0);
@@ -552,7 +708,7 @@ TEST(pmu_specs_hybrid_names)
 		SKIP("no hybrid description in this arch build");
 	if (counters_probe_hw())
 		SKIP("no hardware PMU: arch_pmu_specs reports the reason instead");
-	n = arch_pmu_specs(d, -1, &s, why, sizeof(why));
+	n = arch_pmu_specs(d, ARCH_ACCESS_LOADS, -1, &s, why, sizeof(why));
 	ASSERT_EQ(n, 8);
 	for (i = 0; i < n; i++)
 		printf("  %s %s\n", s.spec[i].metric, s.spec[i].event);

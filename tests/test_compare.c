@@ -500,6 +500,38 @@ TEST(metric_absent_from_one_side_warns)
 	compare_report_free(&r);
 }
 
+/* A metric counted with other events on the other side (an Intel store
+ * pattern's walks from DTLB_LOAD_MISSES in an old file, DTLB_STORE_MISSES
+ * in a new one) is said, once, and the sides are not comparable; the same
+ * events say nothing. Old files read as before: the event is per metric. */
+TEST(metric_counted_with_other_events_warns)
+{
+	const char *names[] = { "base", "base" };
+	struct compare_report r;
+	struct loaded l;
+	size_t i, j, warned = 0;
+
+	load_fixtures(&l, names, 2);
+	ASSERT_EQ(compare_build(l.in, 2, NULL, &r), 0);
+	EXPECT_TRUE(!has_warning(&r, "different events", NULL));
+	compare_report_free(&r);
+	for (i = 0; i < l.res[1]->nr_trials; i++)
+		for (j = 0; j < l.res[1]->trials[i].nr_metrics; j++) {
+			struct results_metric *m = &l.res[1]->trials[i].metrics[j];
+
+			if (!strcmp(m->name, "page_faults"))
+				snprintf(m->event, sizeof(m->event), "minor-faults");
+		}
+	ASSERT_EQ(compare_build(l.in, 2, NULL, &r), 0);
+	EXPECT_TRUE(has_warning(&r, "page_faults of pattern chase-tlb counts different events",
+				"page-faults in compare-base, minor-faults in compare-base"));
+	for (i = 0; i < r.nr_warnings; i++)
+		warned += strstr(r.warnings[i], "different events") != NULL;
+	EXPECT_EQ(warned, 1);
+	EXPECT_TRUE(!r.comparable);
+	compare_report_free(&r);
+}
+
 TEST(no_overlapping_orders_is_an_error)
 {
 	struct loaded l;

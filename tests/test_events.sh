@@ -19,7 +19,8 @@ else
 import json, sys
 d = json.loads(sys.argv[1])
 assert d["schema"] == "mthpscope.events/1", d
-assert set(d) == {"schema", "tool", "pmu", "metrics"}, d.keys()
+assert set(d) == {"schema", "tool", "pmu", "access", "metrics"}, d.keys()
+assert d["access"] == "loads", d["access"]
 assert d["tool"]["name"] == "mthpscope" and d["tool"]["version"], d["tool"]
 assert d["metrics"], d
 for m in d["metrics"]:
@@ -48,9 +49,10 @@ for m in d["metrics"]:
 PY
 done
 
-# a few vendor codes through the CLI (the full table is tests/test_arch.c)
+# a few vendor codes through the CLI (the full table is tests/test_arch.c);
+# pattern= before the arguments: that pattern's set (the store pattern's differs on Intel)
 check() { # pmu metric config
-	"$bin" events --pmu "$1" --json 2>/dev/null | python3 -c '
+	"$bin" events --pmu "$1" ${pattern:+--pattern "$pattern"} --json 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 m = {x["metric"]: x for x in d["metrics"]}[sys.argv[1]]
@@ -64,10 +66,21 @@ x86_64)
 	check amd64_fam19h_zen4 coalesced_hits 0x245
 	check amd64_fam1ah_zen5 walks 0xf045
 	check adl walks_cpu_atom 0xe08
+	# the store pattern: DTLB_STORE_MISSES on Intel, the same PMCx045 on AMD
+	pattern=store check skl walks 0xe49
+	pattern=store check icl walk_cycles 0x1001049
+	pattern=store check spr stlb_hits 0x2013
+	pattern=store check gnr walk_cycles 0x1001013
+	pattern=store check adl walks_cpu_atom 0xe49
+	pattern=store check amd64_fam19h_zen4 walks 0xf045
+	pattern=random check skl walks 0xe08
+	"$bin" events --pmu skl --pattern store --json | grep -q '"access": "stores"' ||
+		fail "events --pattern store: access is not stores"
 	;;
 aarch64)
 	check arm_n1 walks 0x34
 	check arm_n3 walk_pending 0x8128
+	pattern=store check arm_n1 walks 0x34 # DTLB_WALK counts stores' walks too
 	;;
 esac
 
@@ -80,6 +93,7 @@ emulated() { # qemu-cpu pmu event-prefix metric=config...
 	shift 3
 	set +e
 	out=$(env -u LIBPFM_ENCODE_INACTIVE qemu-x86_64 -cpu "$cpu" "$bin" events --json \
+		${pattern:+--pattern "$pattern"} \
 		2>/tmp/events.err.$$); rc=$?
 	set -e
 	[ $rc -eq 0 ] || fail "-cpu $cpu: events exited $rc: $(grep -v TCG /tmp/events.err.$$)"
@@ -96,7 +110,7 @@ for want in sys.argv[4:]:
     k, v = want.split("=")
     assert m[k]["config"] == int(v, 0), (m[k], v)
 PY
-	echo "-cpu $cpu: $pmu, ${prefix:-raw} events encode"
+	echo "-cpu $cpu: $pmu, ${prefix:-raw} events${pattern:+ of pattern $pattern} encode"
 }
 if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null &&
    qemu-x86_64 -cpu Skylake-Client "$bin" --version >/dev/null 2>&1; then
@@ -120,6 +134,17 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null &&
 	emulated EPYC,family=26,model=0x02 amd64_fam1ah_zen5 r walks=0xf045
 	emulated Icelake-Server,model=173 gnr r walks=0xe12 stlb_hits=0x2012 \
 		walk_cycles=0x1001012 # Granite Rapids
+	# the store pattern's set, as 'run --pattern store' opens it there
+	pattern=store emulated Skylake-Server skl skx:: walks=0xe49 stlb_hits=0x2049 \
+		walk_cycles=0x1001049
+	pattern=store emulated Icelake-Server,model=106 icl icx:: walks=0xe49 walk_cycles=0x1001049
+	pattern=store emulated Icelake-Server,model=143 spr spr:: walks=0xe13 stlb_hits=0x2013 \
+		walk_cycles=0x1001013
+	pattern=store emulated Icelake-Server,model=207 spr r walks=0xe13 stlb_hits=0x2013 \
+		walk_cycles=0x1001013 # Emerald Rapids
+	pattern=store emulated Icelake-Server,model=173 gnr r walks=0xe13 # Granite Rapids
+	pattern=store emulated EPYC,family=25,model=0x11 amd64_fam19h_zen4 amd64_fam19h_zen4:: \
+		walks=0xf045
 	rm -f /tmp/events.err.$$
 else
 	echo "qemu-x86_64 absent or cannot run this binary: emulated CPUs not checked"
@@ -129,6 +154,8 @@ fi
 set +e
 "$bin" events --pmu no_such_pmu >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unknown --pmu exited $rc, expected 2"
+"$bin" events --pattern no_such_pattern >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "unknown --pattern exited $rc, expected 2"
 "$bin" events extra >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "extra argument exited $rc, expected 2"
 set -e

@@ -28,16 +28,23 @@
  * cmask=1) counts cycles with at least one load walk in flight: HawkEye's
  * walk-cycle event (it was DTLB_LOAD_MISSES.WALK_DURATION:c1 on Haswell and
  * Broadwell; Skylake renamed it WALK_PENDING and named the cmask=1 form
- * WALK_ACTIVE). Only the load side is counted: the micro-kernels measure loads.
+ * WALK_ACTIVE). These count loads only; stores have their own event,
+ * DTLB_STORE_MISSES (0x49 before Golden Cove, 0x13 from it), with the same
+ * umasks: the store pattern (kernels-micro/store.c) is counted with the
+ * *_store_events tables (arch_events_for), every other pattern and a command
+ * with the load ones.
  *
  * libpfm4 reports a Skylake-SP as skx, Cascade Lake as clx and Ice Lake-SP as
  * icx, each with skl's or icl's event table; the strings below are bound to
  * the active name at run time (arch_event_bind). */
 static const struct arch_formula intel_derived[] = {
 	{ "dtlb_misses", ARCH_OP_ADD, "stlb_hits", "walks", 1.0,
-	  "first-level DTLB load misses = STLB hits + completed walks (aborted walks not counted)" },
+	  "first-level DTLB misses of loads (of stores with the store pattern) = STLB hits + "
+	  "completed walks (aborted walks not counted)" },
 	{ NULL },
 };
+
+#define INTEL_SIDES "loads' DTLB events; the store pattern's are the stores' (DTLB_STORE_MISSES)"
 
 /* Is c one of the CPUs arch/tlb_geometry.c's entry 'name' describes? */
 static bool geometry_is(const struct arch_cpu *c, const char *name)
@@ -59,6 +66,17 @@ static const struct arch_event golden_cove_raw[] = {
 	{ "instructions", "r00c0" },    /* INST_RETIRED.ANY_P */
 	{ NULL },
 };
+/* The store side: DTLB_STORE_MISSES 0x13, the same umasks (perf pmu-events
+ * sapphirerapids/virtual-memory.json; intel/perfmon GNR graniterapids_core.json
+ * V1.21). */
+static const struct arch_event golden_cove_store_raw[] = {
+	{ "walks", "r0e13" },           /* DTLB_STORE_MISSES.WALK_COMPLETED 0x13 umask 0x0e */
+	{ "stlb_hits", "r2013" },       /* DTLB_STORE_MISSES.STLB_HIT 0x13 umask 0x20 */
+	{ "walk_cycles", "r1001013" },  /* DTLB_STORE_MISSES.WALK_ACTIVE 0x13 umask 0x10 cmask 1 */
+	{ "cycles", "r003c" },
+	{ "instructions", "r00c0" },
+	{ NULL },
+};
 
 /* Intel 64 and IA-32 Architectures SDM Vol. 3B, ch. 19 "Performance
  * Monitoring Events", Skylake microarchitecture table; libpfm4
@@ -71,16 +89,25 @@ static const struct arch_event skl_events[] = {
 	{ "instructions", "skl::INST_RETIRED:ANY_P" },        /* 0xc0, architectural */
 	{ NULL },
 };
+static const struct arch_event skl_store_events[] = {
+	{ "walks", "skl::DTLB_STORE_MISSES:WALK_COMPLETED" },  /* 0x49 umask 0x0e */
+	{ "stlb_hits", "skl::DTLB_STORE_MISSES:STLB_HIT" },    /* 0x49 umask 0x20 */
+	{ "walk_cycles", "skl::DTLB_STORE_MISSES:WALK_ACTIVE" }, /* 0x49 umask 0x10 cmask 1 */
+	{ "cycles", "skl::UNHALTED_CORE_CYCLES" },
+	{ "instructions", "skl::INST_RETIRED:ANY_P" },
+	{ NULL },
+};
 static const char *const skl_names[] = { "skl", "skx", "clx", NULL };
 static const struct arch_desc intel_skl = {
 	.name = "skl",
 	.family = "Intel Skylake (client and server, Cascade Lake)",
 	.pfm_names = skl_names,
 	.events = skl_events,
+	.store_events = skl_store_events,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "load side only; no coalescing counter",
+	.notes = INTEL_SIDES "; no coalescing counter",
 };
 
 /* perf pmu-events icelake/virtual-memory.json (from Intel's event files at
@@ -93,16 +120,25 @@ static const struct arch_event icl_events[] = {
 	{ "instructions", "icl::INST_RETIRED:ANY_P" },        /* 0xc0 */
 	{ NULL },
 };
+static const struct arch_event icl_store_events[] = {
+	{ "walks", "icl::DTLB_STORE_MISSES:WALK_COMPLETED" },  /* 0x49 umask 0x0e */
+	{ "stlb_hits", "icl::DTLB_STORE_MISSES:STLB_HIT" },    /* 0x49 umask 0x20 */
+	{ "walk_cycles", "icl::DTLB_STORE_MISSES:WALK_ACTIVE" }, /* 0x49 umask 0x10 cmask 1 */
+	{ "cycles", "icl::CPU_CLK_UNHALTED:THREAD_P" },
+	{ "instructions", "icl::INST_RETIRED:ANY_P" },
+	{ NULL },
+};
 static const char *const icl_names[] = { "icl", "icx", NULL };
 static const struct arch_desc intel_icl = {
 	.name = "icl",
 	.family = "Intel Ice Lake (client and server)",
 	.pfm_names = icl_names,
 	.events = icl_events,
+	.store_events = icl_store_events,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "load side only",
+	.notes = INTEL_SIDES,
 };
 
 /* Golden Cove moved the DTLB events to 0x12 (loads) / 0x13 (stores):
@@ -114,6 +150,14 @@ static const struct arch_event spr_events[] = {
 	{ "walk_cycles", "spr::DTLB_LOAD_MISSES:WALK_ACTIVE" }, /* 0x12 umask 0x10 cmask 1 */
 	{ "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P" },       /* 0x3c */
 	{ "instructions", "spr::INST_RETIRED:ANY_P" },        /* 0xc0 */
+	{ NULL },
+};
+static const struct arch_event spr_store_events[] = {
+	{ "walks", "spr::DTLB_STORE_MISSES:WALK_COMPLETED" },  /* 0x13 umask 0x0e */
+	{ "stlb_hits", "spr::DTLB_STORE_MISSES:STLB_HIT" },    /* 0x13 umask 0x20 */
+	{ "walk_cycles", "spr::DTLB_STORE_MISSES:WALK_ACTIVE" }, /* 0x13 umask 0x10 cmask 1 */
+	{ "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P" },
+	{ "instructions", "spr::INST_RETIRED:ANY_P" },
 	{ NULL },
 };
 /* SPR (0x8f) and EMR (0xcf). libpfm4 4.13 knows SPR only and has no emr
@@ -131,10 +175,12 @@ static const struct arch_desc intel_spr = {
 	.detect = spr_detect,
 	.events = spr_events,
 	.raw_events = golden_cove_raw,
+	.store_events = spr_store_events,
+	.store_raw_events = golden_cove_store_raw,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "load side only",
+	.notes = INTEL_SIDES,
 };
 
 /* Granite Rapids (Redwood Cove): Intel's event list, intel/perfmon
@@ -154,10 +200,11 @@ static const struct arch_desc intel_gnr = {
 	.pfm_names = gnr_names,
 	.detect = gnr_detect,
 	.events = golden_cove_raw,
+	.store_events = golden_cove_store_raw,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "load side only; raw codes (no libpfm4 4.13 table)",
+	.notes = INTEL_SIDES "; raw codes (no libpfm4 4.13 table)",
 };
 
 /* Alder Lake / Raptor Lake: two PMUs. perf pmu-events alderlake/
@@ -176,6 +223,19 @@ static const struct arch_event adl_events[] = {
 	{ "instructions", "cpu_atom/r00c0/", "cpu_atom" },
 	{ NULL },
 };
+/* The store side: cpu_core DTLB_STORE_MISSES 0x13, cpu_atom 0x49 umask 0x0e
+ * (WALK_COMPLETED; perf pmu-events alderlake/virtual-memory.json). */
+static const struct arch_event adl_store_events[] = {
+	{ "walks", "cpu_core/r0e13/", "cpu_core" },
+	{ "stlb_hits", "cpu_core/r2013/", "cpu_core" },
+	{ "walk_cycles", "cpu_core/r1001013/", "cpu_core" }, /* umask 0x10, cmask 1 */
+	{ "cycles", "cpu_core/r003c/", "cpu_core" },
+	{ "instructions", "cpu_core/r00c0/", "cpu_core" },
+	{ "walks", "cpu_atom/r0e49/", "cpu_atom" },
+	{ "cycles", "cpu_atom/r003c/", "cpu_atom" },
+	{ "instructions", "cpu_atom/r00c0/", "cpu_atom" },
+	{ NULL },
+};
 static bool adl_detect(const struct arch_cpu *c)
 {
 	/* ADL-S/P 0x97/0x9a, RPL 0xb7/0xba/0xbf (Linux intel-family.h);
@@ -190,10 +250,11 @@ static const struct arch_desc intel_adl = {
 	.detect = adl_detect,
 	.hybrid = true,
 	.events = adl_events,
+	.store_events = adl_store_events,
 	.derived = intel_derived,
 	.coalesce_order = -1,
 	.coalesce = "no PTE coalescing",
-	.notes = "cpu_atom has walks only; pin the benchmark to one core type",
+	.notes = "cpu_atom has walks only; pin the benchmark to one core type; " INTEL_SIDES,
 };
 
 /* ---- AMD ------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include "folio_types.h"
 #include "metrics.h"
 #include "mthpscope.h"
+#include "results.h"
 #include "stats.h"
 
 static bool str_differs(const char *a, const char *b)
@@ -272,6 +273,56 @@ static int check_one_sided(struct compare_report *r, const struct compare_opts *
 	return err;
 }
 
+/* The event a series' first trial counted its metric with; NULL when the
+ * series has no trials (built by hand) or the metric no event. */
+static const char *series_event(const struct compare_series *s)
+{
+	const struct results_metric *m = s->n && s->trials ? results_trial_metric(s->trials[0],
+										   s->metric)
+						       : NULL;
+
+	return m && m->event[0] ? m->event : NULL;
+}
+
+/* Whether a's series s and b's of the same key both name an event, and
+ * differ in it. */
+static bool events_differ(const struct compare_series *s, const struct compare_input *b)
+{
+	const struct compare_series *t = find_series(b, s);
+
+	return t && series_event(s) && series_event(t) && strcmp(series_event(s), series_event(t));
+}
+
+/* A metric both sides have but counted with different events (a store
+ * pattern's walks from DTLB_LOAD_MISSES before it had its own set, from
+ * DTLB_STORE_MISSES after): its rows would compare two different counts.
+ * Said once per pattern and metric; the sides are then not comparable. */
+static int check_events(struct compare_report *r, const struct compare_input *a,
+			const struct compare_input *b)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < a->nr_series && !err; i++) {
+		const struct compare_series *sa = &a->series[i];
+		bool said = false;
+
+		if (!events_differ(sa, b))
+			continue;
+		for (j = 0; j < i && !said; j++)
+			said = !strcmp(a->series[j].pattern, sa->pattern) &&
+			       !strcmp(a->series[j].metric, sa->metric) && events_differ(&a->series[j], b);
+		if (said)
+			continue;
+		r->comparable = false;
+		err = compare_add_warning(r, "%s of pattern %s counts different events: %s in %s, "
+					  "%s in %s: not the same count", sa->metric, sa->pattern,
+					  series_event(sa), a->label, series_event(find_series(b, sa)),
+					  b->label);
+	}
+	return err;
+}
+
 /* Patterns, orders and spans run by one side only. */
 static int check_overlap(struct compare_report *r, const struct compare_input *a,
 			 const struct compare_input *b)
@@ -482,6 +533,8 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 		err = check_overlap(r, a, b);
 	if (!err)
 		err = check_one_sided(r, o, a, b, SERIES_METRIC);
+	if (!err)
+		err = check_events(r, a, b);
 	for (i = 0; !err && i < a->nr_series; i++) {
 		const struct compare_series *sa = &a->series[i], *sb;
 		struct compare_row row = { .other = other };

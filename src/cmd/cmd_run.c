@@ -406,6 +406,9 @@ static int run_begin(struct run *r)
 		ms_err("run: cannot pin to CPU %d: %s", cpu, strerror(-err));
 		return MS_EXIT_ENV;
 	}
+	/* a store pattern needs the store side's events where they differ */
+	for (int p = 0; p < r->s.nr_pats; p++)
+		r->s.b.stores |= r->s.pats[p]->stores;
 	/* after pinning: a hybrid CPU's event set depends on the core type */
 	err = bench_open_counters(&r->s.b, r->s.o.backend, cpu, why, sizeof(why));
 	if (err) {

@@ -31,7 +31,8 @@ int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size)
 	return -ENODEV;
 }
 
-const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, size_t size)
+const struct arch_event *arch_pmu_bind(const struct arch_desc *d, enum arch_access access,
+				       char *pfm, size_t size)
 {
 	struct counters_pmu_model models[8];
 	int n = counters_detect_pmus(models, 8), i;
@@ -41,11 +42,11 @@ const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, siz
 	for (i = 0; i < n; i++)
 		if (arch_find(models[i].name) == d) {
 			snprintf(pfm, size, "%s", models[i].name);
-			return d->events;
+			return arch_events_for(d, access, false);
 		}
 	if (d->raw_events && d->detect && !arch_cpu_id(&c) && d->detect(&c))
-		return d->raw_events;
-	return d->events;
+		return arch_events_for(d, access, true);
+	return arch_events_for(d, access, false);
 }
 
 /* Is 'cpu' in a sysfs cpu list such as "0-7,16-23"? */
@@ -86,8 +87,8 @@ static bool pmu_covers_cpu(const char *pmu, int cpu)
 	return ok;
 }
 
-int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
-		   size_t size)
+int arch_pmu_specs(const struct arch_desc *d, enum arch_access access, int cpu,
+		   struct arch_specs *out, char *why, size_t size)
 {
 	const struct arch_event *e;
 	const char *first_pmu = NULL, *want = NULL;
@@ -117,7 +118,7 @@ int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, c
 			return -ENODEV;
 		}
 	}
-	for (e = arch_pmu_bind(d, pfm, sizeof(pfm)); e->metric; e++) {
+	for (e = arch_pmu_bind(d, access, pfm, sizeof(pfm)); e->metric; e++) {
 		struct counters_spec *s;
 
 		if (want && e->pmu && strcmp(e->pmu, want))

@@ -18,12 +18,15 @@
  * detect() hooks. -ENODEV with 'why' when no description fits. */
 int arch_pmu_detect(const struct arch_desc **out, char *why, size_t size);
 
-/* d's event table as this machine encodes it: d->events, its named events
+/* d's event table for 'access' (arch_events_for) as this machine encodes
+ * it: d->events (or d->store_events), its named events
  * bound to the PMU libpfm4 finds active among d's pfm_names (pfm: skx for
  * skl's table on a Skylake server; "" when none is: d's own name, encoded
  * only with LIBPFM_ENCODE_INACTIVE); or d->raw_events when libpfm4 has no
- * active PMU for d but d's detect() claims this CPU (Zen 4 Raphael). */
-const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, size_t size);
+ * active PMU for d but d's detect() claims this CPU (Zen 4 Raphael; or
+ * d->store_raw_events). */
+const struct arch_event *arch_pmu_bind(const struct arch_desc *d, enum arch_access access,
+				       char *pfm, size_t size);
 
 /*
  * The counters_specs of d's PMU metrics for a thread pinned to 'cpu' (hybrid:
@@ -32,7 +35,8 @@ const struct arch_event *arch_pmu_bind(const struct arch_desc *d, char *pfm, siz
  * or negative errno with the reason in 'why' when no PMU counter opens here
  * (counters_probe_hw's errno: -ENOENT in a VM without a vPMU) or no description
  * fits (-ENODEV). Strings point into static tables or the 'names' and
- * 'events' storage. The events are arch_pmu_bind()'s table, bound.
+ * 'events' storage. The events are arch_pmu_bind()'s table for 'access',
+ * bound: on Intel the store pattern's walks are DTLB_STORE_MISSES'.
  */
 #define ARCH_MAX_SPECS 16
 #define ARCH_EVENT_MAX 320
@@ -47,7 +51,7 @@ struct arch_specs {
 	const struct arch_event *missing[ARCH_MAX_SPECS];
 	int nr_missing;
 };
-int arch_pmu_specs(const struct arch_desc *d, int cpu, struct arch_specs *out, char *why,
-		   size_t size);
+int arch_pmu_specs(const struct arch_desc *d, enum arch_access access, int cpu,
+		   struct arch_specs *out, char *why, size_t size);
 
 #endif

@@ -150,6 +150,60 @@ static const struct counters_spec tree_specs[] = {
 	{ "context_switches", "context-switches" },
 };
 
+enum arch_access bench_access(const struct kernel_desc *k)
+{
+	return k && k->stores ? ARCH_ACCESS_STORES : ARCH_ACCESS_LOADS;
+}
+
+/* One access side's PMU specs and set: > 0 opened, 0 nothing to count,
+ * negative errno (the reason in 'why'). */
+static int open_pmu_side(struct bench *b, enum arch_access access, int cpu,
+			 struct arch_specs *specs, struct counters_set **set, char *why,
+			 size_t size)
+{
+	struct counters_options popts = { .include_kernel = false };
+	char adv[256];
+	int bad = 0, err;
+
+	err = arch_pmu_specs(NULL, access, cpu, specs, why, size);
+	for (int i = 0; err >= 0 && i < specs->nr_missing; i++)
+		note(b, "%s: this PMU does not count %s (%s): %s left out", specs->desc->name,
+		     specs->missing[i]->event, specs->missing[i]->metric,
+		     specs->missing[i]->metric);
+	if (err <= 0)
+		return err;
+	err = counters_set_open(set, specs->spec, specs->n, &popts, &bad);
+	if (err) {
+		counters_strerror(err, true, adv, sizeof(adv));
+		snprintf(why, size, "%s does not open: %s", specs->spec[bad].event, adv);
+		*set = NULL;
+		return err;
+	}
+	return specs->n;
+}
+
+/* The PMU sets: the loads' always; the stores' too where the run has a
+ * store pattern and the family counts stores apart (Intel), since the
+ * loads' events would count none of its accesses. */
+static int open_pmu(struct bench *b, int cpu, char *why, size_t size)
+{
+	int err = open_pmu_side(b, ARCH_ACCESS_LOADS, cpu, &b->pmu, &b->pmu_set, why, size);
+
+	if (err > 0 && b->stores && b->pmu.desc->store_events) {
+		err = open_pmu_side(b, ARCH_ACCESS_STORES, cpu, &b->pmu_store, &b->pmu_store_set,
+				    why, size);
+		if (err <= 0) {
+			counters_set_close(b->pmu_set);
+			b->pmu_set = NULL;
+		}
+	}
+	if (err == 0) {
+		snprintf(why, size, "no PMU metrics described for this CPU");
+		err = -ENODEV;
+	}
+	return err < 0 ? err : 0;
+}
+
 int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char *why,
 			size_t size)
 {
@@ -176,26 +230,7 @@ int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char 
 	b->sw_ok = !err;
 	if (want == BENCH_BACKEND_TIMING)
 		return 0;
-	err = arch_pmu_specs(NULL, cpu, &b->pmu, why, size);
-	for (int i = 0; err >= 0 && i < b->pmu.nr_missing; i++)
-		note(b, "%s: this PMU does not count %s (%s): %s left out", b->pmu.desc->name,
-		     b->pmu.missing[i]->event, b->pmu.missing[i]->metric,
-		     b->pmu.missing[i]->metric);
-	if (err > 0) {
-		struct counters_options popts = { .include_kernel = false };
-
-		err = counters_set_open(&b->pmu_set, b->pmu.spec, b->pmu.n, &popts, &bad);
-		if (err) {
-			char adv[256];
-
-			counters_strerror(err, true, adv, sizeof(adv));
-			snprintf(why, size, "%s does not open: %s", b->pmu.spec[bad].event, adv);
-			b->pmu_set = NULL;
-		}
-	} else if (err == 0) {
-		snprintf(why, size, "no PMU metrics described for this CPU");
-		err = -ENODEV;
-	}
+	err = open_pmu(b, cpu, why, size);
 	if (err)
 		return want == BENCH_BACKEND_PMU ? -ENODEV : 0;
 	b->have_pmu = true;
@@ -205,10 +240,11 @@ int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char 
 
 void bench_close(struct bench *b)
 {
+	counters_set_close(b->pmu_store_set);
 	counters_set_close(b->pmu_set);
 	counters_set_close(b->loop_set);
 	counters_set_close(b->fault_set);
-	b->pmu_set = b->loop_set = b->fault_set = NULL;
+	b->pmu_store_set = b->pmu_set = b->loop_set = b->fault_set = NULL;
 }
 
 static void metric_from_ctr(struct results_trial *t, const struct counters_value *v)
@@ -289,12 +325,26 @@ static void add_derived(struct bench *b, struct results_trial *t)
 	}
 }
 
-static void flag_pmu(struct bench *b, struct results_trial *t, const struct counters_value *v)
+/* The PMU set that counts k's accesses, and its specs: the stores' where
+ * one is open (the store pattern on Intel), else the loads'. */
+static struct counters_set *pmu_for(const struct bench *b, const struct kernel_desc *k,
+				    const struct arch_specs **specs)
+{
+	if (bench_access(k) == ARCH_ACCESS_STORES && b->pmu_store_set) {
+		*specs = &b->pmu_store;
+		return b->pmu_store_set;
+	}
+	*specs = &b->pmu;
+	return b->pmu_set;
+}
+
+static void flag_pmu(const struct arch_specs *ps, struct results_trial *t,
+		     const struct counters_value *v)
 {
 	bool mux = false;
 	int i;
 
-	for (i = 0; i < b->pmu.n; i++) {
+	for (i = 0; i < ps->n; i++) {
 		metric_from_ctr(t, &v[i]);
 		mux |= v[i].multiplexed;
 	}
@@ -471,10 +521,12 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 			 formula, fp.level[fp.nr_levels - 1].name);
 }
 
-static void micro_metrics(struct bench *b, struct results_trial *t, const struct buf *bf,
-			  const struct bench_time *bt, const struct counters_value *faults,
-			  const struct counters_value *loopv, const struct counters_value *pmuv)
+static void micro_metrics(struct bench *b, const struct bench_micro *w, struct results_trial *t,
+			  const struct buf *bf, const struct bench_time *bt,
+			  const struct counters_value *faults, const struct counters_value *loopv,
+			  const struct counters_value *pmuv)
 {
+	const struct arch_specs *ps;
 	int i;
 
 	results_trial_set_metric(t, "ns_per_access", bench_ns_per_access(bt, t->accesses),
@@ -492,8 +544,8 @@ static void micro_metrics(struct bench *b, struct results_trial *t, const struct
 	if (b->loop_set)
 		for (i = 0; i < (int)MS_ARRAY_SIZE(loop_specs); i++)
 			metric_from_ctr(t, &loopv[i]);
-	if (b->pmu_set) {
-		flag_pmu(b, t, pmuv);
+	if (pmu_for(b, w->kern, &ps)) {
+		flag_pmu(ps, t, pmuv);
 		add_derived(b, t);
 	}
 	if (bf->have_size_stats) {
@@ -511,6 +563,8 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 {
 	struct counters_value faults = { .value = NAN }, loopv[MS_ARRAY_SIZE(loop_specs)];
 	struct counters_value pmuv[ARCH_MAX_SPECS];
+	const struct arch_specs *ps;
+	struct counters_set *pmu = pmu_for(b, w->kern, &ps);
 	struct bench_time bt;
 	struct kernel_state ks;
 	struct folio_hist h;
@@ -528,12 +582,12 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 	warm_up(w->kern, &ks, accesses);
 	if (b->loop_set && (err = counters_set_enable(b->loop_set)))
 		goto out;
-	if (b->pmu_set && (err = counters_set_enable(b->pmu_set)))
+	if (pmu && (err = counters_set_enable(pmu)))
 		goto out;
 	bench_burst(w->kern, &ks, accesses, &bt);
-	if (b->pmu_set) {
-		counters_set_disable(b->pmu_set);
-		if ((err = counters_set_read(b->pmu_set, pmuv, b->pmu.n)))
+	if (pmu) {
+		counters_set_disable(pmu);
+		if ((err = counters_set_read(pmu, pmuv, ps->n)))
 			goto out;
 	}
 	if (b->loop_set) {
@@ -549,7 +603,7 @@ int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, i
 		t->has_layout = true;
 	}
 	err = 0;
-	micro_metrics(b, t, &bf, &bt, &faults, loopv, pmuv);
+	micro_metrics(b, w, t, &bf, &bt, &faults, loopv, pmuv);
 	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
 		t->flags |= RESULTS_F_LOW_COVERAGE;
 		b->low_coverage++;
@@ -746,20 +800,22 @@ static int timed_burst(struct bench *b, const struct bench_micro *w, struct slot
 		       unsigned long long burst, int round)
 {
 	struct counters_value loopv[MS_ARRAY_SIZE(loop_specs)], pmuv[ARCH_MAX_SPECS];
+	const struct arch_specs *ps;
+	struct counters_set *pmu = pmu_for(b, w->kern, &ps);
 	struct bench_time bt;
 	int err;
 
 	warm_up(w->kern, &s->ks, burst);
 	if (b->loop_set && (err = counters_set_enable(b->loop_set)))
 		return err;
-	if (b->pmu_set && (err = counters_set_enable(b->pmu_set)))
+	if (pmu && (err = counters_set_enable(pmu)))
 		return err;
 	bench_burst(w->kern, &s->ks, burst, &bt);
-	if (b->pmu_set) {
-		counters_set_disable(b->pmu_set);
-		if ((err = counters_set_read(b->pmu_set, pmuv, b->pmu.n)))
+	if (pmu) {
+		counters_set_disable(pmu);
+		if ((err = counters_set_read(pmu, pmuv, ps->n)))
 			return err;
-		add_ctr(s->pmuv, pmuv, b->pmu.n, round == 0);
+		add_ctr(s->pmuv, pmuv, ps->n, round == 0);
 	}
 	if (b->loop_set) {
 		counters_set_disable(b->loop_set);
@@ -790,7 +846,7 @@ static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot
 		results_trial_set_hist(t, &h, coverage);
 		t->has_layout = true;
 	}
-	micro_metrics(b, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
+	micro_metrics(b, w, t, &s->bf, &s->sum, &s->faults, s->loopv, s->pmuv);
 	if (s->steal_ns >= 0) {
 		results_trial_set_metric(t, "steal_ns", s->steal_ns, "kernel", NULL, -1);
 		results_trial_set_metric(t, "disturbed_rounds", s->disturbed, "kernel", NULL, -1);
@@ -1345,7 +1401,7 @@ static void command_counters_read(struct bench *b, struct results_trial *t, stru
 		for (i = 0; i < (int)MS_ARRAY_SIZE(tree_specs); i++)
 			metric_from_ctr(t, &v[i]);
 	if (pmu && !counters_set_read(pmu, v, b->pmu.n))
-		flag_pmu(b, t, v);
+		flag_pmu(&b->pmu, t, v);
 }
 
 /* What the kernel's settings were at the trial's end, against what it set:

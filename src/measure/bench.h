@@ -79,6 +79,15 @@ struct bench {
 	 * NULL with the timing backend */
 	struct counters_set *fault_set, *loop_set, *pmu_set;
 	struct arch_specs pmu;
+	/* Set before bench_open_counters when a pattern of the run stores
+	 * (kernel_desc.stores). Where the family counts store-side TLB misses
+	 * apart (arch_desc.store_events: Intel's DTLB_STORE_MISSES), the store
+	 * pattern's trials are counted with this second set, its events in
+	 * each trial's metrics; elsewhere it stays NULL and pmu_set, which
+	 * counts stores too (AMD, Arm), serves every pattern. */
+	bool stores;
+	struct counters_set *pmu_store_set;
+	struct arch_specs pmu_store;
 	bool have_pmu;       /* pmu specs usable (a command opens its own set) */
 	bool sw_ok;          /* software events open */
 	const char *backend; /* "pmu" or "timing" */
@@ -95,12 +104,17 @@ void bench_say(struct bench *b, enum bench_event_kind kind, const char *fmt, ...
 /*
  * Open the counters for 'cpu' (after pinning: a hybrid CPU's event set
  * depends on the core). Software events that do not open are a warning.
- * The PMU set: with BENCH_BACKEND_PMU a failure is -ENODEV with the reason
+ * The PMU sets (the loads', and the stores' with b->stores where the family
+ * has one; both or neither open): with BENCH_BACKEND_PMU a failure is -ENODEV with the reason
  * in 'why'; with AUTO it is a note in 'why' and the run is timing-only.
  */
 int bench_open_counters(struct bench *b, enum bench_backend want, int cpu, char *why,
 			size_t size);
 void bench_close(struct bench *b);
+/* The accesses k makes, for its PMU events (arch_events_for):
+ * ARCH_ACCESS_STORES for a kernel of stores (the store pattern), else
+ * ARCH_ACCESS_LOADS (NULL, a command, too). */
+enum arch_access bench_access(const struct kernel_desc *k);
 
 /* ---- micro-benchmarks ------------------------------------------------------ */
 

@@ -71,17 +71,34 @@ static json_t *event_row(const struct arch_desc *d, const struct arch_event *e, 
 	return m;
 }
 
-json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad)
+json_t *events_doc_build(const struct arch_desc *d, enum arch_access access,
+			 struct events_bad *bad)
 {
 	const struct arch_event *e;
 	json_t *metrics = json_array();
 	char pfm[64];
 
 	memset(bad, 0, sizeof(*bad));
-	for (e = arch_pmu_bind(d, pfm, sizeof(pfm)); e->metric; e++)
+	for (e = arch_pmu_bind(d, access, pfm, sizeof(pfm)); e->metric; e++)
 		json_array_append_new(metrics, event_row(d, e, pfm, bad));
-	return json_pack("{s:s, s:o, s:s, s:o}", "schema", EVENTS_SCHEMA, "tool",
-			 results_tool_json(), "pmu", d->name, "metrics", metrics);
+	return json_pack("{s:s, s:o, s:s, s:s, s:o}", "schema", EVENTS_SCHEMA, "tool",
+			 results_tool_json(), "pmu", d->name, "access",
+			 access == ARCH_ACCESS_STORES ? "stores" : "loads", "metrics", metrics);
+}
+
+/* Which patterns the listed set counts, and where the others' set is. */
+static void write_access(const struct arch_desc *d, json_t *doc, FILE *out)
+{
+	bool stores = !strcmp(json_string_value(json_object_get(doc, "access")), "stores");
+
+	if (!d->store_events)
+		fprintf(out, "Every pattern counts with these events (they count loads and stores)\n");
+	else if (stores)
+		fprintf(out, "The store pattern counts with these events (stores' DTLB events); "
+			"the other patterns with 'mthpscope events' without --pattern store\n");
+	else
+		fprintf(out, "Every pattern but store counts with these events (loads' DTLB "
+			"events); the store pattern's: 'mthpscope events --pattern store'\n");
 }
 
 void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FILE *out)
@@ -122,7 +139,9 @@ void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FI
 	for (l = 0; l < 2; l++)
 		for (f = lists[l]; f && f->name; f++)
 			fprintf(out, "  %-24s %s\n", f->name, f->help);
-	fprintf(out, "\nTLB coalescing: %s\n", d->coalesce);
+	fprintf(out, "\n");
+	write_access(d, doc, out);
+	fprintf(out, "TLB coalescing: %s\n", d->coalesce);
 #if defined(__aarch64__)
 	if (this_cpu) {
 		long ps = sysconf(_SC_PAGESIZE);

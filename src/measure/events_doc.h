@@ -19,9 +19,11 @@ struct events_bad {
 	int absent_pmu;
 	int not_encoded;
 };
-/* The mthpscope.events/1 document of d (new reference), its named events
- * as this machine encodes them (arch_pmu_bind). */
-json_t *events_doc_build(const struct arch_desc *d, struct events_bad *bad);
+/* The mthpscope.events/1 document of d's events for 'access' (new
+ * reference; "access": "loads" or "stores"), its named events as this
+ * machine encodes them (arch_pmu_bind). */
+json_t *events_doc_build(const struct arch_desc *d, enum arch_access access,
+			 struct events_bad *bad);
 /* The document as a table, the derived metrics, coalescing and notes;
  * this_cpu adds what this machine's CPU and kernel say. */
 void events_write_text(const struct arch_desc *d, json_t *doc, bool this_cpu, FILE *out);
