@@ -530,6 +530,19 @@ TEST(metric_counted_with_other_events_warns)
 	EXPECT_EQ(warned, 1);
 	EXPECT_TRUE(!r.comparable);
 	compare_report_free(&r);
+	/* --metric ns_per_access: no page_faults rows, so nothing to warn of
+	 * (it warned, and the pair was not comparable) */
+	{
+		struct compare_opts o = COMPARE_OPTS_DEFAULT;
+		const char *metric = "ns_per_access";
+
+		o.metrics = &metric;
+		o.nr_metrics = 1;
+		ASSERT_EQ(compare_build(l.in, 2, &o, &r), 0);
+		EXPECT_TRUE(!has_warning(&r, "different events", NULL));
+		EXPECT_TRUE(r.comparable);
+		compare_report_free(&r);
+	}
 }
 
 TEST(no_overlapping_orders_is_an_error)

@@ -121,17 +121,19 @@ PY
 python3 - "$a" "$work" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-def sweep(name, values, empty=()):
+def sweep(name, values, empty=(), empty_runs=()):
     v = json.loads(json.dumps(j))
     v["config"]["max_ptes_none"] = sorted(set(values))[:32]
     v["runs"] = [dict(json.loads(json.dumps(j["runs"][0])), max_ptes_none=x) for x in values]
-    for r in v["runs"]:
-        if r["max_ptes_none"] in empty:
+    for k, r in enumerate(v["runs"]):
+        if r["max_ptes_none"] in empty or k in empty_runs:
             r["timeline"] = []
     json.dump(v, open(sys.argv[2] + "/" + name + ".json", "w"))
 sweep("low32", range(32))
 sweep("high32", range(100, 132))
 sweep("twice", [0, 64, 0, 511], empty=[511])
+sweep("late", [511, 0, 0], empty_runs=[2])
+sweep("early", [511, 0, 0], empty_runs=[1])
 sweep("many", range(257))
 PY
 rc=0; "$bin" compare --format json "$work/low32.json" "$work/high32.json" >"$work/o" 2>"$work/e" || rc=$?
@@ -149,11 +151,25 @@ rc=0; "$bin" compare --format json "$a" "$work/twice.json" >"$work/o" 2>"$work/e
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["warnings"] == [
-    "twice: max_ptes_none 0 ran more than once (1 repeated run in all): the table shows each value's last run",
-    "twice: 1 run without samples (first: max_ptes_none 511): n/a in the table"], j["warnings"]
+    "twice: max_ptes_none 0 ran more than once (1 repeated run in all): the table shows each value's last run with samples",
+    "twice: 1 max_ptes_none value without a run with samples (first: 511): n/a in the table"], j["warnings"]
 rows = {r["max_ptes_none"]: r["cells"] for r in j["rows"]}
 assert rows[511][1] is None and rows[0][1]["mapped_pages"] == rows[0][0]["mapped_pages"], rows
 PY
+# a value run twice, one of its runs without samples (before or after the
+# other): the table shows the run with samples, and says only that the value
+# ran twice (it said "last run" of the first, or "n/a" of a value shown)
+for name in late early; do
+	rc=0; "$bin" compare --format json "$a" "$work/$name.json" >"$work/o" 2>"$work/e" || rc=$?
+	[ $rc = 0 ] && python3 - "$work/o" "$name" <<'PY' && ok "$name: a repeat without samples warned as a repeat only" || bad "$name: exit $rc $(cat "$work/e") $(cat "$work/o" | head -c 600)"
+import json, sys
+j, name = json.load(open(sys.argv[1])), sys.argv[2]
+assert j["warnings"] == [
+    name + ": max_ptes_none 0 ran more than once (1 repeated run in all): the table shows each value's last run with samples"], j["warnings"]
+rows = {r["max_ptes_none"]: r["cells"] for r in j["rows"]}
+assert rows[0][1] and rows[511][1], rows
+PY
+done
 rc=0; "$bin" compare "$work/many.json" "$a" >"$work/o" 2>"$work/e" || rc=$?
 [ $rc = 1 ] && [ ! -s "$work/o" ] &&
 	grep -q "^mthpscope: compare: many: run 257 of 257 (max_ptes_none 256) is past the 256 max_ptes_none values compare shows (8 documents of a 32-value sweep)$" "$work/e" &&

@@ -169,7 +169,7 @@ ARM_DESC(arm_v3, "arm_v3", "Arm Neoverse V3", NAMES("arm_v3"), v3_detect, percyc
 ARM_DESC(arm_ac76, "arm_ac76", "Arm Cortex-A76/A77/A78/A710/A715", NAMES("arm_ac76"),
 	 a7x_detect, a7x_events, NO_PERCYC);
 ARM_DESC(arm_ac720, "arm_ac720", "Arm Cortex-A720/A725", NAMES("arm_ac720"), a720_detect,
-	 percyc_events, "raw codes (no libpfm4 4.13 table)");
+	 percyc_events, PERCYC_NOTES);
 
 /*
  * Any other PMUv3 (a core no table names, QEMU's emulated PMU): the common

@@ -296,9 +296,10 @@ static bool events_differ(const struct compare_series *s, const struct compare_i
 /* A metric both sides have but counted with different events (a store
  * pattern's walks from DTLB_LOAD_MISSES before it had its own set, from
  * DTLB_STORE_MISSES after): its rows would compare two different counts.
- * Said once per pattern and metric; the sides are then not comparable. */
-static int check_events(struct compare_report *r, const struct compare_input *a,
-			const struct compare_input *b)
+ * Said once per pattern and metric the options (o) select; the sides are
+ * then not comparable. */
+static int check_events(struct compare_report *r, const struct compare_opts *o,
+			const struct compare_input *a, const struct compare_input *b)
 {
 	size_t i, j;
 	int err = 0;
@@ -307,7 +308,7 @@ static int check_events(struct compare_report *r, const struct compare_input *a,
 		const struct compare_series *sa = &a->series[i];
 		bool said = false;
 
-		if (!events_differ(sa, b))
+		if (!metric_selected(o, sa->metric) || !events_differ(sa, b))
 			continue;
 		for (j = 0; j < i && !said; j++)
 			said = !strcmp(a->series[j].pattern, sa->pattern) &&
@@ -534,7 +535,7 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 	if (!err)
 		err = check_one_sided(r, o, a, b, SERIES_METRIC);
 	if (!err)
-		err = check_events(r, a, b);
+		err = check_events(r, o, a, b);
 	for (i = 0; !err && i < a->nr_series; i++) {
 		const struct compare_series *sa = &a->series[i], *sb;
 		struct compare_row row = { .other = other };

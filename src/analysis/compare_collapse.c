@@ -243,11 +243,12 @@ static struct compare_collapse_row *collapse_row_for(struct compare_collapse *ou
 /* The runs of input i into their rows. A run whose value has no row left is
  * an error naming it (only a document of more than COLLAPSE_DOC_MAX_MPN
  * values gets there: the collapse command never writes one); a value run
- * twice (collapse --max-ptes-none 0,0) shows its last run, and a run
- * without samples is n/a, each with a warning. */
+ * more than once (collapse --max-ptes-none 0,0) shows its last run with
+ * samples, and a value with no such run is n/a, each with a warning. */
 static int collapse_place_runs(const struct collapse_doc *d, size_t i, const char *label,
 			       struct compare_collapse *out, char *err, size_t errsize)
 {
+	bool seen[COMPARE_COLLAPSE_MAX_ROWS] = { false };
 	size_t r, repeated = 0, empty = 0;
 	long long first_repeated = 0, first_empty = 0;
 	int o;
@@ -262,28 +263,36 @@ static int collapse_place_runs(const struct collapse_doc *d, size_t i, const cha
 				    "documents of a %d-value sweep)", label, r + 1, d->nr_runs,
 				    run->max_ptes_none, COMPARE_COLLAPSE_MAX_ROWS,
 				    COMPARE_COLLAPSE_MAX_INPUTS, COLLAPSE_DOC_MAX_MPN);
-		if (row->cell[i].present && !repeated++)
+		if (seen[row - out->rows] && !repeated++)
 			first_repeated = run->max_ptes_none;
-		if (!run->nr_samples) {
-			if (!empty++)
-				first_empty = run->max_ptes_none;
+		seen[row - out->rows] = true;
+		if (!run->nr_samples)
 			continue;
-		}
 		memset(&row->cell[i], 0, sizeof(row->cell[i]));
 		collapse_cell_from(&row->cell[i], run);
 		for (o = 0; o < COMPARE_COLLAPSE_ORDERS; o++)
 			if (row->cell[i].pages[o])
 				out->orders |= 1UL << o;
 	}
+	/* the values left without a run with samples, in the document's order */
+	for (r = 0; r < d->nr_runs; r++) {
+		struct compare_collapse_row *row = collapse_row_for(out, d->runs[r].max_ptes_none);
+
+		if (!seen[row - out->rows] || row->cell[i].present)
+			continue;
+		seen[row - out->rows] = false; /* counted once */
+		if (!empty++)
+			first_empty = d->runs[r].max_ptes_none;
+	}
 	if (repeated)
 		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
 			 "%s: max_ptes_none %lld ran more than once (%zu repeated run%s in all): "
-			 "the table shows each value's last run", label, first_repeated, repeated,
-			 repeated == 1 ? "" : "s");
+			 "the table shows each value's last run with samples", label,
+			 first_repeated, repeated, repeated == 1 ? "" : "s");
 	if (empty)
 		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
-			 "%s: %zu run%s without samples (first: max_ptes_none %lld): n/a in the "
-			 "table", label, empty, empty == 1 ? "" : "s", first_empty);
+			 "%s: %zu max_ptes_none value%s without a run with samples (first: %lld): "
+			 "n/a in the table", label, empty, empty == 1 ? "" : "s", first_empty);
 	return 0;
 }
 
