@@ -299,10 +299,8 @@ static int collapse_check(struct collapse_cmd_opts *o, struct collapse_env *env)
 	}
 	if ((err = cli_check_outputs(&collapse_cli, o)))
 		return err;
-	/* The settings the document gives as the machine's are read again
-	 * under the lock, after a dead run's journal was applied: read before
-	 * it, they could be a running instance's trial settings. */
-	if ((err = thp_journal_begin()) || (err = thp_read(&env->thp))) {
+	/* the settings the document gives as the machine's, read again */
+	if ((err = thp_journal_begin_read(&env->thp))) {
 		thp_strerror(err, why, sizeof(why));
 		ms_err("collapse: %s", why);
 		return ms_exit_for_errno(err);

@@ -417,11 +417,9 @@ static int run_begin(struct run *r)
 	}
 	if (why[0] && r->s.o.backend != BENCH_BACKEND_TIMING)
 		ms_note("hardware counters unavailable (%s): timing and software events only", why);
-	/* The settings the trials put back between orders are read again under
-	 * the lock, after a dead run's journal was applied: read before it (for
-	 * the sizes the kernel offers), they could be a running instance's trial
-	 * settings, which this run would then restore between its own orders. */
-	if ((err = thp_journal_begin()) || (err = thp_read(&r->s.s))) {
+	/* the settings the trials put back between orders, read again (the
+	 * first read, before the lock, was for the sizes the kernel offers) */
+	if ((err = thp_journal_begin_read(&r->s.s))) {
 		thp_strerror(err, msg, sizeof(msg));
 		ms_err("run: %s", msg);
 		return ms_exit_for_errno(err);

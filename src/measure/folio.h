@@ -83,12 +83,17 @@ struct folio_extent {
 	bool partial;             /* only part of the folio is mapped here (or the range cuts it) */
 };
 
-/* Is the extent the process's own memory, counted as anon or file (THP,
- * small, KSM, compound: what smaps counts in Rss)? */
+/* Is the extent in folios of an order (THP, small, KSM)? */
+static inline bool folio_extent_has_order(const struct folio_extent *e)
+{
+	return e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM;
+}
+
+/* Is the extent the process's own memory, counted as anon or file (those,
+ * and compound pages: what smaps counts in Rss)? */
 static inline bool folio_extent_is_rss(const struct folio_extent *e)
 {
-	return e->kind == FOLIO_THP || e->kind == FOLIO_SMALL || e->kind == FOLIO_KSM ||
-	       e->kind == FOLIO_COMPOUND;
+	return folio_extent_has_order(e) || e->kind == FOLIO_COMPOUND;
 }
 
 /* A large folio's order, orders above FOLIO_MAX_ORDER counted at it. */

@@ -592,8 +592,7 @@ static const struct folio_extent *cache_find(const struct extcache *c, unsigned 
 static int extent_order(const struct folio_extent *e, bool *pmd)
 {
 	*pmd = e->pmd_mapped;
-	if (e->kind == FOLIO_ZERO || e->kind == FOLIO_HUGETLB || e->kind == FOLIO_OTHER ||
-	    e->kind == FOLIO_COMPOUND)
+	if (!folio_extent_has_order(e))
 		return RECORD_AT_OTHER;
 	if (e->partial || e->order < 0)
 		return RECORD_AT_PARTIAL;

@@ -623,6 +623,13 @@ fail:
 	return err;
 }
 
+int thp_journal_begin_read(struct thp_settings *s)
+{
+	int err = thp_journal_begin();
+
+	return err ? err : thp_read(s);
+}
+
 static void add_failure(struct thp_recovery *r, const char *path, const char *value, int err)
 {
 	const char *rel = path;

@@ -39,6 +39,11 @@ int thp_set_only_order(const struct thp_settings *s, int order);
 /* Take the lock and write the journal now (done implicitly by the first
  * write). */
 int thp_journal_begin(void);
+/* thp_journal_begin(), then the settings read into s under the lock, after
+ * a dead run's journal was applied: read before it, they could be another
+ * instance's trial settings. For a command that puts them back or records
+ * them as the machine's. */
+int thp_journal_begin_read(struct thp_settings *s);
 /* Restore this process's snapshot (each knob written and read back),
  * remove the journal, release the lock. Safe to call more than once.
  * -EIO when a knob could not be put back: the journal is then kept and
