@@ -87,6 +87,32 @@ static inline long long tu_smaps_kb(const void *p, const char *field)
 	return kb;
 }
 
+/* Whether the VmFlags of the VMA starting at p hold 'flag' ("pf": a PFN
+ * mapping). */
+static inline bool tu_smaps_vmflag(const void *p, const char *flag)
+{
+	char line[512], want[8];
+	unsigned long start, end;
+	bool in = false, has = false;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	snprintf(want, sizeof(want), " %s", flag);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+			in = start == (uintptr_t)p;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			line[strcspn(line, "\n")] = ' ';
+			has = strstr(line + 8, want) && strstr(line + 8, want)[strlen(want)] == ' ';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return has;
+}
+
 /* Skip unless PFNs and kpageflags are visible. */
 static inline void tu_require_pfns(void)
 {

@@ -284,8 +284,15 @@ TEST(compound_not_thp)
 	EXPECT_EQ(h.pages[0], 0ull);
 	EXPECT_EQ(h.other, len / 4096);
 	EXPECT_EQ(h.present, len / 4096);
-	EXPECT_EQ(h.anon + h.file, len / 4096);
-	EXPECT_EQ((long long)(h.anon + h.file) * 4, tu_smaps_kb(p, "Rss:"));
+	/* kernels that mapped the rings with remap_pfn_range (before
+	 * vm_insert_pages) make a PFN mapping, which smaps Rss leaves out:
+	 * there scan counts what thpmaps does not (noted on issue 22's stop) */
+	if (tu_smaps_vmflag(p, "pf")) {
+		printf("  the SQE array is a PFN mapping here (VmFlags pf): its Rss not checked\n");
+	} else {
+		EXPECT_EQ(h.anon + h.file, len / 4096);
+		EXPECT_EQ((long long)(h.anon + h.file) * 4, tu_smaps_kb(p, "Rss:"));
+	}
 	munmap(p, len);
 	close(fd);
 }
