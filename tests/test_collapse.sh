@@ -109,7 +109,8 @@ else
 fi
 check_knobs "a collapse that waited for the lock"
 
-# 5. Killed mid-run (SIGTERM, SIGINT): the journal puts every knob back.
+# 5. Killed mid-run (SIGTERM, SIGINT): the journal puts every knob back; with
+#    no run whole there is nothing to write, and the process ends of the signal.
 #    Orders 2-8 only: khugepaged before 7.2 never runs for them, so the run
 #    waits out its timeout unless killed (with mTHP collapse it ends once
 #    steady, two full scans after the collapse: later than the kill, sent
@@ -128,6 +129,55 @@ for sig in TERM INT; do
 	expect_eq "killed by SIG$sig" "$rc" $((128 + $(kill -l "$sig")))
 	check_knobs "SIG$sig"
 done
+
+# 5b. A stop ends the sweep, not its data. SIGINT during --hold ends the
+#     hold: that run (its timeline whole) is reported and written, the next
+#     value is not run, the document says "interrupted", and the process
+#     then ends of the signal (130).
+"$BIN" collapse --mode madvise --orders 9 --span 2M --timeout 10 --interval 20 \
+	--max-ptes-none 511,0 --hold 60 -o "$tmp/cut.json" >"$tmp/cut.out" 2>"$tmp/cut.err" &
+pid=$!
+for _ in $(seq 300); do
+	grep -q "holds the span" "$tmp/cut.err" && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+expect_eq "SIGINT during --hold" "$?" 130
+if [ -s "$tmp/cut.json" ]; then
+	expect_eq "cut at the hold: runs, interrupted" \
+		"$(py '[r["max_ptes_none"] for r in d["runs"]], d["interrupted"], d["verdict"]' "$tmp/cut.json")" \
+		"[511] True pmd-only"
+else
+	echo "FAIL: SIGINT during --hold: no document"; fail=1
+fi
+grep -q "interrupted: 1 of 2 max_ptes_none values ran" "$tmp/cut.err" &&
+	grep -q "^  => " "$tmp/cut.out" && echo "ok: cut at the hold: said and reported" ||
+	{ echo "FAIL: cut at the hold:"; cat "$tmp/cut.err" "$tmp/cut.out"; fail=1; }
+check_knobs "SIGINT during --hold"
+
+# 5c. SIGTERM during the second value's timeline: the first run is written,
+#     the cut timeline is left out (orders 2-8: the run waits out its 3 s
+#     timeout on a kernel without mTHP collapse, as in 5; the kill follows
+#     the second run's start within 0.1 s).
+"$BIN" collapse --orders 2-8 --span 4M --timeout 3 --interval 50 --max-ptes-none 511,0 \
+	-o "$tmp/cut2.json" >/dev/null 2>"$tmp/cut2.err" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(grep -c "waiting up to" "$tmp/cut2.err")" = 2 ] && break
+	sleep 0.05
+done
+kill -TERM "$pid"
+wait "$pid"
+expect_eq "SIGTERM in the second timeline" "$?" 143
+if [ -s "$tmp/cut2.json" ]; then
+	expect_eq "cut in a timeline: runs, interrupted" \
+		"$(py '[r["max_ptes_none"] for r in d["runs"]], d["interrupted"]' "$tmp/cut2.json")" \
+		"[511] True"
+else
+	echo "FAIL: SIGTERM in the second timeline: no document"; fail=1
+fi
+check_knobs "SIGTERM in the second timeline"
 
 # 6. Bad input.
 bad() { # want args...

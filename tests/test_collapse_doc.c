@@ -104,6 +104,42 @@ TEST(minimal_document_reads)
 	json_decref(in);
 }
 
+/* $.interrupted: a sweep ended by SIGINT/SIGTERM says so, and the writer
+ * gives it back; a whole sweep has no such key; it is a boolean or an error. */
+/* $.interrupted: a sweep ended by SIGINT/SIGTERM says so, and the writer
+ * gives it back; a whole sweep has no such key; it is a boolean or an error. */
+#define INTERRUPTED_DOC(v)                                                                  \
+	"{\"schema\":\"mthpscope.collapse/1\",\"host\":{\"page_size\":4096},"                   \
+	"\"config\":{\"max_ptes_none\":[0,511]},\"interrupted\":" v ",\"runs\":["                \
+	"{\"max_ptes_none\":0,\"timeline\":[{\"t_ms\":0,\"hist\":{\"0\":512}}]}]}"
+
+TEST(interrupted_sweep)
+{
+	json_t *in = json_loads(INTERRUPTED_DOC("true"), 0, NULL), *out = NULL;
+	struct collapse_doc d;
+	char err[512] = "";
+
+	ASSERT_TRUE(in);
+	ASSERT_EQ(collapse_doc_read(in, &d, err, sizeof(err)), 0);
+	EXPECT_TRUE(d.interrupted);
+	EXPECT_EQ(d.nr_runs, 1);
+	ASSERT_EQ(collapse_doc_json(&d, &out), 0);
+	EXPECT_TRUE(json_is_true(json_object_get(out, "interrupted")));
+	json_decref(out);
+	d.interrupted = false;
+	ASSERT_EQ(collapse_doc_json(&d, &out), 0);
+	EXPECT_TRUE(!json_object_get(out, "interrupted"));
+	json_decref(out);
+	collapse_doc_free(&d);
+	json_decref(in);
+
+	in = json_loads(INTERRUPTED_DOC("\"yes\""), 0, NULL);
+	ASSERT_TRUE(in);
+	EXPECT_EQ(collapse_doc_read(in, &d, err, sizeof(err)), -EBADMSG);
+	EXPECT_TRUE(strstr(err, "interrupted") != NULL);
+	json_decref(in);
+}
+
 /* max_ptes_none is 0 to the pages of a PMD less one, of the document's own
  * host: 16K and 64K pages (arm64) allow more than 511; a host without a PMD
  * size gets the bound of the largest PMD order. */

@@ -51,6 +51,23 @@ grep -Eq "^order 5 pages-mpn0 +- +384 \(37\.5%\)$" "$work/lkml" &&
 	python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['comparable'] is True and len(j['warnings']) == 1, j['warnings']" "$work/json" &&
 	ok "timeout differs: one warning, comparable" || bad "timeout warning: $(cat "$work/text.err")"
 
+# an interrupted sweep (collapse ended by SIGINT after its first values):
+# its later values are n/a, and a warning says why
+python3 -c "
+import json,sys
+j=json.load(open('$b')); j['interrupted']=True; j['runs']=j['runs'][:2]
+json.dump(j,open('$work/cut.json','w'))"
+n=$(python3 -c "import json; print(len(json.load(open('$b'))['config']['max_ptes_none']))")
+"$bin" compare --format json "$a" "$work/cut.json" >"$work/cut.out" 2>"$work/cut.err" &&
+	grep -q "^mthpscope: warning: cut: its sweep was interrupted after 2 of $n max_ptes_none values: the others are n/a in the table$" "$work/cut.err" &&
+	python3 -c "
+import json,sys
+j=json.load(open(sys.argv[1]))
+rows={r['max_ptes_none']: r['cells'] for r in j['rows']}
+assert rows[511][1] is None and rows[0][1] is not None, rows
+" "$work/cut.out" && ok "interrupted sweep: warned, later values n/a" || { bad "interrupted"; cat "$work/cut.err"; }
+"$bin" compare "$a" "$b" 2>&1 >/dev/null | grep -q interrupted && bad "whole sweep called interrupted"
+
 # another fill: compared, with a warning naming the difference
 python3 -c "
 import json,sys

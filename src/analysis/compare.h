@@ -260,7 +260,7 @@ extern const char *const compare_format_words[];
 /* max_ptes_none values: every input's sweep (COLLAPSE_DOC_MAX_MPN each) */
 #define COMPARE_COLLAPSE_MAX_ROWS 256
 #define COMPARE_COLLAPSE_ORDERS 21   /* FOLIO_MAX_ORDER + 1 */
-#define COMPARE_COLLAPSE_MAX_WARNINGS 112 /* each config field of each other input, and more */
+#define COMPARE_COLLAPSE_MAX_WARNINGS 120 /* each config field of each other input, and more */
 
 /* One input at one max_ptes_none: the final folio orders, RSS, time. */
 struct compare_collapse_cell {

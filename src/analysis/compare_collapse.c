@@ -156,11 +156,11 @@ static const struct cc_field {
 			    "depends on it" },
 };
 #define CC_LINE_FIELDS 6
-/* Room for a warning per field and other input, and two per input from
+/* Room for a warning per field and other input, and three per input from
  * collapse_place_runs. */
 _Static_assert(COMPARE_COLLAPSE_MAX_WARNINGS >=
 		       MS_ARRAY_SIZE(cc_fields) * (COMPARE_COLLAPSE_MAX_INPUTS - 1) +
-			       2 * COMPARE_COLLAPSE_MAX_INPUTS,
+			       3 * COMPARE_COLLAPSE_MAX_INPUTS,
 	       "compare_collapse: warnings[] too small");
 /* Every value of every input's sweep has its row. */
 _Static_assert(COMPARE_COLLAPSE_MAX_ROWS == COLLAPSE_DOC_MAX_MPN * COMPARE_COLLAPSE_MAX_INPUTS,
@@ -293,6 +293,11 @@ static int collapse_place_runs(const struct collapse_doc *d, size_t i, const cha
 		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
 			 "%s: %zu max_ptes_none value%s without a run with samples (first: %lld): "
 			 "n/a in the table", label, empty, empty == 1 ? "" : "s", first_empty);
+	if (d->interrupted)
+		snprintf(out->warnings[out->nr_warnings++], sizeof(out->warnings[0]),
+			 "%s: its sweep was interrupted after %zu of %zu max_ptes_none values: "
+			 "the others are n/a in the table", label, d->nr_runs,
+			 d->config.nr_max_ptes_none);
 	return 0;
 }
 

@@ -480,10 +480,12 @@ int cli_parse_no_args(const struct cli_cmd *cmd, int argc, char **argv, void *op
 }
 
 volatile sig_atomic_t cli_stops;
+static volatile sig_atomic_t stop_signal;
 static struct sigaction old_int, old_term;
 
 static void on_stop_signal(int sig)
 {
+	stop_signal = sig;
 	if (cli_stops++) {
 		sigaction(sig, sig == SIGINT ? &old_int : &old_term, NULL);
 		raise(sig);
@@ -502,4 +504,13 @@ void cli_catch_stops(bool on)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+}
+
+void cli_end_of_stop(void)
+{
+	if (!cli_stops || !stop_signal)
+		return;
+	cli_catch_stops(false);
+	fflush(stdout);
+	raise(stop_signal);
 }

@@ -130,6 +130,11 @@ void cli_words_text(const struct cli_opt *o, char *buf, size_t size);
  */
 extern volatile sig_atomic_t cli_stops;
 void cli_catch_stops(bool on);
+/* After a stop that the command has written what it had for: put the
+ * handlers back and end as the signal would have (the knobs put back, exit
+ * 128 + its number), so a script still sees the interruption. Returns only
+ * when no stop was caught. */
+void cli_end_of_stop(void);
 
 /* Value parsers for callbacks: return 0 or -1 after printing "invalid
  * --name value". */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -89,10 +90,14 @@ static const struct cli_cmd collapse_cli = {
 		"sped up (mode khugepaged) or MADV_COLLAPSE is called (mode madvise), and the\n"
 		"span's folio orders are sampled until steady (khugepaged: two full scans\n"
 		"without change) or the timeout. Mainline MADV_COLLAPSE ignores max_ptes_none.\n"
-		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).",
+		"Every THP knob is restored on exit. Needs root (sysfs writes, PFNs).\n"
+		"SIGINT or SIGTERM ends the sweep: the runs whose timelines were whole are\n"
+		"reported and written (the document says \"interrupted\": true), a timeline in\n"
+		"progress is left out; during --hold it ends the hold and that run is kept.",
 	.exit_status =
 		"0 done (also when nothing collapsed), 1 runtime failure,\n"
-		"2 bad option, 3 not root, unsupported order, or a span that does not fit.",
+		"2 bad option, 3 not root, unsupported order, or a span that does not fit;\n"
+		"ended by SIGINT or SIGTERM, 128 + the signal's number after writing the runs.",
 	.opts = (const struct cli_opt[]){
 		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
 		  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
@@ -168,6 +173,24 @@ static void show_sample(const struct collapse_run *r, void *ctx)
 		      all ? 100.0 * (double)large / (double)all : 0.0);
 }
 
+/* The span as the kernel left it, for a scan from outside (before
+ * --measure, whose chase faults the holes), until the time is up or a stop
+ * (SIGINT, SIGTERM) ends the hold: the run goes on to its report. */
+static void hold_span(const struct collapse_span *sp, unsigned seconds)
+{
+	struct timespec end, now;
+
+	ms_note("collapse: pid %d holds the span %p-%p for %u s (SIGINT ends the hold and "
+		"the sweep; this run is kept)", (int)getpid(), sp->base, (void *)((char *)sp->base + sp->len),
+		seconds);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	/* slices of 0.1 s: a stop between the check and the sleep costs no more */
+	while (!cli_stops && !clock_gettime(CLOCK_MONOTONIC, &now) &&
+	       (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec)))
+		nanosleep(&(struct timespec){ .tv_nsec = 100000000L }, NULL);
+}
+
 /* One max_ptes_none value: fault, collapse, (measure), describe. */
 static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 		   struct collapse_doc *doc)
@@ -203,6 +226,11 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 	o->cfg.on_sample_ctx = &prog;
 	err = collapse_run(&o->cfg, env, &sp, &r);
 	progress_clear(&prog.p);
+	if (err == -EINTR) {
+		/* a stop cut the timeline: the run has no verdict and is left out */
+		err = 0;
+		goto out;
+	}
 	if (err) {
 		ms_err("collapse: %s", err == -EPERM || err == -EACCES
 					       ? "reading PFNs from pagemap needs root"
@@ -210,13 +238,8 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 							    : strerror(-err));
 		goto out;
 	}
-	if (o->hold_s) {
-		/* the span as the kernel left it, for a scan from outside (before
-		 * --measure, whose chase faults the holes) */
-		ms_note("collapse: pid %d holds the span %p-%p for %u s", (int)getpid(), sp.base,
-			(void *)((char *)sp.base + sp.len), o->hold_s);
-		sleep(o->hold_s);
-	}
+	if (o->hold_s)
+		hold_span(&sp, o->hold_s);
 	if (o->measure) {
 		struct collapse_config full = o->cfg;
 
@@ -381,16 +404,28 @@ static int collapse_cmd(int argc, char **argv)
 	collapse_doc_set_config(&cd, &o.cfg, &env, o.mpn, (size_t)o.nr_mpn, o.measure);
 	if (!o.json)
 		collapse_report_header(&cd, stdout);
-	for (i = 0; i < o.nr_mpn; i++) {
+	/* A stop (SIGINT, SIGTERM) ends the sweep: the runs whose timelines
+	 * were whole are written, then the signal ends the process. */
+	o.cfg.interrupt = &cli_stops;
+	cli_catch_stops(true);
+	for (i = 0; i < o.nr_mpn && !cli_stops; i++) {
 		o.cfg.max_ptes_none = o.mpn[i];
 		rc = one_run(&o, &env, &cd);
 		if (rc != MS_EXIT_OK)
 			goto out;
 	}
-	rc = collapse_output(&o, &cd, &doc);
+	if (cli_stops && (size_t)o.nr_mpn > cd.nr_runs) {
+		cd.interrupted = true;
+		ms_note("collapse: interrupted: %zu of %d max_ptes_none values ran%s", cd.nr_runs,
+			o.nr_mpn, cd.nr_runs ? "; the document has them" : ", nothing to write");
+	}
+	if (cd.nr_runs)
+		rc = collapse_output(&o, &cd, &doc);
 out:
 	collapse_doc_free(&cd);
 	json_decref(doc);
+	cli_end_of_stop();
+	cli_catch_stops(false);
 	return rc;
 }
 

@@ -199,6 +199,8 @@ int collapse_doc_json(const struct collapse_doc *d, json_t **out)
 		goto out;
 	if (json_object_set_new(doc, "config", config_json(&d->config)))
 		goto out;
+	if (d->interrupted && json_object_set_new(doc, "interrupted", json_true()))
+		goto out;
 	if (!(runs = json_array()))
 		goto out;
 	for (r = 0; r < d->nr_runs; r++) {
@@ -727,7 +729,8 @@ static int read_doc(json_t *doc, struct collapse_doc *d, char *err, size_t errsi
 	    (rc = rd_want(doc, "$", "host", JSON_OBJECT, true, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "thp", JSON_OBJECT, false, err, errsize)) ||
 	    (rc = rd_want(doc, "$", "config", JSON_OBJECT, true, err, errsize)) ||
-	    (rc = rd_want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)))
+	    (rc = rd_want(doc, "$", "runs", JSON_ARRAY, true, err, errsize)) ||
+	    (rc = rd_want_bool(doc, "$", "interrupted", false, &d->interrupted, err, errsize)))
 		return rc;
 	if ((v = json_object_get(doc, "tool"))) {
 		d->has_tool = true;

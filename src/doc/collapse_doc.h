@@ -116,6 +116,9 @@ struct collapse_doc {
 	struct thp_settings thp;        /* $.thp */
 	bool has_support;               /* $.kernel_support: thp.mthp_collapse, size_defer */
 	struct collapse_doc_config config;
+	/* $.interrupted: SIGINT or SIGTERM ended the sweep; the runs are those
+	 * whose timelines were whole (absent, false, in a whole sweep) */
+	bool interrupted;
 	/* $.runs (the last one's fields are also written at the top level) */
 	struct collapse_doc_run *runs;
 	size_t nr_runs;

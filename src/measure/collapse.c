@@ -400,11 +400,17 @@ static void counter_deltas(const struct thp_settings *before, const struct thp_s
 	}
 }
 
-static void sleep_ms(long ms)
+static bool interrupted(const struct collapse_config *cfg)
+{
+	return cfg->interrupt && *cfg->interrupt;
+}
+
+/* A signal's handler ends the sleep when it asks to stop (cfg->interrupt). */
+static void sleep_ms(const struct collapse_config *cfg, long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !interrupted(cfg))
 		;
 }
 
@@ -424,10 +430,35 @@ static int madvise_collapse(const struct collapse_span *sp, struct collapse_run 
 	return 0;
 }
 
+/* A whole timeline's summary: the counters against their values before
+ * ('before', collapsed0, scans0; -1 unknown), the kernel log, the verdict's
+ * figures. */
+static void run_finish(const struct collapse_config *cfg, const struct collapse_env *env,
+		       const struct thp_settings *before, long collapsed0, long scans0,
+		       struct collapse_run *run)
+{
+	struct thp_settings after;
+
+	run->rss_after = run->timeline[run->nr_samples - 1].rss_bytes;
+	if (collapsed0 >= 0)
+		run->pages_collapsed = read_khugepaged_counter("pages_collapsed") - collapsed0;
+	if (scans0 >= 0)
+		run->full_scans = read_khugepaged_counter("full_scans") - scans0;
+	if (!thp_read(&after))
+		counter_deltas(before, &after, run);
+	/* after the run: khugepaged warns once per boot, at its first mTHP
+	 * collapse with a value it rewrites */
+	run->klog_readable = !klog_find_mpn_message(&run->klog_found, &run->klog_kept);
+	collapse_summarize(run, env->pmd_order);
+	collapse_summarize_mpn(run, env->pmd_order, env->thp.mthp_collapse,
+			       cfg->mode == COLLAPSE_KHUGEPAGED &&
+				       (cfg->orders & ((1UL << env->pmd_order) - 1) & ~1UL));
+}
+
 int collapse_run(const struct collapse_config *cfg, const struct collapse_env *env,
 		 struct collapse_span *sp, struct collapse_run *run)
 {
-	struct thp_settings before, after;
+	struct thp_settings before;
 	long collapsed0, scans0, scans_at_change;
 	long long t0;
 	bool collapsing = false;
@@ -462,7 +493,11 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		long scans;
 
 		if (cfg->mode == COLLAPSE_KHUGEPAGED || run->nr_samples > 1)
-			sleep_ms(cfg->interval_ms);
+			sleep_ms(cfg, cfg->interval_ms);
+		if (interrupted(cfg)) {
+			err = -EINTR;
+			goto out;
+		}
 		t_ms = (long)((now_ns() - t0) / 1000000);
 		scans = read_khugepaged_counter("full_scans");
 		if ((err = sample(sp, env->page_size, t_ms,
@@ -490,22 +525,8 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 	err = 0;
 out:
 	run->elapsed_ms = (long)((now_ns() - t0) / 1000000);
-	if (collapsing && !err) {
-		run->rss_after = run->timeline[run->nr_samples - 1].rss_bytes;
-		if (collapsed0 >= 0)
-			run->pages_collapsed = read_khugepaged_counter("pages_collapsed") - collapsed0;
-		if (scans0 >= 0)
-			run->full_scans = read_khugepaged_counter("full_scans") - scans0;
-		if (!thp_read(&after))
-			counter_deltas(&before, &after, run);
-		/* after the run: khugepaged warns once per boot, at its first
-		 * mTHP collapse with a value it rewrites */
-		run->klog_readable = !klog_find_mpn_message(&run->klog_found, &run->klog_kept);
-		collapse_summarize(run, env->pmd_order);
-		collapse_summarize_mpn(run, env->pmd_order, env->thp.mthp_collapse,
-				       cfg->mode == COLLAPSE_KHUGEPAGED &&
-					       (cfg->orders & ((1UL << env->pmd_order) - 1) & ~1UL));
-	}
+	if (collapsing && !err)
+		run_finish(cfg, env, &before, collapsed0, scans0, run);
 	return err;
 }
 

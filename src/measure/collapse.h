@@ -11,6 +11,7 @@
 #ifndef COLLAPSE_H
 #define COLLAPSE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,9 @@ struct collapse_config {
 	/* Called after every sample of collapse_run (a progress line); may be NULL. */
 	void (*on_sample)(const struct collapse_run *run, void *ctx);
 	void *on_sample_ctx;
+	/* Set by a signal handler: collapse_run ends its timeline at the next
+	 * sample and returns -EINTR (a cut timeline has no verdict); may be NULL. */
+	volatile sig_atomic_t *interrupt;
 };
 
 struct collapse_sample {
