@@ -95,9 +95,8 @@ static const struct cli_cmd collapse_cli = {
 		"reported and written (the document says \"interrupted\": true), a timeline in\n"
 		"progress is left out; during --hold it ends the hold and that run is kept.",
 	.exit_status =
-		"0 done (also when nothing collapsed), 1 runtime failure,\n"
-		"2 bad option, 3 not root, unsupported order, or a span that does not fit;\n"
-		"ended by SIGINT or SIGTERM, 128 + the signal's number after writing the runs.",
+		"0 done (also when nothing collapsed), 1 runtime failure, 2 bad option,\n"
+		"3 not root, unsupported order or a span that does not fit; 128 + N: signal N.",
 	.opts = (const struct cli_opt[]){
 		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
 		  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
