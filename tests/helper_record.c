@@ -7,7 +7,7 @@
  * addresses on stdout ("small 0x... large 0x...").
  *
  *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2|3]
- *                 [heap=N] [stack=N] [remap=1] [split=1]
+ *                 [heap=N] [stack=N] [remap=1] [split=1] [vanish=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
  * faults for record --pid), and print "spun N" at the end; churn: each time
@@ -24,7 +24,8 @@
  * it, unmap it, map 8 MiB at X and touch it, 100 ms apart so that a drain
  * sees each ("remap X"); split: then a 2 MiB window of two VMAs, 16
  * anonymous pages touched first and a memfd ("hot") over the rest touched
- * after them ("split X").
+ * after them ("split X"); vanish: then 8 MiB at X, half touched, 100 ms,
+ * the rest touched and all unmapped at once ("vanish X").
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -122,6 +123,25 @@ static int remap(void)
 	return 0;
 }
 
+/* 8 MiB at X: the first half touched, a drain's time, then the second half
+ * touched and the whole unmapped at once: samples looked up after their
+ * VMA is gone. */
+static int vanish(void)
+{
+	size_t half = 4UL << 20;
+	char *x = map_fenced(2 * half, MADV_NOHUGEPAGE);
+
+	if (!x)
+		return -1;
+	touch(x, half);
+	usleep(100000);
+	touch(x + half, half);
+	munmap(x, 2 * half);
+	usleep(100000);
+	printf("vanish %p\n", (void *)x);
+	return 0;
+}
+
 static int split(void)
 {
 	size_t head = 16 * (size_t)sysconf(_SC_PAGESIZE);
@@ -158,7 +178,7 @@ int main(int argc, char **argv)
 {
 	unsigned long heap = 0, stack = 0;
 	unsigned long thread = 0;
-	bool again = false, churn = false, two = false;
+	bool again = false, churn = false, two = false, gone = false;
 	unsigned long mib = 64, spin = 0, spun = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
@@ -188,6 +208,8 @@ int main(int argc, char **argv)
 			churn = true;
 		else if (!strcmp(argv[i], "split=1"))
 			two = true;
+		else if (!strcmp(argv[i], "vanish=1"))
+			gone = true;
 	}
 	if (thread == 3 && !in_worker) {
 		pthread_t t;
@@ -243,7 +265,8 @@ int main(int argc, char **argv)
 	}
 	if (spin)
 		printf("spun %lu\n", spun);
-	if ((heap && grow_heap(heap)) || (again && remap()) || (two && split()))
+	if ((heap && grow_heap(heap)) || (again && remap()) || (two && split()) ||
+	    (gone && vanish()))
 		return 103;
 	if (stack)
 		printf("stack %lu %lu\n", stack, recurse(stack / 4) & 1);

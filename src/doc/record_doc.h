@@ -116,7 +116,7 @@ struct record_outcome {
 	double exit_scan_s;           /* the processes stood stopped at exit this long (scans) */
 	unsigned long long lost;      /* samples the kernel dropped (ring full; PEBS
 				       * records lost: PERF_RECORD_LOST_SAMPLES) */
-	unsigned long long no_vma;    /* samples outside every VMA at lookup */
+	unsigned long long no_vma;    /* samples outside every VMA at lookup and every row */
 	unsigned long long process_gone; /* drained after their process ended */
 	int nr_processes;
 };

@@ -425,6 +425,18 @@ static int row_find(const struct record_doc *d, const struct proc *p, const stru
 	return -1;
 }
 
+/* The newest of p's rows that holds addr (a VMA an earlier drain saw
+ * there), or -1. */
+static int row_held(const struct record_doc *d, const struct proc *p, unsigned long addr)
+{
+	size_t k;
+
+	for (k = d->nr_vmas; k-- > p->first_row;)
+		if (d->vmas[k].pid == p->pid && d->vmas[k].start <= addr && addr < d->vmas[k].end)
+			return (int)k;
+	return -1;
+}
+
 /* Whether row v is one of p's VMAs as they are now. */
 static bool row_current(const struct proc *p, const struct record_vma *v)
 {
@@ -726,8 +738,14 @@ static void resolve(struct rec *r, const struct pending *s)
 	}
 	i = p->maps ? maps_find(p, s->addr) : -1;
 	if (i < 0) {
-		r->d->outcome.no_vma++;
-		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+		/* unmapped before this drain: its page is gone, but not the
+		 * VMA an earlier drain saw there (memory freed within a drain
+		 * of its faults; perf puts the sample there by its address) */
+		row = row_held(r->d, p, s->addr);
+		if (row < 0)
+			r->d->outcome.no_vma++;
+		count(r, row, s->pid, s->addr, row < 0 ? RECORD_AT_NONE : RECORD_AT_UNMAPPED,
+		      false, s);
 		return;
 	}
 	err = page_order(r, p, i, s->addr, &pmd, &order);
