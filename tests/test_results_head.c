@@ -247,6 +247,33 @@ TEST(older_document_loads)
 	results_free(r);
 }
 
+/* $.interrupted (a fixed plan a signal cut) is read, written back by the
+ * head's writer, absent from a whole run's head, and a boolean or an error. */
+TEST(interrupted_run)
+{
+	json_t *in = fixture_json("results-head-micro.json"), *out = NULL;
+	struct results *r = NULL;
+	char err[512] = "";
+
+	ASSERT_EQ(load_doc(in, &r, err, sizeof(err)), 0);
+	EXPECT_TRUE(!r->head.interrupted);
+	ASSERT_EQ(results_head_json(&r->head, &out), 0);
+	EXPECT_TRUE(!json_object_get(out, "interrupted"));
+	json_decref(out);
+	results_free(r);
+	json_object_set_new(in, "interrupted", json_true());
+	ASSERT_EQ(load_doc(in, &r, err, sizeof(err)), 0);
+	EXPECT_TRUE(r->head.interrupted);
+	ASSERT_EQ(results_head_json(&r->head, &out), 0);
+	EXPECT_TRUE(json_is_true(json_object_get(out, "interrupted")));
+	json_decref(out);
+	results_free(r);
+	json_object_set_new(in, "interrupted", json_string("yes"));
+	EXPECT_EQ(load_doc(in, &r, err, sizeof(err)), -EBADMSG);
+	EXPECT_TRUE(strstr(err, "interrupted") != NULL);
+	json_decref(in);
+}
+
 /* The writer refuses a model it cannot write faithfully. */
 TEST(writer_rejects_bad_model)
 {

@@ -86,6 +86,7 @@ struct compare_input {
 	size_t nr_dropped;     /* trials left out: their folios missed the order */
 	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
 	bool placement_per_rep; /* config.placement "per-rep" (results_config) */
+	bool interrupted;      /* a run of it was cut by a signal ($.interrupted) */
 	/* Runs (results files) pooled in this side: 0 or 1 is one run. With two
 	 * or more, the gain rows estimate the run-to-run variance from the
 	 * spread of the runs' gains instead of assuming gain_run_sd. */

@@ -187,6 +187,8 @@ int compare_input_from_runs(const struct results *const *res, size_t nr, const c
 	in->placement_per_rep = r0->head.config.placement_per_rep;
 	for (i = 1; i < nr; i++)
 		in->placement_per_rep &= res[i]->head.config.placement_per_rep;
+	for (i = 0; i < nr; i++)
+		in->interrupted |= res[i]->head.interrupted;
 	in->nr_runs = nr;
 	in->settings = o->settings;
 	in->series = o->series;

@@ -139,11 +139,15 @@ static const struct cli_cmd run_cli = {
 		   "records the tree's wall and CPU time, faults, RSS, context switches, the\n"
 		   "size's fault counters and the folio orders of its anonymous memory (scans,\n"
 		   "and a last one of each process at its exit). A trial whose CMD fails or\n"
-		   "times out is kept, flagged and left out of the statistics.",
+		   "times out is kept, flagged and left out of the statistics.\n"
+		   "SIGINT or SIGTERM ends the micro-benchmarks after the trial in progress (the\n"
+		   "rep, interleaved) and -o has what was measured, \"interrupted\": true; a\n"
+		   "command's run ends at once, with no results.",
 	.exit_status =
 		   "0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
-		   "--backend pmu / span above half of MemAvailable / output not writable.",
+		   "--backend pmu / span above half of MemAvailable / output not writable;\n"
+		   "128 + N: signal N ended it (--precision: 0, the target not reached).",
 	.opts = (const struct cli_opt[]){
 		{ "orders", 0, "LIST",
 		  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)",
@@ -376,13 +380,15 @@ static void on_event(const struct bench_event *ev, void *ctx)
 }
 
 /*
- * --precision: SIGINT and SIGTERM end the run after the rep in progress, and
- * the document is written with what was measured (the target not reached);
- * a second signal is the usual one (cli_catch_stops).
+ * The micro-benchmarks: SIGINT and SIGTERM end the run after the trial in
+ * progress (the rep, interleaved), and the document is written with what
+ * was measured: --precision's target not reached (exit 0), a fixed plan
+ * "interrupted" (then the process ends of the signal). A second signal is
+ * the usual one (cli_catch_stops). A command's run ends at once, as before.
  */
 static void catch_stops(struct run *r, bool on)
 {
-	if (r->s.o.precision <= 0)
+	if (r->s.cmd)
 		return;
 	r->s.o.interrupt = &cli_stops;
 	cli_catch_stops(on);
@@ -700,9 +706,19 @@ static int run_cmd(int argc, char **argv)
 		rc = ms_exit_for_errno(err);
 		goto out;
 	}
+	if (r.s.interrupted && !r.s.res->nr_trials) {
+		ms_note("run: interrupted before the first trial ended: nothing to write");
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
+	if (r.s.interrupted)
+		ms_note("run: interrupted after %d of the plan's %d measurements (the progress "
+			"count); the results have their trials", r.s.nr_done, r.s.nr_cells);
 	rc = run_finish(&r);
 out:
 	session_free(&r.s);
+	if (r.s.interrupted)
+		cli_end_of_stop();
 out_opts:
 	if (r.stdin_fd >= 0)
 		close(r.stdin_fd);

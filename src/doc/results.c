@@ -953,6 +953,8 @@ static int rd_head(struct rd *rd, const json_t *doc, struct results_head *h)
 	results_config_init(&h->config);
 	if (config && (err = rd_config(rd, config, &h->config)))
 		return err;
+	if ((err = rd_bool(rd, doc, "$", "interrupted", false, &h->interrupted)))
+		return err;
 	h->has_precision = json_object_get(doc, "precision") != NULL;
 	return h->has_precision ? results_precision_read(rd, json_object_get(doc, "precision"),
 							 "$.precision", &h->precision)
@@ -1805,6 +1807,8 @@ int results_head_json(const struct results_head *h, json_t **out)
 		goto out;
 	if (h->has_precision &&
 	    json_object_set_new(doc, "precision", results_precision_json(&h->precision)))
+		goto out;
+	if (h->interrupted && json_object_set_new(doc, "interrupted", json_true()))
 		goto out;
 	if (json_object_set_new(doc, "trials", json_array()))
 		goto out;

@@ -269,6 +269,10 @@ struct results_head {
 	struct results_config config;
 	bool has_precision;     /* $.precision present */
 	struct results_precision precision;
+	/* $.interrupted: SIGINT or SIGTERM ended a run of a fixed plan before
+	 * its end; the trials are those measured (absent, false, otherwise; a
+	 * --precision run says it in precision.stop) */
+	bool interrupted;
 };
 
 /* The writer: the head of 'h' with an empty "trials" array into *out (new

@@ -112,6 +112,10 @@ struct session {
 	struct results_precision prec;
 	int prec_next_look;          /* the next scheduled look, 1-based */
 	double prec_t0;              /* CLOCK_MONOTONIC seconds at the start */
+	/* o.interrupt ended a fixed plan early (after the trial in progress,
+	 * or the rep of the interleaved schedule): said in the document */
+	bool interrupted;
+	int nr_done;                 /* cells of the plan measured */
 };
 
 /* Spans (from --span, --sweep or the machine), the trial budget and the
@@ -134,7 +138,9 @@ void session_free(struct session *s);
 
 /* ---- session_trials.c: the loops over the plan ---- */
 /* Every trial of the plan: calibration, then the schedule's loops. Each
- * trial is in s->doc and s->res as soon as it is measured. */
+ * trial is in s->doc and s->res as soon as it is measured. o.interrupt
+ * ends the micro-benchmarks' plan before the next trial (sequential) or
+ * rep (interleaved): s->interrupted, and "interrupted" in the document. */
 int session_trials(struct session *s);
 /* The interleaved schedule in pieces (the precision loop uses them): the
  * calibration of every (pattern, span), and one rep of all of them. */

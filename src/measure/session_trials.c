@@ -40,6 +40,7 @@ int session_interleaved_rep(struct session *s, int rep, int *n)
 					return err;
 			}
 			*n += nr;
+			s->nr_done = *n;
 		}
 	}
 	return 0;
@@ -62,6 +63,14 @@ int session_calibrate(struct session *s)
 	return 0;
 }
 
+/* A stop asked (SIGINT, SIGTERM) before the next piece of the plan. */
+static bool stop_asked(struct session *s)
+{
+	if (s->o.interrupt && *s->o.interrupt)
+		s->interrupted = true;
+	return s->interrupted;
+}
+
 static int micro_trials(struct session *s)
 {
 	int i, err, n = 0;
@@ -69,12 +78,12 @@ static int micro_trials(struct session *s)
 	if ((err = session_calibrate(s)))
 		return err;
 	if (s->schedule == RESULTS_SCHED_INTERLEAVED) {
-		for (i = 0; i < s->o.reps; i++)
+		for (i = 0; i < s->o.reps && !stop_asked(s); i++)
 			if ((err = session_interleaved_rep(s, i, &n)))
 				return err;
 		return 0;
 	}
-	for (i = 0; i < s->nr_cells; i++) {
+	for (i = 0; i < s->nr_cells && !stop_asked(s); i++) {
 		const struct bench_cell *c = &s->cells[i];
 		struct bench_micro w = { .kern = s->pats[c->pattern], .pattern_index = c->pattern,
 					 .span = s->spans[c->span], .sparse_k = s->o.sparse_k };
@@ -88,6 +97,7 @@ static int micro_trials(struct session *s)
 		t[0].seq = t[1].seq = i;
 		if ((err = session_keep(s, t)) || (err = session_keep(s, t + 1)))
 			return err;
+		s->nr_done = i + 1;
 	}
 	return 0;
 }
@@ -254,5 +264,10 @@ int session_trials(struct session *s)
 								  : micro_trials(s);
 
 	session_progress(s, s->nr_cells, NULL);
+	if (!err && s->interrupted) {
+		s->res->head.interrupted = true;
+		if (json_object_set_new(s->doc, "interrupted", json_true()))
+			err = -ENOMEM;
+	}
 	return err;
 }

@@ -181,6 +181,8 @@ json_t *report_analysis_json(const struct analysis *a)
 	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
 	json_object_set_new(doc, "method_note", json_string(a->method_note));
 	json_object_set_new(doc, "monotone", monotone_json(a));
+	if (r->head.interrupted)
+		json_object_set_new(doc, "interrupted", json_true());
 	return doc;
 }
 
@@ -304,12 +306,17 @@ static const char *test_words(const struct analysis *a)
 }
 
 /* A run --precision file: the CI its stop rests on (the rule's level, wider
- * than the 95 % ones analyze gives: src/analysis/precision.h); false for
- * other files. */
+ * than the 95 % ones analyze gives: src/analysis/precision.h); a run whose
+ * plan a signal cut: so; false for other files. */
 static bool stop_words(const struct results *r, char *buf, size_t size, const char *lead)
 {
 	const struct results_precision *p = &r->head.precision;
 
+	if (r->head.interrupted && !r->head.has_precision) {
+		snprintf(buf, size, "%sinterrupted (SIGINT or SIGTERM) before the end of its plan: "
+			 "%zu trials, the orders and reps measured by then", lead, r->nr_trials);
+		return true;
+	}
 	if (!r->head.has_precision)
 		return false;
 	if (!isfinite(p->half_width)) {
