@@ -181,6 +181,10 @@ static const struct tlb_geometry granite_rapids = {
 /* ---- Arm ------------------------------------------------------------------ */
 
 #define ARM_CONTPTE .merge = TLB_MERGE_CONTPTE, .merge_pages = 16, .hpa = false, .vendor = "arm"
+/* The data L1 TLB's entry sizes where a TRM lists them: 4K, 16K, 64K, 2M
+ * and 512M only; the L2 TLB breaks a 16K granule's 32M block into 2M
+ * entries for it (Cortex-A76 TRM 100798 A5.2, A5.2.2). */
+#define ARM_L1D_SIZES (1ULL << 12 | 1ULL << 14 | 1ULL << 16 | 1ULL << 21 | 1ULL << 29)
 
 static const struct tlb_geometry cortex_a76 = {
 	.name = "cortex-a76",
@@ -188,7 +192,8 @@ static const struct tlb_geometry cortex_a76 = {
 	ARM_CONTPTE,
 	.nr_levels = 2,
 	.level = {
-		{ .name = "L1D", .entries = 48, .shared = true, .source = TLB_SRC_TABLE,
+		{ .name = "L1D", .entries = 48, .shared = true, .sizes = ARM_L1D_SIZES,
+		  .source = TLB_SRC_TABLE,
 		  .cite = "Arm Cortex-A76 Core TRM (100798) A5.2.2: data L1 TLB 48 entries, fully "
 			  "associative, 4K/16K/64K/2M/512M" },
 		{ .name = "L2", .entries = 1280, .shared = true, .ways = 5, .source = TLB_SRC_TABLE,
@@ -204,9 +209,11 @@ static const struct tlb_geometry neoverse_n1 = {
 	ARM_CONTPTE,
 	.nr_levels = 2,
 	.level = {
-		{ .name = "L1D", .entries = 48, .shared = true, .source = TLB_SRC_TABLE,
+		{ .name = "L1D", .entries = 48, .shared = true, .sizes = ARM_L1D_SIZES,
+		  .source = TLB_SRC_TABLE,
 		  .cite = "Arm Neoverse N1 Core TRM (100616), L1 data TLB: 48 entries, fully "
-			  "associative (as the Cortex-A76, TRM 100798 A5.2.2)" },
+			  "associative, 4K/16K/64K/2M/512M (as the Cortex-A76, TRM 100798 "
+			  "A5.2.2)" },
 		{ .name = "L2", .entries = 1280, .shared = true, .ways = 5, .source = TLB_SRC_TABLE,
 		  .cite = "Arm Neoverse N1 Core TRM (100616), L2 TLB: 1280 entries, 5-way (as the "
 			  "Cortex-A76, TRM 100798 Table A5-3)" },
@@ -281,7 +288,8 @@ static const struct tlb_geometry cortex_x925 = {
 	ARM_CONTPTE,
 	.nr_levels = 2,
 	.level = {
-		{ .name = "L1D", .entries = 96, .shared = true, .source = TLB_SRC_TABLE,
+		{ .name = "L1D", .entries = 96, .shared = true, .sizes = ARM_L1D_SIZES,
+		  .source = TLB_SRC_TABLE,
 		  .cite = "Arm Cortex-X925 Core TRM (102807): L1 data TLB 96 entries, fully "
 			  "associative, 4K/16K/64K/2M/512M" },
 		{ .name = "L2", .entries = 2048, .shared = true, .ways = 8, .source = TLB_SRC_TABLE,

@@ -16,6 +16,9 @@
  *   level1.entries = 72          required for each level, 1..1000000
  *   level1.entries_pmd = 32      a separate pool for PMD entries (absent: shared)
  *   level1.ways = 0              0 (fully associative or not known) ..
+ *   level1.sizes = 4K,2M,512M    the entry sizes the level holds, powers of two
+ *                                from 4K to 1T (absent: every size); a larger
+ *                                block takes entries of the largest below it
  *   level2.entries = 3072        levels run from 1 up without a gap, at most 3
  */
 #include "tlb_model.h"
@@ -33,10 +36,11 @@
 #define GEOM_MAX_ENTRIES 1000000u
 
 enum { K_NAME, K_DESC, K_MERGE, K_MERGE_PAGES, K_HPA, K_GLOBAL_MAX };
-enum { KL_NAME, KL_ENTRIES, KL_ENTRIES_PMD, KL_WAYS, KL_MAX };
+enum { KL_NAME, KL_ENTRIES, KL_ENTRIES_PMD, KL_WAYS, KL_SIZES, KL_MAX };
 static const char *const global_keys[K_GLOBAL_MAX] = { "name", "desc", "merge", "merge_pages",
 							"hpa" };
-static const char *const level_keys[KL_MAX] = { "name", "entries", "entries_pmd", "ways" };
+static const char *const level_keys[KL_MAX] = { "name", "entries", "entries_pmd", "ways",
+						"sizes" };
 static const char *const default_level_names[TLB_MAX_LEVELS] = { "L1D", "L2", "L3" };
 
 struct geom_parse {
@@ -77,6 +81,32 @@ static int parse_uint(struct geom_parse *p, const char *key, const char *v, unsi
 	if (errno || *end || n < min || n > max)
 		return perr(p, "'%s' wants a number in %u..%u, not '%s'", key, min, max, v);
 	*out = (unsigned)n;
+	return 0;
+}
+
+/* "4K,16K,2M": sizes with K, M, G or T, each a power of two from 4K to 1T,
+ * into a mask (bit k: 2^k bytes). */
+static int parse_sizes(struct geom_parse *p, const char *key, const char *v,
+		       unsigned long long *out)
+{
+	const char *s = v;
+	char *end;
+
+	*out = 0;
+	do {
+		unsigned long long n;
+		int shift;
+
+		errno = 0;
+		n = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : -1;
+		if (errno || !n || shift < 0 || (end[1] && end[1] != ',') || n & (n - 1) ||
+		    n > (1ULL << (40 - shift)) || (n << shift) < 4096)
+			return perr(p, "'%s' wants sizes such as 4K,2M,512M (powers of two from 4K "
+				    "to 1T, comma-separated), not '%s'", key, v);
+		*out |= 1ULL << (__builtin_ctzll(n) + shift);
+		s = end + 1 + (end[1] == ',');
+	} while (s[-1] == ',');
 	return 0;
 }
 
@@ -132,6 +162,8 @@ static int set_level(struct geom_parse *p, int lv, int k, const char *key, const
 		return parse_uint(p, key, v, 1, GEOM_MAX_ENTRIES, &l->entries_pmd);
 	case KL_WAYS:
 		return parse_uint(p, key, v, 0, GEOM_MAX_ENTRIES, &l->ways);
+	case KL_SIZES:
+		return parse_sizes(p, key, v, &l->sizes);
 	}
 	return -EINVAL;
 }
@@ -157,7 +189,7 @@ static int parse_kv(struct geom_parse *p, const char *key, const char *v)
 		snprintf(rest, sizeof(rest), "%s", key + 7);
 		if ((k = key_index(level_keys, KL_MAX, rest)) < 0)
 			return perr(p, "unknown key '%s' (a level has name, entries, entries_pmd, "
-				    "ways)", key);
+				    "ways, sizes)", key);
 		if (p->seen_level[lv][k])
 			return perr(p, "'%s' given twice", key);
 		p->seen_level[lv][k] = true;
@@ -165,7 +197,8 @@ static int parse_kv(struct geom_parse *p, const char *key, const char *v)
 	}
 	if ((k = key_index(global_keys, K_GLOBAL_MAX, key)) < 0)
 		return perr(p, "unknown key '%s' (keys: name, desc, merge, merge_pages, hpa, "
-			    "levelN.name, levelN.entries, levelN.entries_pmd, levelN.ways)", key);
+			    "levelN.name, levelN.entries, levelN.entries_pmd, levelN.ways, "
+			    "levelN.sizes)", key);
 	if (p->seen[k])
 		return perr(p, "'%s' given twice", key);
 	p->seen[k] = true;

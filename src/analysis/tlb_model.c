@@ -87,7 +87,9 @@ int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
 
 	switch (g->merge) {
 	case TLB_MERGE_NONE:
-		return 0;
+		/* an x86 table entry knows 4K base pages only (a user's
+		 * geometry, or an Arm one, may say none for any granule) */
+		return g->vendor && strcmp(g->vendor, "arm") && h->page_shift != 12 ? -1 : 0;
 	case TLB_MERGE_COALESCE:
 		/* AMD's rule is for 4K PTEs (x86 has no other base page) */
 		return h->page_shift == 12 && m >= 1 ? m : -1;
@@ -218,6 +220,25 @@ static double pool_miss(unsigned cap, const struct entry_sizes *es)
 	return fmax(0.0, 1.0 - che_sum(es, pages, hi, 1));
 }
 
+/* The entries as a level that holds only the sizes in 'sizes' (bit k: 2^k
+ * bytes; 0: all) keeps them: a class it does not hold is broken into
+ * entries of the largest size below it that it does (base pages always). */
+static void split_sizes(unsigned long long sizes, int page_shift, struct entry_sizes *es)
+{
+	int k, j;
+
+	if (!sizes)
+		return;
+	for (k = LAYOUT_MAX_K; k > 0; k--) {
+		if (!es->n[k] || k + page_shift >= 64 || sizes & (1ULL << (k + page_shift)))
+			continue;
+		for (j = k - 1; j > 0 && !(sizes & (1ULL << (j + page_shift))); j--)
+			;
+		es->n[j] += es->n[k] << (k - j);
+		es->n[k] = 0;
+	}
+}
+
 static double pool_cover(unsigned cap, unsigned long long needed)
 {
 	return needed && cap ? (double)cap / (double)needed : NAN;
@@ -229,26 +250,31 @@ static double pool_cover(unsigned cap, unsigned long long needed)
  * pages each maps (uniform access over pages).
  */
 static void level_fill(const struct tlb_level_geometry *lg, const struct entry_sizes *pte,
-		       unsigned long long pmd, int pmd_order, struct tlb_level_footprint *lf)
+		       unsigned long long pmd, const struct layout_hist *h,
+		       struct tlb_level_footprint *lf)
 {
 	struct entry_sizes all = *pte, pmds = { { 0 } };
 	unsigned long long npte = sizes_count(pte);
+	int k, pmd_order = h->pmd_order;
 	double ms, mp, cs, cp, pte_pages = 0, pmd_pages = ldexp((double)pmd, pmd_order);
-	int k;
 
 	lf->name = lg->name;
 	lf->entries_needed = npte + pmd;
 	all.n[pmd_order] += pmd;
 	if (lg->shared || !pmd) {
+		split_sizes(lg->sizes, h->page_shift, &all);
+		lf->entries_needed = sizes_count(&all);
 		lf->capacity = lg->entries;
 		lf->miss_ratio = pool_miss(lg->entries, &all);
-		lf->coverage = pool_cover(lg->entries, npte + pmd);
+		lf->coverage = pool_cover(lg->entries, lf->entries_needed);
 		return;
 	}
 	for (k = 0; k <= LAYOUT_MAX_K; k++)
 		pte_pages += ldexp((double)pte->n[k], k);
 	pmds.n[pmd_order] = pmd;
-	lf->capacity = (unsigned long long)lg->entries + lg->entries_pmd;
+	/* the pools this layout uses: a layout of PMD mappings alone has only
+	 * the PMD pool to hold it */
+	lf->capacity = (npte ? lg->entries : 0ULL) + lg->entries_pmd;
 	ms = pool_miss(lg->entries, pte);
 	mp = pool_miss(lg->entries_pmd, &pmds);
 	lf->miss_ratio = (ms * pte_pages + mp * pmd_pages) / (pte_pages + pmd_pages);
@@ -277,7 +303,7 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 	for (i = 0; i < g->nr_levels; i++) {
 		const struct tlb_level_geometry *lg = &g->level[i];
 
-		level_fill(lg, &es, h->pmd_maps, h->pmd_order, &fp->level[i]);
+		level_fill(lg, &es, h->pmd_maps, h, &fp->level[i]);
 		/* user over cpuid over table: the least vouched-for source used */
 		if (lg->source == TLB_SRC_USER ||
 		    (lg->source == TLB_SRC_CPUID && fp->source == TLB_SRC_TABLE))
@@ -366,6 +392,14 @@ static json_t *level_geometry_json(const void *item)
 			      !l->shared && l->entries_pmd ? json_integer(l->entries_pmd) : json_null(),
 			      "ways", l->ways ? json_integer(l->ways) : json_null(), "source",
 			      tlb_source_name(l->source), "cite", l->cite ? l->cite : "");
+	json_t *sizes = l->sizes ? json_array() : NULL;
+
+	/* the entry sizes it holds, in bytes, where known (absent: every size) */
+	for (int k = 0; sizes && k < 63; k++)
+		if (l->sizes & (1ULL << k))
+			json_array_append_new(sizes, json_integer((json_int_t)(1ULL << k)));
+	if (o && sizes)
+		json_object_set_new(o, "sizes", sizes);
 	return o;
 }
 

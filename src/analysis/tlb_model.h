@@ -39,6 +39,11 @@ struct tlb_level_geometry {
 	unsigned entries_pmd;    /* entries for PMD-size translations; ignored when shared */
 	bool shared;             /* one pool serves both: capacity is 'entries' */
 	unsigned ways;           /* 0: fully associative or not known (see 'cite') */
+	/* the entry sizes it holds, bit k for 2^k bytes (0: every size, or not
+	 * known): a larger block takes entries of the largest size below it
+	 * that it holds (Arm's L1 data TLBs break a 16K granule's 32M PMD block
+	 * into 2M entries) */
+	unsigned long long sizes;
 	enum tlb_source source;
 	const char *cite;        /* vendor document, table or section of each figure */
 };
@@ -71,8 +76,10 @@ struct tlb_geometry {
 struct tlb_level_footprint {
 	const char *name;
 	unsigned long long entries_needed;
-	unsigned long long capacity;
-	double coverage;         /* capacity / entries_needed (1 or more: it fits) */
+	unsigned long long capacity; /* of the pools the layout uses: with separate base
+				      * and PMD pools, both, or the PMD pool alone */
+	double coverage;         /* capacity / entries_needed (1 or more: it fits); with
+				  * separate pools in use the smaller of each pool's */
 	double miss_ratio;       /* max(0, 1 - capacity / entries_needed): uniform random access */
 };
 

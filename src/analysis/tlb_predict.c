@@ -277,11 +277,16 @@ json_t *tlb_prediction_json(const struct tlb_prediction *p)
 	if (!p->available)
 		return json_pack("{s:b, s:s}", "available", false, "reason", p->reason);
 	levels = json_array();
-	for (i = 0; i < p->g->nr_levels; i++)
-		json_array_append_new(levels, json_pack("{s:s, s:o}", "level", p->g->level[i].name,
-							"capacity", p->capacity[i] ?
-							json_integer((json_int_t)p->capacity[i]) :
-							json_null()));
+	for (i = 0; i < p->g->nr_levels; i++) {
+		const struct tlb_level_geometry *l = &p->g->level[i];
+		json_t *lj = json_pack("{s:s, s:o}", "level", l->name, "capacity", p->capacity[i] ?
+				       json_integer((json_int_t)p->capacity[i]) : json_null());
+
+		/* base-page capacity above; a separate PMD pool beside it */
+		if (lj && !l->shared && l->entries_pmd)
+			json_object_set_new(lj, "capacity_pmd", json_integer(l->entries_pmd));
+		json_array_append_new(levels, lj);
+	}
 	spans = json_array();
 	for (i = 0; i < p->nr_spans; i++)
 		json_array_append_new(spans, span_json(p, &p->spans[i]));

@@ -138,10 +138,15 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 	fprintf(f, md ? "Model **%s** (figures from %s):" : "  %s (figures from %s):", p->g->name,
 		tlb_source_name(p->g->level[0].source));
 	for (lv = 0; lv < p->g->nr_levels; lv++) {
+		const struct tlb_level_geometry *l = &p->g->level[lv];
+
 		if (p->capacity[lv])
-			fprintf(f, " %s %llu", p->g->level[lv].name, p->capacity[lv]);
+			fprintf(f, " %s %llu", l->name, p->capacity[lv]);
 		else
-			fprintf(f, " %s not known", p->g->level[lv].name);
+			fprintf(f, " %s not known", l->name);
+		/* a separate pool for PMD entries (Intel's L1) */
+		if (!l->shared && l->entries_pmd)
+			fprintf(f, " + %u PMD", l->entries_pmd);
 	}
 	fprintf(f, " entries; merge %s.\n", tlb_merge_name(p->g->merge));
 	if (md)
