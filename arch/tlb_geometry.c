@@ -35,7 +35,7 @@
 
 static const struct tlb_geometry zen2 = {
 	.name = "zen2",
-	.desc = "AMD Zen 2 (family 17h, models 30h-3Fh, 60h-AFh)",
+	.desc = "AMD Zen 2 (family 17h, models 30h-4Fh, 60h-7Fh, 90h-91h, A0h-AFh)",
 	.merge = TLB_MERGE_COALESCE,
 	.merge_pages = 4,
 	.nr_levels = 2,
