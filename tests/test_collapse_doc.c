@@ -106,8 +106,6 @@ TEST(minimal_document_reads)
 
 /* $.interrupted: a sweep ended by SIGINT/SIGTERM says so, and the writer
  * gives it back; a whole sweep has no such key; it is a boolean or an error. */
-/* $.interrupted: a sweep ended by SIGINT/SIGTERM says so, and the writer
- * gives it back; a whole sweep has no such key; it is a boolean or an error. */
 #define INTERRUPTED_DOC(v)                                                                  \
 	"{\"schema\":\"mthpscope.collapse/1\",\"host\":{\"page_size\":4096},"                   \
 	"\"config\":{\"max_ptes_none\":[0,511]},\"interrupted\":" v ",\"runs\":["                \
