@@ -57,6 +57,36 @@ TEST(verdicts)
 	}
 }
 
+/*
+ * On an emulated CPU (knee4_timing.json with host.emulated) the verdict is
+ * withdrawn, and the hardware note may not say the measured knee matches the
+ * hardware's: the knee was the emulator's. It said "the measured knee matches
+ * it" after the verdict had been withdrawn. The prediction stays; knee2.json
+ * (AMD) likewise.
+ */
+TEST(emulated_cpu_claims_no_measured_knee)
+{
+	static const char *const files[] = { "knee4_timing.json", "knee2.json" };
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct results *r = fixture_load(files[i]);
+		struct analysis *a;
+		char err[512];
+
+		r->emulated = true;
+		snprintf(r->emulation, sizeof(r->emulation), "QEMU TCG");
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		EXPECT_EQ(a->verdict, AN_INCONCLUSIVE);
+		if (strstr(a->hardware_note, "measured knee") ||
+		    !strstr(a->hardware_note, "predicts a knee at order") ||
+		    !strstr(a->hardware_note, "emulated CPU cannot test it"))
+			FAIL_AT("%s: hardware note '%s'", files[i], a->hardware_note);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
 /* A higher-is-better metric: the monotone fit's bootstrap replicates are
  * gains in the same sense as the point values (they were savings, about minus
  * the gain, so every order below PMD was "none" and the verdict pmd-only). */

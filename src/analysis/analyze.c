@@ -1237,6 +1237,22 @@ static void steal_note(const struct analysis *a, char *n, size_t size)
 		       rounds, 10.0);
 }
 
+/* hardware_note's knee when the primary metric measured an emulator: the
+ * hardware's prediction stands, but nothing here can test it. */
+#define KNEE_UNTESTED (-2)
+
+/* How the measured knee stands to the one the hardware predicts. */
+static void knee_clause(char *n, size_t size, int predicted, int knee)
+{
+	if (knee == KNEE_UNTESTED)
+		append(n, size, "; timings of an emulated CPU cannot test it.");
+	else if (knee >= 0)
+		append(n, size, knee == predicted ? "; the measured knee matches it." :
+		       "; the measured knee is at order %d instead.", knee);
+	else
+		append(n, size, ".");
+}
+
 static void hardware_note(struct analysis *a, int knee)
 {
 	const struct results *r = a->res;
@@ -1252,19 +1268,11 @@ static void hardware_note(struct analysis *a, int knee)
 		       "hardware predicts a knee at order %d", co,
 		       (unsigned long long)(r->page_size << (co < 0 ? 0 : co)) >> 10,
 		       (unsigned long long)r->page_size >> 10, co);
-		if (knee >= 0)
-			append(n, size, knee == co ? "; the measured knee matches it." :
-			       "; the measured knee is at order %d instead.", knee);
-		else
-			append(n, size, ".");
+		knee_clause(n, size, co, knee);
 	} else if (vendor_is(r, "AuthenticAMD", "AMD")) {
 		append(n, size, "AMD Zen cores coalesce 4 contiguous, aligned 4K PTEs (order 2) "
 		       "into one TLB entry, so the hardware predicts a knee at order 2");
-		if (knee >= 0)
-			append(n, size, knee == 2 ? "; the measured knee matches it." :
-			       "; the measured knee is at order %d instead.", knee);
-		else
-			append(n, size, ".");
+		knee_clause(n, size, 2, knee);
 	} else if (vendor_is(r, "GenuineIntel", "Intel")) {
 		append(n, size, "Intel cores are not documented to coalesce 4K PTEs in the data "
 		       "TLB: below the PMD order, gains come from cheaper walks (PTEs of one "
@@ -1535,6 +1543,9 @@ static void emulated_cpu_rule(struct analysis *a)
 	snprintf(a->advice, sizeof(a->advice), "Run on real hardware, or in a guest with "
 		 "hardware virtualization (KVM), for timing and TLB conclusions.");
 	a->khugepaged_note[0] = '\0';
+	/* the note compared the emulator's knee with the hardware's: keep the
+	 * prediction, not the claim that a measurement matched it */
+	hardware_note(a, KNEE_UNTESTED);
 }
 
 /* Why there is no baseline (at 'span', 0: any): a span the file does not
