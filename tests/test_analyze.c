@@ -87,6 +87,43 @@ TEST(emulated_cpu_claims_no_measured_knee)
 	}
 }
 
+/*
+ * A status the monotone fit makes (fit_gain.json): orders 3 and 4 have two
+ * trials each, so their own tests stay at Holm p 0.089, yet their fitted
+ * gains are material with CIs above 0 and rest on order 2's significant gain.
+ * The reason called order 3 "the smallest order whose gain is significant
+ * and material" and the legend defined gain as "significant and >= 5 %".
+ */
+TEST(fit_gain_not_called_significant)
+{
+	struct results *r = fixture_load("fit_gain.json");
+	struct analysis *a;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->verdict, AN_MTHP);
+	EXPECT_EQ(a->min_order, 3);
+	EXPECT_TRUE(!a->orders[3].significant);
+	EXPECT_EQ(a->orders[3].status, AN_ST_GAIN);
+	if (strstr(a->reason, "significant and material") ||
+	    !strstr(a->reason, "by the monotone fit") ||
+	    !strstr(a->reason, "significant gain at order 2 below it; its own test alone is not "
+				"significant"))
+		FAIL_AT("reason '%s'", a->reason);
+	f = open_memstream(&buf, &len);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(report_write(a, REPORT_MARKDOWN, f), 0); /* the legend on one line */
+	fclose(f);
+	if (!strstr(buf, "status gain = significant and material (below PMD: the monotone fit "
+			 "material with its CI above 0"))
+		FAIL_AT("legend: %s", buf);
+	free(buf);
+	analyze_free(a);
+	results_free(r);
+}
+
 /* A higher-is-better metric: the monotone fit's bootstrap replicates are
  * gains in the same sense as the point values (they were savings, about minus
  * the gain, so every order below PMD was "none" and the verdict pmd-only). */

@@ -1385,6 +1385,34 @@ static void reps_advice(struct analysis *a, size_t n, int m)
 			 "on an idle machine (pinned CPU, no other load).", n);
 }
 
+/*
+ * What makes order k (below PMD) the first to gain. Its status may come from
+ * the monotone fit (monotone_fit): a fitted gain that is material with its CI
+ * above 0, resting on a significant gain at k or a smaller order. Where k's
+ * own test is not significant, saying "significant" of k would be false.
+ */
+static void first_gain_claim(struct analysis *a, int k, const char *sz, const char *thr)
+{
+	const struct analyze_order *o = a->orders;
+	char *r = a->reason;
+	size_t rs = sizeof(a->reason);
+	int j;
+
+	if (o[k].significant) {
+		append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
+		       "significant and material (at least %s): ", k, sz, thr);
+		return;
+	}
+	for (j = 1; j < k && !(o[j].significant && o[j].gain.value > 0.0); j++)
+		;
+	append(r, rs, "Order %d (%s folios) is the smallest order whose gain is material "
+	       "(at least %s) by the monotone fit, whose %.3g %% CI there lies above 0", k, sz,
+	       thr, 100 * a->level);
+	if (j < k)
+		append(r, rs, ", with a significant gain at order %d below it", j);
+	append(r, rs, "; its own test alone is not significant: ");
+}
+
 /* The verdict when order first_gain gains and nothing below it is unclear. */
 static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 {
@@ -1397,8 +1425,7 @@ static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 	a->verdict = first_gain < a->pmd_order ? AN_MTHP : AN_PMD_ONLY;
 	analyze_order_size(a, first_gain, sz, sizeof(sz));
 	if (a->verdict == AN_MTHP)
-		append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
-		       "significant and material (at least %s): ", first_gain, sz, thr);
+		first_gain_claim(a, first_gain, sz, thr);
 	else
 		append(r, rs, "Only the PMD order (%s) gains materially (at least %s): ",
 		       sz, thr);
