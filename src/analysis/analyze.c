@@ -1434,8 +1434,9 @@ static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 	for (k = 1; k < first_gain && !o[k].primary.n; k++)
 		;
 	if (k < first_gain)
-		append(r, rs, " Every measured order below it stays under %s (its CI "
-		       "rules a material gain out).", thr);
+		append(r, rs, " Every measured order below it stays under %s (%s CI "
+		       "rules a material gain out).", thr,
+		       a->monotone ? "the monotone fit's" : "its");
 	if (a->verdict == AN_MTHP && !isnan(o[first_gain].share.value))
 		append(r, rs, " It reaches %.0f %% of the PMD order's gain.",
 		       100.0 * o[first_gain].share.value);
@@ -1459,8 +1460,12 @@ static void recommend_no_gain(struct analysis *a, const char *thr)
 	int k;
 
 	a->verdict = AN_NO_GAIN;
+	/* below PMD `none` is the fit's (monotone_fit): an order's own CI may
+	 * reach past the threshold where the fit pooled it with a neighbour */
 	append(r, rs, "No order gains materially: for every measured order the 95 %% CI "
-	       "of the saving in %s stays below %s", a->metric_unit, thr);
+	       "of the %s in %s%s stays below %s", a->higher_better ? "rise" : "saving",
+	       a->metric_unit, a->monotone ? ", below the PMD order the monotone fit's," : "",
+	       thr);
 	for (k = ANALYZE_NR_ORDERS - 1; k > 0; k--)
 		if (o[k].primary.n) {
 			append(r, rs, " (the largest, ");
