@@ -877,6 +877,29 @@ TEST(warning_floor_is_the_smallest_of_the_rows)
 	compare_report_free(&r);
 }
 
+/* Trials left out: a failed command's (trial 0 of command_higher.json,
+ * coverage 1.0) is counted as failed, a low-coverage one as dropped; the
+ * failed one was counted as dropped, and compare called it low coverage. */
+TEST(failed_trials_counted_apart)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	struct results *res;
+	struct compare_input in;
+	char path[4096], err[512];
+
+	if (!src)
+		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
+	snprintf(path, sizeof(path), "%s/tests/data/command_higher.json", src);
+	ASSERT_EQ(results_load(path, &res, err, sizeof(err)), 0);
+	res->trials[0].flags |= RESULTS_F_FAILED;
+	res->trials[1].coverage = 0.5;
+	ASSERT_EQ(compare_input_from_results(res, "failed", &in), 0);
+	EXPECT_EQ(in.nr_failed, 1);
+	EXPECT_EQ(in.nr_dropped, 1);
+	compare_input_free(&in);
+	results_free(res);
+}
+
 TEST(json_schema)
 {
 	struct loaded l;
