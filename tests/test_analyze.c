@@ -57,6 +57,112 @@ TEST(verdicts)
 	}
 }
 
+/*
+ * On an emulated CPU (knee4_timing.json with host.emulated) the verdict is
+ * withdrawn, and the hardware note may not say the measured knee matches the
+ * hardware's: the knee was the emulator's. It said "the measured knee matches
+ * it" after the verdict had been withdrawn. The prediction stays; knee2.json
+ * (AMD) likewise.
+ */
+TEST(emulated_cpu_claims_no_measured_knee)
+{
+	static const char *const files[] = { "knee4_timing.json", "knee2.json" };
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct results *r = fixture_load(files[i]);
+		struct analysis *a;
+		char err[512];
+
+		r->emulated = true;
+		snprintf(r->emulation, sizeof(r->emulation), "QEMU TCG");
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		EXPECT_EQ(a->verdict, AN_INCONCLUSIVE);
+		if (strstr(a->hardware_note, "measured knee") ||
+		    !strstr(a->hardware_note, "predicts a knee at order") ||
+		    !strstr(a->hardware_note, "emulated CPU cannot test it"))
+			FAIL_AT("%s: hardware note '%s'", files[i], a->hardware_note);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
+/*
+ * A status the monotone fit makes (fit_gain.json): orders 3 and 4 have two
+ * trials each, so their own tests stay at Holm p 0.089, yet their fitted
+ * gains are material with CIs above 0 and rest on order 2's significant gain.
+ * The reason called order 3 "the smallest order whose gain is significant
+ * and material" and the legend defined gain as "significant and >= 5 %".
+ */
+TEST(fit_gain_not_called_significant)
+{
+	struct results *r = fixture_load("fit_gain.json");
+	struct analysis *a;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->verdict, AN_MTHP);
+	EXPECT_EQ(a->min_order, 3);
+	EXPECT_TRUE(!a->orders[3].significant);
+	EXPECT_EQ(a->orders[3].status, AN_ST_GAIN);
+	if (strstr(a->reason, "significant and material") ||
+	    !strstr(a->reason, "by the monotone fit") ||
+	    !strstr(a->reason, "(the monotone fit's CI rules a material gain out)") ||
+	    !strstr(a->reason, "significant gain at order 2 below it; its own test alone is not "
+				"significant"))
+		FAIL_AT("reason '%s'", a->reason);
+	f = open_memstream(&buf, &len);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(report_write(a, REPORT_MARKDOWN, f), 0); /* the legend on one line */
+	fclose(f);
+	if (!strstr(buf, "status gain = significant and material (below PMD: the monotone fit "
+			 "material with its CI above 0"))
+		FAIL_AT("legend: %s", buf);
+	free(buf);
+	analyze_free(a);
+	results_free(r);
+}
+
+/*
+ * no-gain read from the monotone fit (fit_none.json): order 2's own CI,
+ * about [-6, +8] %, reaches past 5 %, the fit's does not. The reason said
+ * "for every measured order the 95 % CI ... stays below 5 %", which order
+ * 2's own CI does not. A rate (command_flat.json, higher is better) is
+ * raised, not saved: the reason said "the saving in ops".
+ */
+TEST(no_gain_reason_says_what_rules_out)
+{
+	static const struct {
+		const char *file, *words, *not;
+	} rows[] = {
+		{ "fit_none.json", "CI of the saving in ns/access, below the PMD order the "
+				   "monotone fit's, stays below 5.0 %", NULL },
+		{ "command_flat.json", "CI of the rise in ops (higher is better), below the PMD "
+				       "order the monotone fit's,", "saving" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct results *r = fixture_load(rows[i].file);
+		struct analysis *a;
+		char err[512];
+
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		EXPECT_EQ(a->verdict, AN_NO_GAIN);
+		if (i == 0 && !(a->orders[2].gain.hi > a->threshold &&
+				a->orders[2].fitted.hi < a->threshold))
+			FAIL_AT("order 2: own CI to %g, fit's to %g", a->orders[2].gain.hi,
+				a->orders[2].fitted.hi);
+		if (!strstr(a->reason, rows[i].words) ||
+		    (rows[i].not && strstr(a->reason, rows[i].not)))
+			FAIL_AT("%s: reason '%s'", rows[i].file, a->reason);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
 /* A higher-is-better metric: the monotone fit's bootstrap replicates are
  * gains in the same sense as the point values (they were savings, about minus
  * the gain, so every order below PMD was "none" and the verdict pmd-only). */

@@ -131,6 +131,16 @@ jq -e '([.gains[] | select(.order == 9)] | all(.runs_a == 1 and .run_to_run_a ==
 cp "$base" "$T/a,b.json"
 expect 0 "" -- "$B" compare "$T/a,b.json" "$base"
 expect 2 "not as comma lists" -- "$B" compare "$D/collapse-orders.json,$D/collapse-sweep.json" "$D/collapse-orders.json"
+# A trial whose command failed is left out as failed, not as a folio coverage
+# below 95 % (command_higher.json, its trial 0 flagged "failed", coverage 1.0:
+# the warning said "their folios were not of the order ... (coverage below 95%)"),
+# and a low-coverage trial beside it keeps that reason.
+jq '.trials[0].flags = ["failed"]' "$D/command_higher.json" >"$T/failed.json"
+expect 0 "failed.json: 1 trial left out: the command failed or timed out, so it measured nothing" -- "$B" compare "$D/command_higher.json" "$T/failed.json"
+grep -q "coverage below" "$T/err" && { echo "FAIL: a failed trial called low coverage"; cat "$T/err"; fails=$((fails + 1)); }
+jq '.trials[0].flags = ["failed"] | .trials[1].folios.coverage = 0.5' "$D/command_higher.json" >"$T/both.json"
+expect 0 "both.json: 1 trial left out: their folios were not of the order" -- "$B" compare "$D/command_higher.json" "$T/both.json"
+grep -q "both.json: 1 trial left out: the command failed" "$T/err" || { echo "FAIL: failed and low-coverage trials not told apart"; cat "$T/err"; fails=$((fails + 1)); }
 
 # A/B figures: one per metric, real pictures (needs gnuplot).
 if command -v gnuplot >/dev/null; then

@@ -1237,6 +1237,22 @@ static void steal_note(const struct analysis *a, char *n, size_t size)
 		       rounds, 10.0);
 }
 
+/* hardware_note's knee when the primary metric measured an emulator: the
+ * hardware's prediction stands, but nothing here can test it. */
+#define KNEE_UNTESTED (-2)
+
+/* How the measured knee stands to the one the hardware predicts. */
+static void knee_clause(char *n, size_t size, int predicted, int knee)
+{
+	if (knee == KNEE_UNTESTED)
+		append(n, size, "; timings of an emulated CPU cannot test it.");
+	else if (knee >= 0)
+		append(n, size, knee == predicted ? "; the measured knee matches it." :
+		       "; the measured knee is at order %d instead.", knee);
+	else
+		append(n, size, ".");
+}
+
 static void hardware_note(struct analysis *a, int knee)
 {
 	const struct results *r = a->res;
@@ -1252,19 +1268,11 @@ static void hardware_note(struct analysis *a, int knee)
 		       "hardware predicts a knee at order %d", co,
 		       (unsigned long long)(r->page_size << (co < 0 ? 0 : co)) >> 10,
 		       (unsigned long long)r->page_size >> 10, co);
-		if (knee >= 0)
-			append(n, size, knee == co ? "; the measured knee matches it." :
-			       "; the measured knee is at order %d instead.", knee);
-		else
-			append(n, size, ".");
+		knee_clause(n, size, co, knee);
 	} else if (vendor_is(r, "AuthenticAMD", "AMD")) {
 		append(n, size, "AMD Zen cores coalesce 4 contiguous, aligned 4K PTEs (order 2) "
 		       "into one TLB entry, so the hardware predicts a knee at order 2");
-		if (knee >= 0)
-			append(n, size, knee == 2 ? "; the measured knee matches it." :
-			       "; the measured knee is at order %d instead.", knee);
-		else
-			append(n, size, ".");
+		knee_clause(n, size, 2, knee);
 	} else if (vendor_is(r, "GenuineIntel", "Intel")) {
 		append(n, size, "Intel cores are not documented to coalesce 4K PTEs in the data "
 		       "TLB: below the PMD order, gains come from cheaper walks (PTEs of one "
@@ -1377,6 +1385,34 @@ static void reps_advice(struct analysis *a, size_t n, int m)
 			 "on an idle machine (pinned CPU, no other load).", n);
 }
 
+/*
+ * What makes order k (below PMD) the first to gain. Its status may come from
+ * the monotone fit (monotone_fit): a fitted gain that is material with its CI
+ * above 0, resting on a significant gain at k or a smaller order. Where k's
+ * own test is not significant, saying "significant" of k would be false.
+ */
+static void first_gain_claim(struct analysis *a, int k, const char *sz, const char *thr)
+{
+	const struct analyze_order *o = a->orders;
+	char *r = a->reason;
+	size_t rs = sizeof(a->reason);
+	int j;
+
+	if (o[k].significant) {
+		append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
+		       "significant and material (at least %s): ", k, sz, thr);
+		return;
+	}
+	for (j = 1; j < k && !(o[j].significant && o[j].gain.value > 0.0); j++)
+		;
+	append(r, rs, "Order %d (%s folios) is the smallest order whose gain is material "
+	       "(at least %s) by the monotone fit, whose %.3g %% CI there lies above 0", k, sz,
+	       thr, 100 * a->level);
+	if (j < k)
+		append(r, rs, ", with a significant gain at order %d below it", j);
+	append(r, rs, "; its own test alone is not significant: ");
+}
+
 /* The verdict when order first_gain gains and nothing below it is unclear. */
 static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 {
@@ -1389,8 +1425,7 @@ static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 	a->verdict = first_gain < a->pmd_order ? AN_MTHP : AN_PMD_ONLY;
 	analyze_order_size(a, first_gain, sz, sizeof(sz));
 	if (a->verdict == AN_MTHP)
-		append(r, rs, "Order %d (%s folios) is the smallest order whose gain is "
-		       "significant and material (at least %s): ", first_gain, sz, thr);
+		first_gain_claim(a, first_gain, sz, thr);
 	else
 		append(r, rs, "Only the PMD order (%s) gains materially (at least %s): ",
 		       sz, thr);
@@ -1399,8 +1434,9 @@ static void recommend_gain(struct analysis *a, int first_gain, const char *thr)
 	for (k = 1; k < first_gain && !o[k].primary.n; k++)
 		;
 	if (k < first_gain)
-		append(r, rs, " Every measured order below it stays under %s (its CI "
-		       "rules a material gain out).", thr);
+		append(r, rs, " Every measured order below it stays under %s (%s CI "
+		       "rules a material gain out).", thr,
+		       a->monotone ? "the monotone fit's" : "its");
 	if (a->verdict == AN_MTHP && !isnan(o[first_gain].share.value))
 		append(r, rs, " It reaches %.0f %% of the PMD order's gain.",
 		       100.0 * o[first_gain].share.value);
@@ -1424,8 +1460,12 @@ static void recommend_no_gain(struct analysis *a, const char *thr)
 	int k;
 
 	a->verdict = AN_NO_GAIN;
+	/* below PMD `none` is the fit's (monotone_fit): an order's own CI may
+	 * reach past the threshold where the fit pooled it with a neighbour */
 	append(r, rs, "No order gains materially: for every measured order the 95 %% CI "
-	       "of the saving in %s stays below %s", a->metric_unit, thr);
+	       "of the %s in %s%s stays below %s", a->higher_better ? "rise" : "saving",
+	       a->metric_unit, a->monotone ? ", below the PMD order the monotone fit's," : "",
+	       thr);
 	for (k = ANALYZE_NR_ORDERS - 1; k > 0; k--)
 		if (o[k].primary.n) {
 			append(r, rs, " (the largest, ");
@@ -1535,6 +1575,9 @@ static void emulated_cpu_rule(struct analysis *a)
 	snprintf(a->advice, sizeof(a->advice), "Run on real hardware, or in a guest with "
 		 "hardware virtualization (KVM), for timing and TLB conclusions.");
 	a->khugepaged_note[0] = '\0';
+	/* the note compared the emulator's knee with the hardware's: keep the
+	 * prediction, not the claim that a measurement matched it */
+	hardware_note(a, KNEE_UNTESTED);
 }
 
 /* Why there is no baseline (at 'span', 0: any): a span the file does not

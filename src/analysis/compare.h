@@ -84,6 +84,7 @@ struct compare_input {
 	const struct compare_series *series;
 	size_t nr_series;
 	size_t nr_dropped;     /* trials left out: their folios missed the order */
+	size_t nr_failed;      /* trials left out: their command failed or timed out */
 	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
 	bool placement_per_rep; /* config.placement "per-rep" (results_config) */
 	bool interrupted;      /* a run of it was cut by a signal ($.interrupted) */
@@ -97,7 +98,9 @@ struct compare_input {
 struct results;
 /* Group the trials of res by pattern, order, span and metric. Trials whose
  * verified folio coverage is below RESULTS_MIN_COVERAGE did not measure
- * their order and are left out (counted in nr_dropped). 0 or -ENOMEM. */
+ * their order and are left out (counted in nr_dropped), as are trials whose
+ * command failed or timed out (counted in nr_failed, whatever their
+ * coverage). 0 or -ENOMEM. */
 int compare_input_from_results(const struct results *res, const char *label,
 			       struct compare_input *in);
 /* The same for one side of several runs with identical settings (repeated

@@ -485,23 +485,37 @@ static int holm_pair(struct compare_report *r, size_t first, size_t last, double
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = first; i < last; i++)
-		if (!isnan(r->rows[i].p_value)) {
-			p[m++] = r->rows[i].p_value;
-			if (r->rows[i].na + r->rows[i].nb > na + nb) {
-				na = r->rows[i].na;
-				nb = r->rows[i].nb;
-			}
+	/*
+	 * With few repetitions the rank test cannot reach alpha once Holm
+	 * multiplies by the number of rows: a row that is not significant is
+	 * then "unclear", not "same", and the report says why. The floor is the
+	 * smallest over the rows, each row's own sizes': Holm's smallest adjusted
+	 * p is m times the smallest p, and ties only raise a row's p above its
+	 * floor (stats_mann_whitney), so no row can be significant when the
+	 * warning says none can. Beyond 20 a side the test is approximate and
+	 * has no floor.
+	 */
+	min_p = INFINITY;
+	for (i = first; i < last; i++) {
+		const struct compare_row *row = &r->rows[i];
+		double floor_p;
+
+		if (isnan(row->p_value))
+			continue;
+		p[m++] = row->p_value;
+		floor_p = row->na <= 20 && row->nb <= 20 ?
+				  stats_mann_whitney_min_p(row->na, row->nb) : 0;
+		if (floor_p < min_p) {
+			min_p = floor_p;
+			na = row->na;
+			nb = row->nb;
 		}
+	}
 	if (m) {
 		err = stats_holm_adjust(p, m, adj);
 		if (err)
 			goto out;
 	}
-	/* With few repetitions the rank test cannot reach alpha once Holm
-	 * multiplies by the number of rows: a row that is not significant is
-	 * then "unclear", not "same", and the report says why. */
-	min_p = m && na <= 20 && nb <= 20 ? stats_mann_whitney_min_p(na, nb) : 0;
 	underpowered = m && min_p * (double)m >= alpha;
 	m = 0;
 	for (i = first; i < last; i++) {

@@ -96,9 +96,11 @@ static void input_settings(const struct results *res, struct compare_setting *se
 }
 
 /* The trials of res[0..nr) that measured their order, as entries; the
- * number of entries, with the dropped trials counted in *dropped. */
+ * number of entries, with the trials left out counted in *failed (the
+ * command failed or timed out) or else in *dropped (coverage too low): the
+ * warning says which, and a failed trial may well have had its folios. */
 static size_t runs_entries(const struct results *const *res, size_t nr, struct entry *e,
-			   size_t *dropped)
+			   size_t *dropped, size_t *failed)
 {
 	size_t r, i, j, n = 0;
 
@@ -108,8 +110,11 @@ static size_t runs_entries(const struct results *const *res, size_t nr, struct e
 
 			/* A trial whose folios are not of its order measured another
 			 * order; a command that failed or timed out measured nothing. */
-			if ((t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) ||
-			    (t->flags & RESULTS_F_FAILED)) {
+			if (t->flags & RESULTS_F_FAILED) {
+				(*failed)++;
+				continue;
+			}
+			if (t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) {
 				(*dropped)++;
 				continue;
 			}
@@ -171,7 +176,7 @@ int compare_input_from_runs(const struct results *const *res, size_t nr, const c
 	o->settings = calloc((size_t)r0->nr_sizes + 3, sizeof(*o->settings));
 	if (!o->series || !o->values || !o->settings || !o->trials || !o->runs)
 		goto out;
-	n = runs_entries(res, nr, e, &in->nr_dropped);
+	n = runs_entries(res, nr, e, &in->nr_dropped, &in->nr_failed);
 	qsort(e, n, sizeof(*e), cmp_entry);
 	ns = entries_series(e, n, o);
 	input_settings(r0, o->settings, &in->nr_settings);

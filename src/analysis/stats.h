@@ -41,8 +41,10 @@ int stats_bootstrap_rel_change_ci(const double *a, size_t na, const double *b, s
 				  double level, unsigned iters, uint64_t seed,
 				  double *lo, double *hi);
 
-/* Two-sided Mann-Whitney U test: exact p for small samples without ties
- * (na, nb <= 20), normal approximation with tie correction otherwise. */
+/* Two-sided Mann-Whitney U test: exact p for small samples (na, nb <= 20),
+ * with ties the exact permutation distribution of a's mid-rank sum (never
+ * below stats_mann_whitney_min_p); normal approximation with tie and
+ * continuity correction for larger samples. */
 /* u is U of a: the pairs (x in a, y in b) with x > y, ties counted half. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p_two_sided);

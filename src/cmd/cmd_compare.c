@@ -400,6 +400,21 @@ oom:
 	return MS_EXIT_FAIL;
 }
 
+/* The trials a side left out, each kind with its own reason: a failed
+ * command's trial may have had every folio of its order. */
+static void warn_left_out(const char *side, const struct compare_input *in)
+{
+	if (in->nr_failed)
+		ms_warn("%s: %zu trial%s left out: the command failed or timed out, so %s "
+			"measured nothing", side, in->nr_failed, in->nr_failed == 1 ? "" : "s",
+			in->nr_failed == 1 ? "it" : "they");
+	if (in->nr_dropped)
+		ms_warn("%s: %zu trial%s left out: their folios were not of the order "
+			"they were meant to measure (coverage below %.0f%%)", side,
+			in->nr_dropped, in->nr_dropped == 1 ? "" : "s",
+			RESULTS_MIN_COVERAGE * 100);
+}
+
 /* Load each file into res[] and each side's compare input; 0, or -1 after
  * the message. */
 static int load_inputs(const struct sides *sd, struct results **res,
@@ -428,12 +443,8 @@ static int load_inputs(const struct sides *sd, struct results **res,
 			ms_err("compare: out of memory");
 			return -1;
 		}
-		if (inputs[k].nr_dropped)
-			ms_warn("%s: %zu trial%s left out: their folios were not of the order "
-				"they were meant to measure (coverage below %.0f%%)",
-				sd->count[k] == 1 ? sd->paths[sd->first[k]] : sd->names[k],
-				inputs[k].nr_dropped,
-				inputs[k].nr_dropped == 1 ? "" : "s", RESULTS_MIN_COVERAGE * 100);
+		warn_left_out(sd->count[k] == 1 ? sd->paths[sd->first[k]] : sd->names[k],
+			      &inputs[k]);
 	}
 	return 0;
 }

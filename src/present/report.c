@@ -332,10 +332,31 @@ static bool stop_words(const struct results *r, char *buf, size_t size, const ch
 	return true;
 }
 
+/*
+ * Below the PMD order a status is read from the monotone fit where it was
+ * made (analyze.c monotone_fit): the legend says so, or it would call an
+ * order "significant" whose own test is not (a fitted gain resting on a
+ * significant gain at a smaller order) and give its own CI as what ruled a
+ * gain out. material: how the legend says material.
+ */
+static void fit_legend(const struct analysis *a, const char *material, char *buf, size_t size)
+{
+	if (!a->monotone)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, " (below PMD: the monotone fit %s with its CI above 0, and a "
+			 "significant gain at that order or a smaller one)", material);
+}
+
+static const char *fit_none_words(const struct analysis *a)
+{
+	return a->monotone ? " (below PMD, the fit's)" : "";
+}
+
 static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
-	char span[32], line[512];
+	char span[32], line[640], material[16], fit[160];
 	const char *lower = a->higher_better ? "" : "; lower is better";
 	const char *gain = a->higher_better ? "rise over the order-0 value"
 					    : "share of the order-0 value saved";
@@ -345,6 +366,7 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	else
 		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
 	if (md) {
+		fit_legend(a, "material", fit, sizeof(fit));
 		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
 		fprintf(f, "- Host: Linux %s, %s, %s%s; PMU: %s\n", r->kernel, r->arch,
 			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
@@ -356,9 +378,9 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			" (the largest)" : "");
 		fprintf(f, "- Primary metric: `%s` (%s, %s%s). Gain = %s, 95 %% bootstrap CI; "
 			"p = two-sided %s vs order 0, Holm-adjusted; material = at least %.0f %%; "
-			"status gain = significant and material, none = the CI rules a material "
+			"status gain = significant and material%s, none = the CI%s rules a material "
 			"gain out.\n", a->metric, a->metric_source, a->metric_unit, lower, gain,
-			test_words(a), 100.0 * a->threshold);
+			test_words(a), 100.0 * a->threshold, fit, fit_none_words(a));
 		fprintf(f, "- Method: %s.\n", a->method_note);
 		if (stop_words(r, line, sizeof(line), "- Stop: "))
 			fprintf(f, "%s.\n", line);
@@ -380,11 +402,13 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
 	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
 	wrap_hanging(f, line, "         ");
+	snprintf(material, sizeof(material), ">= %.0f %%", 100.0 * a->threshold);
+	fit_legend(a, material, fit, sizeof(fit));
 	snprintf(line, sizeof(line), "gain:    %s%s, 95 %% "
 		 "bootstrap CI; p: two-sided %s vs order 0, Holm-adjusted; status gain = "
-		 "significant and >= %.0f %%, none = the CI rules that out, unclear = neither",
+		 "significant and %s%s, none = the CI%s rules that out, unclear = neither",
 		 gain, a->method == AN_PAIRED ? " (1 - exp(10 % trimmed mean of the per-round log ratios))" : "",
-		 test_words(a), 100.0 * a->threshold);
+		 test_words(a), material, fit, fit_none_words(a));
 	wrap_hanging(f, line, "         ");
 	if (stop_words(r, line, sizeof(line), "stop:    "))
 		wrap_hanging(f, line, "         ");
