@@ -70,9 +70,9 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 					  "\"Schedule\")", x->label);
 	for (const struct compare_input *x = a; !err && x; x = x == a ? b : NULL)
 		if (x->interrupted)
-			err = compare_add_warning(r, "%s was interrupted (SIGINT or SIGTERM) before the "
-					  "end of its plan: what it measured is compared, a row it "
-					  "lacks is not", x->label);
+			err = compare_add_warning(r, "%s was interrupted (SIGINT or SIGTERM) "
+						  "before the end of its plan: what it measured "
+						  "is compared, a row it lacks is not", x->label);
 	if (!err && a->pmu_available >= 0 && b->pmu_available >= 0 &&
 	    a->pmu_available != b->pmu_available) {
 		r->comparable = false;

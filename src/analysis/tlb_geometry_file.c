@@ -99,7 +99,8 @@ static int parse_sizes(struct geom_parse *p, const char *key, const char *v,
 
 		errno = 0;
 		n = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
-		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : -1;
+		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 :
+			*end == 'T' ? 40 : -1;
 		if (errno || !n || shift < 0 || (end[1] && end[1] != ',') || n & (n - 1) ||
 		    n > (1ULL << (40 - shift)) || (n << shift) < 4096)
 			return perr(p, "'%s' wants sizes such as 4K,2M,512M (powers of two from 4K "

@@ -180,8 +180,8 @@ static void hold_span(const struct collapse_span *sp, unsigned seconds)
 	struct timespec end, now;
 
 	ms_note("collapse: pid %d holds the span %p-%p for %u s (SIGINT ends the hold and "
-		"the sweep; this run is kept)", (int)getpid(), sp->base, (void *)((char *)sp->base + sp->len),
-		seconds);
+		"the sweep; this run is kept)", (int)getpid(), sp->base,
+		(void *)((char *)sp->base + sp->len), seconds);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += seconds;
 	/* slices of 0.1 s: a stop between the check and the sleep costs no more */
