@@ -98,6 +98,7 @@ static int parse_sizes(struct geom_parse *p, const char *key, const char *v,
 		int shift;
 
 		errno = 0;
+		end = (char *)s;
 		n = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
 		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 :
 			*end == 'T' ? 40 : -1;
