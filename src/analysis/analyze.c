@@ -1278,7 +1278,11 @@ static void hardware_note(struct analysis *a, int knee)
 		       "TLB: below the PMD order, gains come from cheaper walks (PTEs of one "
 		       "folio share cache lines) and fewer faults, not from TLB reach.");
 	}
-	if (r->virtualized)
+	/* an emulator translates in software: no hardware walk, nested or not */
+	if (r->emulated)
+		append(n, size, "%sThis ran under an emulator: its software TLB, not the "
+		       "CPU's, translated the guest's addresses.", n[0] ? " " : "");
+	else if (r->virtualized)
 		append(n, size, "%sThis ran in a VM: every TLB miss costs a two-dimensional "
 		       "(guest + host) walk, and the host's backing page size bounds what a "
 		       "guest folio can gain.", n[0] ? " " : "");
