@@ -76,6 +76,17 @@ TEST(summary_tables_from_model)
 	EXPECT_TRUE(strstr(text, "one page in every 8 is touched") != NULL);
 	EXPECT_EQ(summary_all_failed_order(r), -1);
 	free(text);
+	/* --sparse 0: no sparse trials, and the legend says so (it said "one
+	 * page in every 0 is touched") */
+	r->head.config.sparse_k = 0;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ASSERT_TRUE(f != NULL);
+	run_summary_print(f, r);
+	fclose(f);
+	EXPECT_TRUE(strstr(text, "every 0") == NULL);
+	EXPECT_TRUE(strstr(text, "sparse RSS: not measured (--sparse 0)") != NULL);
+	free(text);
 	results_free(r);
 }
 

@@ -189,9 +189,14 @@ static void print_micro_summary(const struct results *r, FILE *f, double *v)
 	fprintf(f, "ns/access: median over the reps of the thread's CPU time per access (timing),\n"
 		"with a %.0f%% bootstrap CI of the median. coverage: the lowest share of the span\n"
 		"at the requested order over the reps (pagemap; '!' below %.0f%%). faults: page\n"
-		"faults to populate the span (sw). populate: median time to fault it in (timing).\n"
-		"sparse RSS: resident bytes when one page in every %ld is touched (kernel, mincore).\n",
-		SUMMARY_CI_LEVEL * 100, RESULTS_MIN_COVERAGE * 100, c->sparse_k);
+		"faults to populate the span (sw). populate: median time to fault it in (timing).\n",
+		SUMMARY_CI_LEVEL * 100, RESULTS_MIN_COVERAGE * 100);
+	/* --sparse 0 runs no sparse trials: "one page in every 0" said nothing */
+	if (c->sparse_k > 0)
+		fprintf(f, "sparse RSS: resident bytes when one page in every %ld is touched "
+			"(kernel, mincore).\n", c->sparse_k);
+	else
+		fprintf(f, "sparse RSS: not measured (--sparse 0).\n");
 }
 
 static void print_command_row(const struct results *r, FILE *f, int o, double *v,
