@@ -422,6 +422,7 @@ TEST(geometry_file)
 		{ "name = a\nmerge = none\nlevel1.entries = 5\nlevel1.sizes = 2T\n", "'level1.sizes' wants sizes" },
 		{ "name = a\nmerge = none\nlevel1.entries = 5\nlevel1.sizes = 4KB\n", "'level1.sizes' wants sizes" },
 		{ "name = a\nmerge = none\nlevel1.entries = 5\nlevel1.sizes = K\n", "'level1.sizes' wants sizes" },
+		{ "name = a\nmerge = none\nlevel1.entries = 5\nlevel1.entries_pmd = 2\nlevel1.sizes = 4K,2M\n", "'level1.sizes' is for a level of one pool" },
 		{ "name = a\nmerge = none\nlevel1.entries = 5\nlevel1.sizes = 4K,,2M\n", "'level1.sizes' wants sizes" },
 	};
 	struct tlb_geometry g;

@@ -264,6 +264,10 @@ static int check_whole(struct geom_parse *p)
 			return perr(p, "level%d is given but level%d is not", lv + 1, n + 1);
 		if (!p->seen_level[lv][KL_ENTRIES])
 			return perr(p, "'level%d.entries' is missing", lv + 1);
+		/* the model breaks blocks up within one pool (tlb_model.c) */
+		if (p->seen_level[lv][KL_SIZES] && p->seen_level[lv][KL_ENTRIES_PMD])
+			return perr(p, "'level%d.sizes' is for a level of one pool, not with "
+				    "'level%d.entries_pmd'", lv + 1, lv + 1);
 		n++;
 	}
 	if (!n)

@@ -39,10 +39,10 @@ struct tlb_level_geometry {
 	unsigned entries_pmd;    /* entries for PMD-size translations; ignored when shared */
 	bool shared;             /* one pool serves both: capacity is 'entries' */
 	unsigned ways;           /* 0: fully associative or not known (see 'cite') */
-	/* the entry sizes it holds, bit k for 2^k bytes (0: every size, or not
-	 * known): a larger block takes entries of the largest size below it
-	 * that it holds (Arm's L1 data TLBs break a 16K granule's 32M PMD block
-	 * into 2M entries) */
+	/* the entry sizes a shared level holds, bit k for 2^k bytes (0: every
+	 * size, or not known): a larger block takes entries of the largest size
+	 * below it that it holds (Arm's L1 data TLBs break a 16K granule's 32M
+	 * PMD block into 2M entries); separate pools ignore it */
 	unsigned long long sizes;
 	enum tlb_source source;
 	const char *cite;        /* vendor document, table or section of each figure */
