@@ -16,18 +16,22 @@
 set -u
 runs=3
 bin=$(dirname "$0")/../build/mthpscope
+usage() {
+	echo "usage: $0 [-n RUNS] [-b MTHPSCOPE] -- CMD [ARGS]${1:+ ($1)}" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case $1 in
-	-n) runs=$2; shift 2 ;;
-	-b) bin=$2; shift 2 ;;
+	-n) [ $# -ge 2 ] || usage "-n needs a number"; runs=$2; shift 2 ;;
+	-b) [ $# -ge 2 ] || usage "-b needs a path"; bin=$2; shift 2 ;;
 	--) shift; break ;;
-	*) echo "usage: $0 [-n RUNS] [-b MTHPSCOPE] -- CMD [ARGS]" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
-if [ $# -eq 0 ] || [ ! -x "$bin" ]; then
-	echo "usage: $0 [-n RUNS] [-b MTHPSCOPE] -- CMD [ARGS] (no command, or $bin not built)" >&2
-	exit 2
-fi
+case $runs in '' | *[!0-9]* | 0) usage "-n wants a number of runs from 1" ;; esac
+[ $# -gt 0 ] || usage "no command"
+[ -x "$bin" ] || usage "$bin is not built"
+
 command -v perf >/dev/null || { echo "$0: perf is not installed (Debian: linux-perf)" >&2; exit 3; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -38,15 +42,16 @@ echo "run perf_stat_page_faults record_samples"
 for i in $(seq "$runs"); do
 	p=$(setarch -R perf stat -x, -e page-faults -- "$@" 2>&1 >/dev/null |
 		awk -F, '$3 == "page-faults" { print $1 }')
-	setarch -R "$bin" record -c 1 -o "$out/r$i.json" -- "$@" >/dev/null 2>"$out/r$i.err" ||
-		{ echo "record failed:"; cat "$out/r$i.err"; exit 1; }
+	setarch -R "$bin" record -c 1 -o "$out/r$i.json" -- "$@" >/dev/null 2>"$out/r$i.err"
+	[ -s "$out/r$i.json" ] || { echo "record wrote no document:"; cat "$out/r$i.err"; exit 1; }
 	r=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['total']['total'])" \
 		"$out/r$i.json")
 	echo "$i $p $r"
 done
 
-setarch -R perf record -q -e page-faults -c 1 -d -o "$out/p.data" -- "$@" >/dev/null 2>&1 ||
-	{ echo "perf record failed"; exit 1; }
+# a command that fails is still compared: both tools record it all the same
+setarch -R perf record -q -e page-faults -c 1 -d -o "$out/p.data" -- "$@" >/dev/null 2>&1
+[ -s "$out/p.data" ] || { echo "perf record wrote no data"; exit 1; }
 perf script -i "$out/p.data" -F addr 2>/dev/null | awk '{ print $1 }' >"$out/p.addr"
 python3 - "$out/r1.json" "$out/p.addr" <<'PY'
 import collections, json, sys

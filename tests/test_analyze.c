@@ -130,6 +130,54 @@ TEST(fit_gain_not_called_significant)
 }
 
 /*
+ * Why a run stopped: a run --precision that SIGINT stopped short said only
+ * "not reached after N reps", as if --max-time had run out, and its JSON had
+ * no sign of it; a fixed plan cut by a signal says so too.
+ */
+TEST(stop_line_says_why)
+{
+	static const struct {
+		bool precision, interrupted;
+		enum results_precision_stop stop;
+		const char *want;
+	} cases[] = {
+		{ true, false, RESULTS_PREC_INTERRUPTED, "not reached after 12 reps (interrupted: SIGINT or SIGTERM)" },
+		{ true, false, RESULTS_PREC_MAX_TIME, "not reached after 12 reps (--max-time ran out)" },
+		{ false, true, 0, "interrupted (SIGINT or SIGTERM) before the end of its plan" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct results *r = fixture_load("knee2.json");
+		struct analysis *a;
+		char err[512], *buf = NULL;
+		size_t len = 0;
+		json_t *j;
+		FILE *f;
+
+		r->head.interrupted = cases[i].interrupted;
+		r->head.has_precision = cases[i].precision;
+		r->head.precision.stop = cases[i].stop;
+		r->head.precision.reps = 12;
+		r->head.precision.target = 0.03;
+		r->head.precision.half_width = 0.05;
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		f = open_memstream(&buf, &len);
+		ASSERT_TRUE(f != NULL);
+		EXPECT_EQ(report_write(a, REPORT_MARKDOWN, f), 0);
+		fclose(f);
+		if (!strstr(buf, cases[i].want))
+			FAIL_AT("case %zu: no '%s' in %s", i, cases[i].want, buf);
+		j = report_analysis_json(a);
+		EXPECT_EQ(json_is_true(json_object_get(j, "interrupted")),
+			  cases[i].stop == RESULTS_PREC_INTERRUPTED || cases[i].interrupted);
+		json_decref(j);
+		free(buf);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
+/*
  * no-gain read from the monotone fit (fit_none.json): order 2's own CI,
  * about [-6, +8] %, reaches past 5 %, the fit's does not. The reason said
  * "for every measured order the 95 % CI ... stays below 5 %", which order

@@ -264,6 +264,27 @@ TEST(arm_l1_splits_32m_blocks)
 /* An x86 table entry knows 4K base pages: a 16K or 64K layout is refused on
  * Intel as on AMD (skylake accepted it, with a 512M "PMD" in its 2M pool);
  * a user's geometry with merge none takes any granule. */
+/* A level that lists its sizes holds the layout's base page or the model
+ * refuses the layout: a geometry file's "level1.sizes = 2M" was modelled as
+ * if the level held 4K pages. */
+TEST(sizes_without_the_base_page_refused)
+{
+	static const char two_m[] = "name = t\nmerge = none\nlevel1.entries = 64\n"
+				    "level1.sizes = 2M\n";
+	struct layout_hist h;
+	struct tlb_footprint fp;
+	struct tlb_geometry g;
+	char err[256];
+
+	ASSERT_EQ(tlb_geometry_parse(two_m, sizeof(two_m) - 1, "t", &g, err, sizeof(err)), 0);
+	hist_folios(&h, 12, 9, 8 * MIB, 0);
+	EXPECT_EQ(tlb_footprint(&g, &h, &fp), -EINVAL);
+	tlb_geometry_release(&g);
+	/* the table's Arm L1 lists 4K, 16K and 64K: every granule fits */
+	hist_folios(&h, 16, 13, 64 * MIB, 0);
+	EXPECT_EQ(tlb_footprint(tlb_geometry_find("cortex-a76"), &h, &fp), 0);
+}
+
 TEST(x86_models_refuse_other_granules)
 {
 	static const char user[] = "name = mine\nmerge = none\nlevel1.entries = 64\n";

@@ -110,7 +110,7 @@ static size_t runs_entries(const struct results *const *res, size_t nr, struct e
 
 			/* A trial whose folios are not of its order measured another
 			 * order; a command that failed or timed out measured nothing. */
-			if (t->flags & RESULTS_F_FAILED) {
+			if (t->flags & (RESULTS_F_FAILED | RESULTS_F_TIMEOUT)) {
 				(*failed)++;
 				continue;
 			}

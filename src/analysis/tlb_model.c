@@ -294,6 +294,11 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 		return -EINVAL;
 	if ((err = hist_check(h)) || (err = pte_entries(g, h, &es)))
 		return err;
+	/* a level that lists its sizes must hold the base page (a geometry
+	 * file's "sizes = 2M" was modelled as if it held 4K) */
+	for (i = 0; i < g->nr_levels; i++)
+		if (g->level[i].sizes && !(g->level[i].sizes & (1ULL << h->page_shift)))
+			return -EINVAL;
 	fp->model = g->name;
 	fp->source = TLB_SRC_TABLE;
 	fp->nr_levels = g->nr_levels;

@@ -102,6 +102,13 @@ static json_t *split_list(const char *s)
 	return arr;
 }
 
+/* A signal cut the run: a fixed plan's, or --precision's stop. */
+static bool run_interrupted(const struct results *r)
+{
+	return r->head.interrupted ||
+	       (r->head.has_precision && r->head.precision.stop == RESULTS_PREC_INTERRUPTED);
+}
+
 json_t *report_analysis_json(const struct analysis *a)
 {
 	const struct results *r = a->res;
@@ -181,7 +188,7 @@ json_t *report_analysis_json(const struct analysis *a)
 	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
 	json_object_set_new(doc, "method_note", json_string(a->method_note));
 	json_object_set_new(doc, "monotone", monotone_json(a));
-	if (r->head.interrupted)
+	if (run_interrupted(r))
 		json_object_set_new(doc, "interrupted", json_true());
 	return doc;
 }
@@ -308,6 +315,21 @@ static const char *test_words(const struct analysis *a)
 /* A run --precision file: the CI its stop rests on (the rule's level, wider
  * than the 95 % ones analyze gives: src/analysis/precision.h); a run whose
  * plan a signal cut: so; false for other files. */
+/* Why a precision run stopped short of its target ("" when it reached it). */
+static const char *stop_reason(const struct results_precision *p)
+{
+	switch (p->stop) {
+	case RESULTS_PREC_MAX_TIME:
+		return " (--max-time ran out)";
+	case RESULTS_PREC_INTERRUPTED:
+		return " (interrupted: SIGINT or SIGTERM)";
+	case RESULTS_PREC_MAX_REPS:
+		return " (the most reps a run keeps)";
+	default:
+		return "";
+	}
+}
+
 static bool stop_words(const struct results *r, char *buf, size_t size, const char *lead)
 {
 	const struct results_precision *p = &r->head.precision;
@@ -320,15 +342,15 @@ static bool stop_words(const struct results *r, char *buf, size_t size, const ch
 	if (!r->head.has_precision)
 		return false;
 	if (!isfinite(p->half_width)) {
-		snprintf(buf, size, "%srun --precision %.1f not reached after %ld reps: no look "
-			 "could make a CI", lead, 100 * p->target, p->reps);
+		snprintf(buf, size, "%srun --precision %.1f not reached after %ld reps%s: no look "
+			 "could make a CI", lead, 100 * p->target, p->reps, stop_reason(p));
 		return true;
 	}
-	snprintf(buf, size, "%srun --precision %.1f %s after %ld reps; the CI the stop rests on "
+	snprintf(buf, size, "%srun --precision %.1f %s after %ld reps%s; the CI the stop rests on "
 		 "(order %d) is +/-%.1f points at %.2f %% (Bonferroni over %d looks), wider than "
 		 "the 95 %% CIs below", lead, 100 * p->target,
-		 p->reached ? "reached" : "not reached", p->reps, p->order, 100 * p->half_width,
-		 100 * p->level, p->planned_looks);
+		 p->reached ? "reached" : "not reached", p->reps, stop_reason(p), p->order,
+		 100 * p->half_width, 100 * p->level, p->planned_looks);
 	return true;
 }
 

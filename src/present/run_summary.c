@@ -118,8 +118,9 @@ static void print_micro_cell(const struct results *r, FILE *f, const char *pat, 
 	char spb[32];
 
 	ms_format_bytes((double)span, spb, sizeof(spb));
-	fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps, cpu %ld\n", pat, spb,
-		cell_accesses(r, pat, span), c->reps, c->cpu);
+	fprintf(f, "%s, span %s, %llu accesses per trial, %ld reps%s, cpu %ld\n", pat, spb,
+		cell_accesses(r, pat, span), c->reps,
+		r->head.interrupted ? " planned (interrupted: fewer measured)" : "", c->cpu);
 	fprintf(f, "%5s %7s %8s %10s %21s %8s %11s %11s\n", "order", "folio", "coverage",
 		"ns/access", "95% CI", "faults", "populate", "sparse RSS");
 	for (int i = 0; i < (int)c->orders.nr; i++)
