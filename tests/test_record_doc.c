@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "record_doc.h"
+#include "record_report.h"
 
 static void fill(struct record_doc *d)
 {
@@ -196,6 +197,35 @@ TEST(reader_refuses)
 		name[sizeof(name) - 1] = '\0';
 		expect_refused("x.vmas[0].name", json_string(name), "longer than", -EBADMSG);
 	}
+}
+
+/* The report says so when a tenth or more of the samples are in no VMA row
+ * (its rows then miss part of the program), and not otherwise. */
+TEST(report_notes_samples_in_no_row)
+{
+	struct record_doc d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fill(&d);
+	d.total.samples = 10;
+	d.outcome.no_vma = 0;
+	d.outcome.process_gone = 0;
+	for (int i = 0; i < 2; i++) {
+		f = open_memstream(&buf, &len);
+		ASSERT_TRUE(f != NULL);
+		EXPECT_EQ(record_report_write(&d, REPORT_TEXT, f), 0);
+		fclose(f);
+		EXPECT_EQ(strstr(buf, "of the samples are in no VMA row") != NULL, i == 1);
+		if (i == 1 && !strstr(buf, "note: 30 % of the samples are in no VMA row"))
+			FAIL_AT("%s", buf);
+		free(buf);
+		buf = NULL;
+		d.outcome.no_vma = 2;
+		d.outcome.process_gone = 1;
+	}
+	record_doc_free(&d);
 }
 
 TEST(counts_and_shares)

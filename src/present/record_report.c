@@ -180,6 +180,14 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 			o->no_vma - o->process_gone,
 		d->total.partial, d->total.other, d->total.unmapped, o->no_vma, o->process_gone,
 		o->lost);
+	/* a tenth or more in no VMA row: the rows below do not tell the whole
+	 * program (seen once in 20 runs of a program started through a chain
+	 * of execs, not reproduced) */
+	if (d->total.samples && 10 * (o->no_vma + o->process_gone) >= d->total.samples)
+		fprintf(f->f, "%s %.0f %% of the samples are in no VMA row (outside any VMA, or "
+			"after their process ended): the rows below miss them\n\n",
+			f->md ? "**Note**:" : "note:",
+			100.0 * (double)(o->no_vma + o->process_gone) / (double)d->total.samples);
 }
 
 /* "62 % of the samples fall on order-0 pages of [heap], which are 18 % of
