@@ -141,7 +141,7 @@ TEST(stop_line_says_why)
 		enum results_precision_stop stop;
 		const char *want;
 	} cases[] = {
-		{ true, false, RESULTS_PREC_INTERRUPTED, "not reached after 12 reps (interrupted: SIGINT or SIGTERM)" },
+		{ true, false, RESULTS_PREC_INTERRUPTED, "not reached after 12 reps (interrupted)" },
 		{ true, false, RESULTS_PREC_MAX_TIME, "not reached after 12 reps (--max-time ran out)" },
 		{ false, true, 0, "interrupted (SIGINT or SIGTERM) before the end of its plan" },
 	};

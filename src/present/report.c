@@ -6,6 +6,7 @@
 
 #include "mthpscope.h"
 #include "report.h"
+#include "run_summary.h"
 
 const char *const report_format_words[] = { "text", "markdown", "json", NULL };
 const char *const report_format_aliases[] = { "md", "markdown", NULL };
@@ -315,24 +316,18 @@ static const char *test_words(const struct analysis *a)
 /* A run --precision file: the CI its stop rests on (the rule's level, wider
  * than the 95 % ones analyze gives: src/analysis/precision.h); a run whose
  * plan a signal cut: so; false for other files. */
-/* Why a precision run stopped short of its target ("" when it reached it). */
-static const char *stop_reason(const struct results_precision *p)
+/* Why a precision run stopped short of its target, as run says it. */
+static void stop_reason(const struct results_precision *p, char *buf, size_t size)
 {
-	switch (p->stop) {
-	case RESULTS_PREC_MAX_TIME:
-		return " (--max-time ran out)";
-	case RESULTS_PREC_INTERRUPTED:
-		return " (interrupted: SIGINT or SIGTERM)";
-	case RESULTS_PREC_MAX_REPS:
-		return " (the most reps a run keeps)";
-	default:
-		return "";
-	}
+	const char *w = run_summary_stop_words(p->stop);
+
+	snprintf(buf, size, *w ? " (%s)" : "", w);
 }
 
 static bool stop_words(const struct results *r, char *buf, size_t size, const char *lead)
 {
 	const struct results_precision *p = &r->head.precision;
+	char why[64];
 
 	if (r->head.interrupted && !r->head.has_precision) {
 		snprintf(buf, size, "%sinterrupted (SIGINT or SIGTERM) before the end of its plan: "
@@ -341,15 +336,16 @@ static bool stop_words(const struct results *r, char *buf, size_t size, const ch
 	}
 	if (!r->head.has_precision)
 		return false;
+	stop_reason(p, why, sizeof(why));
 	if (!isfinite(p->half_width)) {
 		snprintf(buf, size, "%srun --precision %.1f not reached after %ld reps%s: no look "
-			 "could make a CI", lead, 100 * p->target, p->reps, stop_reason(p));
+			 "could make a CI", lead, 100 * p->target, p->reps, why);
 		return true;
 	}
 	snprintf(buf, size, "%srun --precision %.1f %s after %ld reps%s; the CI the stop rests on "
 		 "(order %d) is +/-%.1f points at %.2f %% (Bonferroni over %d looks), wider than "
 		 "the 95 %% CIs below", lead, 100 * p->target,
-		 p->reached ? "reached" : "not reached", p->reps, stop_reason(p), p->order,
+		 p->reached ? "reached" : "not reached", p->reps, why, p->order,
 		 100 * p->half_width, 100 * p->level, p->planned_looks);
 	return true;
 }

@@ -149,21 +149,30 @@ static void print_paired_precision(const struct results *r, FILE *f)
 		p.widest > SUMMARY_CI_TARGET ? "; more --reps or a quieter machine narrow it" : "");
 }
 
+const char *run_summary_stop_words(enum results_precision_stop s)
+{
+	static const char *const why[RESULTS_PREC_NR] = {
+		[RESULTS_PREC_REACHED] = "",
+		[RESULTS_PREC_MAX_TIME] = "--max-time ran out",
+		[RESULTS_PREC_INTERRUPTED] = "interrupted",
+		[RESULTS_PREC_MAX_REPS] = "the most reps a run keeps were used",
+	};
+
+	return s >= 0 && s < RESULTS_PREC_NR ? why[s] : "?";
+}
+
 /* run --precision: which of the two happened, target or time, and the CI it
  * stopped on (the rule's level, not 95 %: src/analysis/precision.h). */
 static void print_precision_outcome(const struct results_precision *p, FILE *f)
 {
-	static const char *const why[RESULTS_PREC_NR] = {
-		[RESULTS_PREC_REACHED] = "reached",
-		[RESULTS_PREC_MAX_TIME] = "not reached: --max-time ran out",
-		[RESULTS_PREC_INTERRUPTED] = "not reached: interrupted",
-		[RESULTS_PREC_MAX_REPS] = "not reached: the most reps a run keeps were used",
-	};
-	const char *what = p->stop >= 0 && p->stop < RESULTS_PREC_NR ? why[p->stop] : "?";
-	char ord[32];
+	char what[80], ord[32];
 
 	if (p->reached && p->stop != RESULTS_PREC_REACHED)
-		what = "reached at the last look";
+		snprintf(what, sizeof(what), "reached at the last look");
+	else if (p->stop == RESULTS_PREC_REACHED)
+		snprintf(what, sizeof(what), "reached");
+	else
+		snprintf(what, sizeof(what), "not reached: %s", run_summary_stop_words(p->stop));
 	fprintf(f, "precision: target +/-%.1f points %s, after %ld reps in %.0f s (--max-time "
 		"%.0f s)\n", 100 * p->target, what, p->reps, p->elapsed_s, p->max_time_s);
 	snprintf(ord, sizeof(ord), p->all ? "the widest, order %d" : "order %d", p->order);

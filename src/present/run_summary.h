@@ -11,5 +11,8 @@
 #include "results.h"
 
 void run_summary_print(FILE *f, const struct results *r);
+/* Why a run --precision stopped short of its target, in words ("" when it
+ * was reached): run's table and analyze's stop line say it alike. */
+const char *run_summary_stop_words(enum results_precision_stop s);
 
 #endif
