@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <time.h>
 #include <getopt.h>
 #include <signal.h>
 #include <inttypes.h>
@@ -504,6 +505,27 @@ void cli_catch_stops(bool on)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+}
+
+double cli_now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* In slices of at most 0.1 s: a stop that comes between the check and the
+ * sleep ends it that late at most, not at the deadline. */
+void cli_sleep_until(double t)
+{
+	double d;
+
+	while (!cli_stops && (d = t - cli_now_s()) > 0) {
+		struct timespec ts = { .tv_nsec = (long)((d < 0.1 ? d : 0.1) * 1e9) };
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 void cli_end_of_stop(void)

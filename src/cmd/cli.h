@@ -135,6 +135,10 @@ void cli_catch_stops(bool on);
  * 128 + its number), so a script still sees the interruption. Returns only
  * when no stop was caught. */
 void cli_end_of_stop(void);
+/* CLOCK_MONOTONIC in seconds; and a sleep until such a time or a stop
+ * (cli_stops), whichever comes first (scan --interval, collapse --hold). */
+double cli_now_s(void);
+void cli_sleep_until(double t);
 
 /* Value parsers for callbacks: return 0 or -1 after printing "invalid
  * --name value". */

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -177,17 +176,10 @@ static void show_sample(const struct collapse_run *r, void *ctx)
  * (SIGINT, SIGTERM) ends the hold: the run goes on to its report. */
 static void hold_span(const struct collapse_span *sp, unsigned seconds)
 {
-	struct timespec end, now;
-
 	ms_note("collapse: pid %d holds the span %p-%p for %u s (SIGINT ends the hold and "
 		"the sweep; this run is kept)", (int)getpid(), sp->base,
 		(void *)((char *)sp->base + sp->len), seconds);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += seconds;
-	/* slices of 0.1 s: a stop between the check and the sleep costs no more */
-	while (!cli_stops && !clock_gettime(CLOCK_MONOTONIC, &now) &&
-	       (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec)))
-		nanosleep(&(struct timespec){ .tv_nsec = 100000000L }, NULL);
+	cli_sleep_until(cli_now_s() + seconds);
 }
 
 /* One max_ptes_none value: fault, collapse, (measure), describe. */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -391,14 +390,6 @@ static void comm_of(int pid, char *buf, size_t size)
 	fclose(f);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* One pass over the targets. Returns an exit status. */
 static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 {
@@ -470,18 +461,6 @@ out:
 	return rc;
 }
 
-static void sleep_until(double t)
-{
-	double d = t - now_s();
-	struct timespec ts;
-
-	if (d <= 0)
-		return;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR && !cli_stops)
-		;
-}
 
 /* Options that exclude or need each other: an exit status or 0. */
 static int check_opts(struct scan_cmd_opts *c)
@@ -539,7 +518,7 @@ static int pick_models(struct scan_cmd_opts *c, struct tlb_host *host)
  * document keeps the samples taken. 0 or an exit status. */
 static int take_samples(struct scan_cmd_opts *c, json_t *samples)
 {
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	long k;
 	int rc = 0;
 
@@ -547,15 +526,15 @@ static int take_samples(struct scan_cmd_opts *c, json_t *samples)
 		cli_catch_stops(true);
 	for (k = 0; (!c->count || k < c->count) && !cli_stops; k++) {
 		if (k) {
-			sleep_until(t0 + (double)k * (double)c->interval_ms / 1000.0);
+			cli_sleep_until(t0 + (double)k * (double)c->interval_ms / 1000.0);
 			if (cli_stops)
 				break;
 			if (!c->json)
 				putchar('\n');
 		}
 		if (!c->json && c->interval_ms)
-			printf("# sample %ld, t=%.3f s\n", k, now_s() - t0);
-		rc = take_sample(c, samples, now_s() - t0);
+			printf("# sample %ld, t=%.3f s\n", k, cli_now_s() - t0);
+		rc = take_sample(c, samples, cli_now_s() - t0);
 		if (rc)
 			break;
 		/* a reader that went away (| head) or a full disk ends the loop;
