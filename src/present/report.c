@@ -321,7 +321,10 @@ static void stop_reason(const struct results_precision *p, char *buf, size_t siz
 {
 	const char *w = run_summary_stop_words(p->stop);
 
-	snprintf(buf, size, *w ? " (%s)" : "", w);
+	if (*w)
+		snprintf(buf, size, " (%s)", w);
+	else
+		buf[0] = '\0';
 }
 
 static bool stop_words(const struct results *r, char *buf, size_t size, const char *lead)
