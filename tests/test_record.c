@@ -470,6 +470,50 @@ TEST(exec_after_first_drain)
 	record_doc_free(&d);
 }
 
+/* A chain of execs faster than the drains (as pyenv's shims make: sh execs
+ * sh ... execs the program): the process is followed through each image to
+ * the last, whose samples and memory are its own. The old code took a
+ * second exec within one drain for the process's end: every later sample
+ * "after the process ended", the helper's VMAs missing, nothing scanned. */
+TEST(exec_chain_within_a_drain)
+{
+	char doc[128], out[128], chain[128];
+	char *argv[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", "/bin/sh", chain,
+			 NULL };
+	unsigned long long small, large;
+	const struct record_vma *a, *b;
+	struct record_doc d;
+	FILE *f;
+
+	need_root();
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	path_in(doc, sizeof(doc), "x.json");
+	path_in(chain, sizeof(chain), "chain.sh");
+	f = fopen(chain, "w");
+	ASSERT_TRUE(f != NULL);
+	fprintf(f, "n=${1:-0}\n"
+		   "[ \"$n\" -lt 200 ] && exec /bin/sh \"$0\" $((n + 1))\n"
+		   "exec %s mib=4 nothp=1\n", helper());
+	ASSERT_EQ(fclose(f), 0);
+	ASSERT_EQ(run(argv, out, NULL), 0);
+	load(doc, &d);
+	ASSERT_EQ(sscanf(helper_line(out, "small"), "small %llx large %llx", &small, &large), 2);
+	a = vma_at(&d, small);
+	b = vma_at(&d, large);
+	printf("  %llu samples after the process ended, %llu outside any VMA; the helper's VMAs "
+	       "%s\n", d.outcome.process_gone, d.outcome.no_vma, a && b ? "found" : "missing");
+	ASSERT_TRUE(a && b);
+	printf("  %llu and %llu samples, memory %llu and %llu pages\n", a->s.samples,
+	       b->s.samples, a->mem.pages[0], b->mem.pages[0]);
+	EXPECT_EQ(d.outcome.process_gone, 0);
+	EXPECT_EQ(a->s.samples, 1024);
+	EXPECT_EQ(b->s.samples, 1024);
+	EXPECT_TRUE(a->mem.scanned && a->mem.pages[0] == 1024);
+	EXPECT_TRUE(b->mem.scanned && b->mem.pages[0] == 1024);
+	record_doc_free(&d);
+}
+
 /* A ring too small for the run, never drained before the end (-m 1,
  * --interval 1000): the samples dropped are counted lost, those after the
  * last PERF_RECORD_LOST too, so that read and lost add up to the samples

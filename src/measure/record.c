@@ -28,6 +28,7 @@
 #define REC_MAX_RINGS 256      /* threads of a --pid target */
 #define REC_MAX_EXTENTS 1024   /* extents of one window (512 pages at most on 4K) */
 #define REC_MAX_PENDING (1u << 20)
+#define REC_MAX_REOPEN 8       /* reader reopenings for one sample (exec chains) */
 #define REC_SPE_AUX_PAGES 128  /* the SPE AUX area per ring (512 KiB with 4K pages) */
 
 #ifndef PROCMAP_QUERY
@@ -75,7 +76,6 @@ struct proc {
 	int query_fd;                 /* /proc/PID/maps for PROCMAP_QUERY, -1: none */
 	int checked;                  /* maps[] index found unchanged in this drain */
 	size_t first_row;             /* doc rows before it are an image it exec'd from */
-	unsigned long exec_drain;     /* the drain that last looked for an exec */
 	/* the ranges scanned last in this drain: the 16-page block of a
 	 * sample, and its PMD window when the block cuts its folio */
 	struct extcache near, wide;
@@ -85,6 +85,7 @@ struct pending {
 	int pid;
 	unsigned long addr;
 	bool tlb_miss, psize_given, retried;
+	unsigned char reopened;       /* the pagemap reader reopened for it (execs) */
 	unsigned long long psize;
 };
 
@@ -697,16 +698,14 @@ static void push(struct rec *r, struct pending_list *l, const struct pending *s)
 	l->v[l->n++] = *s;
 }
 
-/* Whether p exec'd: its pagemap reader read the mm it was opened on, gone
- * at exec, while /proc/PID/maps has the new image's VMAs. Then the reader
- * and maps are the new image's; its rows so far are the old image's, kept
- * with their samples, never matched, grown or scanned again. Once a drain:
- * 0 when it exec'd, -ESRCH when it ended. */
+/* p's pagemap reader read an mm that is gone: p ended, or it exec'd, once
+ * or more (a chain of execs, as a shim's, passes several images within one
+ * drain). /proc/PID/maps tells: it has the VMAs of the image p runs now,
+ * none once p ended. Then the reader and maps are the new image's; its
+ * rows so far are the old images', kept with their samples, never matched,
+ * grown or scanned again. 0 when it exec'd, -ESRCH when it ended. */
 static int proc_exec(struct rec *r, struct proc *p)
 {
-	if (p->exec_drain == r->nr_drains)
-		return -ESRCH;
-	p->exec_drain = r->nr_drains;
 	folio_scanner_close(p->fs);
 	p->fs = NULL;
 	p->near.valid = false;
@@ -751,10 +750,19 @@ static void resolve(struct rec *r, const struct pending *s)
 	err = page_order(r, p, i, s->addr, &pmd, &order);
 	if (err == -ESRCH) {
 		/* its memory went away: it ended, or it exec'd and the sample
-		 * is of its new image */
+		 * is of an image since (one that exec'd again at each of
+		 * REC_MAX_REOPEN openings of the reader is counted outside
+		 * any VMA: it cannot be looked up) */
+		struct pending again = *s;
+
 		if (proc_exec(r, p))
 			p->gone = true;
-		resolve(r, s);
+		if (p->gone || ++again.reopened <= REC_MAX_REOPEN) {
+			resolve(r, &again);
+			return;
+		}
+		r->d->outcome.no_vma++;
+		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
 		return;
 	}
 	if (err) { /* say it once, count unmapped */
