@@ -329,6 +329,50 @@ TEST(sweep_spans)
 	results_free(r);
 }
 
+/* One sample, one CI: an order's values of the primary metric at the verdict
+ * span are shown in the verdict's table, the metrics' and the spans', and
+ * each drew its own bootstrap (the old code: pmd_only's order-4 median 30
+ * had [29.89, 30.27] in one and [29.89, 30.21] in another). */
+static void same_ci(const struct analyze_stat *x, const struct analyze_stat *y)
+{
+	EXPECT_EQ(x->n, y->n);
+	if (!x->n)
+		return;
+	EXPECT_TRUE(x->median == y->median);
+	EXPECT_TRUE(x->lo == y->lo && x->hi == y->hi);
+}
+
+TEST(one_sample_one_ci)
+{
+	const char *files[] = { "pmd_only.json", "knee4_timing.json", "load_step.json",
+				"layout_knee4.json" };
+	size_t f;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct results *r = fixture_load(files[f]);
+		const struct analyze_span *sp = NULL;
+		const struct analyze_metric *m = NULL;
+		struct analysis *a;
+		char err[512];
+		int i, k;
+
+		ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+		for (i = 0; i < a->nr_spans; i++)
+			if (a->spans[i].span == a->span)
+				sp = &a->spans[i];
+		for (i = 0; i < a->nr_metrics; i++)
+			if (!strcmp(a->metrics[i].name, a->metric) && !a->metrics[i].sparse)
+				m = &a->metrics[i];
+		ASSERT_TRUE(sp && m);
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+			same_ci(&a->orders[k].primary, &m->by_order[k]);
+			same_ci(&a->orders[k].primary, &sp->by_order[k]);
+		}
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
 /* 3 reps and 8 orders: the exact rank test cannot reach Holm significance
  * (2 / C(6, 3) * 8 = 0.8); the advice says how many reps can. */
 TEST(noisy_advice)

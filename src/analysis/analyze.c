@@ -182,6 +182,26 @@ static void stat_of(const struct ctx *c, const double *x, size_t n, uint64_t see
 		s->lo = s->hi = NAN;
 }
 
+/* Order k's values of metric at span (dense or sparse) into c->buf, and
+ * their median and CI; their count. The CI's seed is the sample's own, so
+ * that a sample shown twice (the verdict's table and the metrics', the
+ * metrics' and the spans') has one CI, not two that differ in the third
+ * digit. */
+static size_t sample_stat(struct ctx *c, int k, uint64_t span, bool sparse, const char *metric,
+			  bool per_access, struct analyze_stat *st)
+{
+	size_t n = collect(c, k, span, sparse, metric, per_access, c->buf);
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a over what names the sample */
+	const char *p;
+
+	for (p = metric; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ span) * 1099511628211ULL;
+	h = (h ^ (uint64_t)(sparse | per_access << 1)) * 1099511628211ULL;
+	stat_of(c, c->buf, n, seed_for(c, k, 0) ^ h, st);
+	return n;
+}
+
 /* b's relative change against a (median(b)/median(a) - 1), negated when
  * 'saving' so that a fall is a positive number. */
 static void change_of(const struct ctx *c, const double *a, size_t na, const double *b,
@@ -859,13 +879,14 @@ static int per_order(struct ctx *c)
 		o->faults = o->rss = o->primary;
 		if (!o->present)
 			continue;
-		n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
 		if (c->summary_only) {
+			n = collect(c, k, a->span, false, a->metric, a->per_access, c->buf);
 			o->primary.n = n;
 			if (n)
 				stats_median(c->buf, n, &o->primary.median);
 		} else {
-			stat_of(c, c->buf, n, seed_for(c, k, 1), &o->primary);
+			n = sample_stat(c, k, a->span, false, a->metric, a->per_access,
+					&o->primary);
 		}
 		if (k == 0 || !n || a->method == AN_PAIRED)
 			continue;
@@ -1105,15 +1126,13 @@ static int pmd_share(struct ctx *c)
 }
 
 /* A cost metric of order k (dense at span, or sparse): its median and CI,
- * and its change against order 0's values (base), with seeds what and
- * what + 1. */
+ * and its change against order 0's values (base), with seed what + 1. */
 static void cost_of(struct ctx *c, int k, uint64_t span, bool sparse, const char *metric,
 		    const double *base, size_t nb, int what, bool saving, struct analyze_stat *st,
 		    struct analyze_change *ch)
 {
-	size_t n = collect(c, k, span, sparse, metric, false, c->buf);
+	size_t n = sample_stat(c, k, span, sparse, metric, false, st);
 
-	stat_of(c, c->buf, n, seed_for(c, k, what), st);
 	if (k)
 		change_of(c, base, nb, c->buf, n, seed_for(c, k, what + 1), saving, ch);
 }
@@ -1186,19 +1205,14 @@ static void series(struct ctx *c)
 		uint64_t span = am->sparse ? a->sparse_span : a->span;
 		int o;
 
-		for (o = 0; o < ANALYZE_NR_ORDERS; o++) {
-			size_t n = collect(c, o, span, am->sparse, am->name, am->per_access, c->buf);
-
-			stat_of(c, c->buf, n, seed_for(c, o, 10 + k), &am->by_order[o]);
-		}
+		for (o = 0; o < ANALYZE_NR_ORDERS; o++)
+			sample_stat(c, o, span, am->sparse, am->name, am->per_access,
+				    &am->by_order[o]);
 	}
 	for (s = 0; s < a->nr_spans; s++)
-		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			size_t n = collect(c, k, a->spans[s].span, false, a->metric, a->per_access,
-					   c->buf);
-
-			stat_of(c, c->buf, n, seed_for(c, k, 100 + s), &a->spans[s].by_order[k]);
-		}
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			sample_stat(c, k, a->spans[s].span, false, a->metric, a->per_access,
+				    &a->spans[s].by_order[k]);
 }
 
 /* ---- recommendation ------------------------------------------------------ */
