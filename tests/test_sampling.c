@@ -160,6 +160,74 @@ TEST(parse_stops_early_and_resumes)
 	EXPECT_EQ(c.addr[5], 5);
 }
 
+/* A PERF_RECORD_COMM of an exec, with sample_id (TID, TIME): delivered as an
+ * exec with its time; a thread's rename (no COMM_EXEC) is another record;
+ * one without its tail has time 0, one without a NUL is refused. */
+static uint64_t put_comm(unsigned char *ring, uint64_t size, uint64_t pos, uint16_t misc,
+			 const char *comm, bool tail, uint64_t time)
+{
+	uint64_t rec[8] = { 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_COMM, .misc = misc };
+	size_t name = (strlen(comm) + 8) & ~(size_t)7, n = 16 + name;
+
+	rec[1] = (uint64_t)78 << 32 | 77;
+	memcpy(&rec[2], comm, strlen(comm));
+	if (tail) {
+		rec[n / 8] = (uint64_t)78 << 32 | 77;
+		rec[n / 8 + 1] = time;
+		n += 16;
+	}
+	h.size = (uint16_t)n;
+	memcpy(&rec[0], &h, sizeof(h));
+	put(ring, size, pos, rec, n);
+	return pos + n;
+}
+
+static int collect_execs(const struct sampling_sample *s, void *ctx)
+{
+	struct sampling_sample *v = ctx;
+	int i = 0;
+
+	while (v[i].pid)
+		i++;
+	v[i] = *s;
+	return 0;
+}
+
+TEST(parse_exec_records)
+{
+	static unsigned char ring[512];
+	struct sampling_sample v[8] = { { 0 } };
+	struct sampling_stats st = { 0 };
+	uint64_t pos = 0, tail = 0;
+
+	pos = put_sample(ring, sizeof(ring), pos, 77, 0x1000);
+	pos = put_comm(ring, sizeof(ring), pos, PERF_RECORD_MISC_COMM_EXEC, "python3.11", true,
+		       5555);
+	pos = put_comm(ring, sizeof(ring), pos, 0, "worker", true, 6666);
+	pos = put_comm(ring, sizeof(ring), pos, PERF_RECORD_MISC_COMM_EXEC, "sh", false, 0);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), pos, &tail, &st, collect_execs, v), 0);
+	EXPECT_EQ(tail, pos);
+	EXPECT_EQ(st.samples, 1);
+	EXPECT_EQ(st.execs, 2);
+	EXPECT_EQ(st.other_records, 1);
+	EXPECT_TRUE(!v[0].exec && v[0].addr == 0x1000);
+	EXPECT_TRUE(v[1].exec && v[1].pid == 77 && v[1].tid == 78 && v[1].time == 5555);
+	EXPECT_EQ(v[1].addr, 0);
+	EXPECT_TRUE(v[2].exec && v[2].pid == 77 && v[2].time == 0);
+	EXPECT_EQ(v[3].pid, 0);
+	/* no NUL in the name: refused */
+	memset(ring, 'x', sizeof(ring));
+	pos = tail = 0;
+	{
+		struct perf_event_header h = { .type = PERF_RECORD_COMM,
+					       .misc = PERF_RECORD_MISC_COMM_EXEC, .size = 24 };
+
+		put(ring, sizeof(ring), 0, &h, sizeof(h));
+	}
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 24, &tail, &st, NULL, NULL), -EBADMSG);
+}
+
 TEST(parse_rejects_corrupt)
 {
 	static unsigned char ring[256];
@@ -435,3 +503,86 @@ TEST(kernel_full_ring_counts_lost)
 }
 
 HARNESS_MAIN
+
+/* A process that execs, sampled with execs: one exec delivered, its pid
+ * the child's and its time between the samples of the image before (the
+ * faults after its read of the pipe) and those of /bin/true's. */
+struct exec_split {
+	uint32_t pid;
+	int execs;
+	uint64_t exec_time;
+	int before, after, unordered;
+};
+
+static int split_at_exec(const struct sampling_sample *s, void *ctx)
+{
+	struct exec_split *x = ctx;
+
+	if (s->pid != x->pid)
+		return 0;
+	if (s->exec) {
+		x->execs++;
+		x->exec_time = s->time;
+	} else if (!x->execs) {
+		x->before++;
+	} else if (s->time > x->exec_time) {
+		x->after++;
+	} else {
+		x->unordered++;
+	}
+	return 0;
+}
+
+TEST(kernel_exec_record)
+{
+	struct sampling_options o = { .event = "page-faults", .period = 1, .data_pages = 64,
+				      .execs = true };
+	static struct exec_split x;
+	struct sampling_ring *r;
+	int go[2], st, err;
+	pid_t pid;
+
+	ASSERT_EQ(pipe(go), 0);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		char c;
+		static volatile char buf[8 * 4096];
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (size_t i = 0; i < sizeof(buf); i += 4096)
+			buf[i] = 1; /* faults of the image before */
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	o.pid = pid;
+	err = sampling_open(&r, &o);
+	if (err) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	if (err == -ENOSYS)
+		SKIP("perf_event_open is not implemented here (qemu-user?)");
+	if (err == -EACCES || err == -EPERM)
+		SKIP("perf_event_open not permitted (perf_event_paranoid %d)", counters_paranoid());
+	ASSERT_EQ(err, 0);
+	ASSERT_EQ(sampling_enable(r), 0);
+	ASSERT_EQ(write(go[1], "g", 1), 1);
+	close(go[1]);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	x.pid = (uint32_t)pid;
+	ASSERT_EQ(sampling_drain(r, split_at_exec, &x), 0);
+	printf("  %d exec, %d samples before it, %d after, %d out of order\n", x.execs, x.before,
+	       x.after, x.unordered);
+	EXPECT_EQ(x.execs, 1);
+	EXPECT_EQ(sampling_stats(r)->execs, 1);
+	EXPECT_TRUE(x.exec_time > 0);
+	EXPECT_TRUE(x.before >= 8); /* and the COW faults of its stack */
+	EXPECT_TRUE(x.after > 0);
+	EXPECT_EQ(x.unordered, 0);
+	sampling_close(r);
+}

@@ -133,11 +133,12 @@ static json_t *config_json(const struct record_config *c)
 
 static json_t *outcome_json(const struct record_outcome *o)
 {
-	json_t *j = json_pack("{s:b, s:b, s:f, s:f, s:I, s:I, s:I, s:i}", "interrupted",
+	json_t *j = json_pack("{s:b, s:b, s:f, s:f, s:I, s:I, s:I, s:I, s:i}", "interrupted",
 			      o->interrupted, "target_gone", o->target_gone, "wall_s", o->wall_s,
 			      "exit_scan_s", o->exit_scan_s, "lost",
 			      (json_int_t)o->lost, "no_vma", (json_int_t)o->no_vma, "process_gone",
-			      (json_int_t)o->process_gone, "processes", o->nr_processes);
+			      (json_int_t)o->process_gone, "before_exec",
+			      (json_int_t)o->before_exec, "processes", o->nr_processes);
 
 	if (j && o->has_exit) {
 		json_object_set_new(j, "exit_code", json_integer(o->exit_code));
@@ -446,6 +447,7 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	    (rc = want_ull(o, p, "lost", true, &r->lost, err, errsize)) ||
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
+	    (rc = want_ull(o, p, "before_exec", false, &r->before_exec, err, errsize)) ||
 	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &r->nr_processes, err,
 			       errsize)) ||
 	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &r->exit_code, err, errsize)) ||

@@ -118,6 +118,7 @@ struct record_outcome {
 				       * records lost: PERF_RECORD_LOST_SAMPLES) */
 	unsigned long long no_vma;    /* samples outside every VMA at lookup and every row */
 	unsigned long long process_gone; /* drained after their process ended */
+	unsigned long long before_exec; /* of an image their process exec'd from */
 	int nr_processes;
 };
 
@@ -128,7 +129,8 @@ struct record_doc {
 	struct thp_settings thp;
 	struct record_config config;
 	struct record_outcome outcome;
-	struct record_counts total;   /* every sample (VMAs + no_vma + process_gone) */
+	struct record_counts total;   /* every sample (VMAs + no_vma + process_gone
+				       * + before_exec) */
 	struct record_vma *vmas;
 	size_t nr_vmas;
 	struct record_window *windows; /* the hottest, most samples first */

@@ -338,7 +338,8 @@ int child_prepare(struct child *c, char *const argv[], const struct child_opts *
 	go[1] = ex[0] = -1;
 	if (o->trace) {
 		long opts = PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-			    PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL;
+			    PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL |
+			    (o->trace_exec ? PTRACE_O_TRACEEXEC : 0);
 
 		if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)opts) == 0)
 			c->traced = true;
@@ -551,6 +552,14 @@ static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch 
 		   ev == PTRACE_EVENT_CLONE) {
 		if (!ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg) && msg)
 			tree_add(t, (pid_t)msg, ev == PTRACE_EVENT_CLONE ? 0 : (pid_t)msg);
+		sig = 0;
+	} else if (ev == PTRACE_EVENT_EXEC) {
+		if (p && w->at_exec && !over_budget(t, now_ns())) {
+			long long c0 = cpu_ns();
+
+			w->at_exec(w->ctx, p->tgid, pid);
+			t->watch_cpu_ns += cpu_ns() - c0;
+		}
 		sig = 0;
 	} else if (ev == PTRACE_EVENT_STOP) {
 		/* the first stop of an auto-attached child, or a group stop:

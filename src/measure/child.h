@@ -43,6 +43,7 @@ struct child_opts {
 	const char *stdout_path;  /* NULL: the launcher's stdout */
 	const char *stderr_path;  /* NULL: the launcher's stderr */
 	bool trace;               /* follow the tree with ptrace */
+	bool trace_exec;          /* with trace: a stop at each exec, for at_exec */
 	/* opened read-only as stdin, each child its own offset ("/proc/self/
 	 * fd/N" reopens an unlinked file); NULL: the launcher's stdin, or
 	 * /dev/null when that is a terminal */
@@ -140,6 +141,10 @@ struct child_watch {
 	long long timeout_ns;   /* 0: none */
 	child_tick_fn tick;
 	child_exit_fn at_exit;
+	/* a process stopped just after an exec (child_opts.trace_exec): its new
+	 * image in place, nothing of it run; tid the thread that exec'd, now
+	 * the leader. Within the budget, as a tick. */
+	child_exit_fn at_exec;
 	void *ctx;
 	/* the share of the wall time the tick and at_exit calls may take in
 	 * CPU time; while they are over it a tick is put off and an exit stop

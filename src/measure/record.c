@@ -76,6 +76,9 @@ struct proc {
 	int query_fd;                 /* /proc/PID/maps for PROCMAP_QUERY, -1: none */
 	int checked;                  /* maps[] index found unchanged in this drain */
 	size_t first_row;             /* doc rows before it are an image it exec'd from */
+	uint64_t exec_time;           /* its last exec the rings told (perf clock), 0: none */
+	uint64_t exec_time_open;      /* exec_time when its pagemap reader was opened */
+	unsigned long untold_drain;   /* the drain that found an exec the rings had not told */
 	/* the ranges scanned last in this drain: the 16-page block of a
 	 * sample, and its PMD window when the block cuts its folio */
 	struct extcache near, wide;
@@ -86,6 +89,7 @@ struct pending {
 	unsigned long addr;
 	bool tlb_miss, psize_given, retried;
 	unsigned char reopened;       /* the pagemap reader reopened for it (execs) */
+	uint64_t time;                /* perf clock; 0: not known (SPE) */
 	unsigned long long psize;
 };
 
@@ -340,13 +344,41 @@ static int maps_read_via(struct rec *r, struct proc *p)
 	return nr ? 0 : -ESRCH; /* a process without a VMA is a zombie */
 }
 
-/* p's VMAs, read through p->via, else through another of its threads. */
+/* Whether process pid has ended: gone from /proc, or a zombie (its state,
+ * after the name's last ')', Z or X). */
+static bool proc_ended(int pid)
+{
+	char path[64], buf[512], *c;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	c = strrchr(buf, ')');
+	return !c || c[1] != ' ' || c[2] == 'Z' || c[2] == 'X';
+}
+
+/* p's VMAs, read through p->via, else through another of its threads.
+ * None from a process that has not ended is an exec switching its mm under
+ * the read (the old one's are gone, the new one is not yet the one read):
+ * read again, for up to 2 ms, rather than take it for the end. */
 static int maps_read(struct rec *r, struct proc *p)
 {
-	int err = maps_read_via(r, p);
+	struct timespec pause = { 0, 100000 };
+	int err = maps_read_via(r, p), tries = 0;
 
 	if (err == -ESRCH && !via_thread(p))
 		err = maps_read_via(r, p);
+	while (err == -ESRCH && tries++ < 20 && !proc_ended(p->pid)) {
+		nanosleep(&pause, NULL);
+		err = maps_read_via(r, p);
+	}
 	return err;
 }
 
@@ -630,8 +662,11 @@ static int page_order(struct rec *r, struct proc *p, int i, unsigned long addr, 
 	int err;
 
 	if (!(p->near.valid && p->near.lo <= addr && addr < p->near.hi)) {
-		if (!p->fs && (err = folio_scanner_open(&p->fs, p->via)))
-			return err;
+		if (!p->fs) {
+			if ((err = folio_scanner_open(&p->fs, p->via)))
+				return err;
+			p->exec_time_open = p->exec_time;
+		}
 		if ((err = folio_scanner_page(p->fs, addr, &one)) < 0)
 			return err;
 		if (err == 1) {
@@ -714,6 +749,39 @@ static int proc_exec(struct rec *r, struct proc *p)
 	return maps_read(r, p) ? -ESRCH : 0;
 }
 
+/* A sample in no row: counted in *why and in the totals. */
+static void count_rowless(struct rec *r, const struct pending *s, unsigned long long *why)
+{
+	(*why)++;
+	count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+}
+
+/* Whether s is of an image its process p exec'd from in an exec the rings
+ * have not told yet: that exec is after s (its record would have come
+ * before any sample after it), and the reader, opened since the last exec
+ * they told, reads an mm that is gone (err -ESRCH from it; with err 0, a
+ * probe) while p lives on. Then the reader and maps are made the new
+ * image's, and every sample of p in this drain is of an image gone (they
+ * were all taken before the exec). Not for a sample whose time is not
+ * known. */
+static bool exec_untold(struct rec *r, struct proc *p, const struct pending *s, int err)
+{
+	struct folio_extent one;
+
+	if (!s->time)
+		return false;
+	if (p->untold_drain == r->nr_drains)
+		return true;
+	if (!p->fs || p->exec_time != p->exec_time_open)
+		return false;
+	if (!err)
+		err = folio_scanner_page(p->fs, p->nr_maps ? p->maps[0].start : 0, &one);
+	if (err != -ESRCH || proc_exec(r, p))
+		return false;
+	p->untold_drain = r->nr_drains;
+	return true;
+}
+
 /* One sample (or one retried): into its VMA, window and folio order. */
 static void resolve(struct rec *r, const struct pending *s)
 {
@@ -726,8 +794,13 @@ static void resolve(struct rec *r, const struct pending *s)
 		return;
 	}
 	if (p->gone || p->final_done) {
-		r->d->outcome.process_gone++;
-		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+		count_rowless(r, s, &r->d->outcome.process_gone);
+		return;
+	}
+	if (s->time && s->time < p->exec_time) {
+		/* of an image the process exec'd from: its memory is gone, and
+		 * the new image's VMAs are not its */
+		count_rowless(r, s, &r->d->outcome.before_exec);
 		return;
 	}
 	if (maps_stale(r, p, s->addr) && maps_read(r, p) == -ESRCH) {
@@ -736,6 +809,10 @@ static void resolve(struct rec *r, const struct pending *s)
 		return;
 	}
 	i = p->maps ? maps_find(p, s->addr) : -1;
+	if (i < 0 && exec_untold(r, p, s, 0)) {
+		count_rowless(r, s, &r->d->outcome.before_exec);
+		return;
+	}
 	if (i < 0) {
 		/* unmapped before this drain: its page is gone, but not the
 		 * VMA an earlier drain saw there (memory freed within a drain
@@ -748,21 +825,23 @@ static void resolve(struct rec *r, const struct pending *s)
 		return;
 	}
 	err = page_order(r, p, i, s->addr, &pmd, &order);
+	if (err == -ESRCH && exec_untold(r, p, s, err)) {
+		count_rowless(r, s, &r->d->outcome.before_exec);
+		return;
+	}
 	if (err == -ESRCH) {
-		/* its memory went away: it ended, or it exec'd and the sample
-		 * is of an image since (one that exec'd again at each of
-		 * REC_MAX_REOPEN openings of the reader is counted outside
-		 * any VMA: it cannot be looked up) */
+		/* its memory went away: it ended, or it exec'd in an exec the
+		 * rings told, maybe before the sample, then of an image since
+		 * (without the sample's time, as many images as REC_MAX_REOPEN
+		 * openings of the reader; then it is counted outside any VMA) */
 		struct pending again = *s;
 
 		if (proc_exec(r, p))
 			p->gone = true;
-		if (p->gone || ++again.reopened <= REC_MAX_REOPEN) {
+		if (p->gone || ++again.reopened <= REC_MAX_REOPEN)
 			resolve(r, &again);
-			return;
-		}
-		r->d->outcome.no_vma++;
-		count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
+		else
+			count_rowless(r, s, &r->d->outcome.no_vma);
 		return;
 	}
 	if (err) { /* say it once, count unmapped */
@@ -787,10 +866,25 @@ static void resolve(struct rec *r, const struct pending *s)
 static int on_sample(const struct sampling_sample *s, void *ctx)
 {
 	struct rec *r = ctx;
-	struct pending x = { .pid = (int)s->pid };
+	struct pending x = { .pid = (int)s->pid, .time = s->time };
 	struct hws_access a;
 	struct hws_ibs_op op;
+	struct proc *p;
 
+	if (!(p = proc_get(r, x.pid))) {
+		r->err = -ENOMEM;
+		return 0;
+	}
+	/* the reader is opened on the image the process runs as its samples
+	 * are read: an exec before its samples are looked up is then seen
+	 * (exec_untold) */
+	if (!p->fs && !p->gone && !p->final_done && !folio_scanner_open(&p->fs, p->via))
+		p->exec_time_open = p->exec_time;
+	if (s->exec) {
+		if (s->time > p->exec_time)
+			p->exec_time = s->time;
+		return 0;
+	}
 	if (s->access)
 		a = *s->access; /* an SPE record */
 	else if (s->raw && !hws_ibs_op_parse(s->raw, s->raw_size, &op))
@@ -1081,6 +1175,19 @@ static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
 	r->d->outcome.exit_scan_s += (double)(now_ns() - t0) / 1e9;
 }
 
+/* A process stopped just after an exec: the rings hold the exec's record
+ * and every sample of the images before it, and nothing of the new image
+ * has run, so a drain now tells each sample its image: the old ones' are
+ * counted as such, and the maps and reader opened are the new image's. A
+ * chain of execs faster than the drains is then followed one image at a
+ * time. */
+static void on_exec_stop(void *ctx, pid_t pid, pid_t tid)
+{
+	(void)pid;
+	(void)tid;
+	drain(ctx);
+}
+
 /* ---- the rings ---------------------------------------------------------------- */
 
 /* SPE's sampling interval when -c is not given: the PMU's smallest
@@ -1115,7 +1222,7 @@ static int ring_open(struct rec *r, int pid, int cpu)
 		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
 		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
 		.phys_addr = o->phys_addr && geteuid() == 0,
-		.raw = !strcmp(r->d->config.source, "ibs"),
+		.raw = !strcmp(r->d->config.source, "ibs"), .execs = true,
 	};
 	int err;
 
@@ -1291,11 +1398,13 @@ static int run_command(struct rec *r)
 {
 	/* the terminal is the command's while it runs, as under perf record:
 	 * it reads its input there, and Ctrl-C reaches it */
-	struct child_opts co = { .trace = true, .foreground = true, .tty_stdin = true };
+	struct child_opts co = { .trace = true, .trace_exec = true, .foreground = true,
+				 .tty_stdin = true };
 	/* the ring must be drained whatever the drains cost (a ring left full
 	 * loses samples): no CPU budget short of all of one CPU */
 	struct child_watch cw = { .interval_ms = r->o->interval_ms, .tick = on_tick,
-				  .at_exit = on_exit_stop, .ctx = r, .cpu_budget = 1.0 };
+				  .at_exit = on_exit_stop, .at_exec = on_exec_stop, .ctx = r,
+				  .cpu_budget = 1.0 };
 	struct child ch = { .go_fd = -1, .err_fd = -1 };
 	struct child_result cr;
 	struct record_outcome *out = &r->d->outcome;

@@ -109,6 +109,32 @@ static int decode_sample(const unsigned char *body, size_t len, uint64_t type,
 	return c.bad ? -EBADMSG : 0;
 }
 
+/* A PERF_RECORD_COMM body: { u32 pid, tid; char comm[] (NUL, padded to 8);
+ * sample_id }, the sample_id (sample_id_all) holding of 'type' TID, TIME
+ * and CPU in that order. Into *s as an exec; its time 0 where the record
+ * has no such tail. */
+static int decode_exec(const unsigned char *body, size_t len, uint64_t type,
+		       struct sampling_sample *s)
+{
+	size_t id = 8 * (!!(type & PERF_SAMPLE_TID) + !!(type & PERF_SAMPLE_TIME) +
+			 !!(type & PERF_SAMPLE_CPU));
+	size_t name;
+
+	memset(s, 0, sizeof(*s));
+	if (len < 8)
+		return -EBADMSG;
+	memcpy(&s->pid, body, 4);
+	memcpy(&s->tid, body + 4, 4);
+	s->exec = true;
+	name = strnlen((const char *)body + 8, len - 8);
+	if (name == len - 8)
+		return -EBADMSG; /* no NUL */
+	name = (name + 8) & ~(size_t)7;
+	if ((type & PERF_SAMPLE_TIME) && 8 + name + id == len)
+		memcpy(&s->time, body + 8 + name + (type & PERF_SAMPLE_TID ? 8 : 0), 8);
+	return 0;
+}
+
 int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
 		   uint64_t sample_type, struct sampling_stats *st, sampling_sample_fn fn, void *ctx)
 {
@@ -134,19 +160,29 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 			return -EBADMSG;
 		if (off + h.size > size)
 			st->wrapped++;
+		if (h.type == PERF_RECORD_COMM && !(h.misc & PERF_RECORD_MISC_COMM_EXEC))
+			h.type = 0; /* a thread renamed: skipped */
 		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST ||
-		    h.type == PERF_RECORD_LOST_SAMPLES || h.type == PERF_RECORD_AUX) {
+		    h.type == PERF_RECORD_LOST_SAMPLES || h.type == PERF_RECORD_AUX ||
+		    h.type == PERF_RECORD_COMM) {
 			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24) ||
 			    (h.type == PERF_RECORD_LOST_SAMPLES && h.size < 16) ||
 			    (h.type == PERF_RECORD_AUX && h.size < 32))
 				return -EBADMSG;
 			ring_copy(data, size, *tail, rec, h.size);
 		}
-		if (h.type == PERF_RECORD_SAMPLE) {
-			if ((ret = decode_sample((unsigned char *)rec + sizeof(h),
-						 h.size - sizeof(h), sample_type, &s)))
+		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_COMM) {
+			const unsigned char *body = (unsigned char *)rec + sizeof(h);
+
+			ret = h.type == PERF_RECORD_SAMPLE
+				      ? decode_sample(body, h.size - sizeof(h), sample_type, &s)
+				      : decode_exec(body, h.size - sizeof(h), sample_type, &s);
+			if (ret)
 				return ret;
-			st->samples++;
+			if (s.exec)
+				st->execs++;
+			else
+				st->samples++;
 			if (fn && (ret = fn(&s, ctx))) {
 				*tail += h.size;
 				st->bytes += h.size;
@@ -218,7 +254,8 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 	attr.inherit = o->inherit;
 	attr.enable_on_exec = o->enable_on_exec;
 	/* data addresses are what 'record' is for: keep the sample small */
-	attr.mmap = attr.comm = attr.task = 0;
+	attr.mmap = attr.task = 0;
+	attr.comm = attr.comm_exec = attr.sample_id_all = o->execs;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)

@@ -5,7 +5,8 @@
  * PERF_SAMPLE_TID | TIME | ADDR | DATA_SRC, and on request CPU, RAW (AMD IBS
  * registers), PHYS_ADDR and DATA_PAGE_SIZE, drained by the reader in place
  * (data_head / data_tail protocol), with PERF_RECORD_LOST and
- * PERF_RECORD_LOST_SAMPLES counted. Return convention: 0 or negative
+ * PERF_RECORD_LOST_SAMPLES counted, and on request each exec of the target
+ * (PERF_RECORD_COMM) delivered in its place among the samples. Return convention: 0 or negative
  * errno; nothing prints.
  *
  * Precise memory sampling: Intel PEBS with a libpfm4 string such as
@@ -48,6 +49,9 @@ struct sampling_options {
 	/* an AUX area of this many pages (a power of two; 0: none) whose
 	 * contents are Arm SPE records (auxring.h), delivered as samples */
 	unsigned aux_pages;
+	/* each exec of the target, delivered as a sample with exec set
+	 * (attr.comm, comm_exec; sample_id_all for its time) */
+	bool execs;
 };
 
 struct sampling_sample {
@@ -65,12 +69,16 @@ struct sampling_sample {
 	 * is its virtual address, tid its context or else the ring's target,
 	 * pid that thread's process); NULL for a perf sample */
 	const struct hws_access *access;
+	/* not a sample: process pid (thread tid) exec'd at time (0: not
+	 * known), a PERF_RECORD_COMM of an exec; every other field 0 */
+	bool exec;
 };
 
 struct sampling_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE delivered */
 	uint64_t lost_records;  /* PERF_RECORD_LOST and _LOST_SAMPLES records seen */
 	uint64_t lost_samples;  /* their 'lost' fields summed */
+	uint64_t execs;         /* PERF_RECORD_COMM of an exec, delivered */
 	uint64_t other_records; /* other record types, skipped */
 	uint64_t wrapped;       /* records that straddled the end of the ring */
 	uint64_t bytes;         /* bytes consumed */

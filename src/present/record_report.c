@@ -145,6 +145,7 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 {
 	const struct record_config *c = &d->config;
 	const struct record_outcome *o = &d->outcome;
+	unsigned long long rowless = o->no_vma + o->process_gone + o->before_exec;
 	char rate[48], target[160] = "";
 	size_t i;
 
@@ -174,20 +175,20 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 	if (o->target_gone)
 		fprintf(f->f, "process %d ended during the recording\n", c->pid);
 	fprintf(f->f, "%llu samples: %llu on folios, %llu partial, %llu zero/other, %llu unmapped "
-		"when looked up, %llu outside any VMA, %llu after their process ended; %llu lost "
-		"(ring full)\n\n", d->total.samples,
-		d->total.samples - d->total.partial - d->total.other - d->total.unmapped -
-			o->no_vma - o->process_gone,
-		d->total.partial, d->total.other, d->total.unmapped, o->no_vma, o->process_gone,
-		o->lost);
+		"when looked up, %llu outside any VMA, %llu after their process ended", d->total.samples,
+		d->total.samples - d->total.partial - d->total.other - d->total.unmapped - rowless,
+		d->total.partial, d->total.other, d->total.unmapped, o->no_vma, o->process_gone);
+	if (o->before_exec)
+		fprintf(f->f, ", %llu of an image their process exec'd from", o->before_exec);
+	fprintf(f->f, "; %llu lost (ring full)\n\n", o->lost);
 	/* a tenth or more in no VMA row: the rows below do not tell the whole
-	 * program (seen once in 20 runs of a program started through a chain
-	 * of execs, not reproduced) */
-	if (d->total.samples && 10 * (o->no_vma + o->process_gone) >= d->total.samples)
-		fprintf(f->f, "%s %.0f %% of the samples are in no VMA row (outside any VMA, or "
-			"after their process ended): the rows below miss them\n\n",
-			f->md ? "**Note**:" : "note:",
-			100.0 * (double)(o->no_vma + o->process_gone) / (double)d->total.samples);
+	 * program (a program started through a chain of execs: the shells'
+	 * samples) */
+	if (d->total.samples && 10 * rowless >= d->total.samples)
+		fprintf(f->f, "%s %.0f %% of the samples are in no VMA row (outside any VMA, after "
+			"their process ended, or of an image it exec'd from): the rows below miss "
+			"them\n\n", f->md ? "**Note**:" : "note:",
+			100.0 * (double)rowless / (double)d->total.samples);
 }
 
 /* "62 % of the samples fall on order-0 pages of [heap], which are 18 % of
