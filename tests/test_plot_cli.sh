@@ -44,6 +44,45 @@ grep -qx "fit_title = 'isotonic fit (the verdict rests on it)'" "$tmp/dip/gain.g
 	err "order 5 of the dip: raw and fitted gain not in gain.dat: $(grep '"5 ' "$tmp/dip/gain.dat")"
 [ "$(awk '$2 == "\"9" { print $8 }' "$tmp/dip/gain.dat")" = NaN ] || err "the PMD order has a fit"
 grep -q "^fit_title" "$tmp/png/sub/gain.gp" && err "a monotone figure sets fit_title"
+# the faults figure's labels are faults saved with analyze's sign (report.c):
+# knee4's order 2 saves 75.2 %, "+75.2%" (it said "-75.2%"), and an order
+# with ten times order 0's faults is "-24.0%" (it said "--24.0%")
+fault_labels() { # FILE DIR: "order label" per order above 0, then analyze's
+	"$bin" plot "$1" -o "$2" >/dev/null || err "plot $1: exit $?"
+	awk 'NR > 1 && $NF != "\"baseline\"" { gsub(/"/, ""); print $2, $NF }' "$2/faults.dat"
+	echo "== analyze"
+	"$bin" analyze "$1" | awk '/^ +[1-9] / { print $1, $(NF - 1) }'
+}
+cat >"$tmp/faults.want" <<'EOT'
+2 +75.2%
+3 +87.6%
+4 +93.8%
+5 +96.9%
+6 +98.4%
+7 +99.2%
+8 +99.6%
+9 +99.8%
+== analyze
+2 +75.2%
+3 +87.6%
+4 +93.8%
+5 +96.9%
+6 +98.4%
+7 +99.2%
+8 +99.6%
+9 +99.8%
+EOT
+fault_labels "$data/knee4.json" "$tmp/faults" >"$tmp/faults.got"
+cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
+	err "faults labels against analyze: $(diff "$tmp/faults.want" "$tmp/faults.got")"
+jq '(.trials[] | select(.order == 3 and (.sparse | not)) | .metrics.page_faults.value) |= . * 10' \
+	"$data/knee4.json" >"$tmp/more-faults.json"
+sed -i 's/^3 +87.6%$/3 -24.0%/' "$tmp/faults.want"
+fault_labels "$tmp/more-faults.json" "$tmp/faults-more" >"$tmp/faults.got"
+cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
+	err "faults labels, more faults than order 0: $(diff "$tmp/faults.want" "$tmp/faults.got")"
+grep -qx '2 "3 (32K)" 81555 81260 81880 "-24.0%"' "$tmp/faults-more/faults.dat" ||
+	err "faults.dat, order 3: $(grep '"3 ' "$tmp/faults-more/faults.dat")"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 

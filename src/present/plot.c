@@ -580,8 +580,10 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 		num(d, o->faults.median);
 		num(d, o->faults.lo > 0 ? o->faults.lo : o->faults.median);
 		num(d, o->faults.hi);
+		/* analyze's sign (report.c): faults saved are positive, an
+		 * order that faults more than order 0 is negative */
 		if (k && isfinite(o->fault_saving.value))
-			fprintf(d, " \"-%.1f%%\"\n", 100.0 * o->fault_saving.value);
+			fprintf(d, " \"%+.1f%%\"\n", 100.0 * o->fault_saving.value);
 		else
 			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
 	}
