@@ -83,6 +83,14 @@ cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
 	err "faults labels, more faults than order 0: $(diff "$tmp/faults.want" "$tmp/faults.got")"
 grep -qx '2 "3 (32K)" 81555 81260 81880 "-24.0%"' "$tmp/faults-more/faults.dat" ||
 	err "faults.dat, order 3: $(grep '"3 ' "$tmp/faults-more/faults.dat")"
+# a metric where higher is better (run -- CMD's ops): analyze calls its gain
+# a rise over the order-0 value, and so does the gain figure's y label (it
+# said "ops (higher is better) saved vs order 0 (%)")
+"$bin" analyze "$data/command_higher.json" | grep -q "rise over the order-0 value" ||
+	err "analyze no longer calls command_higher's gain a rise"
+"$bin" plot "$data/command_higher.json" -o "$tmp/higher" >/dev/null || err "plot command_higher: exit $?"
+grep -qx "ylabel_text = 'ops (higher is better), rise over order 0 (%)'" "$tmp/higher/gain.gp" ||
+	err "higher-is-better gain: $(grep '^ylabel_text' "$tmp/higher/gain.gp")"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 

@@ -466,7 +466,9 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 		snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
 			 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
-	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
+	/* analyze's words (report.c): a saving, or a rise where higher is better */
+	snprintf(ylabel, sizeof(ylabel), "%s%s", a->metric_unit,
+		 a->higher_better ? ", rise over order 0 (%)" : " saved vs order 0 (%)");
 	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
 		return rc;
 	fprintf(s, "rec_title = ");
