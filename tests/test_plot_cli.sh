@@ -142,6 +142,29 @@ grep -q "1000069'$" "$tmp/c70/collapse.gp" || err "collapse, 70 long titles: the
 "$bin" plot "$tmp/runs130.json" -o "$tmp/c130" >/dev/null 2>"$tmp/err" || err "collapse, 130 runs: exit $?, $(cat "$tmp/err")"
 [ "$(png_size "$tmp/c130/collapse.png")" = 6160x3250 ] || err "collapse, 130 runs: $(png_size "$tmp/c130/collapse.png")"
 
+# every collapse panel on one scale: a run whose RSS doubles (max_ptes_none
+# 511 here: 4 MiB of an 8 MiB span collapsed to one PMD folio) is twice as
+# high as the one that stays at 4 MiB, and a shorter timeline ends short of
+# the longest one's x; each panel had its own autoscaled y and x, so both
+# filled their panel. The ranges gnuplot drew the last (small, short) panel
+# with: y to the 8 MiB span, x to the 0.3 s of the longest timeline.
+python3 - "$tmp/scale.json" <<'EOT'
+import json, sys
+run = lambda m, tl: {"max_ptes_none": m, "timeline": [{"t_ms": t, "hist": h} for t, h in tl]}
+json.dump({"schema": "mthpscope.collapse/1", "host": {"page_size": 4096, "kernel": "7.3.4"},
+           "config": {"mode": "khugepaged", "span": 8 << 20, "fill": 0.5, "orders": [4, 9]},
+           "runs": [run(511, [(0, {"0": 1024}), (100, {"0": 512, "9": 512}), (300, {"9": 2048})]),
+                    run(0, [(0, {"0": 1024}), (100, {"0": 512, "4": 512})])]},
+          open(sys.argv[1], "w"))
+EOT
+"$bin" plot "$tmp/scale.json" -o "$tmp/scale" >/dev/null || err "collapse scale: exit $?"
+grep -qx 'ymax = 8' "$tmp/scale/collapse.gp" && grep -qx 'xmax = 0.3' "$tmp/scale/collapse.gp" ||
+	err "collapse scale: $(grep '^[xy]max' "$tmp/scale/collapse.gp")"
+(cd "$tmp/scale" && { cat collapse.gp; echo "print sprintf('%g %g', GPVAL_Y_MAX, GPVAL_X_MAX)"; } |
+	gnuplot 2>&1 >/dev/null) >"$tmp/scale.got"
+[ "$(tail -1 "$tmp/scale.got")" = "8 0.3" ] ||
+	err "collapse panels not on one scale: the last one drew y to, x to: $(tail -1 "$tmp/scale.got")"
+
 # a record document (a real recording, tests/data/record/README): its three
 # figures, and the hot windows' TLB entries (source model) exactly as the file has them
 "$bin" plot "$data/record/record-tlb.json" -o "$tmp/rec" >"$tmp/list" || err "record: exit $?"

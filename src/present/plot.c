@@ -810,11 +810,44 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 
 /* ---- mthpscope collapse ----------------------------------------------------- */
 
+/* One block per run into d: t_s, then the cumulative MiB up to each
+ * order of cols; *ymax the largest total, *xmax the latest t_s. */
+static void collapse_blocks(const struct collapse_doc *doc, unsigned long cols, FILE *d,
+			    double *ymax, double *xmax)
+{
+	size_t r, i;
+	int o;
+
+	for (r = 0; r < doc->nr_runs; r++) {
+		const struct collapse_doc_run *run = &doc->runs[r];
+
+		if (r)
+			fputs("\n\n", d);
+		fprintf(d, "# max_ptes_none %lld\n", run->max_ptes_none);
+		for (i = 0; i < run->nr_samples; i++) {
+			const struct collapse_doc_sample *smp = &run->samples[i];
+			double cum = 0;
+
+			fprintf(d, "%.3f", (double)smp->t_ms / 1e3);
+			*xmax = fmax(*xmax, (double)smp->t_ms / 1e3);
+			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
+				if (!(cols & (1UL << o)))
+					continue;
+				cum += (double)smp->pages[o] * (double)doc->host.topo.page_size / (1 << 20);
+				num(d, cum);
+			}
+			*ymax = fmax(*ymax, cum);
+			fputc('\n', d);
+		}
+	}
+}
+
 int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
 		  struct plot_files *out, char *err, size_t errsize)
 {
 	char orders[128] = "", title[128], sub[256], en[96] = "";
 	unsigned long cols = doc->hist_orders;
+	double ymax, xmax = 0;
 	size_t r, i;
 	int ncols = 0, o, rc;
 	struct fig g;
@@ -837,26 +870,8 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
-	for (r = 0; r < doc->nr_runs; r++) {
-		const struct collapse_doc_run *run = &doc->runs[r];
-
-		if (r)
-			fputs("\n\n", d);
-		fprintf(d, "# max_ptes_none %lld\n", run->max_ptes_none);
-		for (i = 0; i < run->nr_samples; i++) {
-			const struct collapse_doc_sample *smp = &run->samples[i];
-			double cum = 0;
-
-			fprintf(d, "%.3f", (double)smp->t_ms / 1e3);
-			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-				if (!(cols & (1UL << o)))
-					continue;
-				cum += (double)smp->pages[o] * (double)doc->host.topo.page_size / (1 << 20);
-				num(d, cum);
-			}
-			fputc('\n', d);
-		}
-	}
+	ymax = (double)doc->config.span / (1 << 20);
+	collapse_blocks(doc, cols, d, &ymax, &xmax);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
 		 doc->config.mode[0] ? doc->config.mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
@@ -867,6 +882,9 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 		return rc;
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
+	/* every panel on one scale: y to the span (or the most any sample
+	 * holds), x to the end of the longest timeline */
+	fprintf(s, "\nymax = %.9g\nxmax = %.9g", ymax, xmax);
 	/* as many values as there are runs: no buffer to cut them short (a
 	 * fixed one ended the panel titles of a long sweep) */
 	fprintf(s, "\ntitles = '");
