@@ -183,6 +183,15 @@ cat >"$tmp/rec.want" <<'EOT'
 "7ffd45400000\n[stack]" 4 1 1
 EOT
 cmp -s "$tmp/rec/record_tlb.dat" "$tmp/rec.want" || err "record_tlb.dat: $(diff "$tmp/rec.want" "$tmp/rec/record_tlb.dat")"
+# a document's string in a comment line: a newline in tlb_model.model was
+# written raw into record_tlb.dat's '#' line, and what followed it became a
+# data row that was drawn; now it is a space, the rows as above
+jq '.tlb_model.model = "zen5\n1 999 999 999"' "$data/record/record-tlb.json" >"$tmp/rec-nl.json"
+"$bin" plot "$tmp/rec-nl.json" -o "$tmp/rec-nl" >/dev/null || err "record, newline in the model: exit $?"
+sed -i '1s/(source model, zen5)$/(source model, zen5 1 999 999 999)/' "$tmp/rec.want"
+cmp -s "$tmp/rec-nl/record_tlb.dat" "$tmp/rec.want" ||
+	err "record_tlb.dat, newline in the model: $(diff "$tmp/rec.want" "$tmp/rec-nl/record_tlb.dat")"
+grep -q '^1 999' "$tmp/rec-nl/record_tlb.gp" && err "record_tlb.gp: the model's newline breaks a line"
 jq 'del(.windows[].tlb)' "$data/record/record-tlb.json" >"$tmp/rec-notlb.json"
 "$bin" plot "$tmp/rec-notlb.json" -o "$tmp/rec2" >/dev/null || err "record without tlb: exit $?"
 [ -e "$tmp/rec2/record_tlb.png" ] && err "record without tlb: record_tlb.png drawn"

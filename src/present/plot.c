@@ -48,6 +48,24 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Text inside a '#' comment line of NAME.dat or NAME.gp: a control
+ * character (a newline would end the comment and start a data row or a
+ * command) becomes a space. */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* A quoted data-file label: gnuplot's "..." with no quote or control inside. */
+static void dat_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
+	fputc('"', f);
+}
+
 /* One figure being written: paths of its three files. */
 struct fig {
 	const char *dir;
@@ -116,8 +134,9 @@ static int fig_script(const struct fig *g, FILE *dat, const char *title, const c
 	f = fopen(g->gp, "w");
 	if (!f)
 		return fig_write_failed(g, g->gp, -errno, err, errsize);
-	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
-		g->name);
+	fputs("# written by mthpscope; redraw with: gnuplot ", f);
+	comment_text(f, g->name);
+	fputs(".gp (in this directory)\n", f);
 	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
 	gp_string(f, strrchr(g->out, '/') + 1);
 	fprintf(f, "\ndatafile = ");
@@ -789,7 +808,11 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		return rc;
 	fprintf(d, "# x label a a_lo a_hi b b_lo b_hi\n");
 	for (i = 0; i < n; i++) {
-		fprintf(d, "%zu \"%d (%s)\"", i, rows[i].order, rows[i].label);
+		char label[40];
+
+		snprintf(label, sizeof(label), "%d (%s)", rows[i].order, rows[i].label);
+		fprintf(d, "%zu ", i);
+		dat_label(d, label); /* the caller's string: no quote or line break */
 		num(d, rows[i].a);
 		num(d, rows[i].a_lo);
 		num(d, rows[i].a_hi);
@@ -976,15 +999,6 @@ int plot_compare(const struct compare_report *r, const char *dir, enum plot_form
 /* ---- record: samples against memory, hot windows ------------------------------- */
 
 #define PLOT_RECORD_VMAS 10
-
-/* A quoted data-file label: gnuplot's "..." with no quote or control inside. */
-static void dat_label(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
-	fputc('"', f);
-}
 
 /* The orders of a column mask in words, "0 4 9"; *n their number. */
 static unsigned long order_names(unsigned long cols, char *names, size_t size, int *n)
@@ -1195,12 +1209,15 @@ static int plot_record_windows(const struct record_doc *d, bool tlb, const char 
 	fig_init(&g, dir, tlb ? "record_tlb" : "record_windows", fmt);
 	if ((rc = open_dat(&g, &f, err, errsize)))
 		return rc;
-	if (tlb)
+	if (tlb) {
 		fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s "
-			"(source model, %s)\n", names, d->tlb_model);
-	else
+			"(source model, ", names);
+		comment_text(f, d->tlb_model); /* the document's string */
+		fputs(")\n", f);
+	} else {
 		fprintf(f, "# window, then samples by order (%s), partial, zero/other, "
 			"unmapped\n", names);
+	}
 	for (i = 0; i < d->nr_windows; i++)
 		if (!tlb || d->windows[i].has_tlb)
 			window_row(f, &d->windows[i], cols, tlb);
