@@ -196,6 +196,32 @@ jq 'del(.windows[].tlb)' "$data/record/record-tlb.json" >"$tmp/rec-notlb.json"
 "$bin" plot "$tmp/rec-notlb.json" -o "$tmp/rec2" >/dev/null || err "record without tlb: exit $?"
 [ -e "$tmp/rec2/record_tlb.png" ] && err "record without tlb: record_tlb.png drawn"
 
+# FILE is read once, with the results reader's 64 MiB limit: a pipe or a
+# process substitution can be read only once, and plot read FILE up to three
+# times (collapse? record? results), so each of these said "the file is
+# empty"; the two looks before the results reader also parsed a file of any
+# size (a 65 MiB collapse document was plotted)
+for f in knee4.json collapse-sweep.json record/record-tlb.json; do
+	n=$(basename "$f" .json)
+	"$bin" plot "$data/$f" -o "$tmp/once/$n-file" | sed 's@.*/@@' >"$tmp/once-$n.want"
+	"$bin" plot <(cat "$data/$f") -o "$tmp/once/$n-subst" >"$tmp/out" 2>"$tmp/err" ||
+		err "plot <(cat $f): exit $?: $(cat "$tmp/err")"
+	[ "$(sed 's@.*/@@' "$tmp/out")" = "$(cat "$tmp/once-$n.want")" ] || err "plot <(cat $f): $(cat "$tmp/out")"
+	cat "$data/$f" | "$bin" plot /dev/stdin -o "$tmp/once/$n-pipe" >"$tmp/out" 2>"$tmp/err" ||
+		err "cat $f | plot /dev/stdin: exit $?: $(cat "$tmp/err")"
+	[ "$(sed 's@.*/@@' "$tmp/out")" = "$(cat "$tmp/once-$n.want")" ] || err "plot /dev/stdin ($f): $(cat "$tmp/out")"
+	for d in "$tmp/once/$n-file"/*.dat; do
+		cmp -s "$d" "$tmp/once/$n-pipe/${d##*/}" || err "plot /dev/stdin of $f: ${d##*/} differs"
+	done
+done
+python3 - "$data/collapse-sweep.json" "$tmp/big-collapse.json" <<'EOT'
+import sys
+open(sys.argv[2], "w").write(open(sys.argv[1]).read() + " " * (65 << 20))
+EOT
+"$bin" plot "$tmp/big-collapse.json" -o "$tmp/big" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "64 MiB limit" "$tmp/err" || err "a 65 MiB collapse document: $(cat "$tmp/err")"
+rm -f "$tmp/big-collapse.json"
+
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"
