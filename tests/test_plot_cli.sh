@@ -226,6 +226,41 @@ rm -f "$tmp/big-collapse.json"
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"
 grep -q "gnuplot-nox" "$tmp/err" || err "no gnuplot: no advice"
+# ... and nothing this run created stays: it left gain.dat, gain.gp and an
+# empty gain.log (collapse.*, ab-*.* the same), and the directory it made;
+# a directory that was there keeps what it held, and only that
+[ -e "$tmp/nognuplot" ] && err "no gnuplot: left $(find "$tmp/nognuplot")"
+mkdir -p "$tmp/nognuplot-had" && echo kept >"$tmp/nognuplot-had/notes.txt"
+for f in flat.json collapse-sweep.json record/record-tlb.json; do
+	PATH=/nonexistent "$bin" plot "$data/$f" -o "$tmp/nognuplot-had" >/dev/null 2>&1
+	[ $? -eq 3 ] || err "no gnuplot, $f: not exit 3"
+	PATH=/nonexistent "$bin" plot "$data/$f" -o "$tmp/nognuplot-new/sub" >/dev/null 2>&1
+	[ -e "$tmp/nognuplot-new" ] && err "no gnuplot, $f: left $(find "$tmp/nognuplot-new")"
+done
+PATH=/nonexistent "$bin" compare "$data/compare-base.json" "$data/compare-slow20.json" \
+	--plot "$tmp/nognuplot-had" >/dev/null 2>&1
+[ $? -eq 3 ] || err "no gnuplot, compare --plot: not exit 3"
+PATH=/nonexistent "$bin" compare "$data/compare-base.json" "$data/compare-slow20.json" \
+	--plot "$tmp/nognuplot-new" >/dev/null 2>&1
+[ -e "$tmp/nognuplot-new" ] && err "no gnuplot, compare --plot: left $(find "$tmp/nognuplot-new")"
+[ "$(ls -A "$tmp/nognuplot-had")" = notes.txt ] || err "no gnuplot: left $(ls -A "$tmp/nognuplot-had")"
+# gnuplot that exits 0 without a complete picture: a picture an earlier run
+# left is not this run's to delete (it was); one this run cut short is
+mkdir -p "$tmp/fakebin" "$tmp/had"
+cat >"$tmp/fakebin/gnuplot" <<'EOT'
+#!/bin/sh
+[ "${FAKE_GNUPLOT:-}" = short ] && printf PNG >"${1%.gp}.png"
+exit 0
+EOT
+chmod +x "$tmp/fakebin/gnuplot"
+echo "an earlier picture" >"$tmp/had/gain.png"
+PATH=$tmp/fakebin:$PATH "$bin" plot "$data/flat.json" -o "$tmp/had" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "wrote no complete gain.png" "$tmp/err" || err "gnuplot writing nothing: $(cat "$tmp/err")"
+[ "$(cat "$tmp/had/gain.png" 2>&1)" = "an earlier picture" ] || err "gnuplot writing nothing: the earlier gain.png went"
+[ "$(ls -A "$tmp/had")" = gain.png ] || err "gnuplot writing nothing: left $(ls -A "$tmp/had")"
+FAKE_GNUPLOT=short PATH=$tmp/fakebin:$PATH "$bin" plot "$data/flat.json" -o "$tmp/had" >/dev/null 2>&1
+[ $? -eq 1 ] || err "gnuplot writing a cut picture: not exit 1"
+[ -z "$(ls -A "$tmp/had")" ] || err "gnuplot writing a cut picture: left $(ls -A "$tmp/had")"
 "$bin" plot "$data/bad/nan.json" -o "$tmp/bad" 2>"$tmp/err" >/dev/null
 [ $? -eq 1 ] || err "nan.json: not exit 1"
 grep -q "NaN" "$tmp/err" || err "nan.json: message does not name NaN"

@@ -66,12 +66,15 @@ static void dat_label(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* One figure being written: paths of its three files. */
+/* One figure being written: paths of its files, and the picture's state
+ * before this run (fig_wrote_out). */
 struct fig {
 	const char *dir;
 	char name[64];
 	char dat[4096], gp[4096], out[4096], log[4096];
 	enum plot_format fmt;
+	bool had_out;
+	struct stat out_st;
 };
 
 static void fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt)
@@ -83,6 +86,32 @@ static void fig_init(struct fig *g, const char *dir, const char *name, enum plot
 	snprintf(g->gp, sizeof(g->gp), "%s/%s.gp", dir, name);
 	snprintf(g->log, sizeof(g->log), "%s/%s.log", dir, name);
 	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
+	g->had_out = stat(g->out, &g->out_st) == 0;
+}
+
+/* Did this run write the picture: it was not there before, or gnuplot
+ * changed it? A picture this run did not touch (an earlier run's) is not
+ * ours to delete when the figure fails. */
+static bool fig_wrote_out(const struct fig *g)
+{
+	struct stat st;
+
+	if (stat(g->out, &st) || !S_ISREG(st.st_mode))
+		return false;
+	if (!g->had_out)
+		return true;
+	return st.st_dev != g->out_st.st_dev || st.st_ino != g->out_st.st_ino ||
+	       st.st_size != g->out_st.st_size || st.st_mtim.tv_sec != g->out_st.st_mtim.tv_sec ||
+	       st.st_mtim.tv_nsec != g->out_st.st_mtim.tv_nsec;
+}
+
+/* The picture when this run wrote it and it is empty (or, all, any size). */
+static void fig_unlink_out(const struct fig *g, bool all)
+{
+	struct stat st;
+
+	if (fig_wrote_out(g) && (all || (stat(g->out, &st) == 0 && st.st_size == 0)))
+		unlink(g->out);
 }
 
 /* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
@@ -105,8 +134,7 @@ static void fig_discard(const struct fig *g)
 
 	unlink(g->dat);
 	unlink(g->gp);
-	if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-		unlink(g->out);
+	fig_unlink_out(g, false);
 	if (stat(g->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 		unlink(g->log);
 }
@@ -219,7 +247,6 @@ static bool output_complete(const struct fig *g)
 static int fig_run(const struct fig *g, char *err, size_t errsize)
 {
 	char line[256] = "", script[80];
-	struct stat st;
 	FILE *lf;
 	pid_t pid;
 	int status, fd;
@@ -246,15 +273,19 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return ms_fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		/* nothing of this figure stays: its data, script and log */
+		unlink(g->log);
+		fig_discard(g);
 		return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
 			    "install gnuplot-nox)");
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
 		/* gnuplot says nothing when its output file cannot be written */
 		struct statvfs vfs;
 		bool full = statvfs(g->dir, &vfs) == 0 && vfs.f_bavail == 0;
 
-		unlink(g->out);
+		fig_unlink_out(g, true);
 		fig_discard(g);
 		return ms_fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
 			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
@@ -271,8 +302,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		line[strcspn(line, "\n")] = '\0';
 		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
 		 * empty figure goes */
-		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-			unlink(g->out);
+		fig_unlink_out(g, false);
 		return ms_fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
 			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
@@ -619,25 +649,58 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
-/* mkdir -p */
-static int make_dir(const char *dir, char *err, size_t errsize)
+/* Take away the directories make_dir() created (*made: the length of the
+ * first one's path), deepest first and only while empty: a plot that fails
+ * leaves no directory of its own behind, and one that wrote a figure keeps
+ * it. */
+static void unmake_dir(const char *dir, size_t made)
+{
+	char path[4096];
+	char *p;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return;
+	for (;;) {
+		for (p = path + strlen(path); p > path + 1 && p[-1] == '/'; p--)
+			p[-1] = '\0';
+		if (strlen(path) < made || rmdir(path))
+			return;
+		p = strrchr(path, '/');
+		if (!p)
+			return;
+		*p = '\0';
+	}
+}
+
+/* mkdir -p; *made is the length of the first directory it created (SIZE_MAX
+ * when every one was there), for unmake_dir(). */
+static int make_dir(const char *dir, size_t *made, char *err, size_t errsize)
 {
 	char path[4096];
 	struct stat st;
 	char *p;
 
+	*made = SIZE_MAX;
+	if (!*dir)
+		return ms_fail(err, errsize, -ENOENT, "no directory named for the figures");
 	snprintf(path, sizeof(path), "%s", dir);
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
+	for (p = path + 1;; p++) {
+		bool last = !*p;
+
+		if (!last && *p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
+		if (mkdir(path, 0755) == 0) {
+			if (*made == SIZE_MAX)
+				*made = (size_t)(p - path);
+		} else if (errno != EEXIST) {
 			return ms_fail(err, errsize, -errno, "cannot create %s: %s", path,
 				    strerror(errno));
+		}
+		if (last)
+			break;
 		*p = '/';
 	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return ms_fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return ms_fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
 	return 0;
@@ -653,14 +716,11 @@ static bool all_zero(const struct analyze_metric *m)
 	return true;
 }
 
-int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
-		  struct plot_files *out, char *err, size_t errsize)
+static int analysis_figures(const struct analysis *a, const char *dir, enum plot_format fmt,
+			    struct plot_files *out, char *err, size_t errsize)
 {
 	int i, rc;
 
-	out->nr = 0;
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
 	if ((rc = plot_gain(a, false, dir, fmt, out, err, errsize)))
 		return rc;
 	for (i = 0; i < a->nr_metrics; i++) {
@@ -677,6 +737,20 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	if ((rc = plot_gain(a, true, dir, fmt, out, err, errsize)))
 		return rc;
 	return plot_faults(a, dir, fmt, out, err, errsize);
+}
+
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	size_t made;
+	int rc;
+
+	out->nr = 0;
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	if ((rc = analysis_figures(a, dir, fmt, out, err, errsize)))
+		unmake_dir(dir, made);
+	return rc;
 }
 
 /* ---- the TLB model (src/analysis/tlb_predict.h) ------------------------- */
@@ -778,31 +852,36 @@ static int plot_tlb_staircase(const struct analysis *a, const struct tlb_predict
 int plot_tlb(const struct analysis *a, const struct tlb_prediction *p, const char *dir,
 	     enum plot_format fmt, struct plot_files *out, char *err, size_t errsize)
 {
+	size_t made;
 	int rc;
 
 	if (!p->available)
 		return 0;
-	if ((rc = make_dir(dir, err, errsize)) ||
-	    (rc = plot_tlb_entries(a, p, dir, fmt, out, err, errsize)))
+	if ((rc = make_dir(dir, &made, err, errsize)))
 		return rc;
-	if (a->nr_spans > 1)
-		return plot_tlb_staircase(a, p, dir, fmt, out, err, errsize);
-	return 0;
+	rc = plot_tlb_entries(a, p, dir, fmt, out, err, errsize);
+	if (!rc && a->nr_spans > 1)
+		rc = plot_tlb_staircase(a, p, dir, fmt, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
 }
 
-int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
-	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
-	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+/* The texts of an A/B figure. */
+struct ab_text {
+	const char *title, *subtitle, *ylabel, *label_a, *label_b;
+};
+
+/* One A/B figure into dir (which exists); listed in out when out is set. */
+static int ab_figure(const char *dir, const char *name, enum plot_format fmt,
+		     const struct ab_text *t, const struct plot_ab_row *rows, size_t n,
+		     struct plot_files *out, char *err, size_t errsize)
 {
 	struct fig g;
 	FILE *d, *s;
 	size_t i;
 	int rc;
 
-	if (!n)
-		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
 	fig_init(&g, dir, name, fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
@@ -821,14 +900,31 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		num(d, rows[i].b_hi);
 		fputc('\n', d);
 	}
-	if ((rc = fig_script(&g, d, title, subtitle, ylabel, &s, err, errsize)))
+	if ((rc = fig_script(&g, d, t->title, t->subtitle, t->ylabel, &s, err, errsize)))
 		return rc;
 	fprintf(s, "label_a = ");
-	gp_string(s, label_a);
+	gp_string(s, t->label_a);
 	fprintf(s, "\nlabel_b = ");
-	gp_string(s, label_b);
+	gp_string(s, t->label_b);
 	fputc('\n', s);
-	return fig_finish(&g, s, "ab.gp", NULL, err, errsize);
+	return fig_finish(&g, s, "ab.gp", out, err, errsize);
+}
+
+int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+{
+	const struct ab_text t = { title, subtitle, ylabel, label_a, label_b };
+	size_t made;
+	int rc;
+
+	if (!n)
+		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	if ((rc = ab_figure(dir, name, fmt, &t, rows, n, NULL, err, errsize)))
+		unmake_dir(dir, made);
+	return rc;
 }
 
 /* ---- mthpscope collapse ----------------------------------------------------- */
@@ -865,30 +961,22 @@ static void collapse_blocks(const struct collapse_doc *doc, unsigned long cols, 
 	}
 }
 
-int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
-		  struct plot_files *out, char *err, size_t errsize)
+/* The collapse figure into dir (which exists): the columns cols, the
+ * orders' names "0 4 9" in orders, ncols of them. */
+static int collapse_figure(const struct collapse_doc *doc, const char *dir,
+			   enum plot_format fmt, unsigned long cols, const char *orders, int ncols,
+			   struct plot_files *out, char *err, size_t errsize)
 {
-	char orders[128] = "", title[128], sub[256], en[96] = "";
-	unsigned long cols = doc->hist_orders;
+	char title[128], sub[256], en[96] = "";
 	double ymax, xmax = 0;
-	size_t r, i;
-	int ncols = 0, o, rc;
 	struct fig g;
 	FILE *d, *s;
+	size_t r, i;
+	int rc;
 
-	if (out)
-		out->nr = 0;
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
-				 ncols++ ? " " : "", o);
-	if (!ncols)
-		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
 	for (i = 0; i < doc->config.orders.nr; i++)
 		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
 			 doc->config.orders.order[i]);
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
 	fig_init(&g, dir, "collapse", fmt);
 	if ((rc = open_dat(&g, &d, err, errsize)))
 		return rc;
@@ -915,6 +1003,30 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 		fprintf(s, "%s%lld", r ? " " : "", doc->runs[r].max_ptes_none);
 	fputs("'\n", s);
 	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
+}
+
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	unsigned long cols = doc->hist_orders;
+	char orders[128] = "";
+	int ncols = 0, o, rc;
+	size_t made;
+
+	if (out)
+		out->nr = 0;
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
+				 ncols++ ? " " : "", o);
+	if (!ncols)
+		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	rc = collapse_figure(doc, dir, fmt, cols, orders, ncols, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
 }
 
 /* ---- compare: A/B figures -------------------------------------------------- */
@@ -1243,18 +1355,21 @@ static bool any_window_tlb(const struct record_doc *d)
 int plot_record(const struct record_doc *d, const char *dir, enum plot_format fmt,
 		struct plot_files *out, char *err, size_t errsize)
 {
+	size_t made;
 	int rc;
 
 	if (out)
 		out->nr = 0;
 	if (!d->nr_vmas)
 		return ms_fail(err, errsize, -ENODATA, "no sample fell in a VMA: nothing to plot");
-	if ((rc = make_dir(dir, err, errsize)) ||
-	    (rc = plot_record_orders(d, dir, fmt, out, err, errsize)))
+	if ((rc = make_dir(dir, &made, err, errsize)))
 		return rc;
-	if (!d->nr_windows)
-		return 0;
-	if ((rc = plot_record_windows(d, false, dir, fmt, out, err, errsize)) || !any_window_tlb(d))
-		return rc;
-	return plot_record_windows(d, true, dir, fmt, out, err, errsize);
+	rc = plot_record_orders(d, dir, fmt, out, err, errsize);
+	if (!rc && d->nr_windows)
+		rc = plot_record_windows(d, false, dir, fmt, out, err, errsize);
+	if (!rc && d->nr_windows && any_window_tlb(d))
+		rc = plot_record_windows(d, true, dir, fmt, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
 }
