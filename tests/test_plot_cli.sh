@@ -94,6 +94,22 @@ grep -qx "ylabel_text = 'ops (higher is better), rise over order 0 (%)'" "$tmp/h
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
 
+# every figure written is listed on stdout ("Prints the files written"):
+# 36 more metrics give 34 pictures, and the list stopped at 32
+python3 - "$data/knee2.json" "$tmp/many.json" <<'EOT'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    for i in range(36):
+        t["metrics"]["extra_%02d" % i] = {"value": 100.0 + i + t["order"], "source": "workload"}
+json.dump(d, open(sys.argv[2], "w"))
+EOT
+"$bin" plot "$tmp/many.json" -o "$tmp/many" >"$tmp/list" || err "plot of 36 more metrics: exit $?"
+ls "$tmp/many"/*.png | sort >"$tmp/on-disk"
+[ "$(wc -l <"$tmp/on-disk")" -gt 32 ] || err "plot of 36 more metrics: only $(wc -l <"$tmp/on-disk") pictures"
+sort "$tmp/list" | cmp -s - "$tmp/on-disk" ||
+	err "not every picture listed: $(sort "$tmp/list" | diff - "$tmp/on-disk" | grep -c '^>') missing"
+
 # a relative -o, then the directory moved: NAME.gp stands on its own
 (cd "$tmp" && "$bin" plot "$data/flat.json" -o rel/figs >/dev/null) || err "relative -o: exit $?"
 mv "$tmp/rel/figs" "$tmp/moved" && rm -f "$tmp/moved/gain.png"

@@ -77,15 +77,25 @@ static enum plot_doc doc_kind(const char *buf, size_t len, json_t **doc, json_er
 	return kind;
 }
 
+/* The pictures written, each on a line (however many), then freed. */
+static void print_files(const char *dir, struct plot_files *files)
+{
+	size_t i;
+
+	for (i = 0; i < files->nr; i++)
+		printf("%s/%s\n", dir, files->name[i]);
+	plot_files_free(files);
+}
+
 /* A collapse or a record document: read it, plot it, print the files written. */
 static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const json_error_t *je,
 		    const struct plot_cmd_opts *o)
 {
-	struct plot_files files = { .nr = 0 };
+	struct plot_files files = { 0 };
 	struct collapse_doc cd;
 	struct record_doc rd;
 	char err[1024];
-	int i, rc;
+	int rc;
 
 	if (!doc && kind == PLOT_DOC_COLLAPSE) { /* the readers' words for bad JSON */
 		rc = ms_fail(err, sizeof(err), -EBADMSG, "line %d: %s", je->line, je->text);
@@ -105,8 +115,7 @@ static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const jso
 	}
 	if (rc)
 		ms_err("plot: %s: %s", file, err);
-	for (i = 0; i < files.nr; i++)
-		printf("%s/%s\n", o->dir, files.name[i]);
+	print_files(o->dir, &files);
 	if (rc == -ENOPKG)
 		return MS_EXIT_ENV;
 	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
@@ -115,10 +124,10 @@ static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const jso
 /* The figures of a results file's analysis, then those of the TLB model. */
 static int plot_results(const char *file, struct results *r, const struct plot_cmd_opts *o)
 {
+	struct plot_files files = { 0 };
 	struct analysis *a = NULL;
-	struct plot_files files;
 	char err[1024];
-	int i, rc;
+	int rc;
 
 	if (analyze_run(r, &o->ao, &a, err, sizeof(err))) {
 		ms_err("plot: %s: %s", file, err);
@@ -134,8 +143,7 @@ static int plot_results(const char *file, struct results *r, const struct plot_c
 	}
 	if (rc)
 		ms_err("plot: %s", err);
-	for (i = 0; i < files.nr; i++)
-		printf("%s/%s\n", o->dir, files.name[i]);
+	print_files(o->dir, &files);
 	analyze_free(a);
 	if (rc == -ENOPKG)
 		return MS_EXIT_ENV;

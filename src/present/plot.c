@@ -312,6 +312,27 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	return 0;
 }
 
+/* One more picture in the list: every one written is listed, however many. */
+static int files_add(struct plot_files *out, const char *name, char *err, size_t errsize)
+{
+	char *copy;
+
+	if (MS_GROW(out->name, out->nr, out->alloc, 16) || !(copy = strdup(name)))
+		return ms_fail(err, errsize, -ENOMEM, "out of memory");
+	out->name[out->nr++] = copy;
+	return 0;
+}
+
+void plot_files_free(struct plot_files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		free(f->name[i]);
+	free(f->name);
+	memset(f, 0, sizeof(*f));
+}
+
 static int fig_finish(struct fig *g, FILE *script, const char *template, struct plot_files *out,
 		      char *err, size_t errsize)
 {
@@ -326,9 +347,8 @@ static int fig_finish(struct fig *g, FILE *script, const char *template, struct 
 		return rc;
 	}
 	rc = fig_run(g, err, errsize);
-	if (!rc && out && out->nr < PLOT_MAX_FILES)
-		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
-			 strrchr(g->out, '/') + 1);
+	if (!rc && out)
+		rc = files_add(out, strrchr(g->out, '/') + 1, err, errsize);
 	return rc;
 }
 
@@ -745,7 +765,6 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	size_t made;
 	int rc;
 
-	out->nr = 0;
 	if ((rc = make_dir(dir, &made, err, errsize)))
 		return rc;
 	if ((rc = analysis_figures(a, dir, fmt, out, err, errsize)))
@@ -1013,8 +1032,6 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 	int ncols = 0, o, rc;
 	size_t made;
 
-	if (out)
-		out->nr = 0;
 	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
 		if (cols & (1UL << o))
 			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
@@ -1358,8 +1375,6 @@ int plot_record(const struct record_doc *d, const char *dir, enum plot_format fm
 	size_t made;
 	int rc;
 
-	if (out)
-		out->nr = 0;
 	if (!d->nr_vmas)
 		return ms_fail(err, errsize, -ENODATA, "no sample fell in a VMA: nothing to plot");
 	if ((rc = make_dir(dir, &made, err, errsize)))

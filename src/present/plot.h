@@ -28,13 +28,16 @@ enum plot_format {
 	PLOT_SVG,
 };
 
-#define PLOT_MAX_FILES 32
-
-/* The pictures written, by file name inside the output directory. */
+/* The pictures written, by file name inside the output directory, as many
+ * as there are (an analysis of ANALYZE_MAX_METRICS metrics has more than
+ * 32). The plot_* functions below append to it: start it zeroed, and free
+ * it with plot_files_free(). */
 struct plot_files {
-	char name[PLOT_MAX_FILES][80];
-	int nr;
+	char **name;
+	size_t nr, alloc;
 };
+
+void plot_files_free(struct plot_files *f);
 
 /* The formats' words, by value ("png", "svg"), NULL-terminated. */
 extern const char *const plot_format_words[];
