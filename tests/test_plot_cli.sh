@@ -110,6 +110,40 @@ ls "$tmp/many"/*.png | sort >"$tmp/on-disk"
 sort "$tmp/list" | cmp -s - "$tmp/on-disk" ||
 	err "not every picture listed: $(sort "$tmp/list" | diff - "$tmp/on-disk" | grep -c '^>') missing"
 
+# a metric's name in a file name (results take any name of 1-31 bytes): a
+# tab made NAME.gp read 'metric_a b.dat', not the file on disk (exit 1 and
+# an empty picture), a '/' a path into a missing subdirectory ("cannot
+# write .../metric_a/b.dat"); now '/', space and control characters are '_',
+# and names that meet ('a/b', 'a_b', 'a<newline>b') are told apart
+for m in 'a\tb' 'a/b'; do
+	jq --arg m "$(printf "$m")" '.trials[].metrics |= with_entries(if .key == "ops" then .key = $m else . end)' \
+		"$data/command_higher.json" >"$tmp/name.json"
+	rm -rf "$tmp/name"
+	"$bin" plot "$tmp/name.json" -o "$tmp/name" >"$tmp/list" 2>"$tmp/err" || err "metric '$m': exit $?: $(cat "$tmp/err")"
+	grep -qx "$tmp/name/metric_a_b.png" "$tmp/list" || err "metric '$m': $(cat "$tmp/list")"
+	grep -qx "datafile = 'metric_a_b.dat'" "$tmp/name/metric_a_b.gp" || err "metric '$m': metric_a_b.gp names another file"
+	[ -z "$(find "$tmp/name" -mindepth 1 -type d)" ] || err "metric '$m': a subdirectory $(find "$tmp/name" -mindepth 1 -type d)"
+done
+jq '.trials[].metrics |= (with_entries(if .key == "ops" then .key = "a/b" else . end) +
+	{"a_b": {"value": 5, "source": "workload"}, "a\nb": {"value": 7, "source": "workload"}})' \
+	"$data/command_higher.json" >"$tmp/names.json"
+"$bin" plot "$tmp/names.json" -o "$tmp/names" >"$tmp/list" || err "three metric names that meet: exit $?"
+for f in metric_a_b metric_a_b-2 metric_a_b-3; do
+	grep -qx "$tmp/names/$f.png" "$tmp/list" || err "three metric names that meet: $f.png not listed"
+	[ "$(head -1 "$tmp/names/$f.gp")" = "# written by mthpscope; redraw with: gnuplot $f.gp (in this directory)" ] &&
+		grep -qx "datafile = '$f.dat'" "$tmp/names/$f.gp" || err "three metric names that meet: $f.gp"
+done
+[ "$(ls "$tmp/names" | grep -c '^metric_a_b.*\.png$')" = 3 ] || err "three metric names that meet: $(ls "$tmp/names")"
+# a directory near PATH_MAX: fig_init cut the paths short and wrote "gain.d"
+# and "gain.g" (or "gain"); now a clear error, and the directories made go
+long=$tmp/long
+while [ ${#long} -lt 3880 ]; do long=$long/$(printf 'd%.0s' $(seq 200)); done
+long=$long/$(printf 'e%.0s' $(seq $((4089 - ${#long}))))
+"$bin" plot "$data/flat.json" -o "$long" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "cannot write gain.dat into a directory whose path has 4090 bytes: its path would pass PATH_MAX" "$tmp/err" ||
+	err "a ${#long}-byte directory: $(cut -c1-200 "$tmp/err")"
+[ -e "$tmp/long" ] && err "a ${#long}-byte directory: left $(find "$tmp/long" -type f | sed 's@.*/@@')"
+
 # a relative -o, then the directory moved: NAME.gp stands on its own
 (cd "$tmp" && "$bin" plot "$data/flat.json" -o rel/figs >/dev/null) || err "relative -o: exit $?"
 mv "$tmp/rel/figs" "$tmp/moved" && rm -f "$tmp/moved/gain.png"

@@ -3,9 +3,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,27 +68,115 @@ static void dat_label(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The longest name of a figure: a file name component (NAME_MAX) less its
+ * longest extension (".png", ".svg", ".dat", ".log"). */
+#define FIG_NAME_MAX (NAME_MAX - 4)
+
 /* One figure being written: paths of its files, and the picture's state
  * before this run (fig_wrote_out). */
 struct fig {
 	const char *dir;
-	char name[64];
-	char dat[4096], gp[4096], out[4096], log[4096];
+	char name[FIG_NAME_MAX + 1];
+	char dat[PATH_MAX], gp[PATH_MAX], out[PATH_MAX], log[PATH_MAX];
 	enum plot_format fmt;
 	bool had_out;
 	struct stat out_st;
 };
 
-static void fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt)
+/*
+ * The one way a figure's name is made from the strings it comes from (a
+ * metric's name, a compared file's label, a pattern): '/', space and
+ * control characters become '_', so the name is one file name component
+ * (no subdirectory) that NAME.gp, gnuplot and a shell read as written. A
+ * name longer than FIG_NAME_MAX keeps its start and ends in '-' and eight
+ * hex digits of a hash (FNV-1a) of all of it, so two long names stay apart.
+ */
+static void fig_name(char *dst, const char *src)
 {
+	size_t i, n = strlen(src), keep = n;
+	uint32_t h = 2166136261u;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)src[i]) * 16777619u;
+	if (n > FIG_NAME_MAX) /* not inside a UTF-8 character */
+		for (keep = FIG_NAME_MAX - 9; keep && (src[keep] & 0xc0) == 0x80; keep--)
+			;
+	for (i = 0; i < keep; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = c == '/' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : (char)c;
+	}
+	if (keep < n)
+		i += (size_t)snprintf(dst + i, 10, "-%08x", (unsigned int)h);
+	dst[i] = '\0';
+}
+
+/* Is the picture file name pic in the list? */
+static bool files_has(const struct plot_files *out, const char *pic)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->name[i], pic))
+			return true;
+	return false;
+}
+
+/* name (of FIG_NAME_MAX at most) made unlike every picture in out: "-2",
+ * "-3", ... appended, the name cut to make room, until none has it. */
+static void fig_unique(char *name, const struct plot_files *out, const char *ext)
+{
+	char base[FIG_NAME_MAX + 1], pic[NAME_MAX + 1], suffix[16];
+	unsigned int n = 1;
+	size_t keep;
+
+	snprintf(base, sizeof(base), "%s", name);
+	for (;;) {
+		snprintf(pic, sizeof(pic), "%s.%s", name, ext);
+		if (!files_has(out, pic))
+			return;
+		snprintf(suffix, sizeof(suffix), "-%u", ++n);
+		keep = strlen(base);
+		if (keep > FIG_NAME_MAX - strlen(suffix))
+			keep = FIG_NAME_MAX - strlen(suffix);
+		snprintf(name, FIG_NAME_MAX + 1, "%.*s%s", (int)keep, base, suffix);
+	}
+}
+
+/* dir/NAME.ext into path (PATH_MAX), or -ENAMETOOLONG: a cut path would
+ * name another file ("gain.d" for "gain.dat"). */
+static int fig_path(const struct fig *g, char *path, const char *ext, char *err,
+		    size_t errsize)
+{
+	int n = snprintf(path, PATH_MAX, "%s/%s.%s", g->dir, g->name, ext);
+
+	if (n < 0 || n >= PATH_MAX)
+		return ms_fail(err, errsize, -ENAMETOOLONG, "cannot write %s.%s into a directory "
+			       "whose path has %zu bytes: its path would pass PATH_MAX (%d)",
+			       g->name, ext, strlen(g->dir), PATH_MAX);
+	return 0;
+}
+
+/* The figure's name (fig_name; unlike the pictures already in out, when out
+ * is set) and paths; the picture's state before this run. */
+static int fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt,
+		    const struct plot_files *out, char *err, size_t errsize)
+{
+	const char *ext = fmt == PLOT_SVG ? "svg" : "png";
+	int rc;
+
 	g->dir = dir;
 	g->fmt = fmt;
-	snprintf(g->name, sizeof(g->name), "%s", name);
-	snprintf(g->dat, sizeof(g->dat), "%s/%s.dat", dir, name);
-	snprintf(g->gp, sizeof(g->gp), "%s/%s.gp", dir, name);
-	snprintf(g->log, sizeof(g->log), "%s/%s.log", dir, name);
-	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
+	fig_name(g->name, name);
+	if (out)
+		fig_unique(g->name, out, ext);
+	if ((rc = fig_path(g, g->dat, "dat", err, errsize)) ||
+	    (rc = fig_path(g, g->gp, "gp", err, errsize)) ||
+	    (rc = fig_path(g, g->log, "log", err, errsize)) ||
+	    (rc = fig_path(g, g->out, ext, err, errsize)))
+		return rc;
 	g->had_out = stat(g->out, &g->out_st) == 0;
+	return 0;
 }
 
 /* Did this run write the picture: it was not there before, or gnuplot
@@ -196,11 +286,13 @@ static int fig_drop(const struct fig *g, FILE *dat, char *err, size_t errsize)
 static int copy_template(FILE *script, const char *template, int depth, char *err,
 			 size_t errsize)
 {
-	char path[4096], line[1024];
+	char path[PATH_MAX], line[1024];
 	FILE *t;
 	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", template_dir(), template);
+	if (snprintf(path, sizeof(path), "%s/%s", template_dir(), template) >= (int)sizeof(path))
+		return ms_fail(err, errsize, -ENAMETOOLONG, "the gnuplot template directory's path "
+			       "is too long: %s", template_dir());
 	t = fopen(path, "r");
 	if (!t)
 		return ms_fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
@@ -246,7 +338,7 @@ static bool output_complete(const struct fig *g)
  * NAME.log, kept on failure. */
 static int fig_run(const struct fig *g, char *err, size_t errsize)
 {
-	char line[256] = "", script[80];
+	char line[256] = "", script[FIG_NAME_MAX + 4];
 	FILE *lf;
 	pid_t pid;
 	int status, fd;
@@ -396,8 +488,14 @@ static const char *rec_title(const struct analysis *a, char *buf, size_t size)
 	return buf;
 }
 
-static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
+/* fig_init, then NAME.dat opened for writing into *f. */
+static int fig_open(struct fig *g, const char *dir, const char *name, enum plot_format fmt,
+		    const struct plot_files *out, FILE **f, char *err, size_t errsize)
 {
+	int rc = fig_init(g, dir, name, fmt, out, err, errsize);
+
+	if (rc)
+		return rc;
 	*f = fopen(g->dat, "w");
 	if (!*f)
 		return fig_write_failed(g, g->dat, -errno, err, errsize);
@@ -427,8 +525,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	int k, rc, x = 0;
 
 	snprintf(name, sizeof(name), "metric_%s%s", m->sparse ? "sparse_" : "", m->name);
-	fig_init(&g, dir, name, fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, name, fmt, out, &d, err, errsize)))
 		return rc;
 	/* bytes read best in MiB, tens of millions of ns best in ms */
 	scale = 1.0;
@@ -501,8 +598,7 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	FILE *d, *s;
 	int k, rc, n = 0;
 
-	fig_init(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended fit_pct\n",
 		vs_bloat ? "rss_multiple" : "x");
@@ -591,8 +687,7 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 	FILE *d, *s;
 	int k, i, rc, blocks = 0;
 
-	fig_init(&g, dir, "staircase", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "staircase", fmt, out, &d, err, errsize)))
 		return rc;
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		bool any = false;
@@ -637,8 +732,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	FILE *d, *s;
 	int k, rc, x = 0;
 
-	fig_init(&g, dir, "faults", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "faults", fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# x label median lo hi saving\n");
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
@@ -675,7 +769,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
  * it. */
 static void unmake_dir(const char *dir, size_t made)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	char *p;
 
 	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
@@ -696,13 +790,16 @@ static void unmake_dir(const char *dir, size_t made)
  * when every one was there), for unmake_dir(). */
 static int make_dir(const char *dir, size_t *made, char *err, size_t errsize)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	struct stat st;
 	char *p;
 
 	*made = SIZE_MAX;
 	if (!*dir)
 		return ms_fail(err, errsize, -ENOENT, "no directory named for the figures");
+	if (strlen(dir) >= sizeof(path))
+		return ms_fail(err, errsize, -ENAMETOOLONG, "the directory's path has %zu bytes, "
+			       "more than PATH_MAX (%zu)", strlen(dir), sizeof(path));
 	snprintf(path, sizeof(path), "%s", dir);
 	for (p = path + 1;; p++) {
 		bool last = !*p;
@@ -785,8 +882,7 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 	FILE *d, *s;
 	int k, lv, rc, x = 0, same = 1;
 
-	fig_init(&g, dir, "tlb-entries", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "tlb-entries", fmt, out, &d, err, errsize)))
 		return rc;
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		if (!sp->by_order[k].n)
@@ -824,8 +920,7 @@ static int plot_tlb_staircase(const struct analysis *a, const struct tlb_predict
 	struct fig g;
 	FILE *d, *s;
 
-	fig_init(&g, dir, "tlb-staircase", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "tlb-staircase", fmt, out, &d, err, errsize)))
 		return rc;
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
@@ -901,8 +996,7 @@ static int ab_figure(const char *dir, const char *name, enum plot_format fmt,
 	size_t i;
 	int rc;
 
-	fig_init(&g, dir, name, fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, name, fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# x label a a_lo a_hi b b_lo b_hi\n");
 	for (i = 0; i < n; i++) {
@@ -996,8 +1090,7 @@ static int collapse_figure(const struct collapse_doc *doc, const char *dir,
 	for (i = 0; i < doc->config.orders.nr; i++)
 		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
 			 doc->config.orders.order[i]);
-	fig_init(&g, dir, "collapse", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "collapse", fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
 	ymax = (double)doc->config.span / (1 << 20);
@@ -1083,9 +1176,6 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
 		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
 		 r->single_span ? "" : sp);
-	for (i = 0; name[i]; i++)
-		if (name[i] == '/' || name[i] == ' ')
-			name[i] = '_';
 	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
 	snprintf(subtitle, sizeof(subtitle),
 		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
@@ -1243,8 +1333,7 @@ static int plot_record_orders(const struct record_doc *d, const char *dir, enum 
 	for (n = 0; n < d->nr_vmas && n < PLOT_RECORD_VMAS; n++)
 		v[n] = all[n];
 	free(all);
-	fig_init(&g, dir, "record_orders", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
+	if ((rc = fig_open(&g, dir, "record_orders", fmt, out, &f, err, errsize)))
 		return rc;
 	fprintf(f, "# label, then %% by order (%s), partial, zero/other, unmapped\n", names);
 	for (i = 0; i < n; i++) {
@@ -1335,8 +1424,7 @@ static int plot_record_windows(const struct record_doc *d, bool tlb, const char 
 	FILE *f;
 
 	order_names(cols, names, sizeof(names), &ncols);
-	fig_init(&g, dir, tlb ? "record_tlb" : "record_windows", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
+	if ((rc = fig_open(&g, dir, tlb ? "record_tlb" : "record_windows", fmt, out, &f, err, errsize)))
 		return rc;
 	if (tlb) {
 		fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s "
