@@ -1144,12 +1144,15 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 /* Rows [first, last) share other, pattern, metric and span (rows are
  * sorted that way): one figure. */
 static int plot_compare_group(const struct compare_report *r, size_t first, size_t last,
-		      const char *dir, enum plot_format fmt, char *err, size_t errsize)
+			      const char *dir, enum plot_format fmt, struct plot_files *out,
+			      char *err, size_t errsize)
 {
 	const struct compare_row *w0 = &r->rows[first];
 	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[w0->other];
+	char title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	struct ab_text t = { title, subtitle, ylabel, la, lb };
 	struct plot_ab_row *pr;
-	char name[64], title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	char *name = NULL;
 	size_t i;
 	int rc;
 
@@ -1171,11 +1174,17 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 		p->b_hi = w->b_hi;
 	}
 	ms_format_size(w0->span, sp, sizeof(sp));
-	/* File names from the metric and what tells figures apart. */
-	snprintf(name, sizeof(name), "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
-		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
-		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
-		 r->single_span ? "" : sp);
+	/* File names from the metric and what tells figures apart, whole:
+	 * fig_init makes them safe, short enough and unlike each other (cut to
+	 * 63 bytes, the labels of three files whose paths differ late named
+	 * one figure three times). */
+	if (asprintf(&name, "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
+		     r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
+		     r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
+		     r->single_span ? "" : sp) < 0) {
+		free(pr);
+		return -ENOMEM;
+	}
 	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
 	snprintf(subtitle, sizeof(subtitle),
 		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
@@ -1185,8 +1194,8 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 	snprintf(ylabel, sizeof(ylabel), "%s (median)", w0->metric);
 	snprintf(la, sizeof(la), "A: %s (%s)", a->label, compare_kernel_name(a));
 	snprintf(lb, sizeof(lb), "B: %s (%s)", b->label, compare_kernel_name(b));
-	rc = plot_ab(dir, name, fmt, title, subtitle, ylabel, la, lb, pr, last - first, err,
-		     errsize);
+	rc = ab_figure(dir, name, fmt, &t, pr, last - first, out, err, errsize);
+	free(name);
 	free(pr);
 	return rc;
 }
@@ -1195,23 +1204,30 @@ int plot_compare(const struct compare_report *r, const char *dir, enum plot_form
 		 size_t *nr_written,
 		 char *err, size_t errsize)
 {
-	size_t i, first = 0;
-	int rc = 0;
+	struct plot_files files = { 0 };
+	size_t i, made, first = 0;
+	int rc;
 
 	*nr_written = 0;
+	if (!r->nr_rows)
+		return 0;
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
 	for (i = 1; i <= r->nr_rows && !rc; i++) {
 		const struct compare_row *p = &r->rows[first], *w = &r->rows[i];
 
 		if (i < r->nr_rows && w->other == p->other && w->span == p->span &&
 		    !strcmp(w->metric, p->metric) && !strcmp(w->pattern, p->pattern))
 			continue;
-		rc = plot_compare_group(r, first, i, dir, fmt, err, errsize);
+		rc = plot_compare_group(r, first, i, dir, fmt, &files, err, errsize);
 		if (rc == -ENOMEM)
 			snprintf(err, errsize, "out of memory");
-		if (!rc)
-			(*nr_written)++;
 		first = i;
 	}
+	*nr_written = files.nr; /* pictures, each its own file */
+	plot_files_free(&files);
+	if (rc)
+		unmake_dir(dir, made);
 	return rc;
 }
 
