@@ -763,10 +763,10 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
-/* Take away the directories make_dir() created (*made: the length of the
- * first one's path), deepest first and only while empty: a plot that fails
- * leaves no directory of its own behind, and one that wrote a figure keeps
- * it. */
+/* Take away the directories make_dir() created (made: its *made, the
+ * length of the first one's path), deepest first and only while empty: a
+ * plot that fails leaves no directory of its own behind, and one that wrote
+ * a figure keeps it. */
 static void unmake_dir(const char *dir, size_t made)
 {
 	char path[PATH_MAX];
@@ -1175,9 +1175,9 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 	}
 	ms_format_size(w0->span, sp, sizeof(sp));
 	/* File names from the metric and what tells figures apart, whole:
-	 * fig_init makes them safe, short enough and unlike each other (cut to
-	 * 63 bytes, the labels of three files whose paths differ late named
-	 * one figure three times). */
+	 * fig_init makes them safe, short enough and unlike each other (a
+	 * 64-byte buffer cut them, and the figures of files whose labels
+	 * differed only past it overwrote each other). */
 	if (asprintf(&name, "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
 		     r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
 		     r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
@@ -1440,7 +1440,8 @@ static int plot_record_windows(const struct record_doc *d, bool tlb, const char 
 	FILE *f;
 
 	order_names(cols, names, sizeof(names), &ncols);
-	if ((rc = fig_open(&g, dir, tlb ? "record_tlb" : "record_windows", fmt, out, &f, err, errsize)))
+	rc = fig_open(&g, dir, tlb ? "record_tlb" : "record_windows", fmt, out, &f, err, errsize);
+	if (rc)
 		return rc;
 	if (tlb) {
 		fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s "
