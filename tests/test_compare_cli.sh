@@ -151,6 +151,36 @@ if command -v gnuplot >/dev/null; then
 	expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" "$D/compare-noise.json" -m ns_per_access --plot "$T/svg" --plot-format svg
 	[ -s "$T/svg/ab-ns_per_access-compare-noise.svg" ] || { echo "FAIL: svg per file"; fails=$((fails + 1)); }
 	expect 2 "invalid --plot-format" -- "$B" compare "$base" "$base" --plot "$T/x" --plot-format gif
+	# Labels that are paths (three results.json, one base name), long enough
+	# that the figure names cut at 63 bytes were one for v1 and v2: the
+	# figures overwrote each other while the note counted 4. Each has its own
+	# file now, named in full, in DIR itself (a '/' of a label is '_').
+	ex=$T/x/experiments/mthp-series-2026
+	mkdir -p "$ex/base" "$ex/v1" "$ex/v2"
+	cp "$base" "$ex/base/results.json"
+	cp "$D/compare-slow20.json" "$ex/v1/results.json"
+	cp "$D/compare-noise.json" "$ex/v2/results.json"
+	expect 0 "4 A/B figures written" -- "$B" compare "$ex"/{base,v1,v2}/results.json --plot "$T/paths"
+	for v in v1 v2; do
+		for m in ns_per_access page_faults; do
+			f=$T/paths/ab-$m-$(echo "$ex/$v/results.json" | tr / _).png
+			head -c 4 "$f" 2>/dev/null | grep -q PNG || { echo "FAIL: ${f##*/} missing"; fails=$((fails + 1)); }
+		done
+	done
+	[ "$(ls "$T/paths" | grep -c '\.png$')" = 4 ] || { echo "FAIL: $(ls "$T/paths")"; fails=$((fails + 1)); }
+	[ -z "$(find "$T/paths" -mindepth 1 -type d)" ] || { echo "FAIL: a label made a subdirectory"; fails=$((fails + 1)); }
+	# Labels longer than a file name may be (NAME_MAX): each name is cut, ends
+	# in a hash of the whole, and stays apart from the others (4 figures).
+	ex=$T/y/$(printf 'p%.0s' $(seq 200))/$(printf 'q%.0s' $(seq 200))
+	mkdir -p "$ex/base" "$ex/v1" "$ex/v2"
+	cp "$base" "$ex/base/results.json"
+	cp "$D/compare-slow20.json" "$ex/v1/results.json"
+	cp "$D/compare-noise.json" "$ex/v2/results.json"
+	expect 0 "4 A/B figures written" -- "$B" compare "$ex"/{base,v1,v2}/results.json --plot "$T/longer"
+	[ "$(ls "$T/longer" | grep -c '\.png$')" = 4 ] && [ "$(ls "$T/longer" | wc -l)" = 12 ] ||
+		{ echo "FAIL: labels past NAME_MAX: $(ls "$T/longer")"; fails=$((fails + 1)); }
+	[ "$(ls "$T/longer" | grep -c -- '-[0-9a-f]\{8\}\.png$')" = 4 ] ||
+		{ echo "FAIL: labels past NAME_MAX: names not ended by a hash"; fails=$((fails + 1)); }
 else
 	echo "gnuplot missing: A/B figures not checked"
 fi

@@ -39,4 +39,36 @@ TEST(ab_png)
 	EXPECT_EQ(system(path), 0);
 }
 
+/* A row label with a quote and a newline: each row stays one line of the
+ * .dat, its label one quoted field (a raw one ended the row early and made
+ * the rest of the label a row of its own). */
+TEST(ab_label_stays_one_field)
+{
+	struct plot_ab_row rows[2] = {
+		{ 0, "4\"K\n9 1 2", 80.0, 79.0, 81.0, 78.0, 77.5, 78.5 },
+		{ 4, "64K", 66.0, 65.0, 67.0, 60.0, 59.0, 61.0 },
+	};
+	char dir[] = "/tmp/mthpscope-ab-XXXXXX", path[4200], err[512], line[256];
+	int lines = 0;
+	FILE *f;
+
+	if (system("command -v gnuplot >/dev/null 2>&1"))
+		SKIP("gnuplot is not installed");
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	if (plot_ab(dir, "ab_q", PLOT_PNG, "t", "s", "y", "a", "b", rows, 2, err, sizeof(err))) {
+		FAIL_AT("%s", err);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ab_q.dat", dir);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (lines++ == 1)
+			EXPECT_STREQ(line, "0 \"0 (4'K'9 1 2)\" 80 79 81 78 77.5 78.5\n");
+	fclose(f);
+	EXPECT_EQ(lines, 3);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
+}
+
 HARNESS_MAIN

@@ -44,8 +44,105 @@ grep -qx "fit_title = 'isotonic fit (the verdict rests on it)'" "$tmp/dip/gain.g
 	err "order 5 of the dip: raw and fitted gain not in gain.dat: $(grep '"5 ' "$tmp/dip/gain.dat")"
 [ "$(awk '$2 == "\"9" { print $8 }' "$tmp/dip/gain.dat")" = NaN ] || err "the PMD order has a fit"
 grep -q "^fit_title" "$tmp/png/sub/gain.gp" && err "a monotone figure sets fit_title"
+# the faults figure's labels are faults saved with analyze's sign (report.c):
+# knee4's order 2 saves 75.2 %, "+75.2%" (it said "-75.2%"), and an order
+# with ten times order 0's faults is "-24.0%" (it said "--24.0%")
+fault_labels() { # FILE DIR: "order label" per order above 0, then analyze's
+	"$bin" plot "$1" -o "$2" >/dev/null || err "plot $1: exit $?"
+	awk 'NR > 1 && $NF != "\"baseline\"" { gsub(/"/, ""); print $2, $NF }' "$2/faults.dat"
+	echo "== analyze"
+	"$bin" analyze "$1" | awk '/^ +[1-9] / { print $1, $(NF - 1) }'
+}
+cat >"$tmp/faults.want" <<'EOT'
+2 +75.2%
+3 +87.6%
+4 +93.8%
+5 +96.9%
+6 +98.4%
+7 +99.2%
+8 +99.6%
+9 +99.8%
+== analyze
+2 +75.2%
+3 +87.6%
+4 +93.8%
+5 +96.9%
+6 +98.4%
+7 +99.2%
+8 +99.6%
+9 +99.8%
+EOT
+fault_labels "$data/knee4.json" "$tmp/faults" >"$tmp/faults.got"
+cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
+	err "faults labels against analyze: $(diff "$tmp/faults.want" "$tmp/faults.got")"
+jq '(.trials[] | select(.order == 3 and (.sparse | not)) | .metrics.page_faults.value) |= . * 10' \
+	"$data/knee4.json" >"$tmp/more-faults.json"
+sed -i 's/^3 +87.6%$/3 -24.0%/' "$tmp/faults.want"
+fault_labels "$tmp/more-faults.json" "$tmp/faults-more" >"$tmp/faults.got"
+cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
+	err "faults labels, more faults than order 0: $(diff "$tmp/faults.want" "$tmp/faults.got")"
+grep -qx '2 "3 (32K)" 81555 81260 81880 "-24.0%"' "$tmp/faults-more/faults.dat" ||
+	err "faults.dat, order 3: $(grep '"3 ' "$tmp/faults-more/faults.dat")"
+# a metric where higher is better (run -- CMD's ops): analyze calls its gain
+# a rise over the order-0 value, and so does the gain figure's y label (it
+# said "ops (higher is better) saved vs order 0 (%)")
+"$bin" analyze "$data/command_higher.json" | grep -q "rise over the order-0 value" ||
+	err "analyze no longer calls command_higher's gain a rise"
+"$bin" plot "$data/command_higher.json" -o "$tmp/higher" >/dev/null || err "plot command_higher: exit $?"
+grep -qx "ylabel_text = 'ops (higher is better), rise over order 0 (%)'" "$tmp/higher/gain.gp" ||
+	err "higher-is-better gain: $(grep '^ylabel_text' "$tmp/higher/gain.gp")"
 # a kept script redraws its figure
 (cd "$tmp/png/sub" && rm gain.png && gnuplot gain.gp 2>/dev/null && [ -s gain.png ]) || err "gnuplot gain.gp does not redraw"
+
+# every figure written is listed on stdout ("Prints the files written"):
+# 36 more metrics give 34 pictures, and the list stopped at 32
+python3 - "$data/knee2.json" "$tmp/many.json" <<'EOT'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    for i in range(36):
+        t["metrics"]["extra_%02d" % i] = {"value": 100.0 + i + t["order"], "source": "workload"}
+json.dump(d, open(sys.argv[2], "w"))
+EOT
+"$bin" plot "$tmp/many.json" -o "$tmp/many" >"$tmp/list" || err "plot of 36 more metrics: exit $?"
+ls "$tmp/many"/*.png | sort >"$tmp/on-disk"
+[ "$(wc -l <"$tmp/on-disk")" -gt 32 ] || err "plot of 36 more metrics: only $(wc -l <"$tmp/on-disk") pictures"
+sort "$tmp/list" | cmp -s - "$tmp/on-disk" ||
+	err "not every picture listed: $(sort "$tmp/list" | diff - "$tmp/on-disk" | grep -c '^>') missing"
+
+# a metric's name in a file name (results take any name of 1-31 bytes): a
+# tab made NAME.gp read 'metric_a b.dat', not the file on disk (exit 1 and
+# an empty picture), a '/' a path into a missing subdirectory ("cannot
+# write .../metric_a/b.dat"); now '/', space and control characters are '_',
+# and names that meet ('a/b', 'a_b', 'a<newline>b') are told apart
+for m in 'a\tb' 'a/b'; do
+	jq --arg m "$(printf "$m")" '.trials[].metrics |= with_entries(if .key == "ops" then .key = $m else . end)' \
+		"$data/command_higher.json" >"$tmp/name.json"
+	rm -rf "$tmp/name"
+	"$bin" plot "$tmp/name.json" -o "$tmp/name" >"$tmp/list" 2>"$tmp/err" || err "metric '$m': exit $?: $(cat "$tmp/err")"
+	grep -qx "$tmp/name/metric_a_b.png" "$tmp/list" || err "metric '$m': $(cat "$tmp/list")"
+	grep -qx "datafile = 'metric_a_b.dat'" "$tmp/name/metric_a_b.gp" || err "metric '$m': metric_a_b.gp names another file"
+	[ -z "$(find "$tmp/name" -mindepth 1 -type d)" ] || err "metric '$m': a subdirectory $(find "$tmp/name" -mindepth 1 -type d)"
+done
+jq '.trials[].metrics |= (with_entries(if .key == "ops" then .key = "a/b" else . end) +
+	{"a_b": {"value": 5, "source": "workload"}, "a\nb": {"value": 7, "source": "workload"}})' \
+	"$data/command_higher.json" >"$tmp/names.json"
+"$bin" plot "$tmp/names.json" -o "$tmp/names" >"$tmp/list" || err "three metric names that meet: exit $?"
+for f in metric_a_b metric_a_b-2 metric_a_b-3; do
+	grep -qx "$tmp/names/$f.png" "$tmp/list" || err "three metric names that meet: $f.png not listed"
+	[ "$(head -1 "$tmp/names/$f.gp")" = "# written by mthpscope; redraw with: gnuplot $f.gp (in this directory)" ] &&
+		grep -qx "datafile = '$f.dat'" "$tmp/names/$f.gp" || err "three metric names that meet: $f.gp"
+done
+[ "$(ls "$tmp/names" | grep -c '^metric_a_b.*\.png$')" = 3 ] || err "three metric names that meet: $(ls "$tmp/names")"
+# a directory near PATH_MAX: fig_init cut the paths short and wrote "gain.d"
+# and "gain.g" (or "gain"); now a clear error, and the directories made go
+long=$tmp/long
+while [ ${#long} -lt 3880 ]; do long=$long/$(printf 'd%.0s' $(seq 200)); done
+long=$long/$(printf 'e%.0s' $(seq $((4089 - ${#long}))))
+"$bin" plot "$data/flat.json" -o "$long" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "cannot write gain.dat into a directory whose path has 4090 bytes: its path would pass PATH_MAX" "$tmp/err" ||
+	err "a ${#long}-byte directory: $(cut -c1-200 "$tmp/err")"
+[ -e "$tmp/long" ] && err "a ${#long}-byte directory: left $(find "$tmp/long" -type f | sed 's@.*/@@')"
 
 # a relative -o, then the directory moved: NAME.gp stands on its own
 (cd "$tmp" && "$bin" plot "$data/flat.json" -o rel/figs >/dev/null) || err "relative -o: exit $?"
@@ -95,6 +192,29 @@ grep -q "1000069'$" "$tmp/c70/collapse.gp" || err "collapse, 70 long titles: the
 "$bin" plot "$tmp/runs130.json" -o "$tmp/c130" >/dev/null 2>"$tmp/err" || err "collapse, 130 runs: exit $?, $(cat "$tmp/err")"
 [ "$(png_size "$tmp/c130/collapse.png")" = 6160x3250 ] || err "collapse, 130 runs: $(png_size "$tmp/c130/collapse.png")"
 
+# every collapse panel on one scale: a run whose RSS doubles (max_ptes_none
+# 511 here: 4 MiB of an 8 MiB span collapsed to one PMD folio) is twice as
+# high as the one that stays at 4 MiB, and a shorter timeline ends short of
+# the longest one's x; each panel had its own autoscaled y and x, so both
+# filled their panel. The ranges gnuplot drew the last (small, short) panel
+# with: y to the 8 MiB span, x to the 0.3 s of the longest timeline.
+python3 - "$tmp/scale.json" <<'EOT'
+import json, sys
+run = lambda m, tl: {"max_ptes_none": m, "timeline": [{"t_ms": t, "hist": h} for t, h in tl]}
+json.dump({"schema": "mthpscope.collapse/1", "host": {"page_size": 4096, "kernel": "7.3.4"},
+           "config": {"mode": "khugepaged", "span": 8 << 20, "fill": 0.5, "orders": [4, 9]},
+           "runs": [run(511, [(0, {"0": 1024}), (100, {"0": 512, "9": 512}), (300, {"9": 2048})]),
+                    run(0, [(0, {"0": 1024}), (100, {"0": 512, "4": 512})])]},
+          open(sys.argv[1], "w"))
+EOT
+"$bin" plot "$tmp/scale.json" -o "$tmp/scale" >/dev/null || err "collapse scale: exit $?"
+grep -qx 'ymax = 8' "$tmp/scale/collapse.gp" && grep -qx 'xmax = 0.3' "$tmp/scale/collapse.gp" ||
+	err "collapse scale: $(grep '^[xy]max' "$tmp/scale/collapse.gp")"
+(cd "$tmp/scale" && { cat collapse.gp; echo "print sprintf('%g %g', GPVAL_Y_MAX, GPVAL_X_MAX)"; } |
+	gnuplot 2>&1 >/dev/null) >"$tmp/scale.got"
+[ "$(tail -1 "$tmp/scale.got")" = "8 0.3" ] ||
+	err "collapse panels not on one scale: the last one drew y to, x to: $(tail -1 "$tmp/scale.got")"
+
 # a record document (a real recording, tests/data/record/README): its three
 # figures, and the hot windows' TLB entries (source model) exactly as the file has them
 "$bin" plot "$data/record/record-tlb.json" -o "$tmp/rec" >"$tmp/list" || err "record: exit $?"
@@ -113,14 +233,84 @@ cat >"$tmp/rec.want" <<'EOT'
 "7ffd45400000\n[stack]" 4 1 1
 EOT
 cmp -s "$tmp/rec/record_tlb.dat" "$tmp/rec.want" || err "record_tlb.dat: $(diff "$tmp/rec.want" "$tmp/rec/record_tlb.dat")"
+# a document's string in a comment line: a newline in tlb_model.model was
+# written raw into record_tlb.dat's '#' line, and what followed it became a
+# data row that was drawn; now it is a space, the rows as above
+jq '.tlb_model.model = "zen5\n1 999 999 999"' "$data/record/record-tlb.json" >"$tmp/rec-nl.json"
+"$bin" plot "$tmp/rec-nl.json" -o "$tmp/rec-nl" >/dev/null || err "record, newline in the model: exit $?"
+sed -i '1s/(source model, zen5)$/(source model, zen5 1 999 999 999)/' "$tmp/rec.want"
+cmp -s "$tmp/rec-nl/record_tlb.dat" "$tmp/rec.want" ||
+	err "record_tlb.dat, newline in the model: $(diff "$tmp/rec.want" "$tmp/rec-nl/record_tlb.dat")"
+grep -q '^1 999' "$tmp/rec-nl/record_tlb.gp" && err "record_tlb.gp: the model's newline breaks a line"
 jq 'del(.windows[].tlb)' "$data/record/record-tlb.json" >"$tmp/rec-notlb.json"
 "$bin" plot "$tmp/rec-notlb.json" -o "$tmp/rec2" >/dev/null || err "record without tlb: exit $?"
 [ -e "$tmp/rec2/record_tlb.png" ] && err "record without tlb: record_tlb.png drawn"
+
+# FILE is read once, with the results reader's 64 MiB limit: a pipe or a
+# process substitution can be read only once, and plot read FILE up to three
+# times (collapse? record? results), so each of these said "the file is
+# empty"; the two looks before the results reader also parsed a file of any
+# size (a 65 MiB collapse document was plotted)
+for f in knee4.json collapse-sweep.json record/record-tlb.json; do
+	n=$(basename "$f" .json)
+	"$bin" plot "$data/$f" -o "$tmp/once/$n-file" | sed 's@.*/@@' >"$tmp/once-$n.want"
+	"$bin" plot <(cat "$data/$f") -o "$tmp/once/$n-subst" >"$tmp/out" 2>"$tmp/err" ||
+		err "plot <(cat $f): exit $?: $(cat "$tmp/err")"
+	[ "$(sed 's@.*/@@' "$tmp/out")" = "$(cat "$tmp/once-$n.want")" ] || err "plot <(cat $f): $(cat "$tmp/out")"
+	cat "$data/$f" | "$bin" plot /dev/stdin -o "$tmp/once/$n-pipe" >"$tmp/out" 2>"$tmp/err" ||
+		err "cat $f | plot /dev/stdin: exit $?: $(cat "$tmp/err")"
+	[ "$(sed 's@.*/@@' "$tmp/out")" = "$(cat "$tmp/once-$n.want")" ] || err "plot /dev/stdin ($f): $(cat "$tmp/out")"
+	for d in "$tmp/once/$n-file"/*.dat; do
+		cmp -s "$d" "$tmp/once/$n-pipe/${d##*/}" || err "plot /dev/stdin of $f: ${d##*/} differs"
+	done
+done
+python3 - "$data/collapse-sweep.json" "$tmp/big-collapse.json" <<'EOT'
+import sys
+open(sys.argv[2], "w").write(open(sys.argv[1]).read() + " " * (65 << 20))
+EOT
+"$bin" plot "$tmp/big-collapse.json" -o "$tmp/big" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "64 MiB limit" "$tmp/err" || err "a 65 MiB collapse document: $(cat "$tmp/err")"
+rm -f "$tmp/big-collapse.json"
 
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"
 grep -q "gnuplot-nox" "$tmp/err" || err "no gnuplot: no advice"
+# ... and nothing this run created stays: it left gain.dat, gain.gp and an
+# empty gain.log (collapse.*, ab-*.* the same), and the directory it made;
+# a directory that was there keeps what it held, and only that
+[ -e "$tmp/nognuplot" ] && err "no gnuplot: left $(find "$tmp/nognuplot")"
+mkdir -p "$tmp/nognuplot-had" && echo kept >"$tmp/nognuplot-had/notes.txt"
+for f in flat.json collapse-sweep.json record/record-tlb.json; do
+	PATH=/nonexistent "$bin" plot "$data/$f" -o "$tmp/nognuplot-had" >/dev/null 2>&1
+	[ $? -eq 3 ] || err "no gnuplot, $f: not exit 3"
+	PATH=/nonexistent "$bin" plot "$data/$f" -o "$tmp/nognuplot-new/sub" >/dev/null 2>&1
+	[ -e "$tmp/nognuplot-new" ] && err "no gnuplot, $f: left $(find "$tmp/nognuplot-new")"
+done
+PATH=/nonexistent "$bin" compare "$data/compare-base.json" "$data/compare-slow20.json" \
+	--plot "$tmp/nognuplot-had" >/dev/null 2>&1
+[ $? -eq 3 ] || err "no gnuplot, compare --plot: not exit 3"
+PATH=/nonexistent "$bin" compare "$data/compare-base.json" "$data/compare-slow20.json" \
+	--plot "$tmp/nognuplot-new" >/dev/null 2>&1
+[ -e "$tmp/nognuplot-new" ] && err "no gnuplot, compare --plot: left $(find "$tmp/nognuplot-new")"
+[ "$(ls -A "$tmp/nognuplot-had")" = notes.txt ] || err "no gnuplot: left $(ls -A "$tmp/nognuplot-had")"
+# gnuplot that exits 0 without a complete picture: a picture an earlier run
+# left is not this run's to delete (it was); one this run cut short is
+mkdir -p "$tmp/fakebin" "$tmp/had"
+cat >"$tmp/fakebin/gnuplot" <<'EOT'
+#!/bin/sh
+[ "${FAKE_GNUPLOT:-}" = short ] && printf PNG >"${1%.gp}.png"
+exit 0
+EOT
+chmod +x "$tmp/fakebin/gnuplot"
+echo "an earlier picture" >"$tmp/had/gain.png"
+PATH=$tmp/fakebin:$PATH "$bin" plot "$data/flat.json" -o "$tmp/had" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "wrote no complete gain.png" "$tmp/err" || err "gnuplot writing nothing: $(cat "$tmp/err")"
+[ "$(cat "$tmp/had/gain.png" 2>&1)" = "an earlier picture" ] || err "gnuplot writing nothing: the earlier gain.png went"
+[ "$(ls -A "$tmp/had")" = gain.png ] || err "gnuplot writing nothing: left $(ls -A "$tmp/had")"
+FAKE_GNUPLOT=short PATH=$tmp/fakebin:$PATH "$bin" plot "$data/flat.json" -o "$tmp/had" >/dev/null 2>&1
+[ $? -eq 1 ] || err "gnuplot writing a cut picture: not exit 1"
+[ -z "$(ls -A "$tmp/had")" ] || err "gnuplot writing a cut picture: left $(ls -A "$tmp/had")"
 "$bin" plot "$data/bad/nan.json" -o "$tmp/bad" 2>"$tmp/err" >/dev/null
 [ $? -eq 1 ] || err "nan.json: not exit 1"
 grep -q "NaN" "$tmp/err" || err "nan.json: message does not name NaN"

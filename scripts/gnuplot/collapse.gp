@@ -3,7 +3,8 @@
 # datafile: one block per run, two blank lines between; columns: t_s, then
 # the cumulative MiB up to each order, ascending.
 # also: nruns, ncols, orders ('0 9': the order of each column), titles
-# ('511 0': max_ptes_none of each run), ylabel_text
+# ('511 0': max_ptes_none of each run), ylabel_text, ymax (MiB: the span, or
+# the most any sample holds) and xmax (s: the end of the longest timeline)
 load gp_dir . '/common.gp'
 # Up to 8 runs: one column of wide panels. More (a --max-ptes-none sweep
 # has up to 32): a grid of 8 rows; past 64 runs (a document written some
@@ -30,7 +31,11 @@ set rmargin 18
 set key outside right top vertical box title 'folio order'
 set xlabel 'time since the collapse started (s)'
 set ylabel ylabel_text
-set yrange [0:*]
+# One scale in every panel, so that panels compare at a glance: RSS that
+# doubles from one max_ptes_none to the next shows as twice the height (each
+# panel's own autoscale drew both full height).
+if (ymax > 0) { set yrange [0:ymax] } else { set yrange [0:*] }
+if (xmax > 0) { set xrange [0:xmax] }
 set style fill solid 0.85 noborder
 set multiplot layout lay_rows, lay_cols rowsfirst title plot_title . "\n" . plot_subtitle
 do for [k = 0:nruns - 1] {

@@ -338,7 +338,7 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 			   json_t **doc)
 {
 	char why[512];
-	int i, err, rc = MS_EXIT_OK;
+	int err, rc = MS_EXIT_OK;
 
 	if ((err = collapse_doc_json(cd, doc))) {
 		ms_err("collapse: %s", strerror(-err));
@@ -353,7 +353,8 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 		return MS_EXIT_FAIL;
 	}
 	if (o->plot) {
-		struct plot_files files = { .nr = 0 };
+		struct plot_files files = { 0 };
+		size_t f;
 
 		/* the model the document was written from: plot draws what it says */
 		err = plot_collapse(cd, o->plot, PLOT_PNG, &files, why, sizeof(why));
@@ -361,8 +362,9 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 			ms_err("collapse: %s", why);
 			rc = err == -ENOPKG ? MS_EXIT_ENV : MS_EXIT_FAIL;
 		}
-		for (i = 0; i < files.nr; i++)
-			ms_note("collapse: wrote %s/%s", o->plot, files.name[i]);
+		for (f = 0; f < files.nr; f++)
+			ms_note("collapse: wrote %s/%s", o->plot, files.name[f]);
+		plot_files_free(&files);
 	}
 	return rc;
 }

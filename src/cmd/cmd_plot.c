@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
@@ -26,14 +27,14 @@ static const struct cli_cmd plot_cli = {
 	.args = "FILE",
 	.summary = "Figures of a results file: per-order bars with CIs, gain, span staircase, "
 		   "gain vs bloat, faults.",
-	.details = "Writes into DIR: gain.* (primary metric saved vs order 0, CI whiskers,\n"
-		   "materiality line, recommended order marked), metric_<name>.* (per-order\n"
-		   "bars of every metric that is not zero at every order), staircase.* (when\n"
-		   "the file holds several spans: log x, one line per order), gain_bloat.*\n"
-		   "(gain against sparse RSS, when sparse trials exist), faults.* (page faults\n"
-		   "per order, log y). Each figure keeps its NAME.dat and NAME.gp; 'gnuplot\n"
-		   "NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox). Prints the files\n"
-		   "written.\n"
+	.details = "Writes into DIR: gain.* (primary metric saved vs order 0, or its rise where\n"
+		   "higher is better; CI whiskers, materiality line, recommended order marked),\n"
+		   "metric_<name>.* (per-order bars of every metric that is not zero at every\n"
+		   "order), staircase.* (when the file holds several spans: log x, one line per\n"
+		   "order), gain_bloat.* (gain against sparse RSS, when sparse trials exist),\n"
+		   "faults.* (page faults per order, log y). Each figure keeps its NAME.dat and\n"
+		   "NAME.gp; 'gnuplot NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox).\n"
+		   "Prints the files written.\n"
 		   "An mthpscope collapse document (" COLLAPSE_SCHEMA ") gives collapse.*:\n"
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "An mthpscope record document (" RECORD_SCHEMA ") gives record_orders.*\n"
@@ -53,58 +54,138 @@ static const struct cli_cmd plot_cli = {
 	},
 };
 
-/* A collapse document (COLLAPSE_SCHEMA) gets its own figure (order mass over
- * time), a record document (RECORD_SCHEMA) its two; anything else goes to
- * the results reader and its checks. */
-static bool has_schema(const char *file, const char *prefix)
-{
-	json_t *doc = json_load_file(file, 0, NULL);
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool yes = schema && !strncmp(schema, prefix, strlen(prefix));
+enum plot_doc { PLOT_DOC_OTHER, PLOT_DOC_COLLAPSE, PLOT_DOC_RECORD };
 
-	json_decref(doc);
-	return yes;
+/* The JSON of buf: a collapse document (COLLAPSE_SCHEMA) gets its own
+ * figure (order mass over time), a record document (RECORD_SCHEMA) its
+ * two. *doc is the document as their readers take it (duplicate keys
+ * rejected), NULL with *je saying why when it is not JSON that way. */
+static enum plot_doc doc_kind(const char *buf, size_t len, json_t **doc, json_error_t *je)
+{
+	json_t *any;
+	const char *schema;
+	enum plot_doc kind = PLOT_DOC_OTHER;
+
+	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+	any = *doc ? json_incref(*doc) : json_loadb(buf, len, 0, NULL);
+	schema = json_string_value(json_object_get(any, "schema"));
+	if (schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
+		kind = PLOT_DOC_COLLAPSE;
+	else if (schema && !strncmp(schema, RECORD_SCHEMA_PREFIX, strlen(RECORD_SCHEMA_PREFIX)))
+		kind = PLOT_DOC_RECORD;
+	json_decref(any);
+	return kind;
 }
 
-enum plot_doc { PLOT_DOC_COLLAPSE, PLOT_DOC_RECORD };
-
-/* A collapse or a record document: load it, plot it, print the files written. */
-static int plot_doc_file(const char *file, enum plot_doc kind, const struct plot_cmd_opts *o)
+/* The pictures written, each on a line (however many), then freed. */
+static void print_files(const char *dir, struct plot_files *files)
 {
-	struct plot_files files = { .nr = 0 };
+	size_t i;
+
+	for (i = 0; i < files->nr; i++)
+		printf("%s/%s\n", dir, files->name[i]);
+	plot_files_free(files);
+}
+
+/* A collapse or a record document: read it, plot it, print the files written. */
+static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const json_error_t *je,
+		    const struct plot_cmd_opts *o)
+{
+	struct plot_files files = { 0 };
 	struct collapse_doc cd;
 	struct record_doc rd;
 	char err[1024];
-	int i, rc;
+	int rc;
 
-	if (kind == PLOT_DOC_COLLAPSE) {
-		rc = collapse_doc_load(file, &cd, err, sizeof(err));
+	if (!doc && kind == PLOT_DOC_COLLAPSE) { /* the readers' words for bad JSON */
+		rc = ms_fail(err, sizeof(err), -EBADMSG, "line %d: %s", je->line, je->text);
+	} else if (!doc) {
+		rc = ms_fail(err, sizeof(err), -EBADMSG, "%s:%d:%d: %s", file, je->line, je->column,
+			     je->text);
+	} else if (kind == PLOT_DOC_COLLAPSE) {
+		rc = collapse_doc_read(doc, &cd, err, sizeof(err));
 		if (!rc)
 			rc = plot_collapse(&cd, o->dir, o->format, &files, err, sizeof(err));
 		collapse_doc_free(&cd);
 	} else {
-		rc = record_doc_load(file, &rd, err, sizeof(err));
+		rc = record_doc_read(doc, &rd, err, sizeof(err));
 		if (!rc)
 			rc = plot_record(&rd, o->dir, o->format, &files, err, sizeof(err));
 		record_doc_free(&rd);
 	}
 	if (rc)
 		ms_err("plot: %s: %s", file, err);
-	for (i = 0; i < files.nr; i++)
-		printf("%s/%s\n", o->dir, files.name[i]);
+	print_files(o->dir, &files);
 	if (rc == -ENOPKG)
 		return MS_EXIT_ENV;
 	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
 }
 
+/* The figures of a results file's analysis, then those of the TLB model. */
+static int plot_results(const char *file, struct results *r, const struct plot_cmd_opts *o)
+{
+	struct plot_files files = { 0 };
+	struct analysis *a = NULL;
+	char err[1024];
+	int rc;
+
+	if (analyze_run(r, &o->ao, &a, err, sizeof(err))) {
+		ms_err("plot: %s: %s", file, err);
+		return MS_EXIT_FAIL;
+	}
+	rc = plot_analysis(a, o->dir, o->format, &files, err, sizeof(err));
+	if (!rc && tlb_predict_has_layouts(a)) {
+		/* the model the trials name, over their layouts (source model) */
+		static struct tlb_prediction p;
+
+		tlb_predict(a, NULL, &p);
+		rc = plot_tlb(a, &p, o->dir, o->format, &files, err, sizeof(err));
+	}
+	if (rc)
+		ms_err("plot: %s", err);
+	print_files(o->dir, &files);
+	analyze_free(a);
+	if (rc == -ENOPKG)
+		return MS_EXIT_ENV;
+	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+}
+
+/* FILE read once (a pipe or <(...) can be read only once), with the results
+ * reader's limit, then plotted by what it holds: a results file, else a
+ * collapse or a record document, else the results reader's complaint. */
+static int plot_file(const char *file, const struct plot_cmd_opts *o)
+{
+	struct results *r = NULL;
+	enum plot_doc kind;
+	json_t *doc = NULL;
+	json_error_t je;
+	char err[1024];
+	size_t len;
+	char *buf;
+	int rc;
+
+	if (results_read_file(file, &buf, &len, err, sizeof(err))) {
+		ms_err("plot: %s", err);
+		return MS_EXIT_FAIL;
+	}
+	if (!results_load_buffer(buf ? buf : "", len, file, &r, err, sizeof(err))) {
+		rc = plot_results(file, r, o);
+		results_free(r);
+	} else if ((kind = doc_kind(buf ? buf : "", len, &doc, &je)) != PLOT_DOC_OTHER) {
+		rc = plot_doc(file, kind, doc, &je, o);
+	} else {
+		ms_err("plot: %s", err);
+		rc = MS_EXIT_FAIL;
+	}
+	json_decref(doc);
+	free(buf);
+	return rc;
+}
+
 static int plot_cmd(int argc, char **argv)
 {
 	struct plot_cmd_opts o = { .format = PLOT_PNG };
-	struct results *r = NULL;
-	struct analysis *a = NULL;
-	struct plot_files files;
 	const char *file = NULL;
-	char err[1024];
 	int i, rc;
 
 	i = cli_parse_mixed(&plot_cli, argc, argv, &o, &file, 1);
@@ -118,36 +199,7 @@ static int plot_cmd(int argc, char **argv)
 	}
 	if ((rc = cli_check_outputs(&plot_cli, &o)))
 		return rc;
-	if (collapse_doc_file_is(file))
-		return plot_doc_file(file, PLOT_DOC_COLLAPSE, &o);
-	if (has_schema(file, RECORD_SCHEMA_PREFIX))
-		return plot_doc_file(file, PLOT_DOC_RECORD, &o);
-	if (results_load(file, &r, err, sizeof(err))) {
-		ms_err("plot: %s", err);
-		return MS_EXIT_FAIL;
-	}
-	if (analyze_run(r, &o.ao, &a, err, sizeof(err))) {
-		ms_err("plot: %s: %s", file, err);
-		results_free(r);
-		return MS_EXIT_FAIL;
-	}
-	rc = plot_analysis(a, o.dir, o.format, &files, err, sizeof(err));
-	if (!rc && tlb_predict_has_layouts(a)) {
-		/* the model the trials name, over their layouts (source model) */
-		static struct tlb_prediction p;
-
-		tlb_predict(a, NULL, &p);
-		rc = plot_tlb(a, &p, o.dir, o.format, &files, err, sizeof(err));
-	}
-	if (rc)
-		ms_err("plot: %s", err);
-	for (i = 0; i < files.nr; i++)
-		printf("%s/%s\n", o.dir, files.name[i]);
-	analyze_free(a);
-	results_free(r);
-	if (rc == -ENOPKG)
-		return MS_EXIT_ENV;
-	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
+	return plot_file(file, &o);
 }
 
 MS_COMMAND(plot, "figures of a results file (gnuplot): bars with CIs, staircase, costs");

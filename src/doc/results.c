@@ -1268,15 +1268,66 @@ out:
 	return 0;
 }
 
-int results_load(const char *path, struct results **out, char *err, size_t errsize)
+/* fd's bytes into a malloc'd *buf, read to RESULTS_MAX_BYTES + 1 so that a
+ * pipe that keeps going is caught too. */
+static int read_limited(struct rd *rd, int fd, size_t cap, char **buf, size_t *len)
+{
+	char *b = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap > RESULTS_MAX_BYTES) {
+				rc = rd_fail(rd, -EFBIG, "more than the %u MiB limit for a results "
+					     "file", RESULTS_MAX_BYTES >> 20);
+				goto out;
+			}
+			cap *= 2;
+			nb = realloc(b, cap);
+			if (!nb) {
+				rc = rd_fail(rd, -ENOMEM, "out of memory");
+				goto out;
+			}
+			b = nb;
+		}
+		if (!b && !(b = malloc(cap))) {
+			rc = rd_fail(rd, -ENOMEM, "out of memory");
+			goto out;
+		}
+		got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = rd_fail(rd, -errno, "read failed: %s", strerror(errno));
+			goto out;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+out:
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int results_read_file(const char *path, char **buf, size_t *len, char *err, size_t errsize)
 {
 	struct rd rd = { path, err, errsize };
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0, cap;
 	int fd, rc;
 
-	*out = NULL;
+	*buf = NULL;
+	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rd_fail(&rd, -errno, "cannot open: %s", strerror(errno));
@@ -1293,46 +1344,24 @@ int results_load(const char *path, struct results **out, char *err, size_t errsi
 			     "file", (unsigned long long)st.st_size, RESULTS_MAX_BYTES >> 20);
 		goto out;
 	}
-	/* read to the limit + 1 so a pipe that keeps going is caught too */
-	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16;
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap > RESULTS_MAX_BYTES) {
-				rc = rd_fail(&rd, -EFBIG, "more than the %u MiB limit for a results "
-					     "file", RESULTS_MAX_BYTES >> 20);
-				goto out;
-			}
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				rc = rd_fail(&rd, -ENOMEM, "out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		if (!buf && !(buf = malloc(cap))) {
-			rc = rd_fail(&rd, -ENOMEM, "out of memory");
-			goto out;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = rd_fail(&rd, -errno, "read failed: %s", strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	rc = results_load_buffer(buf ? buf : "", len, path, out, err, errsize);
+	rc = read_limited(&rd, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16, buf,
+			  len);
 out:
-	free(buf);
 	close(fd);
+	return rc;
+}
+
+int results_load(const char *path, struct results **out, char *err, size_t errsize)
+{
+	size_t len;
+	char *buf;
+	int rc;
+
+	*out = NULL;
+	if ((rc = results_read_file(path, &buf, &len, err, errsize)))
+		return rc;
+	rc = results_load_buffer(buf ? buf : "", len, path, out, err, errsize);
+	free(buf);
 	return rc;
 }
 

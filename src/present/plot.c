@@ -3,9 +3,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,23 +50,158 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* One figure being written: paths of its three files. */
+/* Text inside a '#' comment line of NAME.dat or NAME.gp: a control
+ * character (a newline would end the comment and start a data row or a
+ * command) becomes a space. */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* A quoted data-file label: gnuplot's "..." with no quote or control inside. */
+static void dat_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
+	fputc('"', f);
+}
+
+/* The longest name of a figure: a file name component (NAME_MAX) less its
+ * longest extension (".png", ".svg", ".dat", ".log"). */
+#define FIG_NAME_MAX (NAME_MAX - 4)
+
+/* One figure being written: paths of its files, and the picture's state
+ * before this run (fig_wrote_out). */
 struct fig {
 	const char *dir;
-	char name[64];
-	char dat[4096], gp[4096], out[4096], log[4096];
+	char name[FIG_NAME_MAX + 1];
+	char dat[PATH_MAX], gp[PATH_MAX], out[PATH_MAX], log[PATH_MAX];
 	enum plot_format fmt;
+	bool had_out;
+	struct stat out_st;
 };
 
-static void fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt)
+/*
+ * The one way a figure's name is made from the strings it comes from (a
+ * metric's name, a compared file's label, a pattern): '/', space and
+ * control characters become '_', so the name is one file name component
+ * (no subdirectory) that NAME.gp, gnuplot and a shell read as written. A
+ * name longer than FIG_NAME_MAX keeps its start and ends in '-' and eight
+ * hex digits of a hash (FNV-1a) of all of it, so two long names stay apart.
+ */
+static void fig_name(char *dst, const char *src)
 {
+	size_t i, n = strlen(src), keep = n;
+	uint32_t h = 2166136261u;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)src[i]) * 16777619u;
+	if (n > FIG_NAME_MAX) /* not inside a UTF-8 character */
+		for (keep = FIG_NAME_MAX - 9; keep && (src[keep] & 0xc0) == 0x80; keep--)
+			;
+	for (i = 0; i < keep; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = c == '/' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : (char)c;
+	}
+	if (keep < n)
+		i += (size_t)snprintf(dst + i, 10, "-%08x", (unsigned int)h);
+	dst[i] = '\0';
+}
+
+/* Is the picture file name pic in the list? */
+static bool files_has(const struct plot_files *out, const char *pic)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->name[i], pic))
+			return true;
+	return false;
+}
+
+/* name (of FIG_NAME_MAX at most) made unlike every picture in out: "-2",
+ * "-3", ... appended, the name cut to make room, until none has it. */
+static void fig_unique(char *name, const struct plot_files *out, const char *ext)
+{
+	char base[FIG_NAME_MAX + 1], pic[NAME_MAX + 1], suffix[16];
+	unsigned int n = 1;
+	size_t keep;
+
+	snprintf(base, sizeof(base), "%s", name);
+	for (;;) {
+		snprintf(pic, sizeof(pic), "%s.%s", name, ext);
+		if (!files_has(out, pic))
+			return;
+		snprintf(suffix, sizeof(suffix), "-%u", ++n);
+		keep = strlen(base);
+		if (keep > FIG_NAME_MAX - strlen(suffix))
+			keep = FIG_NAME_MAX - strlen(suffix);
+		snprintf(name, FIG_NAME_MAX + 1, "%.*s%s", (int)keep, base, suffix);
+	}
+}
+
+/* dir/NAME.ext into path (PATH_MAX), or -ENAMETOOLONG: a cut path would
+ * name another file ("gain.d" for "gain.dat"). */
+static int fig_path(const struct fig *g, char *path, const char *ext, char *err,
+		    size_t errsize)
+{
+	int n = snprintf(path, PATH_MAX, "%s/%s.%s", g->dir, g->name, ext);
+
+	if (n < 0 || n >= PATH_MAX)
+		return ms_fail(err, errsize, -ENAMETOOLONG, "cannot write %s.%s into a directory "
+			       "whose path has %zu bytes: its path would pass PATH_MAX (%d)",
+			       g->name, ext, strlen(g->dir), PATH_MAX);
+	return 0;
+}
+
+/* The figure's name (fig_name; unlike the pictures already in out, when out
+ * is set) and paths; the picture's state before this run. */
+static int fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt,
+		    const struct plot_files *out, char *err, size_t errsize)
+{
+	const char *ext = fmt == PLOT_SVG ? "svg" : "png";
+	int rc;
+
 	g->dir = dir;
 	g->fmt = fmt;
-	snprintf(g->name, sizeof(g->name), "%s", name);
-	snprintf(g->dat, sizeof(g->dat), "%s/%s.dat", dir, name);
-	snprintf(g->gp, sizeof(g->gp), "%s/%s.gp", dir, name);
-	snprintf(g->log, sizeof(g->log), "%s/%s.log", dir, name);
-	snprintf(g->out, sizeof(g->out), "%s/%s.%s", dir, name, fmt == PLOT_SVG ? "svg" : "png");
+	fig_name(g->name, name);
+	if (out)
+		fig_unique(g->name, out, ext);
+	if ((rc = fig_path(g, g->dat, "dat", err, errsize)) ||
+	    (rc = fig_path(g, g->gp, "gp", err, errsize)) ||
+	    (rc = fig_path(g, g->log, "log", err, errsize)) ||
+	    (rc = fig_path(g, g->out, ext, err, errsize)))
+		return rc;
+	g->had_out = stat(g->out, &g->out_st) == 0;
+	return 0;
+}
+
+/* Did this run write the picture: it was not there before, or gnuplot
+ * changed it? A picture this run did not touch (an earlier run's) is not
+ * ours to delete when the figure fails. */
+static bool fig_wrote_out(const struct fig *g)
+{
+	struct stat st;
+
+	if (stat(g->out, &st) || !S_ISREG(st.st_mode))
+		return false;
+	if (!g->had_out)
+		return true;
+	return st.st_dev != g->out_st.st_dev || st.st_ino != g->out_st.st_ino ||
+	       st.st_size != g->out_st.st_size || st.st_mtim.tv_sec != g->out_st.st_mtim.tv_sec ||
+	       st.st_mtim.tv_nsec != g->out_st.st_mtim.tv_nsec;
+}
+
+/* The picture when this run wrote it and it is empty (or, all, any size). */
+static void fig_unlink_out(const struct fig *g, bool all)
+{
+	struct stat st;
+
+	if (fig_wrote_out(g) && (all || (stat(g->out, &st) == 0 && st.st_size == 0)))
+		unlink(g->out);
 }
 
 /* 0, or the -errno of the write that failed (ENOSPC on a full disk). */
@@ -87,8 +224,7 @@ static void fig_discard(const struct fig *g)
 
 	unlink(g->dat);
 	unlink(g->gp);
-	if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-		unlink(g->out);
+	fig_unlink_out(g, false);
 	if (stat(g->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 		unlink(g->log);
 }
@@ -116,8 +252,9 @@ static int fig_script(const struct fig *g, FILE *dat, const char *title, const c
 	f = fopen(g->gp, "w");
 	if (!f)
 		return fig_write_failed(g, g->gp, -errno, err, errsize);
-	fprintf(f, "# written by mthpscope; redraw with: gnuplot %s.gp (in this directory)\n",
-		g->name);
+	fputs("# written by mthpscope; redraw with: gnuplot ", f);
+	comment_text(f, g->name);
+	fputs(".gp (in this directory)\n", f);
 	fprintf(f, "term_type = '%s'\noutfile = ", g->fmt == PLOT_SVG ? "svg" : "png");
 	gp_string(f, strrchr(g->out, '/') + 1);
 	fprintf(f, "\ndatafile = ");
@@ -149,11 +286,13 @@ static int fig_drop(const struct fig *g, FILE *dat, char *err, size_t errsize)
 static int copy_template(FILE *script, const char *template, int depth, char *err,
 			 size_t errsize)
 {
-	char path[4096], line[1024];
+	char path[PATH_MAX], line[1024];
 	FILE *t;
 	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", template_dir(), template);
+	if (snprintf(path, sizeof(path), "%s/%s", template_dir(), template) >= (int)sizeof(path))
+		return ms_fail(err, errsize, -ENAMETOOLONG, "the gnuplot template directory's path "
+			       "is too long: %s", template_dir());
 	t = fopen(path, "r");
 	if (!t)
 		return ms_fail(err, errsize, -ENOPKG, "gnuplot template %s not found (set "
@@ -199,8 +338,7 @@ static bool output_complete(const struct fig *g)
  * NAME.log, kept on failure. */
 static int fig_run(const struct fig *g, char *err, size_t errsize)
 {
-	char line[256] = "", script[80];
-	struct stat st;
+	char line[256] = "", script[FIG_NAME_MAX + 4];
 	FILE *lf;
 	pid_t pid;
 	int status, fd;
@@ -227,15 +365,19 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return ms_fail(err, errsize, -errno, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		/* nothing of this figure stays: its data, script and log */
+		unlink(g->log);
+		fig_discard(g);
 		return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
 			    "install gnuplot-nox)");
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
 		/* gnuplot says nothing when its output file cannot be written */
 		struct statvfs vfs;
 		bool full = statvfs(g->dir, &vfs) == 0 && vfs.f_bavail == 0;
 
-		unlink(g->out);
+		fig_unlink_out(g, true);
 		fig_discard(g);
 		return ms_fail(err, errsize, full ? -ENOSPC : -EIO, "gnuplot exited with status 0 but "
 			    "wrote no complete %s%s", strrchr(g->out, '/') + 1,
@@ -252,8 +394,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		line[strcspn(line, "\n")] = '\0';
 		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
 		 * empty figure goes */
-		if (stat(g->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-			unlink(g->out);
+		fig_unlink_out(g, false);
 		return ms_fail(err, errsize, -EIO, "gnuplot failed on %s (%s %d): %s; its output is "
 			    "in %s", g->gp, WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
@@ -261,6 +402,27 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	}
 	unlink(g->log);
 	return 0;
+}
+
+/* One more picture in the list: every one written is listed, however many. */
+static int files_add(struct plot_files *out, const char *name, char *err, size_t errsize)
+{
+	char *copy;
+
+	if (MS_GROW(out->name, out->nr, out->alloc, 16) || !(copy = strdup(name)))
+		return ms_fail(err, errsize, -ENOMEM, "out of memory");
+	out->name[out->nr++] = copy;
+	return 0;
+}
+
+void plot_files_free(struct plot_files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		free(f->name[i]);
+	free(f->name);
+	memset(f, 0, sizeof(*f));
 }
 
 static int fig_finish(struct fig *g, FILE *script, const char *template, struct plot_files *out,
@@ -277,9 +439,8 @@ static int fig_finish(struct fig *g, FILE *script, const char *template, struct 
 		return rc;
 	}
 	rc = fig_run(g, err, errsize);
-	if (!rc && out && out->nr < PLOT_MAX_FILES)
-		snprintf(out->name[out->nr++], sizeof(out->name[0]), "%s",
-			 strrchr(g->out, '/') + 1);
+	if (!rc && out)
+		rc = files_add(out, strrchr(g->out, '/') + 1, err, errsize);
 	return rc;
 }
 
@@ -327,8 +488,14 @@ static const char *rec_title(const struct analysis *a, char *buf, size_t size)
 	return buf;
 }
 
-static int open_dat(const struct fig *g, FILE **f, char *err, size_t errsize)
+/* fig_init, then NAME.dat opened for writing into *f. */
+static int fig_open(struct fig *g, const char *dir, const char *name, enum plot_format fmt,
+		    const struct plot_files *out, FILE **f, char *err, size_t errsize)
 {
+	int rc = fig_init(g, dir, name, fmt, out, err, errsize);
+
+	if (rc)
+		return rc;
 	*f = fopen(g->dat, "w");
 	if (!*f)
 		return fig_write_failed(g, g->dat, -errno, err, errsize);
@@ -358,8 +525,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	int k, rc, x = 0;
 
 	snprintf(name, sizeof(name), "metric_%s%s", m->sparse ? "sparse_" : "", m->name);
-	fig_init(&g, dir, name, fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, name, fmt, out, &d, err, errsize)))
 		return rc;
 	/* bytes read best in MiB, tens of millions of ns best in ms */
 	scale = 1.0;
@@ -432,8 +598,7 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	FILE *d, *s;
 	int k, rc, n = 0;
 
-	fig_init(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# %s label gain_pct lo_pct hi_pct recommended fit_pct\n",
 		vs_bloat ? "rss_multiple" : "x");
@@ -466,7 +631,9 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 		snprintf(title, sizeof(title), "Gain against order 0 in %s (%s)", a->metric,
 			 a->metric_source);
 	subtitle_of(a, sub, sizeof(sub));
-	snprintf(ylabel, sizeof(ylabel), "%s saved vs order 0 (%%)", a->metric_unit);
+	/* analyze's words (report.c): a saving, or a rise where higher is better */
+	snprintf(ylabel, sizeof(ylabel), "%s%s", a->metric_unit,
+		 a->higher_better ? ", rise over order 0 (%)" : " saved vs order 0 (%)");
 	if ((rc = fig_script(&g, d, title, sub, ylabel, &s, err, errsize)))
 		return rc;
 	fprintf(s, "rec_title = ");
@@ -520,8 +687,7 @@ static int plot_staircase(const struct analysis *a, const char *dir, enum plot_f
 	FILE *d, *s;
 	int k, i, rc, blocks = 0;
 
-	fig_init(&g, dir, "staircase", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "staircase", fmt, out, &d, err, errsize)))
 		return rc;
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		bool any = false;
@@ -566,8 +732,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	FILE *d, *s;
 	int k, rc, x = 0;
 
-	fig_init(&g, dir, "faults", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "faults", fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# x label median lo hi saving\n");
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
@@ -580,8 +745,10 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 		num(d, o->faults.median);
 		num(d, o->faults.lo > 0 ? o->faults.lo : o->faults.median);
 		num(d, o->faults.hi);
+		/* analyze's sign (report.c): faults saved are positive, an
+		 * order that faults more than order 0 is negative */
 		if (k && isfinite(o->fault_saving.value))
-			fprintf(d, " \"-%.1f%%\"\n", 100.0 * o->fault_saving.value);
+			fprintf(d, " \"%+.1f%%\"\n", 100.0 * o->fault_saving.value);
 		else
 			fprintf(d, " \"%s\"\n", k ? "" : "baseline");
 	}
@@ -596,25 +763,61 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	return fig_finish(&g, s, "faults.gp", out, err, errsize);
 }
 
-/* mkdir -p */
-static int make_dir(const char *dir, char *err, size_t errsize)
+/* Take away the directories make_dir() created (made: its *made, the
+ * length of the first one's path), deepest first and only while empty: a
+ * plot that fails leaves no directory of its own behind, and one that wrote
+ * a figure keeps it. */
+static void unmake_dir(const char *dir, size_t made)
 {
-	char path[4096];
+	char path[PATH_MAX];
+	char *p;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return;
+	for (;;) {
+		for (p = path + strlen(path); p > path + 1 && p[-1] == '/'; p--)
+			p[-1] = '\0';
+		if (strlen(path) < made || rmdir(path))
+			return;
+		p = strrchr(path, '/');
+		if (!p)
+			return;
+		*p = '\0';
+	}
+}
+
+/* mkdir -p; *made is the length of the first directory it created (SIZE_MAX
+ * when every one was there), for unmake_dir(). */
+static int make_dir(const char *dir, size_t *made, char *err, size_t errsize)
+{
+	char path[PATH_MAX];
 	struct stat st;
 	char *p;
 
+	*made = SIZE_MAX;
+	if (!*dir)
+		return ms_fail(err, errsize, -ENOENT, "no directory named for the figures");
+	if (strlen(dir) >= sizeof(path))
+		return ms_fail(err, errsize, -ENAMETOOLONG, "the directory's path has %zu bytes, "
+			       "more than PATH_MAX (%zu)", strlen(dir), sizeof(path));
 	snprintf(path, sizeof(path), "%s", dir);
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
+	for (p = path + 1;; p++) {
+		bool last = !*p;
+
+		if (!last && *p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
+		if (mkdir(path, 0755) == 0) {
+			if (*made == SIZE_MAX)
+				*made = (size_t)(p - path);
+		} else if (errno != EEXIST) {
 			return ms_fail(err, errsize, -errno, "cannot create %s: %s", path,
 				    strerror(errno));
+		}
+		if (last)
+			break;
 		*p = '/';
 	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return ms_fail(err, errsize, -errno, "cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return ms_fail(err, errsize, -ENOTDIR, "%s is not a directory", dir);
 	return 0;
@@ -630,14 +833,11 @@ static bool all_zero(const struct analyze_metric *m)
 	return true;
 }
 
-int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
-		  struct plot_files *out, char *err, size_t errsize)
+static int analysis_figures(const struct analysis *a, const char *dir, enum plot_format fmt,
+			    struct plot_files *out, char *err, size_t errsize)
 {
 	int i, rc;
 
-	out->nr = 0;
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
 	if ((rc = plot_gain(a, false, dir, fmt, out, err, errsize)))
 		return rc;
 	for (i = 0; i < a->nr_metrics; i++) {
@@ -656,6 +856,19 @@ int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fm
 	return plot_faults(a, dir, fmt, out, err, errsize);
 }
 
+int plot_analysis(const struct analysis *a, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	size_t made;
+	int rc;
+
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	if ((rc = analysis_figures(a, dir, fmt, out, err, errsize)))
+		unmake_dir(dir, made);
+	return rc;
+}
+
 /* ---- the TLB model (src/analysis/tlb_predict.h) ------------------------- */
 
 /* Entries needed per order at the verdict span, each level's capacity. */
@@ -669,8 +882,7 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 	FILE *d, *s;
 	int k, lv, rc, x = 0, same = 1;
 
-	fig_init(&g, dir, "tlb-entries", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "tlb-entries", fmt, out, &d, err, errsize)))
 		return rc;
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		if (!sp->by_order[k].n)
@@ -708,8 +920,7 @@ static int plot_tlb_staircase(const struct analysis *a, const struct tlb_predict
 	struct fig g;
 	FILE *d, *s;
 
-	fig_init(&g, dir, "tlb-staircase", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, "tlb-staircase", fmt, out, &d, err, errsize)))
 		return rc;
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
@@ -755,37 +966,45 @@ static int plot_tlb_staircase(const struct analysis *a, const struct tlb_predict
 int plot_tlb(const struct analysis *a, const struct tlb_prediction *p, const char *dir,
 	     enum plot_format fmt, struct plot_files *out, char *err, size_t errsize)
 {
+	size_t made;
 	int rc;
 
 	if (!p->available)
 		return 0;
-	if ((rc = make_dir(dir, err, errsize)) ||
-	    (rc = plot_tlb_entries(a, p, dir, fmt, out, err, errsize)))
+	if ((rc = make_dir(dir, &made, err, errsize)))
 		return rc;
-	if (a->nr_spans > 1)
-		return plot_tlb_staircase(a, p, dir, fmt, out, err, errsize);
-	return 0;
+	rc = plot_tlb_entries(a, p, dir, fmt, out, err, errsize);
+	if (!rc && a->nr_spans > 1)
+		rc = plot_tlb_staircase(a, p, dir, fmt, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
 }
 
-int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
-	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
-	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+/* The texts of an A/B figure. */
+struct ab_text {
+	const char *title, *subtitle, *ylabel, *label_a, *label_b;
+};
+
+/* One A/B figure into dir (which exists); listed in out when out is set. */
+static int ab_figure(const char *dir, const char *name, enum plot_format fmt,
+		     const struct ab_text *t, const struct plot_ab_row *rows, size_t n,
+		     struct plot_files *out, char *err, size_t errsize)
 {
 	struct fig g;
 	FILE *d, *s;
 	size_t i;
 	int rc;
 
-	if (!n)
-		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
-	fig_init(&g, dir, name, fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
+	if ((rc = fig_open(&g, dir, name, fmt, out, &d, err, errsize)))
 		return rc;
 	fprintf(d, "# x label a a_lo a_hi b b_lo b_hi\n");
 	for (i = 0; i < n; i++) {
-		fprintf(d, "%zu \"%d (%s)\"", i, rows[i].order, rows[i].label);
+		char label[40];
+
+		snprintf(label, sizeof(label), "%d (%s)", rows[i].order, rows[i].label);
+		fprintf(d, "%zu ", i);
+		dat_label(d, label); /* the caller's string: no quote or line break */
 		num(d, rows[i].a);
 		num(d, rows[i].a_lo);
 		num(d, rows[i].a_hi);
@@ -794,45 +1013,43 @@ int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char 
 		num(d, rows[i].b_hi);
 		fputc('\n', d);
 	}
-	if ((rc = fig_script(&g, d, title, subtitle, ylabel, &s, err, errsize)))
+	if ((rc = fig_script(&g, d, t->title, t->subtitle, t->ylabel, &s, err, errsize)))
 		return rc;
 	fprintf(s, "label_a = ");
-	gp_string(s, label_a);
+	gp_string(s, t->label_a);
 	fprintf(s, "\nlabel_b = ");
-	gp_string(s, label_b);
+	gp_string(s, t->label_b);
 	fputc('\n', s);
-	return fig_finish(&g, s, "ab.gp", NULL, err, errsize);
+	return fig_finish(&g, s, "ab.gp", out, err, errsize);
+}
+
+int plot_ab(const char *dir, const char *name, enum plot_format fmt, const char *title,
+	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
+	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize)
+{
+	const struct ab_text t = { title, subtitle, ylabel, label_a, label_b };
+	size_t made;
+	int rc;
+
+	if (!n)
+		return ms_fail(err, errsize, -ENODATA, "no rows to plot");
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	if ((rc = ab_figure(dir, name, fmt, &t, rows, n, NULL, err, errsize)))
+		unmake_dir(dir, made);
+	return rc;
 }
 
 /* ---- mthpscope collapse ----------------------------------------------------- */
 
-int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
-		  struct plot_files *out, char *err, size_t errsize)
+/* One block per run into d: t_s, then the cumulative MiB up to each
+ * order of cols; *ymax the largest total, *xmax the latest t_s. */
+static void collapse_blocks(const struct collapse_doc *doc, unsigned long cols, FILE *d,
+			    double *ymax, double *xmax)
 {
-	char orders[128] = "", title[128], sub[256], en[96] = "";
-	unsigned long cols = doc->hist_orders;
 	size_t r, i;
-	int ncols = 0, o, rc;
-	struct fig g;
-	FILE *d, *s;
+	int o;
 
-	if (out)
-		out->nr = 0;
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
-		if (cols & (1UL << o))
-			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
-				 ncols++ ? " " : "", o);
-	if (!ncols)
-		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
-	for (i = 0; i < doc->config.orders.nr; i++)
-		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
-			 doc->config.orders.order[i]);
-	if ((rc = make_dir(dir, err, errsize)))
-		return rc;
-	fig_init(&g, dir, "collapse", fmt);
-	if ((rc = open_dat(&g, &d, err, errsize)))
-		return rc;
-	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
 	for (r = 0; r < doc->nr_runs; r++) {
 		const struct collapse_doc_run *run = &doc->runs[r];
 
@@ -844,15 +1061,40 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 			double cum = 0;
 
 			fprintf(d, "%.3f", (double)smp->t_ms / 1e3);
+			*xmax = fmax(*xmax, (double)smp->t_ms / 1e3);
 			for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
 				if (!(cols & (1UL << o)))
 					continue;
 				cum += (double)smp->pages[o] * (double)doc->host.topo.page_size / (1 << 20);
 				num(d, cum);
 			}
+			*ymax = fmax(*ymax, cum);
 			fputc('\n', d);
 		}
 	}
+}
+
+/* The collapse figure into dir (which exists): the columns cols, the
+ * orders' names "0 4 9" in orders, ncols of them. */
+static int collapse_figure(const struct collapse_doc *doc, const char *dir,
+			   enum plot_format fmt, unsigned long cols, const char *orders, int ncols,
+			   struct plot_files *out, char *err, size_t errsize)
+{
+	char title[128], sub[256], en[96] = "";
+	double ymax, xmax = 0;
+	struct fig g;
+	FILE *d, *s;
+	size_t r, i;
+	int rc;
+
+	for (i = 0; i < doc->config.orders.nr; i++)
+		snprintf(en + strlen(en), sizeof(en) - strlen(en), "%s%d", i ? "," : "",
+			 doc->config.orders.order[i]);
+	if ((rc = fig_open(&g, dir, "collapse", fmt, out, &d, err, errsize)))
+		return rc;
+	fprintf(d, "# t_s, then cumulative MiB up to order: %s\n", orders);
+	ymax = (double)doc->config.span / (1 << 20);
+	collapse_blocks(doc, cols, d, &ymax, &xmax);
 	snprintf(title, sizeof(title), "mthpscope collapse (%s): folio orders of the span over time",
 		 doc->config.mode[0] ? doc->config.mode : "?");
 	snprintf(sub, sizeof(sub), "kernel %s, %lld MiB span, fill %.0f%%, orders enabled %s",
@@ -863,6 +1105,9 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 		return rc;
 	fprintf(s, "nruns = %zu\nncols = %d\norders = ", doc->nr_runs, ncols);
 	gp_string(s, orders);
+	/* every panel on one scale: y to the span (or the most any sample
+	 * holds), x to the end of the longest timeline */
+	fprintf(s, "\nymax = %.9g\nxmax = %.9g", ymax, xmax);
 	/* as many values as there are runs: no buffer to cut them short (a
 	 * fixed one ended the panel titles of a long sweep) */
 	fprintf(s, "\ntitles = '");
@@ -872,17 +1117,42 @@ int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_for
 	return fig_finish(&g, s, "collapse.gp", out, err, errsize);
 }
 
+int plot_collapse(const struct collapse_doc *doc, const char *dir, enum plot_format fmt,
+		  struct plot_files *out, char *err, size_t errsize)
+{
+	unsigned long cols = doc->hist_orders;
+	char orders[128] = "";
+	int ncols = 0, o, rc;
+	size_t made;
+
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		if (cols & (1UL << o))
+			snprintf(orders + strlen(orders), sizeof(orders) - strlen(orders), "%s%d",
+				 ncols++ ? " " : "", o);
+	if (!ncols)
+		return ms_fail(err, errsize, -ENODATA, "the timelines are empty");
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
+	rc = collapse_figure(doc, dir, fmt, cols, orders, ncols, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
+}
+
 /* ---- compare: A/B figures -------------------------------------------------- */
 
 /* Rows [first, last) share other, pattern, metric and span (rows are
  * sorted that way): one figure. */
 static int plot_compare_group(const struct compare_report *r, size_t first, size_t last,
-		      const char *dir, enum plot_format fmt, char *err, size_t errsize)
+			      const char *dir, enum plot_format fmt, struct plot_files *out,
+			      char *err, size_t errsize)
 {
 	const struct compare_row *w0 = &r->rows[first];
 	const struct compare_input *a = &r->inputs[0], *b = &r->inputs[w0->other];
+	char title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	struct ab_text t = { title, subtitle, ylabel, la, lb };
 	struct plot_ab_row *pr;
-	char name[64], title[256], subtitle[256], ylabel[128], sp[32], la[160], lb[160];
+	char *name = NULL;
 	size_t i;
 	int rc;
 
@@ -904,14 +1174,17 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 		p->b_hi = w->b_hi;
 	}
 	ms_format_size(w0->span, sp, sizeof(sp));
-	/* File names from the metric and what tells figures apart. */
-	snprintf(name, sizeof(name), "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
-		 r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
-		 r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
-		 r->single_span ? "" : sp);
-	for (i = 0; name[i]; i++)
-		if (name[i] == '/' || name[i] == ' ')
-			name[i] = '_';
+	/* File names from the metric and what tells figures apart, whole:
+	 * fig_init makes them safe, short enough and unlike each other (a
+	 * 64-byte buffer cut them, and the figures of files whose labels
+	 * differed only past it overwrote each other). */
+	if (asprintf(&name, "ab-%s%s%s%s%s%s%s", w0->metric, r->nr_inputs > 2 ? "-" : "",
+		     r->nr_inputs > 2 ? b->label : "", r->single_pattern ? "" : "-",
+		     r->single_pattern ? "" : w0->pattern, r->single_span ? "" : "-",
+		     r->single_span ? "" : sp) < 0) {
+		free(pr);
+		return -ENOMEM;
+	}
 	snprintf(title, sizeof(title), "%s: %s against %s", w0->metric, b->label, a->label);
 	snprintf(subtitle, sizeof(subtitle),
 		 "pattern %s, span %s; medians of %zu and %zu repetitions, %.0f %% bootstrap CI; "
@@ -921,8 +1194,8 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 	snprintf(ylabel, sizeof(ylabel), "%s (median)", w0->metric);
 	snprintf(la, sizeof(la), "A: %s (%s)", a->label, compare_kernel_name(a));
 	snprintf(lb, sizeof(lb), "B: %s (%s)", b->label, compare_kernel_name(b));
-	rc = plot_ab(dir, name, fmt, title, subtitle, ylabel, la, lb, pr, last - first, err,
-		     errsize);
+	rc = ab_figure(dir, name, fmt, &t, pr, last - first, out, err, errsize);
+	free(name);
 	free(pr);
 	return rc;
 }
@@ -931,38 +1204,36 @@ int plot_compare(const struct compare_report *r, const char *dir, enum plot_form
 		 size_t *nr_written,
 		 char *err, size_t errsize)
 {
-	size_t i, first = 0;
-	int rc = 0;
+	struct plot_files files = { 0 };
+	size_t i, made, first = 0;
+	int rc;
 
 	*nr_written = 0;
+	if (!r->nr_rows)
+		return 0;
+	if ((rc = make_dir(dir, &made, err, errsize)))
+		return rc;
 	for (i = 1; i <= r->nr_rows && !rc; i++) {
 		const struct compare_row *p = &r->rows[first], *w = &r->rows[i];
 
 		if (i < r->nr_rows && w->other == p->other && w->span == p->span &&
 		    !strcmp(w->metric, p->metric) && !strcmp(w->pattern, p->pattern))
 			continue;
-		rc = plot_compare_group(r, first, i, dir, fmt, err, errsize);
+		rc = plot_compare_group(r, first, i, dir, fmt, &files, err, errsize);
 		if (rc == -ENOMEM)
 			snprintf(err, errsize, "out of memory");
-		if (!rc)
-			(*nr_written)++;
 		first = i;
 	}
+	*nr_written = files.nr; /* pictures, each its own file */
+	plot_files_free(&files);
+	if (rc)
+		unmake_dir(dir, made);
 	return rc;
 }
 
 /* ---- record: samples against memory, hot windows ------------------------------- */
 
 #define PLOT_RECORD_VMAS 10
-
-/* A quoted data-file label: gnuplot's "..." with no quote or control inside. */
-static void dat_label(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
-	fputc('"', f);
-}
 
 /* The orders of a column mask in words, "0 4 9"; *n their number. */
 static unsigned long order_names(unsigned long cols, char *names, size_t size, int *n)
@@ -1078,8 +1349,7 @@ static int plot_record_orders(const struct record_doc *d, const char *dir, enum 
 	for (n = 0; n < d->nr_vmas && n < PLOT_RECORD_VMAS; n++)
 		v[n] = all[n];
 	free(all);
-	fig_init(&g, dir, "record_orders", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
+	if ((rc = fig_open(&g, dir, "record_orders", fmt, out, &f, err, errsize)))
 		return rc;
 	fprintf(f, "# label, then %% by order (%s), partial, zero/other, unmapped\n", names);
 	for (i = 0; i < n; i++) {
@@ -1170,15 +1440,18 @@ static int plot_record_windows(const struct record_doc *d, bool tlb, const char 
 	FILE *f;
 
 	order_names(cols, names, sizeof(names), &ncols);
-	fig_init(&g, dir, tlb ? "record_tlb" : "record_windows", fmt);
-	if ((rc = open_dat(&g, &f, err, errsize)))
+	rc = fig_open(&g, dir, tlb ? "record_tlb" : "record_windows", fmt, out, &f, err, errsize);
+	if (rc)
 		return rc;
-	if (tlb)
+	if (tlb) {
 		fprintf(f, "# window, then the model's TLB entries: as mapped now, at order %s "
-			"(source model, %s)\n", names, d->tlb_model);
-	else
+			"(source model, ", names);
+		comment_text(f, d->tlb_model); /* the document's string */
+		fputs(")\n", f);
+	} else {
 		fprintf(f, "# window, then samples by order (%s), partial, zero/other, "
 			"unmapped\n", names);
+	}
 	for (i = 0; i < d->nr_windows; i++)
 		if (!tlb || d->windows[i].has_tlb)
 			window_row(f, &d->windows[i], cols, tlb);
@@ -1204,18 +1477,19 @@ static bool any_window_tlb(const struct record_doc *d)
 int plot_record(const struct record_doc *d, const char *dir, enum plot_format fmt,
 		struct plot_files *out, char *err, size_t errsize)
 {
+	size_t made;
 	int rc;
 
-	if (out)
-		out->nr = 0;
 	if (!d->nr_vmas)
 		return ms_fail(err, errsize, -ENODATA, "no sample fell in a VMA: nothing to plot");
-	if ((rc = make_dir(dir, err, errsize)) ||
-	    (rc = plot_record_orders(d, dir, fmt, out, err, errsize)))
+	if ((rc = make_dir(dir, &made, err, errsize)))
 		return rc;
-	if (!d->nr_windows)
-		return 0;
-	if ((rc = plot_record_windows(d, false, dir, fmt, out, err, errsize)) || !any_window_tlb(d))
-		return rc;
-	return plot_record_windows(d, true, dir, fmt, out, err, errsize);
+	rc = plot_record_orders(d, dir, fmt, out, err, errsize);
+	if (!rc && d->nr_windows)
+		rc = plot_record_windows(d, false, dir, fmt, out, err, errsize);
+	if (!rc && d->nr_windows && any_window_tlb(d))
+		rc = plot_record_windows(d, true, dir, fmt, out, err, errsize);
+	if (rc)
+		unmake_dir(dir, made);
+	return rc;
 }

@@ -8,6 +8,13 @@
  * relative paths, so a figure directory can be moved, restyled by hand and
  * redrawn with 'gnuplot NAME.gp' inside it.
  *
+ * A NAME made from a document's strings (a metric, a compared file's label)
+ * is one file name in the directory: '/', space and control characters as
+ * '_', at most NAME_MAX with its extension (a longer one cut and ended by
+ * a hash of the whole), and unlike every other figure of the same call
+ * ("-2", "-3", ...). A figure that fails leaves none of its files, nor a
+ * directory the call made, nor deletes a picture it did not write.
+ *
  * Templates are looked up by datadir_gnuplot(): $MTHPSCOPE_GNUPLOT_DIR, else
  * the installed <prefix>/share/mthpscope/gnuplot, else the source tree's.
  */
@@ -28,13 +35,16 @@ enum plot_format {
 	PLOT_SVG,
 };
 
-#define PLOT_MAX_FILES 32
-
-/* The pictures written, by file name inside the output directory. */
+/* The pictures written, by file name inside the output directory, as many
+ * as there are (an analysis of ANALYZE_MAX_METRICS metrics has more than
+ * 32). The plot_* functions below append to it: start it zeroed, and free
+ * it with plot_files_free(). */
 struct plot_files {
-	char name[PLOT_MAX_FILES][80];
-	int nr;
+	char **name;
+	size_t nr, alloc;
 };
+
+void plot_files_free(struct plot_files *f);
 
 /* The formats' words, by value ("png", "svg"), NULL-terminated. */
 extern const char *const plot_format_words[];
@@ -74,11 +84,12 @@ int plot_ab(const char *dir, const char *name, enum plot_format f, const char *t
 	    const char *subtitle, const char *ylabel, const char *label_a, const char *label_b,
 	    const struct plot_ab_row *rows, size_t n, char *err, size_t errsize);
 
-/* compare's A/B figures into dir through plot_ab(): one per compared file,
- * pattern, span and metric, per order A and B side by side with the CIs of
- * their medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]". 0, or a
- * negative errno with the message in err (-ENOPKG: gnuplot or its template
- * is missing). *nr_written counts the figures. */
+/* compare's A/B figures into dir, as plot_ab() draws them: one per compared
+ * file, pattern, span and metric, per order A and B side by side with the
+ * CIs of their medians; names "ab-METRIC[-FILE][-PATTERN][-SPAN]" (FILE the
+ * label, whole). 0, or a negative errno with the message in err (-ENOPKG:
+ * gnuplot or its template is missing). *nr_written counts the pictures
+ * written, each its own file. */
 int plot_compare(const struct compare_report *report, const char *dir, enum plot_format f,
 		 size_t *nr_written, char *err, size_t errsize);
 

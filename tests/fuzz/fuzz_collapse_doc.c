@@ -54,9 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct collapse_doc cd;
 
 		if (!collapse_doc_read(doc, &cd, err, sizeof(err))) {
-			struct plot_files files;
+			struct plot_files files = { 0 };
 
 			plot_collapse(&cd, dir, PLOT_PNG, &files, err, sizeof(err));
+			plot_files_free(&files);
 			check_writer(&cd);
 		}
 		collapse_doc_free(&cd);

@@ -55,11 +55,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct record_doc d;
 
 		if (!record_doc_read(doc, &d, err, sizeof(err))) {
-			struct plot_files files;
+			struct plot_files files = { 0 };
 
 			record_report_write(&d, REPORT_TEXT, sink);
 			record_report_write(&d, REPORT_MARKDOWN, sink);
 			plot_record(&d, dir, PLOT_PNG, &files, err, sizeof(err));
+			plot_files_free(&files);
 			check_writer(&d);
 			record_doc_free(&d);
 		}
