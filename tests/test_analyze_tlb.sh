@@ -34,6 +34,11 @@ cmp -s "$tmp/k1" "$tmp/k2" || err "analysis keys changed: $(diff "$tmp/k1" "$tmp
 grep -q "^TLB model (source: model)" "$tmp/s.txt" && grep -q "128 MiB   predicted order 2, measured order 9: DISAGREE" "$tmp/s.txt" ||
 	err "text: $(sed -n '/TLB model/,$p' "$tmp/s.txt" | head -5)"
 "$bin" analyze --format markdown "$data/layout_sweep.json" | grep -q "^### TLB model" || err "markdown: no TLB model"
+# the markdown table's header names each level over both of its columns (it
+# said "| L1D entries | miss miss |": the word "miss" where the level's name goes)
+"$bin" analyze --format markdown --tlb-model skylake "$data/layout_sweep.json" >"$tmp/s.md"
+want='| order | size | L1D entries | L1D miss | L2 entries | L2 miss | walks saved (model) | measured gain |'
+grep -qxF "$want" "$tmp/s.md" || err "markdown header: $(grep '^| order' "$tmp/s.md")"
 
 # what-ifs from the file alone: Intel merges nothing (order 2 needs as many
 # entries as order 0), arm64 contpte needs order 4

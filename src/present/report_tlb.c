@@ -35,9 +35,16 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 	int k, lv;
 
 	fprintf(f, md ? "| order | size |" : "  %5s %6s", "order", "size");
-	for (lv = 0; lv < p->g->nr_levels; lv++)
-		fprintf(f, md ? " %s entries | %s miss |" : " %10s %8s", p->g->level[lv].name,
-			"miss");
+	for (lv = 0; lv < p->g->nr_levels; lv++) {
+		const char *name = p->g->level[lv].name;
+
+		/* markdown names the level in both columns; text puts it over the
+		 * entries and "miss" beside them */
+		if (md)
+			fprintf(f, " %s entries | %s miss |", name, name);
+		else
+			fprintf(f, " %10s %8s", name, "miss");
+	}
 	fprintf(f, md ? " walks saved (model) | measured gain |\n" : " %12s %14s\n", "walks saved",
 		"measured gain");
 	if (md) {
