@@ -40,6 +40,18 @@ grep -q "^TLB model (source: model)" "$tmp/s.txt" && grep -q "128 MiB   predicte
 want='| order | size | L1D entries | L1D miss | L2 entries | L2 miss | walks saved (model) | measured gain |'
 grep -qxF "$want" "$tmp/s.md" || err "markdown header: $(grep '^| order' "$tmp/s.md")"
 
+# a command's trials have no span (0 in the file): the model's section names
+# it as the report's header does, never "0 MiB" (data/numpy-gather-vm-zen5-6.18)
+gather=${MTHPSCOPE_SRC}/data/numpy-gather-vm-zen5-6.18/results.json
+"$bin" analyze --tlb-model zen5 "$gather" >"$tmp/g.txt" || err "gather: exit $?"
+"$bin" analyze --tlb-model zen5 --format markdown "$gather" >"$tmp/g.md" || err "gather md: exit $?"
+grep -q "MiB" "$tmp/g.txt" "$tmp/g.md" && err "a command's span in MiB: $(grep -h MiB "$tmp/g.txt" "$tmp/g.md")"
+grep -qxF "  entries needed and predicted miss ratio at span - (a command):" "$tmp/g.txt" &&
+	grep -qxF "    span - (a command) predicted order 2, measured inconclusive" "$tmp/g.txt" &&
+	grep -qxF "Entries needed and predicted miss ratio at span - (a command):" "$tmp/g.md" &&
+	grep -qxF -- "- span - (a command): predicted order 2, measured inconclusive" "$tmp/g.md" ||
+	err "a command's span: $(grep -h "a command\|knee" -A1 "$tmp/g.txt" "$tmp/g.md")"
+
 # what-ifs from the file alone: Intel merges nothing (order 2 needs as many
 # entries as order 0), arm64 contpte needs order 4
 "$bin" analyze --format json --tlb-model skylake "$data/layout_sweep.json" >"$tmp/w.json" || err "skylake: exit $?"

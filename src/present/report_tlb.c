@@ -12,12 +12,16 @@
 
 #include "report.h"
 
-static void span_name(uint64_t span, char *buf, size_t size)
+/* A span of the model's section: "128 MiB", "1 GiB"; a command's, which has
+ * none, "span - (a command)" as the report's header says it. */
+static void span_words(const struct analysis *a, uint64_t span, char *buf, size_t size)
 {
-	if (span >= (1ull << 30) && !(span % (1ull << 30)))
-		snprintf(buf, size, "%llu GiB", (unsigned long long)(span >> 30));
+	char sp[24];
+
+	if (report_span_name(a, span, true, sp, sizeof(sp)))
+		snprintf(buf, size, "span %s", sp);
 	else
-		snprintf(buf, size, "%llu MiB", (unsigned long long)(span >> 20));
+		snprintf(buf, size, "%s", sp);
 }
 
 static void pct(double v, char *buf, size_t size)
@@ -113,16 +117,16 @@ static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 								     : ": DISAGREE");
 }
 
-static void knees(const struct tlb_prediction *p, FILE *f, bool md)
+static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
-	char sp[24], w[128];
+	char sp[32], w[128];
 	int i;
 
 	fprintf(f, md ? "\nKnee per span (model vs measured):\n\n" : "  knee per span:\n");
 	for (i = 0; i < p->nr_spans; i++) {
 		const struct tlb_predict_span *s = &p->spans[i];
 
-		span_name(s->span, sp, sizeof(sp));
+		span_words(a, s->span, sp, sizeof(sp));
 		knee_words(s, w, sizeof(w));
 		fprintf(f, md ? "- %s: %s\n" : "    %-9s %s\n", sp, w);
 		if (s->cause[0] && md)
@@ -134,7 +138,7 @@ static void knees(const struct tlb_prediction *p, FILE *f, bool md)
 
 static void section(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
-	char sp[24];
+	char sp[32];
 	int lv;
 
 	fprintf(f, md ? "\n### TLB model\n\n" : "\nTLB model (source: model)\n");
@@ -160,11 +164,11 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 		fprintf(f, "Assumes %s.\n\n", tlb_model_assumptions());
 	else
 		wrap(f, "  assumes", tlb_model_assumptions());
-	span_name(p->spans[p->verdict_span].span, sp, sizeof(sp));
+	span_words(a, p->spans[p->verdict_span].span, sp, sizeof(sp));
 	fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
 		      : "  entries needed and predicted miss ratio at %s:\n", sp);
 	order_rows(a, p, f, md);
-	knees(p, f, md);
+	knees(a, p, f, md);
 }
 
 int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
