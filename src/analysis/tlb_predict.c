@@ -137,6 +137,35 @@ static void cause(const struct analysis *a, const struct tlb_prediction *p,
 			 "translation: faults, caches)", p->g->name);
 }
 
+const char *tlb_predict_unknown_words(enum tlb_predict_unknown u)
+{
+	switch (u) {
+	case TLB_PREDICT_KNOWN:
+		break;
+	case TLB_PREDICT_NO_LAYOUTS:
+		return "no layouts at this span";
+	case TLB_PREDICT_NO_ORDER0:
+		return "no order-0 layout at this span";
+	case TLB_PREDICT_NO_CAPACITY:
+		return "a level's capacity is not known";
+	}
+	return "";
+}
+
+/* Why the knee at s is not predicted: no layouts there, none at order 0 (the
+ * gains' baseline), or a level's capacity not known (its miss ratio NaN). */
+static enum tlb_predict_unknown span_unknown(const struct tlb_predict_span *s, double m0)
+{
+	int k;
+
+	if (s->by_order[0].n)
+		return isnan(m0) ? TLB_PREDICT_NO_CAPACITY : TLB_PREDICT_KNOWN;
+	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
+		if (s->by_order[k].n)
+			return TLB_PREDICT_NO_ORDER0;
+	return TLB_PREDICT_NO_LAYOUTS;
+}
+
 /* Predicted gains and knee at one span, set against the measured knee. */
 static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si)
 {
@@ -156,8 +185,10 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 		if (s->knee < 0 && c->gain >= a->threshold)
 			s->knee = k;
 	}
-	/* a level of unknown capacity predicts nothing: no knee to set against */
-	s->predicted_known = s->by_order[0].n && !isnan(m0);
+	/* no layouts, no baseline or a level of unknown capacity: no knee to
+	 * set against the measured one */
+	s->unknown = span_unknown(s, m0);
+	s->predicted_known = s->unknown == TLB_PREDICT_KNOWN;
 	s->measured_known = as->analysed && as->verdict != AN_INCONCLUSIVE;
 	s->measured_knee = as->analysed ? as->min_order : -1;
 	s->agree = !s->measured_known || !s->predicted_known || s->knee == s->measured_knee;
@@ -253,20 +284,25 @@ static json_t *cell_json(const struct tlb_prediction *p, const struct tlb_predic
 
 static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s)
 {
-	json_t *orders = json_array();
+	json_t *orders = json_array(), *o;
 	int k;
 
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
 		if (s->by_order[k].n)
 			json_array_append_new(orders, cell_json(p, &s->by_order[k], k));
-	return json_pack("{s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "span", (json_int_t)s->span,
-			 "orders", orders, "predicted_knee",
-			 s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
-			 s->fits, "measured_knee",
-			 s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
-			 "agree", s->measured_known && s->predicted_known ? json_boolean(s->agree)
-									     : json_null(),
-			 "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
+	o = json_pack("{s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "span", (json_int_t)s->span,
+		      "orders", orders, "predicted_knee",
+		      s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
+		      s->fits, "measured_knee",
+		      s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
+		      "agree", s->measured_known && s->predicted_known ? json_boolean(s->agree)
+								      : json_null(),
+		      "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
+	/* a knee not predicted says why (absent where it is predicted) */
+	if (o && !s->predicted_known)
+		json_object_set_new(o, "predicted_unknown",
+				    json_string(tlb_predict_unknown_words(s->unknown)));
+	return o;
 }
 
 json_t *tlb_prediction_json(const struct tlb_prediction *p)

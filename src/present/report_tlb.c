@@ -98,10 +98,10 @@ static void wrap(FILE *f, const char *lead, const char *text)
 
 static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 {
-	char pr[48], me[48];
+	char pr[96], me[48];
 
 	if (!s->predicted_known)
-		snprintf(pr, sizeof(pr), "unknown (a level's capacity is not known)");
+		snprintf(pr, sizeof(pr), "unknown (%s)", tlb_predict_unknown_words(s->unknown));
 	else if (s->knee >= 0)
 		snprintf(pr, sizeof(pr), "order %d", s->knee);
 	else
@@ -119,7 +119,7 @@ static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 
 static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
-	char sp[32], w[128];
+	char sp[32], w[192];
 	int i;
 
 	fprintf(f, md ? "\nKnee per span (model vs measured):\n\n" : "  knee per span:\n");
@@ -138,6 +138,7 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 
 static void section(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
+	const struct tlb_predict_span *s = &p->spans[p->verdict_span];
 	char sp[32];
 	int lv;
 
@@ -164,10 +165,17 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 		fprintf(f, "Assumes %s.\n\n", tlb_model_assumptions());
 	else
 		wrap(f, "  assumes", tlb_model_assumptions());
-	span_words(a, p->spans[p->verdict_span].span, sp, sizeof(sp));
-	fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
-		      : "  entries needed and predicted miss ratio at %s:\n", sp);
-	order_rows(a, p, f, md);
+	span_words(a, s->span, sp, sizeof(sp));
+	if (s->unknown == TLB_PREDICT_NO_LAYOUTS) {
+		/* no rows to show: say why rather than a table's bare header */
+		fprintf(f, md ? "Entries needed and predicted miss ratio at %s: none, %s.\n"
+			      : "  entries needed and predicted miss ratio at %s: none (%s)\n", sp,
+			tlb_predict_unknown_words(s->unknown));
+	} else {
+		fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
+			      : "  entries needed and predicted miss ratio at %s:\n", sp);
+		order_rows(a, p, f, md);
+	}
 	knees(a, p, f, md);
 }
 
