@@ -77,7 +77,12 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 	return want && have * 10 < want * 9;
 }
 
-/* The footprints of the trials at (span, order), their medians per level. */
+/*
+ * The footprints of the trials at (span, order), their medians per level. A
+ * layout that maps nothing (0 pages: nothing seen mapped) is left out, as
+ * run's own metrics leave it (bench.c, model_metrics): it would be "0
+ * entries, fits at order 0", a prediction of nothing.
+ */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
 		     int order, struct tlb_predict_cell *c, unsigned *bad_shift)
 {
@@ -87,11 +92,16 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 	size_t i, n = 0;
 	int lv, err;
 
+	c->empty = 0;
 	for (i = 0; i < a->res->nr_trials && n < CELL_MAX; i++) {
 		const struct results_trial *t = &a->res->trials[i];
 
 		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
 			continue;
+		if (!layout_hist_pages(&t->layout)) {
+			c->empty++;
+			continue;
+		}
 		if ((err = tlb_footprint(g, &t->layout, &fp))) {
 			*bad_shift = t->layout.page_shift;
 			return err;
@@ -144,26 +154,35 @@ const char *tlb_predict_unknown_words(enum tlb_predict_unknown u)
 		break;
 	case TLB_PREDICT_NO_LAYOUTS:
 		return "no layouts at this span";
+	case TLB_PREDICT_EMPTY:
+		return "the layouts at this span map no memory";
 	case TLB_PREDICT_NO_ORDER0:
 		return "no order-0 layout at this span";
+	case TLB_PREDICT_EMPTY_ORDER0:
+		return "the order-0 layouts at this span map no memory";
 	case TLB_PREDICT_NO_CAPACITY:
 		return "a level's capacity is not known";
 	}
 	return "";
 }
 
-/* Why the knee at s is not predicted: no layouts there, none at order 0 (the
- * gains' baseline), or a level's capacity not known (its miss ratio NaN). */
+/* Why the knee at s is not predicted: no layouts there (or only ones that
+ * map nothing), none at order 0 (the gains' baseline), or a level's
+ * capacity not known (its miss ratio NaN). */
 static enum tlb_predict_unknown span_unknown(const struct tlb_predict_span *s, double m0)
 {
+	bool any = false, empty = false;
 	int k;
 
 	if (s->by_order[0].n)
 		return isnan(m0) ? TLB_PREDICT_NO_CAPACITY : TLB_PREDICT_KNOWN;
-	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
-		if (s->by_order[k].n)
-			return TLB_PREDICT_NO_ORDER0;
-	return TLB_PREDICT_NO_LAYOUTS;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		any |= s->by_order[k].n > 0;
+		empty |= s->by_order[k].empty > 0;
+	}
+	if (any)
+		return s->by_order[0].empty ? TLB_PREDICT_EMPTY_ORDER0 : TLB_PREDICT_NO_ORDER0;
+	return empty ? TLB_PREDICT_EMPTY : TLB_PREDICT_NO_LAYOUTS;
 }
 
 /* Predicted gains and knee at one span, set against the measured knee. */

@@ -19,7 +19,8 @@
 #include "tlb_model.h"
 
 struct tlb_predict_cell {
-	size_t n;                                   /* trials with a layout */
+	size_t n;                                   /* trials with a layout that maps memory */
+	size_t empty;         /* trials left out: their layout maps nothing (0 pages) */
 	unsigned long long entries[TLB_MAX_LEVELS]; /* median over the trials */
 	double miss[TLB_MAX_LEVELS];                /* median; NaN: capacity not known */
 	double gain;          /* 1 - miss_last(k) / miss_last(0); NaN when not computable */
@@ -31,7 +32,9 @@ struct tlb_predict_cell {
 enum tlb_predict_unknown {
 	TLB_PREDICT_KNOWN,       /* it has one (or "none") */
 	TLB_PREDICT_NO_LAYOUTS,  /* no trial at this span carries a layout */
+	TLB_PREDICT_EMPTY,       /* those that do map no memory */
 	TLB_PREDICT_NO_ORDER0,   /* none of order 0 does: no baseline for the gains */
+	TLB_PREDICT_EMPTY_ORDER0, /* those of order 0 map no memory */
 	TLB_PREDICT_NO_CAPACITY, /* the last level's capacity is not known */
 };
 

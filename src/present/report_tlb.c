@@ -166,7 +166,7 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 	else
 		wrap(f, "  assumes", tlb_model_assumptions());
 	span_words(a, s->span, sp, sizeof(sp));
-	if (s->unknown == TLB_PREDICT_NO_LAYOUTS) {
+	if (s->unknown == TLB_PREDICT_NO_LAYOUTS || s->unknown == TLB_PREDICT_EMPTY) {
 		/* no rows to show: say why rather than a table's bare header */
 		fprintf(f, md ? "Entries needed and predicted miss ratio at %s: none, %s.\n"
 			      : "  entries needed and predicted miss ratio at %s: none (%s)\n", sp,
