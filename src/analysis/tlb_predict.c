@@ -3,11 +3,33 @@
 #include "folio_types.h"
 #include "tlb_predict.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL_MAX 256 /* trials per (span, order) the medians look at */
+/* Room for one cell's values per level: as many as the file has trials, so
+ * that every trial of a cell counts (run allows 1000 repetitions; the
+ * medians once looked at the first 256). */
+struct cell_scratch {
+	double *mem;
+	double *ent[TLB_MAX_LEVELS], *mr[TLB_MAX_LEVELS];
+};
+
+static int scratch_alloc(struct cell_scratch *sc, size_t nr_trials)
+{
+	size_t n = nr_trials ? nr_trials : 1;
+	int lv;
+
+	sc->mem = calloc(2 * TLB_MAX_LEVELS * n, sizeof(*sc->mem));
+	if (!sc->mem)
+		return -ENOMEM;
+	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
+		sc->ent[lv] = sc->mem + (size_t)(2 * lv) * n;
+		sc->mr[lv] = sc->mem + (size_t)(2 * lv + 1) * n;
+	}
+	return 0;
+}
 
 static bool trial_excluded(const struct analysis *a, size_t idx)
 {
@@ -84,16 +106,16 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
  * entries, fits at order 0", a prediction of nothing.
  */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
-		     int order, struct tlb_predict_cell *c, unsigned *bad_shift)
+		     int order, struct tlb_predict_cell *c, const struct cell_scratch *sc,
+		     unsigned *bad_shift)
 {
-	static double ent[TLB_MAX_LEVELS][CELL_MAX], mr[TLB_MAX_LEVELS][CELL_MAX];
 	const struct layout_hist *last = NULL;
 	struct tlb_footprint fp;
 	size_t i, n = 0;
 	int lv, err;
 
 	c->empty = 0;
-	for (i = 0; i < a->res->nr_trials && n < CELL_MAX; i++) {
+	for (i = 0; i < a->res->nr_trials; i++) {
 		const struct results_trial *t = &a->res->trials[i];
 
 		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
@@ -107,8 +129,8 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 			return err;
 		}
 		for (lv = 0; lv < g->nr_levels; lv++) {
-			ent[lv][n] = (double)fp.level[lv].entries_needed;
-			mr[lv][n] = fp.level[lv].miss_ratio;
+			sc->ent[lv][n] = (double)fp.level[lv].entries_needed;
+			sc->mr[lv][n] = fp.level[lv].miss_ratio;
 		}
 		last = &t->layout;
 		n++;
@@ -117,8 +139,8 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 	c->n = n;
 	c->gain = c->measured_gain = NAN;
 	for (lv = 0; lv < g->nr_levels; lv++) {
-		c->entries[lv] = n ? (unsigned long long)llround(median(ent[lv], n)) : 0;
-		c->miss[lv] = n ? median(mr[lv], n) : NAN;
+		c->entries[lv] = n ? (unsigned long long)llround(median(sc->ent[lv], n)) : 0;
+		c->miss[lv] = n ? median(sc->mr[lv], n) : NAN;
 	}
 	return 0;
 }
@@ -242,6 +264,7 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 
 void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct tlb_prediction *p)
 {
+	struct cell_scratch sc = { 0 };
 	unsigned shift = 0;
 	int si, k, lv;
 
@@ -254,6 +277,10 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 	}
 	if (!(p->g = pick(a, g, p)))
 		return;
+	if (scratch_alloc(&sc, a->res->nr_trials)) {
+		snprintf(p->reason, sizeof(p->reason), "out of memory for the model's medians");
+		return;
+	}
 	for (lv = 0; lv < p->g->nr_levels; lv++)
 		p->capacity[lv] = p->g->level[lv].entries;
 	p->nr_spans = a->nr_spans;
@@ -262,7 +289,7 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->spans[si].span == a->span)
 			p->verdict_span = si;
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k],
+			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k], &sc,
 				      &shift)) {
 				/* the page size of the trial that did not fit; a shift no
 				 * machine has is named as it stands */
@@ -271,7 +298,7 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 					 "the layouts do not fit %s's rule (page_shift %llu)",
 					 p->g->name, shift >= 10 && shift <= 30 ?
 					 1ULL << (shift - 10) : (unsigned long long)shift);
-				return;
+				goto out;
 			}
 		}
 		span_knee(a, p, si);
@@ -280,6 +307,8 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->orders[k].present)
 			p->spans[p->verdict_span].by_order[k].measured_gain = a->orders[k].gain.value;
 	p->available = true;
+out:
+	free(sc.mem);
 }
 
 static json_t *num(double v)
