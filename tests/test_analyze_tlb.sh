@@ -242,6 +242,13 @@ PY
 grep -q "do not fit zen4's rule (page size 16 KiB)" "$tmp/k16.out" ||
 	err "16K layouts on zen4: $(grep -i 'fit' "$tmp/k16.out" | head -2)"
 
+# a level that lists its entry sizes without the base page: the reason says
+# so (it said "do not fit big-only's rule (page size 4 KiB)")
+printf 'name = big-only\nmerge = none\nlevel1.entries = 64\nlevel1.sizes = 2M\n' >"$tmp/big.tlb"
+"$bin" analyze --tlb-geometry "$tmp/big.tlb" "$data/layout_sweep.json" >"$tmp/big.out" 2>&1; rc=$?
+[ $rc = 3 ] && grep -qxF "  unavailable: the layouts do not fit big-only: its level L1D does not hold their 4 KiB pages, the base page size" "$tmp/big.out" ||
+	err "big-only: exit $rc, $(grep -i 'fit' "$tmp/big.out" | head -2)"
+
 # info: each figure with its source; a user's geometry is 'user'
 "$bin" info --json --tlb-geometry "$tmp/g.tlb" >"$tmp/i.json" || err "info: exit $?"
 [ "$(jv "$tmp/i.json" "[l['source'] for l in d['tlb']['geometry']['levels']]")" = "['user', 'user']" ] || err "info user source"

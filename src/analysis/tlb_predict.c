@@ -107,7 +107,7 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
  */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
 		     int order, struct tlb_predict_cell *c, const struct cell_scratch *sc,
-		     unsigned *bad_shift)
+		     const struct layout_hist **bad)
 {
 	const struct layout_hist *last = NULL;
 	struct tlb_footprint fp;
@@ -125,7 +125,7 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 			continue;
 		}
 		if ((err = tlb_footprint(g, &t->layout, &fp))) {
-			*bad_shift = t->layout.page_shift;
+			*bad = &t->layout;
 			return err;
 		}
 		for (lv = 0; lv < g->nr_levels; lv++) {
@@ -262,10 +262,31 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 	return g;
 }
 
+/* Why the layout h of a trial does not fit p's geometry: a level that does
+ * not hold its base page, else (as before) the rule and its page size; a
+ * shift no machine has is named as it stands. */
+static void misfit_reason(struct tlb_prediction *p, const struct layout_hist *h)
+{
+	unsigned shift = h->page_shift;
+	unsigned long long kib = shift >= 10 && shift <= 30 ? 1ULL << (shift - 10) : 0;
+	int lv = 0;
+
+	if (tlb_misfit(p->g, h, &lv) == TLB_MISFIT_SIZES)
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s: its level %s "
+			 "does not hold their %llu KiB pages, the base page size", p->g->name,
+			 p->g->level[lv].name, kib);
+	else if (kib)
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's rule (page "
+			 "size %llu KiB)", p->g->name, kib);
+	else
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's rule "
+			 "(page_shift %u)", p->g->name, shift);
+}
+
 void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct tlb_prediction *p)
 {
 	struct cell_scratch sc = { 0 };
-	unsigned shift = 0;
+	const struct layout_hist *bad = NULL;
 	int si, k, lv;
 
 	memset(p, 0, sizeof(*p));
@@ -290,14 +311,8 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 			p->verdict_span = si;
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k], &sc,
-				      &shift)) {
-				/* the page size of the trial that did not fit; a shift no
-				 * machine has is named as it stands */
-				snprintf(p->reason, sizeof(p->reason), shift >= 10 && shift <= 30 ?
-					 "the layouts do not fit %s's rule (page size %llu KiB)" :
-					 "the layouts do not fit %s's rule (page_shift %llu)",
-					 p->g->name, shift >= 10 && shift <= 30 ?
-					 1ULL << (shift - 10) : (unsigned long long)shift);
+				      &bad)) {
+				misfit_reason(p, bad);
 				goto out;
 			}
 		}
