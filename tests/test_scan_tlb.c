@@ -110,4 +110,38 @@ TEST(rule_misfit_and_all_fit)
 	json_decref(o);
 }
 
+/* The longest names a geometry file allows (31 characters each, the
+ * reviewer's long.tlb): each level keeps its own label. A 64-byte buffer cut
+ * "tlb-" + 31 + "-" + 31 to 63 characters, and two levels whose names differ
+ * in the last character got the same label. */
+TEST(longest_names_keep_their_labels)
+{
+	static const char lng[] = "name = abcdefghijklmnopqrstuvwxyz01234\nmerge = none\n"
+				  "level1.entries = 64\n"
+				  "level1.name = Level-one-data-tlb-long-name-xx\n"
+				  "level2.entries = 64\n"
+				  "level2.name = Level-one-data-tlb-long-name-xy\n";
+	const struct tlb_geometry *models[1];
+	struct scan_tlb_view v = { .models = models, .nr_models = 1 };
+	struct tlb_geometry g;
+	struct layout_hist h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	parse(lng, &g);
+	models[0] = &g;
+	layout_4k(&h);
+	f = open_memstream(&buf, &len);
+	ASSERT_TRUE(f != NULL);
+	scan_tlb_write(v, &h, f);
+	fclose(f);
+	EXPECT_STREQ(buf, "tlb-abcdefghijklmnopqrstuvwxyz01234-Level-one-data-tlb-long-name-xx:"
+			  "   16384 entries of 64 (miss 99.6%, model, user)\n"
+			  "tlb-abcdefghijklmnopqrstuvwxyz01234-Level-one-data-tlb-long-name-xy:"
+			  "   16384 entries of 64 (miss 99.6%, model, user)\n");
+	free(buf);
+	tlb_geometry_release(&g);
+}
+
 HARNESS_MAIN

@@ -363,12 +363,15 @@ TEST(table_invariants)
 		EXPECT_TRUE((*g)->name && (*g)->desc && (*g)->vendor);
 		EXPECT_TRUE(tlb_geometry_find((*g)->name) == *g);
 		EXPECT_TRUE((*g)->nr_levels >= 1 && (*g)->nr_levels <= TLB_MAX_LEVELS);
+		/* scan's labels are sized for names of at most TLB_NAME_MAX */
+		EXPECT_TRUE(strlen((*g)->name) <= TLB_NAME_MAX);
 		for (o = tlb_geometries; o != g; o++)
 			EXPECT_TRUE(strcmp((*o)->name, (*g)->name) != 0);
 		for (i = 0; i < (*g)->nr_levels; i++) {
 			const struct tlb_level_geometry *l = &(*g)->level[i];
 
 			EXPECT_TRUE(l->name && l->cite && strlen(l->cite) > 20);
+			EXPECT_TRUE(strlen(l->name) <= TLB_NAME_MAX);
 			EXPECT_EQ((int)l->source, (int)TLB_SRC_TABLE);
 		}
 		if (!strcmp((*g)->vendor, "AuthenticAMD"))

@@ -22,6 +22,9 @@
 #include "layout.h"
 
 #define TLB_MAX_LEVELS 3
+/* The longest name of a model or of a level (a geometry file's "name" and
+ * "levelN.name", tlb_geometry_file.c; the table's are shorter). */
+#define TLB_NAME_MAX 31
 
 /* What a CPU merges into one TLB entry below the PMD size. */
 enum tlb_merge {

@@ -38,7 +38,9 @@ void scan_tlb_write(struct scan_tlb_view c, const struct layout_hist *h, FILE *f
 		}
 		for (i = 0; i < fp.nr_levels; i++) {
 			const struct tlb_level_footprint *l = &fp.level[i];
-			char name[64];
+			/* "tlb-MODEL-LEVEL": the longest names fit whole (64 bytes cut
+			 * two long level names to one label) */
+			char name[sizeof("tlb--") + 2 * TLB_NAME_MAX];
 			int pad;
 
 			snprintf(name, sizeof(name), "tlb-%s-%s", fp.model, l->name);
