@@ -102,18 +102,26 @@ PY
 
 # the model metrics of run's trials (source model) compare like any other:
 # four times the entries is a significant +300 %, worse (lower is better)
+# (a's tlb_miss_ratio_model carries the formula run wrote before 2026-12-05,
+# b's today's: the formula is words for a reader, and the files compare)
 python3 - "$data/layout_knee4.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+formulas = {"a": "model zen5 (table geometry): max(0, 1 - L2 capacity / entries)",
+            "b": "model zen5 (table geometry): L2 miss ratio, Che's LRU approximation"}
 for scale, name in ((1, "a"), (4, "b")):
     for t in d["trials"]:
         t["metrics"]["tlb_entries_l2"] = {"value": (1024.0 if t["order"] >= 4 else 16384.0) * scale,
                                           "source": "model"}
+        t["metrics"]["tlb_miss_ratio_model"] = {"value": 0.5 if t["order"] < 4 else 0.0,
+                                                "source": "model", "formula": formulas[name]}
     json.dump(d, open(sys.argv[2] + "/" + name + ".json", "w"))
 PY
 "$bin" compare --format json "$tmp/a.json" "$tmp/b.json" >"$tmp/c.json" || err "compare: exit $?"
 [ "$(jv "$tmp/c.json" "[(r['delta_pct'], r['better'], r['verdict']) for r in d['rows'] if r['metric'] == 'tlb_entries_l2' and r['order'] == 4 and r['pattern'] == 'chase-tlb']")" = \
   "[(300.0, 'lower', 'worse')]" ] || err "compare of tlb_entries_l2"
+[ "$(jv "$tmp/c.json" "d['comparable'], [w for w in d['warnings'] if 'tlb' in w or 'formula' in w], len([r for r in d['rows'] if r['metric'] == 'tlb_miss_ratio_model']) == len([r for r in d['rows'] if r['metric'] == 'tlb_entries_l2']) > 0")" = \
+  "(True, [], True)" ] || err "compare across the formula's wording: $(jv "$tmp/c.json" "d['comparable'], d['warnings']")"
 "$bin" analyze --format json "$tmp/a.json" >"$tmp/an.json" || err "analyze with model metrics: exit $?"
 [ "$(jv "$tmp/an.json" "d['primary_metric']")" != tlb_entries_l2 ] || err "a model metric became primary"
 

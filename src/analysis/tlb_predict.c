@@ -102,7 +102,7 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 /*
  * The footprints of the trials at (span, order), their medians per level. A
  * layout that maps nothing (0 pages: nothing seen mapped) is left out, as
- * run's own metrics leave it (bench.c, model_metrics): it would be "0
+ * run's own metrics leave it (bench.c, bench_model_metrics): it would be "0
  * entries, fits at order 0", a prediction of nothing.
  */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
