@@ -144,4 +144,32 @@ TEST(longest_names_keep_their_labels)
 	tlb_geometry_release(&g);
 }
 
+/* A miss ratio short of 1 never reads "100.0%": 1 GiB of scattered 4K
+ * pages on 64 entries misses 1 - 64/262144 = 99.98 %, which %.1f printed
+ * as "100.0%". */
+TEST(miss_short_of_all_is_not_100)
+{
+	static const char small[] = "name = small\nmerge = none\nlevel1.entries = 64\n";
+	const struct tlb_geometry *models[1];
+	struct scan_tlb_view v = { .models = models, .nr_models = 1 };
+	struct tlb_geometry g;
+	struct layout_hist h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	parse(small, &g);
+	models[0] = &g;
+	layout_hist_init(&h, 12, 9);
+	h.contig[0] = h.folio[0] = 262144;
+	f = open_memstream(&buf, &len);
+	ASSERT_TRUE(f != NULL);
+	scan_tlb_write(v, &h, f);
+	fclose(f);
+	EXPECT_STREQ(buf, "tlb-small-L1D:                    262144 entries of 64 (miss >99.9%, "
+			  "model, user)\n");
+	free(buf);
+	tlb_geometry_release(&g);
+}
+
 HARNESS_MAIN

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mthpscope.h"
 #include "report.h"
 
 /* A span of the model's section: "128 MiB", "1 GiB"; a command's, which has
@@ -22,14 +23,6 @@ static void span_words(const struct analysis *a, uint64_t span, char *buf, size_
 		snprintf(buf, size, "span %s", sp);
 	else
 		snprintf(buf, size, "%s", sp);
-}
-
-static void pct(double v, char *buf, size_t size)
-{
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.1f%%", 100.0 * v);
 }
 
 static void order_rows(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
@@ -65,11 +58,11 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 		analyze_order_size(a, k, size, sizeof(size));
 		fprintf(f, md ? "| %d | %s |" : "  %5d %6s", k, size);
 		for (lv = 0; lv < p->g->nr_levels; lv++) {
-			pct(c->miss[lv], m, sizeof(m));
+			ms_format_share(c->miss[lv], m, sizeof(m));
 			fprintf(f, md ? " %llu | %s |" : " %10llu %8s", c->entries[lv], m);
 		}
-		pct(c->gain, g, sizeof(g));
-		pct(c->measured_gain, mg, sizeof(mg));
+		ms_format_share(c->gain, g, sizeof(g));
+		ms_format_share(c->measured_gain, mg, sizeof(mg));
 		fprintf(f, md ? " %s | %s%s |\n" : " %12s %14s%s\n", k ? g : "baseline",
 			k ? mg : "baseline", c->scatter ? " (scattered)" : "");
 	}

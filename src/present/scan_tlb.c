@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mthpscope.h"
 #include "scan_tlb.h"
 
 /* 41000 -> "41,000" */
@@ -40,15 +41,18 @@ void scan_tlb_write(struct scan_tlb_view c, const struct layout_hist *h, FILE *f
 			const struct tlb_level_footprint *l = &fp.level[i];
 			/* "tlb-MODEL-LEVEL": the longest names fit whole (64 bytes cut
 			 * two long level names to one label) */
-			char name[sizeof("tlb--") + 2 * TLB_NAME_MAX];
+			char name[sizeof("tlb--") + 2 * TLB_NAME_MAX], miss[16];
 			int pad;
 
 			snprintf(name, sizeof(name), "tlb-%s-%s", fp.model, l->name);
 			pad = 32 - (int)strlen(name) - 1;
 			fprintf(f, "%s:%*s%8llu entries", name, pad > 0 ? pad : 0, "", l->entries_needed);
-			if (l->capacity && l->entries_needed)
-				fprintf(f, " of %llu (miss %.1f%%, model, %s)", l->capacity,
-					l->miss_ratio * 100.0, tlb_source_name(fp.source));
+			if (l->capacity && l->entries_needed) {
+				/* never "100.0%" short of all (ms_format_share) */
+				ms_format_share(l->miss_ratio, miss, sizeof(miss));
+				fprintf(f, " of %llu (miss %s, model, %s)", l->capacity, miss,
+					tlb_source_name(fp.source));
+			}
 			else if (!l->capacity)
 				fprintf(f, " (capacity not known: no prediction)");
 			fputc('\n', f);
