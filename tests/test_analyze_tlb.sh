@@ -92,6 +92,20 @@ for m in zen2 zen3 zen4 zen5 skylake golden-cove sapphire-rapids granite-rapids 
 done
 
 # a malformed layout in a trial: the reader names the field, exit 1
+# (and a PMD order that does not go with the page size: the reviewer's
+# pmd13.json, the PMD-mapped layouts at 128 MiB given pmd_order 13 with 4K
+# pages, was read and modelled as 4 PMD mappings of 32 MiB)
+python3 - "$data/layout_sweep.json" "$tmp/pmd13.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    if t["span"] == 128 << 20 and t["order"] == 9 and "layout" in t:
+        t["layout"].update(pmd_order=13, pmd_maps=4, contig=[0] * 14, folio=[0] * 14)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" analyze "$tmp/pmd13.json" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 1 ] && grep -qF 'trials[116].layout.pmd_order: 13 does not go with page_shift 12 (the PMD order of 4K pages is 9)' "$tmp/e" ||
+	err "pmd13: exit $rc, $(head -1 "$tmp/e")"
 python3 - "$data/layout_sweep.json" "$tmp/badl.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["trials"][3]["layout"]["contig"] = "x"
@@ -242,7 +256,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for t in d["trials"]:
     if "layout" in t:
-        t["layout"]["page_shift"] = 14
+        # 16K pages have PMD order 11 (the reader refuses another)
+        l = t["layout"]
+        l["page_shift"], l["pmd_order"] = 14, 11
+        l["contig"] += [0, 0]
+        l["folio"] += [0, 0]
 del d["trials"][0]["layout"]
 json.dump(d, open(sys.argv[2], "w"))
 PY
