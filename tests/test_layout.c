@@ -106,6 +106,14 @@ TEST(json_reader_names_the_field)
 		{ "{\"page_shift\":12,\"pmd_order\":9,\"pmd_maps\":9223372036854775807,"
 		  "\"excluded\":0,\"contig\":[0,0,0,0,0,0,0,0,0,0],"
 		  "\"folio\":[0,0,0,0,0,0,0,0,0,0]}", "pmd_maps:" },
+		/* 4K pages with 64K pages' PMD order (a PMD of 2^13 pages) */
+		{ "{\"page_shift\":12,\"pmd_order\":13,\"pmd_maps\":4,\"excluded\":0,"
+		  "\"contig\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+		  "\"folio\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0]}",
+		  "pmd_order: 13 does not go with page_shift 12 (the PMD order of 4K pages is 9)" },
+		{ "{\"page_shift\":16,\"pmd_order\":11,\"pmd_maps\":0,\"excluded\":0,"
+		  "\"contig\":[0,0,0,0,0,0,0,0,0,0,0,0],\"folio\":[0,0,0,0,0,0,0,0,0,0,0,0]}",
+		  "pmd_order: 11 does not go with page_shift 16" },
 	};
 	struct layout_hist h;
 	char err[256];

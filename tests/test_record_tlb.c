@@ -227,4 +227,141 @@ TEST(reader_refuses)
 	expect_refused("tlb_model", "computed_by", json_string("pmu"), "$.tlb_model.computed_by");
 }
 
+/* A model that does not fit one window (golden-cove, an x86 model, on a
+ * window of 16K pages) leaves the document as it was: every window's
+ * figures and the model that names them. It overwrote the windows before
+ * the misfit with its own figures, dropped the misfit's, and kept the old
+ * name over them all. */
+TEST(misfit_leaves_the_document_as_it_was)
+{
+	struct record_doc a;
+	struct record_window before[NR_WIN + 1];
+	int w;
+
+	fill(&a);
+	ASSERT_EQ(record_tlb_doc(&a, tlb_geometry_find("zen5")), 0);
+	layout_hist_init(&a.windows[PMD].layout, 14, 11);
+	a.windows[PMD].layout.contig[0] = a.windows[PMD].layout.folio[0] = 128;
+	memcpy(before, a.windows, sizeof(before));
+	EXPECT_EQ(record_tlb_doc(&a, tlb_geometry_find("golden-cove")), -EINVAL);
+	EXPECT_STREQ(a.tlb_model, "zen5");
+	EXPECT_STREQ(a.tlb_source, "table");
+	for (w = 0; w <= NR_WIN; w++) {
+		EXPECT_EQ(a.windows[w].has_tlb, before[w].has_tlb);
+		if (memcmp(&a.windows[w].tlb, &before[w].tlb, sizeof(before[w].tlb)))
+			FAIL_AT("window %d: %llu now, was %llu", w, a.windows[w].tlb.entries_now,
+				before[w].tlb.entries_now);
+	}
+	/* a model that fits them all replaces them all */
+	ASSERT_EQ(record_tlb_doc(&a, tlb_geometry_find("cortex-a76")), 0);
+	EXPECT_STREQ(a.tlb_model, "cortex-a76");
+	EXPECT_EQ(a.windows[SCATTERED].tlb.entries_at[0], 32);
+	EXPECT_EQ(a.windows[PMD].tlb.order[1], 11);
+	record_doc_free(&a);
+}
+
+/* stdout of 'mthpscope ARGS' (stderr into 'err_path'); the caller frees it. */
+static char *run_bin(const char *args, const char *err_path)
+{
+	const char *b = getenv("MTHPSCOPE_BIN");
+	char cmd[2048], *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+	FILE *f, *out;
+
+	if (!b)
+		SKIP("MTHPSCOPE_BIN is not set (run under ctest)");
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", b, args, err_path);
+	out = open_memstream(&buf, &len);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL && out != NULL);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, out);
+	EXPECT_EQ(pclose(f), 0);
+	fclose(out);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+	FILE *f = fopen(path, "r"), *out = open_memstream(&buf, &len);
+
+	ASSERT_TRUE(f != NULL && out != NULL);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, out);
+	fclose(f);
+	fclose(out);
+	return buf;
+}
+
+/* record -i with a model that misfits one window: the report is the one the
+ * document gives alone (its zen5 figures, header and windows, text and
+ * JSON), and the warning says which window, why and what is shown. */
+static void expect_kept(const char *doc, const char *model_opt, const char *warning)
+{
+	static const char *const fmts[] = { "", "--json" };
+	char args[1024], err_path[64] = "/tmp/test_record_tlb.XXXXXX";
+	char *alone, *with, *e;
+	int fd = mkstemp(err_path);
+	size_t i;
+
+	ASSERT_TRUE(fd >= 0);
+	close(fd);
+	for (i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "record -i %s %s", doc, fmts[i]);
+		alone = run_bin(args, err_path);
+		snprintf(args, sizeof(args), "record -i %s %s %s", doc, fmts[i], model_opt);
+		with = run_bin(args, err_path);
+		if (strcmp(alone, with))
+			FAIL_AT("%s %s: the report changed:\n%s", model_opt, fmts[i], with);
+		e = slurp(err_path);
+		EXPECT_STREQ(e, warning);
+		free(e);
+		free(alone);
+		free(with);
+	}
+	unlink(err_path);
+}
+
+TEST(record_input_with_a_misfit_model)
+{
+	const char *src = getenv("MTHPSCOPE_SRC");
+	char doc[512], geo[64] = "/tmp/test_record_tlb_geo.XXXXXX", mixed[64], opt[128];
+	struct record_doc d;
+	char err[256] = "";
+	json_t *j;
+	FILE *f;
+	int fd;
+
+	if (!src)
+		SKIP("MTHPSCOPE_SRC is not set (run under ctest)");
+	snprintf(doc, sizeof(doc), "%s/tests/data/record/record-tlb.json", src);
+	/* the reviewer's big.tlb: a level that holds 2M entries only */
+	fd = mkstemp(geo);
+	ASSERT_TRUE(fd >= 0 && (f = fdopen(fd, "w")) != NULL);
+	fputs("name = big-only\nmerge = none\nlevel1.entries = 64\nlevel1.sizes = 2M\n", f);
+	fclose(f);
+	snprintf(opt, sizeof(opt), "--tlb-geometry %s", geo);
+	expect_kept(doc, opt, "mthpscope: warning: record: the TLB model big-only does not fit "
+		    "window 1 (0x7fe1a8000000): the model's level L1D does not hold 4K pages, the "
+		    "base page size; the windows keep the document's figures (model zen5)\n");
+	/* the reviewer's mixed.json: window 2 a layout of 16K pages */
+	ASSERT_EQ(record_doc_load(doc, &d, err, sizeof(err)), 0);
+	layout_hist_init(&d.windows[1].layout, 14, 11);
+	d.windows[1].layout.contig[0] = d.windows[1].layout.folio[0] = 512;
+	ASSERT_EQ(record_doc_json(&d, &j), 0);
+	snprintf(mixed, sizeof(mixed), "%s.json", geo);
+	ASSERT_EQ(json_dump_file(j, mixed, JSON_INDENT(1)), 0);
+	expect_kept(mixed, "--tlb-model skylake", "mthpscope: warning: record: the TLB model "
+		    "skylake does not fit window 2 (0x7fe1a7c00000): the model's rule does not fit "
+		    "16K pages; the windows keep the document's figures (model zen5)\n");
+	json_decref(j);
+	record_doc_free(&d);
+	unlink(mixed);
+	unlink(geo);
+}
+
 HARNESS_MAIN

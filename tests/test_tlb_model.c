@@ -6,6 +6,7 @@
  * unless asked, the miss ratio with shared and separate pools, and the
  * geometry table's invariants (every figure cited, names unique).
  */
+#include "bench.h"
 #include "harness.h"
 #include "tlb_host.h"
 #include "tlb_model.h"
@@ -363,12 +364,15 @@ TEST(table_invariants)
 		EXPECT_TRUE((*g)->name && (*g)->desc && (*g)->vendor);
 		EXPECT_TRUE(tlb_geometry_find((*g)->name) == *g);
 		EXPECT_TRUE((*g)->nr_levels >= 1 && (*g)->nr_levels <= TLB_MAX_LEVELS);
+		/* scan's labels are sized for names of at most TLB_NAME_MAX */
+		EXPECT_TRUE(strlen((*g)->name) <= TLB_NAME_MAX);
 		for (o = tlb_geometries; o != g; o++)
 			EXPECT_TRUE(strcmp((*o)->name, (*g)->name) != 0);
 		for (i = 0; i < (*g)->nr_levels; i++) {
 			const struct tlb_level_geometry *l = &(*g)->level[i];
 
 			EXPECT_TRUE(l->name && l->cite && strlen(l->cite) > 20);
+			EXPECT_TRUE(strlen(l->name) <= TLB_NAME_MAX);
 			EXPECT_EQ((int)l->source, (int)TLB_SRC_TABLE);
 		}
 		if (!strcmp((*g)->vendor, "AuthenticAMD"))
@@ -509,6 +513,45 @@ TEST(host_geometry)
 		tlb_host_compare(&h, &g, 0, diff, sizeof(diff));
 		EXPECT_TRUE(strstr(diff, "this host's CPUID") != NULL);
 	}
+}
+
+/*
+ * run's model metrics (bench_model_metrics) say what they compute: the miss
+ * ratio is Che's approximation over entries of mixed sizes. 315 PMD
+ * mappings beside 7834 scattered 4K pages need 8149 L2 entries on zen5; the
+ * PMD entries, each used 512 times as often, mostly stay in its 4096, so the
+ * L2 misses about 2.4 %, where the formula the label gave, max(0, 1 - L2
+ * capacity / entries), says 49.7 %.
+ */
+TEST(run_metrics_say_what_they_compute)
+{
+	const struct results_metric *e, *m;
+	struct results_trial t;
+
+	results_trial_init(&t, 0, "chase-tlb", 4ULL << 30, 0);
+	layout_hist_init(&t.layout, 12, 9);
+	t.layout.pmd_maps = 315;
+	t.layout.contig[0] = t.layout.folio[0] = 7834;
+	t.has_layout = true;
+	bench_model_metrics(tlb_geometry_find("zen5"), &t);
+	e = results_trial_metric(&t, "tlb_entries_l2");
+	m = results_trial_metric(&t, "tlb_miss_ratio_model");
+	ASSERT_TRUE(e != NULL && m != NULL);
+	EXPECT_EQ((long long)e->value, 8149);
+	EXPECT_STREQ(m->source, "model");
+	if (!(m->value > 0.0235 && m->value < 0.0245))
+		FAIL_AT("miss ratio %.4f, expected about 0.024", m->value);
+	EXPECT_STREQ(m->formula, "model zen5 (table geometry): L2 miss ratio, Che's LRU "
+				 "approximation");
+	EXPECT_STREQ(e->formula, "model zen5 (table geometry)");
+	/* a layout that maps nothing predicts nothing: no metric, not zero */
+	results_trial_clear(&t);
+	results_trial_init(&t, 0, "chase-tlb", 4ULL << 30, 0);
+	layout_hist_init(&t.layout, 12, 9);
+	t.has_layout = true;
+	bench_model_metrics(tlb_geometry_find("zen5"), &t);
+	EXPECT_TRUE(results_trial_metric(&t, "tlb_miss_ratio_model") == NULL);
+	results_trial_clear(&t);
 }
 
 HARNESS_MAIN

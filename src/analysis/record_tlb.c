@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int record_tlb_orders(const struct tlb_geometry *g, const struct layout_hist *h, int *orders)
@@ -63,30 +64,68 @@ int record_tlb_window(const struct tlb_geometry *g, const struct layout_hist *h,
 	return 0;
 }
 
+/*
+ * All or nothing: every window's figures go into scratch first, and d takes
+ * them only when each window with a layout has them. A window g does not fit
+ * once overwrote the windows before it and left the rest, and the header,
+ * to the model they had (record -i FILE --tlb-model NAME).
+ */
 int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g)
 {
 	enum tlb_source src = TLB_SRC_TABLE;
+	struct record_window_tlb *t = NULL;
 	struct tlb_footprint fp;
 	bool any = false;
 	size_t i;
-	int err;
+	int err = 0;
 
+	if (d->nr_windows && !(t = calloc(d->nr_windows, sizeof(*t))))
+		return -ENOMEM;
+	for (i = 0; i < d->nr_windows; i++) {
+		const struct record_window *w = &d->windows[i];
+
+		if (!w->has_layout)
+			continue;
+		if ((err = record_tlb_window(g, &w->layout, &t[i])) ||
+		    (err = tlb_footprint(g, &w->layout, &fp)))
+			goto out;
+		any = true;
+		src = fp.source;
+	}
 	for (i = 0; i < d->nr_windows; i++) {
 		struct record_window *w = &d->windows[i];
 
-		w->has_tlb = false;
-		if (!w->has_layout)
-			continue;
-		if ((err = record_tlb_window(g, &w->layout, &w->tlb)) ||
-		    (err = tlb_footprint(g, &w->layout, &fp)))
-			return err;
-		w->has_tlb = any = true;
-		src = fp.source;
+		w->has_tlb = w->has_layout;
+		if (w->has_tlb)
+			w->tlb = t[i];
 	}
 	d->tlb_model[0] = d->tlb_source[0] = '\0';
 	if (any) {
 		snprintf(d->tlb_model, sizeof(d->tlb_model), "%s", g->name ? g->name : "?");
 		snprintf(d->tlb_source, sizeof(d->tlb_source), "%s", tlb_source_name(src));
 	}
-	return 0;
+out:
+	free(t);
+	return err;
+}
+
+size_t record_tlb_misfit(const struct record_doc *d, const struct tlb_geometry *g, char *why,
+			 size_t size)
+{
+	struct record_window_tlb t;
+	size_t i;
+	int err;
+
+	for (i = 0; i < d->nr_windows; i++) {
+		const struct record_window *w = &d->windows[i];
+
+		if (!w->has_layout || !(err = record_tlb_window(g, &w->layout, &t)))
+			continue;
+		if (tlb_misfit_words(g, &w->layout, why, size) == TLB_FITS)
+			snprintf(why, size, "%s", strerror(-err));
+		return i;
+	}
+	if (size)
+		why[0] = '\0';
+	return d->nr_windows;
 }

@@ -32,7 +32,14 @@ void record_tlb_layout_at(const struct layout_hist *h, int order, struct layout_
 int record_tlb_window(const struct tlb_geometry *g, const struct layout_hist *h,
 		      struct record_window_tlb *t);
 /* Every window of d with a layout; d->tlb_model and d->tlb_source name g
- * and the source of its figures. Windows without a layout get none. */
+ * and the source of its figures. Windows without a layout get none. All or
+ * nothing: when g does not fit one window's layout (or memory runs out), d
+ * is left as it was, its windows' figures and model too, and the error is
+ * returned. */
 int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g);
+/* The first window whose layout g does not fit, with the reason in 'why'
+ * (tlb_misfit_words); d->nr_windows when g fits every window. */
+size_t record_tlb_misfit(const struct record_doc *d, const struct tlb_geometry *g, char *why,
+			 size_t size);
 
 #endif

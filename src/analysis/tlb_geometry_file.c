@@ -116,8 +116,8 @@ static int parse_name(struct geom_parse *p, const char *key, const char *v, cons
 {
 	const char *c;
 
-	if (!*v || strlen(v) > 31)
-		return perr(p, "'%s' wants 1 to 31 characters", key);
+	if (!*v || strlen(v) > TLB_NAME_MAX)
+		return perr(p, "'%s' wants 1 to %d characters", key, TLB_NAME_MAX);
 	for (c = v; *c; c++)
 		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			return perr(p, "'%s': character '%c' is not one of [A-Za-z0-9._-]", key, *c);

@@ -283,6 +283,58 @@ static void level_fill(const struct tlb_level_geometry *lg, const struct entry_s
 	lf->coverage = isnan(cs) || isnan(cp) ? NAN : fmin(cs, cp);
 }
 
+enum tlb_misfit tlb_misfit(const struct tlb_geometry *g, const struct layout_hist *h, int *level)
+{
+	int m, i;
+
+	if (!g || g->nr_levels < 1 || g->nr_levels > TLB_MAX_LEVELS)
+		return TLB_MISFIT_GEOMETRY;
+	if (hist_check(h))
+		return TLB_MISFIT_LAYOUT;
+	m = tlb_merge_order(g, h);
+	if (m < 0 || m > h->pmd_order)
+		return TLB_MISFIT_RULE;
+	/* a level that lists its sizes must hold the base page (a geometry
+	 * file's "sizes = 2M" was modelled as if it held 4K) */
+	for (i = 0; i < g->nr_levels; i++)
+		if (g->level[i].sizes && !(g->level[i].sizes & (1ULL << h->page_shift))) {
+			if (level)
+				*level = i;
+			return TLB_MISFIT_SIZES;
+		}
+	return TLB_FITS;
+}
+
+enum tlb_misfit tlb_misfit_words(const struct tlb_geometry *g, const struct layout_hist *h,
+				 char *buf, size_t size)
+{
+	int lv = 0;
+	enum tlb_misfit why = tlb_misfit(g, h, &lv);
+	/* hist_check has vouched for the page size past TLB_MISFIT_LAYOUT */
+	unsigned kib = why > TLB_MISFIT_LAYOUT ? 1u << (h->page_shift - 10) : 0;
+
+	switch (why) {
+	case TLB_FITS:
+		if (size)
+			buf[0] = '\0';
+		break;
+	case TLB_MISFIT_GEOMETRY:
+		snprintf(buf, size, "the model has no levels to hold entries");
+		break;
+	case TLB_MISFIT_LAYOUT:
+		snprintf(buf, size, "the layout is not one a mapping can have");
+		break;
+	case TLB_MISFIT_RULE:
+		snprintf(buf, size, "the model's rule does not fit %uK pages", kib);
+		break;
+	case TLB_MISFIT_SIZES:
+		snprintf(buf, size, "the model's level %s does not hold %uK pages, the base page "
+			 "size", g->level[lv].name ? g->level[lv].name : "?", kib);
+		break;
+	}
+	return why;
+}
+
 int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 		  struct tlb_footprint *fp)
 {
@@ -290,15 +342,10 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 	int i, err;
 
 	memset(fp, 0, sizeof(*fp));
-	if (!g || g->nr_levels < 1 || g->nr_levels > TLB_MAX_LEVELS)
+	if (tlb_misfit(g, h, NULL) != TLB_FITS)
 		return -EINVAL;
-	if ((err = hist_check(h)) || (err = pte_entries(g, h, &es)))
+	if ((err = pte_entries(g, h, &es)))
 		return err;
-	/* a level that lists its sizes must hold the base page (a geometry
-	 * file's "sizes = 2M" was modelled as if it held 4K) */
-	for (i = 0; i < g->nr_levels; i++)
-		if (g->level[i].sizes && !(g->level[i].sizes & (1ULL << h->page_shift)))
-			return -EINVAL;
 	fp->model = g->name;
 	fp->source = TLB_SRC_TABLE;
 	fp->nr_levels = g->nr_levels;

@@ -22,6 +22,9 @@
 #include "layout.h"
 
 #define TLB_MAX_LEVELS 3
+/* The longest name of a model or of a level (a geometry file's "name" and
+ * "levelN.name", tlb_geometry_file.c; the table's are shorter). */
+#define TLB_NAME_MAX 31
 
 /* What a CPU merges into one TLB entry below the PMD size. */
 enum tlb_merge {
@@ -121,8 +124,26 @@ int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h);
 const char *tlb_model_assumptions(void);
 
 /* The footprint of layout h under geometry g. -EINVAL when h's page size
- * does not fit the rule (e.g. a block larger than pmd_order). */
+ * does not fit the rule (e.g. a block larger than pmd_order), or a level
+ * that lists its entry sizes does not hold h's base page (tlb_misfit). */
 int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h, struct tlb_footprint *fp);
+
+/* What makes tlb_footprint(g, h) refuse, checked in its order. */
+enum tlb_misfit {
+	TLB_FITS,
+	TLB_MISFIT_GEOMETRY, /* no geometry, or not 1 to TLB_MAX_LEVELS levels */
+	TLB_MISFIT_LAYOUT,   /* a histogram no mapping can have */
+	TLB_MISFIT_RULE,     /* the merge rule does not fit h's page size */
+	TLB_MISFIT_SIZES,    /* a level's listed entry sizes leave out h's base page */
+};
+/* The misfit of g and h; for TLB_MISFIT_SIZES, *level (when level is not
+ * NULL) is the index of the first level that does not hold the base page. */
+enum tlb_misfit tlb_misfit(const struct tlb_geometry *g, const struct layout_hist *h, int *level);
+/* The same in words, for "no footprint (...)": "the model's rule does not
+ * fit 16K pages", "the model's level L1D does not hold 4K pages, the base
+ * page size"; "" when g fits h. */
+enum tlb_misfit tlb_misfit_words(const struct tlb_geometry *g, const struct layout_hist *h,
+				 char *buf, size_t size);
 /* JSON form: { "model": ..., "source": ..., "computed_by": "model",
  *   "assumptions": "...", "entries_base": n, "entries_merged": n, "entries_pmd": n,
  *   "levels": [ { "level": "L2", "entries_needed": n, "capacity": n,

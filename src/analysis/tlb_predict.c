@@ -3,11 +3,33 @@
 #include "folio_types.h"
 #include "tlb_predict.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL_MAX 256 /* trials per (span, order) the medians look at */
+/* Room for one cell's values per level: as many as the file has trials, so
+ * that every trial of a cell counts (run allows 1000 repetitions; the
+ * medians once looked at the first 256). */
+struct cell_scratch {
+	double *mem;
+	double *ent[TLB_MAX_LEVELS], *mr[TLB_MAX_LEVELS];
+};
+
+static int scratch_alloc(struct cell_scratch *sc, size_t nr_trials)
+{
+	size_t n = nr_trials ? nr_trials : 1;
+	int lv;
+
+	sc->mem = calloc(2 * TLB_MAX_LEVELS * n, sizeof(*sc->mem));
+	if (!sc->mem)
+		return -ENOMEM;
+	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
+		sc->ent[lv] = sc->mem + (size_t)(2 * lv) * n;
+		sc->mr[lv] = sc->mem + (size_t)(2 * lv + 1) * n;
+	}
+	return 0;
+}
 
 static bool trial_excluded(const struct analysis *a, size_t idx)
 {
@@ -77,28 +99,38 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 	return want && have * 10 < want * 9;
 }
 
-/* The footprints of the trials at (span, order), their medians per level. */
+/*
+ * The footprints of the trials at (span, order), their medians per level. A
+ * layout that maps nothing (0 pages: nothing seen mapped) is left out, as
+ * run's own metrics leave it (bench.c, bench_model_metrics): it would be "0
+ * entries, fits at order 0", a prediction of nothing.
+ */
 static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
-		     int order, struct tlb_predict_cell *c, unsigned *bad_shift)
+		     int order, struct tlb_predict_cell *c, const struct cell_scratch *sc,
+		     const struct layout_hist **bad)
 {
-	static double ent[TLB_MAX_LEVELS][CELL_MAX], mr[TLB_MAX_LEVELS][CELL_MAX];
 	const struct layout_hist *last = NULL;
 	struct tlb_footprint fp;
 	size_t i, n = 0;
 	int lv, err;
 
-	for (i = 0; i < a->res->nr_trials && n < CELL_MAX; i++) {
+	c->empty = 0;
+	for (i = 0; i < a->res->nr_trials; i++) {
 		const struct results_trial *t = &a->res->trials[i];
 
 		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
 			continue;
+		if (!layout_hist_pages(&t->layout)) {
+			c->empty++;
+			continue;
+		}
 		if ((err = tlb_footprint(g, &t->layout, &fp))) {
-			*bad_shift = t->layout.page_shift;
+			*bad = &t->layout;
 			return err;
 		}
 		for (lv = 0; lv < g->nr_levels; lv++) {
-			ent[lv][n] = (double)fp.level[lv].entries_needed;
-			mr[lv][n] = fp.level[lv].miss_ratio;
+			sc->ent[lv][n] = (double)fp.level[lv].entries_needed;
+			sc->mr[lv][n] = fp.level[lv].miss_ratio;
 		}
 		last = &t->layout;
 		n++;
@@ -107,8 +139,8 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 	c->n = n;
 	c->gain = c->measured_gain = NAN;
 	for (lv = 0; lv < g->nr_levels; lv++) {
-		c->entries[lv] = n ? (unsigned long long)llround(median(ent[lv], n)) : 0;
-		c->miss[lv] = n ? median(mr[lv], n) : NAN;
+		c->entries[lv] = n ? (unsigned long long)llround(median(sc->ent[lv], n)) : 0;
+		c->miss[lv] = n ? median(sc->mr[lv], n) : NAN;
 	}
 	return 0;
 }
@@ -137,6 +169,44 @@ static void cause(const struct analysis *a, const struct tlb_prediction *p,
 			 "translation: faults, caches)", p->g->name);
 }
 
+const char *tlb_predict_unknown_words(enum tlb_predict_unknown u)
+{
+	switch (u) {
+	case TLB_PREDICT_KNOWN:
+		break;
+	case TLB_PREDICT_NO_LAYOUTS:
+		return "no layouts at this span";
+	case TLB_PREDICT_EMPTY:
+		return "the layouts at this span map no memory";
+	case TLB_PREDICT_NO_ORDER0:
+		return "no order-0 layout at this span";
+	case TLB_PREDICT_EMPTY_ORDER0:
+		return "the order-0 layouts at this span map no memory";
+	case TLB_PREDICT_NO_CAPACITY:
+		return "a level's capacity is not known";
+	}
+	return "";
+}
+
+/* Why the knee at s is not predicted: no layouts there (or only ones that
+ * map nothing), none at order 0 (the gains' baseline), or a level's
+ * capacity not known (its miss ratio NaN). */
+static enum tlb_predict_unknown span_unknown(const struct tlb_predict_span *s, double m0)
+{
+	bool any = false, empty = false;
+	int k;
+
+	if (s->by_order[0].n)
+		return isnan(m0) ? TLB_PREDICT_NO_CAPACITY : TLB_PREDICT_KNOWN;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		any |= s->by_order[k].n > 0;
+		empty |= s->by_order[k].empty > 0;
+	}
+	if (any)
+		return s->by_order[0].empty ? TLB_PREDICT_EMPTY_ORDER0 : TLB_PREDICT_NO_ORDER0;
+	return empty ? TLB_PREDICT_EMPTY : TLB_PREDICT_NO_LAYOUTS;
+}
+
 /* Predicted gains and knee at one span, set against the measured knee. */
 static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si)
 {
@@ -156,8 +226,10 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 		if (s->knee < 0 && c->gain >= a->threshold)
 			s->knee = k;
 	}
-	/* a level of unknown capacity predicts nothing: no knee to set against */
-	s->predicted_known = s->by_order[0].n && !isnan(m0);
+	/* no layouts, no baseline or a level of unknown capacity: no knee to
+	 * set against the measured one */
+	s->unknown = span_unknown(s, m0);
+	s->predicted_known = s->unknown == TLB_PREDICT_KNOWN;
 	s->measured_known = as->analysed && as->verdict != AN_INCONCLUSIVE;
 	s->measured_knee = as->analysed ? as->min_order : -1;
 	s->agree = !s->measured_known || !s->predicted_known || s->knee == s->measured_knee;
@@ -190,9 +262,31 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 	return g;
 }
 
+/* Why the layout h of a trial does not fit p's geometry: a level that does
+ * not hold its base page, else (as before) the rule and its page size; a
+ * shift no machine has is named as it stands. */
+static void misfit_reason(struct tlb_prediction *p, const struct layout_hist *h)
+{
+	unsigned shift = h->page_shift;
+	unsigned long long kib = shift >= 10 && shift <= 30 ? 1ULL << (shift - 10) : 0;
+	int lv = 0;
+
+	if (tlb_misfit(p->g, h, &lv) == TLB_MISFIT_SIZES)
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s: its level %s "
+			 "does not hold their %llu KiB pages, the base page size", p->g->name,
+			 p->g->level[lv].name, kib);
+	else if (kib)
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's rule (page "
+			 "size %llu KiB)", p->g->name, kib);
+	else
+		snprintf(p->reason, sizeof(p->reason), "the layouts do not fit %s's rule "
+			 "(page_shift %u)", p->g->name, shift);
+}
+
 void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct tlb_prediction *p)
 {
-	unsigned shift = 0;
+	struct cell_scratch sc = { 0 };
+	const struct layout_hist *bad = NULL;
 	int si, k, lv;
 
 	memset(p, 0, sizeof(*p));
@@ -204,6 +298,10 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 	}
 	if (!(p->g = pick(a, g, p)))
 		return;
+	if (scratch_alloc(&sc, a->res->nr_trials)) {
+		snprintf(p->reason, sizeof(p->reason), "out of memory for the model's medians");
+		return;
+	}
 	for (lv = 0; lv < p->g->nr_levels; lv++)
 		p->capacity[lv] = p->g->level[lv].entries;
 	p->nr_spans = a->nr_spans;
@@ -212,16 +310,10 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->spans[si].span == a->span)
 			p->verdict_span = si;
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k],
-				      &shift)) {
-				/* the page size of the trial that did not fit; a shift no
-				 * machine has is named as it stands */
-				snprintf(p->reason, sizeof(p->reason), shift >= 10 && shift <= 30 ?
-					 "the layouts do not fit %s's rule (page size %llu KiB)" :
-					 "the layouts do not fit %s's rule (page_shift %llu)",
-					 p->g->name, shift >= 10 && shift <= 30 ?
-					 1ULL << (shift - 10) : (unsigned long long)shift);
-				return;
+			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k], &sc,
+				      &bad)) {
+				misfit_reason(p, bad);
+				goto out;
 			}
 		}
 		span_knee(a, p, si);
@@ -230,6 +322,8 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->orders[k].present)
 			p->spans[p->verdict_span].by_order[k].measured_gain = a->orders[k].gain.value;
 	p->available = true;
+out:
+	free(sc.mem);
 }
 
 static json_t *num(double v)
@@ -253,20 +347,25 @@ static json_t *cell_json(const struct tlb_prediction *p, const struct tlb_predic
 
 static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s)
 {
-	json_t *orders = json_array();
+	json_t *orders = json_array(), *o;
 	int k;
 
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
 		if (s->by_order[k].n)
 			json_array_append_new(orders, cell_json(p, &s->by_order[k], k));
-	return json_pack("{s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "span", (json_int_t)s->span,
-			 "orders", orders, "predicted_knee",
-			 s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
-			 s->fits, "measured_knee",
-			 s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
-			 "agree", s->measured_known && s->predicted_known ? json_boolean(s->agree)
-									     : json_null(),
-			 "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
+	o = json_pack("{s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "span", (json_int_t)s->span,
+		      "orders", orders, "predicted_knee",
+		      s->knee >= 0 ? json_integer(s->knee) : json_null(), "fits_at_order_0",
+		      s->fits, "measured_knee",
+		      s->measured_knee >= 0 ? json_integer(s->measured_knee) : json_null(),
+		      "agree", s->measured_known && s->predicted_known ? json_boolean(s->agree)
+								      : json_null(),
+		      "likely_cause", s->cause[0] ? json_string(s->cause) : json_null());
+	/* a knee not predicted says why (absent where it is predicted) */
+	if (o && !s->predicted_known)
+		json_object_set_new(o, "predicted_unknown",
+				    json_string(tlb_predict_unknown_words(s->unknown)));
+	return o;
 }
 
 json_t *tlb_prediction_json(const struct tlb_prediction *p)

@@ -66,6 +66,18 @@ void ms_format_bytes(double b, char *buf, size_t size)
 		snprintf(buf, size, "%.0f KiB", b / 1024);
 }
 
+void ms_format_share(double share, char *buf, size_t size)
+{
+	if (!isfinite(share)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%.1f%%", 100.0 * share);
+	/* %.1f rounds 0.9996 up to "100.0" */
+	if (share < 1.0 && !strncmp(buf, "100.0", 5))
+		snprintf(buf, size, ">99.9%%");
+}
+
 int ms_fail(char *err, size_t size, int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -40,6 +40,11 @@ char *ms_escape(const char *s);
  * (nothing measured). */
 void ms_format_bytes(double b, char *buf, size_t size);
 
+/* A share (1 = all) as a percentage with one decimal: "98.8%"; a share
+ * below 1 that would round to "100.0%" is ">99.9%", so that 100.0% means
+ * all. "-" when not finite. */
+void ms_format_share(double share, char *buf, size_t size);
+
 /* Room for one more element in an array of n used of *cap allocated (each
  * elem bytes) at *(void **)arrayp: when full, the allocation doubles, or
  * starts at first elements. 0, or -ENOMEM with the array as it was. */

@@ -170,14 +170,29 @@ static int pick_tlb(const struct record_cmd_opts *o, const struct tlb_geometry *
 	return -1;
 }
 
-/* The model's figures into d's windows; a misfit is said, not fatal. */
+/* The model's figures into d's windows; a misfit is said, not fatal, and
+ * leaves the document as it was: its own figures (of the model it names),
+ * or none. */
 static void window_tlb(struct record_doc *d, const struct tlb_geometry *g)
 {
+	char why[192], kept[96];
+	size_t i;
 	int err;
 
-	if (g && (err = record_tlb_doc(d, g)))
-		ms_warn("record: the TLB model %s does not fit this document (%s): no TLB figures",
-			g->name ? g->name : "?", strerror(-err));
+	if (!g || !(err = record_tlb_doc(d, g)))
+		return;
+	if (d->tlb_model[0])
+		snprintf(kept, sizeof(kept), "the windows keep the document's figures (model %s)",
+			 d->tlb_model);
+	else
+		snprintf(kept, sizeof(kept), "the windows get no TLB figures");
+	i = record_tlb_misfit(d, g, why, sizeof(why));
+	if (i < d->nr_windows)
+		ms_warn("record: the TLB model %s does not fit window %zu (0x%llx): %s; %s",
+			g->name ? g->name : "?", i + 1, d->windows[i].start, why, kept);
+	else
+		ms_warn("record: the TLB model %s: %s; %s", g->name ? g->name : "?",
+			strerror(-err), kept);
 }
 
 /* --input: the report of a document written before. */

@@ -209,5 +209,13 @@ int layout_hist_from_json(const json_t *o, struct layout_hist *h, char *err, siz
 		memset(h, 0, sizeof(*h));
 		return rc;
 	}
+	/* a PMD maps a page table of 8-byte entries, 2^(page_shift - 3) pages
+	 * (layout.h: 9, 11, 13): any other order mixes two page sizes */
+	if (pmd != shift - 3) {
+		memset(h, 0, sizeof(*h));
+		return ms_fail(err, errsize, -EINVAL, "pmd_order: %lld does not go with "
+			       "page_shift %lld (the PMD order of %lldK pages is %lld)", pmd, shift,
+			       1LL << (shift - 10), shift - 3);
+	}
 	return 0;
 }

@@ -488,14 +488,8 @@ out:
 	return err;
 }
 
-/*
- * The TLB model's metrics of the trial's layout (source "model", never a
- * count): entries the first and second level need, and the last level's
- * predicted miss ratio for uniform random access. Nothing without a layout
- * or a geometry for this CPU; a capacity not known gives no miss ratio
- * (results_trial_set_metric refuses the NaN: absent, not zero).
- */
-static void model_metrics(const struct bench *b, struct results_trial *t)
+/* The TLB model's metrics of a trial's layout (bench.h). */
+void bench_model_metrics(const struct tlb_geometry *g, struct results_trial *t)
 {
 	static const char *const names[] = { "tlb_entries_l1", "tlb_entries_l2" };
 	struct tlb_footprint fp;
@@ -504,8 +498,8 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 	int i;
 
 	/* nothing seen mapped is nothing to predict, not zero entries */
-	if (!b->tlb || !t->has_layout || !layout_hist_pages(&t->layout) ||
-	    tlb_footprint(b->tlb, &t->layout, &fp))
+	if (!g || !t->has_layout || !layout_hist_pages(&t->layout) ||
+	    tlb_footprint(g, &t->layout, &fp))
 		return;
 	snprintf(formula, sizeof(formula), "model %s (%s geometry)", fp.model,
 		 tlb_source_name(fp.source));
@@ -516,9 +510,12 @@ static void model_metrics(const struct bench *b, struct results_trial *t)
 			snprintf(m->formula, sizeof(m->formula), "%s", formula);
 	m = results_trial_set_metric(t, "tlb_miss_ratio_model",
 				     fp.level[fp.nr_levels - 1].miss_ratio, "model", NULL, -1);
+	/* what tlb_model.c computes: Che's approximation of an LRU pool (that
+	 * is max(0, 1 - capacity / entries) only where every entry maps the
+	 * same size) */
 	if (m)
-		snprintf(m->formula, sizeof(m->formula), "%s: max(0, 1 - %s capacity / entries)",
-			 formula, fp.level[fp.nr_levels - 1].name);
+		snprintf(m->formula, sizeof(m->formula), "%s: %s miss ratio, Che's LRU "
+			 "approximation", formula, fp.level[fp.nr_levels - 1].name);
 }
 
 static void micro_metrics(struct bench *b, const struct bench_micro *w, struct results_trial *t,
@@ -554,7 +551,7 @@ static void micro_metrics(struct bench *b, const struct bench_micro *w, struct r
 		results_trial_set_metric(t, "anon_fault_fallback", (double)bf->fault_fallback,
 					 "kernel", NULL, -1);
 	}
-	model_metrics(b, t);
+	bench_model_metrics(b->tlb, t);
 }
 
 int bench_micro_trial(struct bench *b, const struct bench_micro *w, int order, int rep,
@@ -1253,7 +1250,7 @@ static void watch_hist(const struct bench *b, const struct watch *w, int order,
 	if (!w->scan_err) {
 		t->layout = w->best_layout;
 		t->has_layout = true;
-		model_metrics(b, t);
+		bench_model_metrics(b->tlb, t);
 	}
 }
 

@@ -98,6 +98,17 @@ struct bench {
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,
 		bench_report_fn report, void *ctx);
+/*
+ * The TLB model's metrics of t's layout under g (source "model", never a
+ * count): tlb_entries_l1 and tlb_entries_l2, the entries the first and
+ * second level need, and tlb_miss_ratio_model, the last level's predicted
+ * miss ratio for uniform random access, each with a formula naming the
+ * model and the source of its figures. Nothing without g or a layout, or
+ * for a layout that maps nothing or that g does not fit; a capacity not
+ * known gives no miss ratio (results_trial_set_metric refuses the NaN:
+ * absent, not zero).
+ */
+void bench_model_metrics(const struct tlb_geometry *g, struct results_trial *t);
 /* A message, BENCH_EV_WARN or BENCH_EV_NOTE, to b's report callback (cut
  * at 767 bytes; no callback: dropped). */
 void bench_say(struct bench *b, enum bench_event_kind kind, const char *fmt, ...) MS_PRINTF(3, 4);

@@ -374,6 +374,19 @@ static const char *fit_none_words(const struct analysis *a)
 	return a->monotone ? " (below PMD, the fit's)" : "";
 }
 
+bool report_span_name(const struct analysis *a, uint64_t span, bool gib, char *buf, size_t size)
+{
+	if (!strcmp(a->pattern, "command")) {
+		snprintf(buf, size, "- (a command)");
+		return true;
+	}
+	if (gib && span >= (1ull << 30) && !(span % (1ull << 30)))
+		snprintf(buf, size, "%llu GiB", (unsigned long long)(span >> 30));
+	else
+		snprintf(buf, size, "%llu MiB", (unsigned long long)(span >> 20));
+	return false;
+}
+
 static void header(const struct analysis *a, FILE *f, bool md)
 {
 	const struct results *r = a->res;
@@ -382,10 +395,7 @@ static void header(const struct analysis *a, FILE *f, bool md)
 	const char *gain = a->higher_better ? "rise over the order-0 value"
 					    : "share of the order-0 value saved";
 
-	if (!strcmp(a->pattern, "command"))
-		snprintf(span, sizeof(span), "- (a command)");
-	else
-		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(a->span >> 20));
+	report_span_name(a, a->span, false, span, sizeof(span));
 	if (md) {
 		fit_legend(a, "material", fit, sizeof(fit));
 		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);

@@ -9,6 +9,8 @@
 #define REPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analyze.h"
@@ -29,6 +31,12 @@ extern const char *const report_format_aliases[];
 json_t *report_analysis_json(const struct analysis *a);
 /* 0, or -EIO when the stream fails. */
 int report_write(const struct analysis *a, enum report_format f, FILE *out);
+
+/* A span in words, one rule for every section: "- (a command)" for a
+ * command's trials (they have no span: 0), else "N MiB" ("N GiB" for whole
+ * GiB where gib). True for a command's. */
+bool report_span_name(const struct analysis *a, uint64_t span, bool gib, char *buf,
+		      size_t size);
 
 /* The same with the TLB model's section (text, markdown) or "tlb_model"
  * object (JSON); p NULL: exactly report_write. 0 or -EIO. */

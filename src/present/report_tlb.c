@@ -10,22 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mthpscope.h"
 #include "report.h"
 
-static void span_name(uint64_t span, char *buf, size_t size)
+/* A span of the model's section: "128 MiB", "1 GiB"; a command's, which has
+ * none, "span - (a command)" as the report's header says it. */
+static void span_words(const struct analysis *a, uint64_t span, char *buf, size_t size)
 {
-	if (span >= (1ull << 30) && !(span % (1ull << 30)))
-		snprintf(buf, size, "%llu GiB", (unsigned long long)(span >> 30));
-	else
-		snprintf(buf, size, "%llu MiB", (unsigned long long)(span >> 20));
-}
+	char sp[24];
 
-static void pct(double v, char *buf, size_t size)
-{
-	if (isnan(v))
-		snprintf(buf, size, "-");
+	if (report_span_name(a, span, true, sp, sizeof(sp)))
+		snprintf(buf, size, "span %s", sp);
 	else
-		snprintf(buf, size, "%.1f%%", 100.0 * v);
+		snprintf(buf, size, "%s", sp);
 }
 
 static void order_rows(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
@@ -35,9 +32,16 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 	int k, lv;
 
 	fprintf(f, md ? "| order | size |" : "  %5s %6s", "order", "size");
-	for (lv = 0; lv < p->g->nr_levels; lv++)
-		fprintf(f, md ? " %s entries | %s miss |" : " %10s %8s", p->g->level[lv].name,
-			"miss");
+	for (lv = 0; lv < p->g->nr_levels; lv++) {
+		const char *name = p->g->level[lv].name;
+
+		/* markdown names the level in both columns; text puts it over the
+		 * entries and "miss" beside them */
+		if (md)
+			fprintf(f, " %s entries | %s miss |", name, name);
+		else
+			fprintf(f, " %10s %8s", name, "miss");
+	}
 	fprintf(f, md ? " walks saved (model) | measured gain |\n" : " %12s %14s\n", "walks saved",
 		"measured gain");
 	if (md) {
@@ -54,11 +58,11 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 		analyze_order_size(a, k, size, sizeof(size));
 		fprintf(f, md ? "| %d | %s |" : "  %5d %6s", k, size);
 		for (lv = 0; lv < p->g->nr_levels; lv++) {
-			pct(c->miss[lv], m, sizeof(m));
+			ms_format_share(c->miss[lv], m, sizeof(m));
 			fprintf(f, md ? " %llu | %s |" : " %10llu %8s", c->entries[lv], m);
 		}
-		pct(c->gain, g, sizeof(g));
-		pct(c->measured_gain, mg, sizeof(mg));
+		ms_format_share(c->gain, g, sizeof(g));
+		ms_format_share(c->measured_gain, mg, sizeof(mg));
 		fprintf(f, md ? " %s | %s%s |\n" : " %12s %14s%s\n", k ? g : "baseline",
 			k ? mg : "baseline", c->scatter ? " (scattered)" : "");
 	}
@@ -87,10 +91,10 @@ static void wrap(FILE *f, const char *lead, const char *text)
 
 static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 {
-	char pr[48], me[48];
+	char pr[96], me[48];
 
 	if (!s->predicted_known)
-		snprintf(pr, sizeof(pr), "unknown (a level's capacity is not known)");
+		snprintf(pr, sizeof(pr), "unknown (%s)", tlb_predict_unknown_words(s->unknown));
 	else if (s->knee >= 0)
 		snprintf(pr, sizeof(pr), "order %d", s->knee);
 	else
@@ -106,16 +110,16 @@ static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 								     : ": DISAGREE");
 }
 
-static void knees(const struct tlb_prediction *p, FILE *f, bool md)
+static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
-	char sp[24], w[128];
+	char sp[32], w[192];
 	int i;
 
 	fprintf(f, md ? "\nKnee per span (model vs measured):\n\n" : "  knee per span:\n");
 	for (i = 0; i < p->nr_spans; i++) {
 		const struct tlb_predict_span *s = &p->spans[i];
 
-		span_name(s->span, sp, sizeof(sp));
+		span_words(a, s->span, sp, sizeof(sp));
 		knee_words(s, w, sizeof(w));
 		fprintf(f, md ? "- %s: %s\n" : "    %-9s %s\n", sp, w);
 		if (s->cause[0] && md)
@@ -127,7 +131,8 @@ static void knees(const struct tlb_prediction *p, FILE *f, bool md)
 
 static void section(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
 {
-	char sp[24];
+	const struct tlb_predict_span *s = &p->spans[p->verdict_span];
+	char sp[32];
 	int lv;
 
 	fprintf(f, md ? "\n### TLB model\n\n" : "\nTLB model (source: model)\n");
@@ -153,11 +158,18 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 		fprintf(f, "Assumes %s.\n\n", tlb_model_assumptions());
 	else
 		wrap(f, "  assumes", tlb_model_assumptions());
-	span_name(p->spans[p->verdict_span].span, sp, sizeof(sp));
-	fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
-		      : "  entries needed and predicted miss ratio at %s:\n", sp);
-	order_rows(a, p, f, md);
-	knees(p, f, md);
+	span_words(a, s->span, sp, sizeof(sp));
+	if (s->unknown == TLB_PREDICT_NO_LAYOUTS || s->unknown == TLB_PREDICT_EMPTY) {
+		/* no rows to show: say why rather than a table's bare header */
+		fprintf(f, md ? "Entries needed and predicted miss ratio at %s: none, %s.\n"
+			      : "  entries needed and predicted miss ratio at %s: none (%s)\n", sp,
+			tlb_predict_unknown_words(s->unknown));
+	} else {
+		fprintf(f, md ? "Entries needed and predicted miss ratio at %s:\n\n"
+			      : "  entries needed and predicted miss ratio at %s:\n", sp);
+		order_rows(a, p, f, md);
+	}
+	knees(a, p, f, md);
 }
 
 int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,

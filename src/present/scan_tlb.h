@@ -25,10 +25,13 @@ struct scan_tlb_view {
 /* "tlb-MODEL-LEVEL: N entries of C (miss R%, model, SOURCE)" per model and level. */
 void scan_tlb_write(struct scan_tlb_view v, const struct layout_hist *h, FILE *f);
 /* The total: "total:" when head, the lines, then one sentence of the last
- * level's entries on each model. */
+ * level's entries on each model (and "no footprint on M (why)" for each
+ * model that does not fit the layout). */
 void scan_tlb_write_total(struct scan_tlb_view v, const struct layout_hist *h, bool head,
 			  FILE *f);
-/* "layout" and "tlb" (one footprint per model) into object o. */
+/* "layout" and "tlb" (one footprint per model) into object o; "tlb_misfits"
+ * ([{"model", "computed_by": "model", "reason"}]) where a model does not
+ * fit the layout. */
 void scan_tlb_json(struct scan_tlb_view v, const struct layout_hist *h, json_t *o);
 
 #endif
