@@ -7,7 +7,7 @@
  * addresses on stdout ("small 0x... large 0x...").
  *
  *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2|3]
- *                 [heap=N] [stack=N] [remap=1] [split=1] [vanish=1]
+ *                 [heap=N] [stack=N] [remap=1] [split=1] [vanish=1] [vsyscall=1]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
  * faults for record --pid), and print "spun N" at the end; churn: each time
@@ -25,7 +25,9 @@
  * sees each ("remap X"); split: then a 2 MiB window of two VMAs, 16
  * anonymous pages touched first and a memfd ("hot") over the rest touched
  * after them ("split X"); vanish: then 8 MiB at X, half touched, 100 ms,
- * the rest touched and all unmapped at once ("vanish X").
+ * the rest touched and all unmapped at once ("vanish X"); vsyscall: 20
+ * calls of the legacy vsyscall time() between 'small' and 'large' (x86-64;
+ * each a page fault above the user address space, emulated).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -161,6 +163,20 @@ static int split(void)
 
 static int main_argc;
 static char **main_argv;
+
+static int call_vsyscall(int n)
+{
+#ifdef __x86_64__
+	long (*t)(long *) = (long (*)(long *))0xffffffffff600400UL;
+
+	while (n--)
+		t(NULL);
+	return 0;
+#else
+	(void)n;
+	return -1;
+#endif
+}
 static bool in_worker;
 
 int main(int argc, char **argv);
@@ -178,7 +194,7 @@ int main(int argc, char **argv)
 {
 	unsigned long heap = 0, stack = 0;
 	unsigned long thread = 0;
-	bool again = false, churn = false, two = false, gone = false;
+	bool again = false, churn = false, two = false, gone = false, vsys = false;
 	unsigned long mib = 64, spin = 0, spun = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
@@ -210,6 +226,8 @@ int main(int argc, char **argv)
 			two = true;
 		else if (!strcmp(argv[i], "vanish=1"))
 			gone = true;
+		else if (!strcmp(argv[i], "vsyscall=1"))
+			vsys = true;
 	}
 	if (thread == 3 && !in_worker) {
 		pthread_t t;
@@ -235,7 +253,15 @@ int main(int argc, char **argv)
 		perror("helper_record: mmap");
 		return 100;
 	}
-	for (off = 0; off < len; off += page) {
+	if (vsys) {
+		for (off = 0; off < len; off += page)
+			small[off] = 1;
+		if (call_vsyscall(20))
+			return 103;
+		for (off = 0; off < len; off += page)
+			large[off] = 1;
+	}
+	for (off = 0; !vsys && off < len; off += page) {
 		small[off] = 1;
 		large[off] = 1;
 	}

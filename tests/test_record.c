@@ -523,6 +523,46 @@ TEST(exec_chain_within_a_drain)
 	record_doc_free(&d);
 }
 
+/* Faults on [vsyscall] (above the user address space, where pagemap reads
+ * nothing): zero/other, in no row (no JSON integer holds its address). The
+ * old code took the empty read for the process's end or an exec: 3466 of
+ * 8267 samples "after their process ended", the mappings after it in rows
+ * of a gone image, not scanned. */
+TEST(vsyscall_fault)
+{
+	const char *args[] = { "mib=4", "nothp=1", "vsyscall=1", NULL };
+	unsigned long long small, large;
+	const struct record_vma *a, *b;
+	struct record_doc d;
+	char out[128];
+	size_t i;
+
+	need_root();
+#ifndef __x86_64__
+	SKIP("the legacy vsyscall page is x86-64's");
+#endif
+	if (!file_contains("/proc/self/maps", "[vsyscall]"))
+		SKIP("no [vsyscall] page here (vsyscall=none)");
+	make_tmpdir();
+	path_in(out, sizeof(out), "out");
+	record_helper(&d, out, args);
+	ASSERT_EQ(sscanf(helper_line(out, "small"), "small %llx large %llx", &small, &large), 2);
+	a = vma_at(&d, small);
+	b = vma_at(&d, large);
+	ASSERT_TRUE(a && b);
+	printf("  %llu zero/other, %llu after the process ended, %llu and %llu samples\n",
+	       d.total.other, d.outcome.process_gone, a->s.samples, b->s.samples);
+	EXPECT_TRUE(d.total.other >= 20);
+	EXPECT_EQ(d.outcome.process_gone, 0);
+	EXPECT_EQ(d.outcome.before_exec, 0);
+	EXPECT_EQ(a->s.samples, 1024);
+	EXPECT_EQ(b->s.samples, 1024);
+	EXPECT_TRUE(b->mem.scanned && b->mem.pages[0] == 1024);
+	for (i = 0; i < d.nr_vmas; i++)
+		EXPECT_TRUE(d.vmas[i].start < (1ULL << 63));
+	record_doc_free(&d);
+}
+
 /* A ring too small for the run, never drained before the end (-m 1,
  * --interval 1000): the samples dropped are counted lost, those after the
  * last PERF_RECORD_LOST too, so that read and lost add up to the samples

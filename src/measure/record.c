@@ -79,6 +79,7 @@ struct proc {
 	uint64_t exec_time;           /* its last exec the rings told (perf clock), 0: none */
 	uint64_t exec_time_open;      /* exec_time when its pagemap reader was opened */
 	unsigned long untold_drain;   /* the drain that found an exec the rings had not told */
+	unsigned long opened_drain;   /* the drain whose ring reads opened its reader */
 	/* the ranges scanned last in this drain: the 16-page block of a
 	 * sample, and its PMD window when the block cuts its folio */
 	struct extcache near, wide;
@@ -756,6 +757,18 @@ static void count_rowless(struct rec *r, const struct pending *s, unsigned long 
 	count(r, -1, s->pid, s->addr, RECORD_AT_NONE, false, s);
 }
 
+/* s's address in no VMA of p: unmapped before this drain, its page gone,
+ * but not the VMA an earlier drain saw there (memory freed within a drain
+ * of its faults; perf puts the sample there by its address). */
+static void count_unmapped(struct rec *r, const struct proc *p, const struct pending *s)
+{
+	int row = row_held(r->d, p, s->addr);
+
+	if (row < 0)
+		r->d->outcome.no_vma++;
+	count(r, row, s->pid, s->addr, row < 0 ? RECORD_AT_NONE : RECORD_AT_UNMAPPED, false, s);
+}
+
 /* Whether s is of an image its process p exec'd from in an exec the rings
  * have not told yet: that exec is after s (its record would have come
  * before any sample after it), and the reader, opened since the last exec
@@ -814,14 +827,14 @@ static void resolve(struct rec *r, const struct pending *s)
 		return;
 	}
 	if (i < 0) {
-		/* unmapped before this drain: its page is gone, but not the
-		 * VMA an earlier drain saw there (memory freed within a drain
-		 * of its faults; perf puts the sample there by its address) */
-		row = row_held(r->d, p, s->addr);
-		if (row < 0)
-			r->d->outcome.no_vma++;
-		count(r, row, s->pid, s->addr, row < 0 ? RECORD_AT_NONE : RECORD_AT_UNMAPPED,
-		      false, s);
+		count_unmapped(r, p, s);
+		return;
+	}
+	if (!strcmp(p->maps[i].name, "[vsyscall]")) {
+		/* above the user address space: pagemap reads nothing there (0
+		 * bytes, as from an mm gone), and no JSON integer holds its
+		 * address: zero/other, in no row */
+		count(r, -1, s->pid, s->addr, RECORD_AT_OTHER, false, s);
 		return;
 	}
 	err = page_order(r, p, i, s->addr, &pmd, &order);
@@ -876,10 +889,11 @@ static int on_sample(const struct sampling_sample *s, void *ctx)
 		return 0;
 	}
 	/* the reader is opened on the image the process runs as its samples
-	 * are read: an exec before its samples are looked up is then seen
-	 * (exec_untold) */
+	 * are read, after every exec the rings hold (exec_time_open is set
+	 * once they are read): an exec before its samples are looked up is
+	 * then seen (exec_untold) */
 	if (!p->fs && !p->gone && !p->final_done && !folio_scanner_open(&p->fs, p->via))
-		p->exec_time_open = p->exec_time;
+		p->opened_drain = r->nr_drains;
 	if (s->exec) {
 		if (s->time > p->exec_time)
 			p->exec_time = s->time;
@@ -944,6 +958,9 @@ static void drain(struct rec *r)
 		if (err && !r->err)
 			r->err = err;
 	}
+	for (k = 0; k < r->nr_procs; k++)
+		if (r->procs[k]->opened_drain == r->nr_drains)
+			r->procs[k]->exec_time_open = r->procs[k]->exec_time;
 	if (r->batch.n)
 		qsort(r->batch.v, r->batch.n, sizeof(*r->batch.v), by_pid_addr);
 	for (i = 0; i < r->batch.n; i++)
@@ -1183,9 +1200,19 @@ static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
  * time. */
 static void on_exec_stop(void *ctx, pid_t pid, pid_t tid)
 {
-	(void)pid;
+	struct rec *r = ctx;
+	struct proc *p;
+
 	(void)tid;
-	drain(ctx);
+	drain(r);
+	/* the reader and maps of the image it stands at, whose exec the drain
+	 * was told, unless the drain opened them (its samples of the new
+	 * image, the kernel's faults in the exec, are then in their rows) */
+	p = proc_get(r, pid);
+	if (!p || p->gone || p->final_done || (p->fs && p->exec_time_open == p->exec_time))
+		return;
+	if (!proc_exec(r, p) && !folio_scanner_open(&p->fs, p->via))
+		p->exec_time_open = p->exec_time;
 }
 
 /* ---- the rings ---------------------------------------------------------------- */
