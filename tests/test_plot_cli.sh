@@ -272,6 +272,13 @@ EOT
 [ $? -eq 1 ] && grep -q "64 MiB limit" "$tmp/err" || err "a 65 MiB collapse document: $(cat "$tmp/err")"
 rm -f "$tmp/big-collapse.json"
 
+# a document string that starts with a quote (gnuplot 5.4 reads a doubled
+# '' at the start of a string as an empty string: every figure failed)
+jq '.host.cpu_model = "'"'"'Q'"'"' CPU"' "$data/knee4.json" > "$tmp/quote.json"
+"$bin" plot "$tmp/quote.json" -o "$tmp/quote" >/dev/null 2>"$tmp/err" ||
+	err "a cpu_model starting with a quote: exit $? ($(head -c 200 "$tmp/err"))"
+[ -s "$tmp/quote/gain.png" ] || err "a cpu_model starting with a quote: no gain.png"
+
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"
@@ -294,6 +301,14 @@ PATH=/nonexistent "$bin" compare "$data/compare-base.json" "$data/compare-slow20
 	--plot "$tmp/nognuplot-new" >/dev/null 2>&1
 [ -e "$tmp/nognuplot-new" ] && err "no gnuplot, compare --plot: left $(find "$tmp/nognuplot-new")"
 [ "$(ls -A "$tmp/nognuplot-had")" = notes.txt ] || err "no gnuplot: left $(ls -A "$tmp/nognuplot-had")"
+# ... and an earlier run's figures stay whole: it removed their .dat and .gp
+# (a picture that can no longer be redrawn)
+"$bin" plot "$data/knee2.json" -o "$tmp/nognuplot-old" >/dev/null 2>&1
+cp "$tmp/nognuplot-old/gain.dat" "$tmp/gain.dat.before"
+PATH=/nonexistent "$bin" plot "$data/knee4.json" -o "$tmp/nognuplot-old" >/dev/null 2>&1
+cmp -s "$tmp/nognuplot-old/gain.dat" "$tmp/gain.dat.before" &&
+	[ -s "$tmp/nognuplot-old/gain.gp" ] ||
+	err "no gnuplot: an earlier run's gain.dat/gain.gp removed or changed"
 # gnuplot that exits 0 without a complete picture: a picture an earlier run
 # left is not this run's to delete (it was); one this run cut short is
 mkdir -p "$tmp/fakebin" "$tmp/had"

@@ -22,6 +22,7 @@
 #include "folio_types.h"
 #include "plot.h"
 #include "record_report.h"
+#include "report.h"
 
 
 const char *const plot_format_words[] = { "png", "svg", NULL };
@@ -31,15 +32,16 @@ static const char *template_dir(void)
 	return datadir_gnuplot();
 }
 
-/* A gnuplot single-quoted string: ' is doubled, a newline becomes a
- * concatenated "\n"; other control characters, which would end the
- * command, become spaces. */
+/* A gnuplot single-quoted string: ' and a newline are concatenated in
+ * double quotes ("'", "\n": gnuplot 5.4 reads a doubled '' at the start
+ * of a string as an empty string, and the rest as a token); other control
+ * characters, which would end the command, become spaces. */
 static void gp_string(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
-			fputs("''", f);
+			fputs("' . \"'\" . '", f);
 		else if (*s == '\n')
 			fputs("' . \"\\n\" . '", f); /* a line break in gnuplot's own syntax */
 		else if ((unsigned char)*s < 0x20)
@@ -159,12 +161,43 @@ static int fig_path(const struct fig *g, char *path, const char *ext, char *err,
 
 /* The figure's name (fig_name; unlike the pictures already in out, when out
  * is set) and paths; the picture's state before this run. */
+static int no_gnuplot(char *err, size_t errsize)
+{
+	return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get install "
+		       "gnuplot-nox)");
+}
+
+/* Whether execlp() finds gnuplot: in a directory of PATH (execlp's default
+ * when PATH is not set). */
+static bool gnuplot_in_path(void)
+{
+	const char *path = getenv("PATH");
+	char dir[PATH_MAX], exe[PATH_MAX + 16];
+	size_t n;
+
+	for (path = path ? path : "/bin:/usr/bin"; *path; path += n + (path[n] == ':')) {
+		n = strcspn(path, ":");
+		if (!n || n >= sizeof(dir))
+			continue;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		snprintf(exe, sizeof(exe), "%s/gnuplot", dir);
+		if (!access(exe, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/* Without gnuplot nothing is written: not even this figure's data and
+ * script, which would replace an earlier run's. */
 static int fig_init(struct fig *g, const char *dir, const char *name, enum plot_format fmt,
 		    const struct plot_files *out, char *err, size_t errsize)
 {
 	const char *ext = fmt == PLOT_SVG ? "svg" : "png";
 	int rc;
 
+	if (!gnuplot_in_path())
+		return no_gnuplot(err, errsize);
 	g->dir = dir;
 	g->fmt = fmt;
 	fig_name(g->name, name);
@@ -369,8 +402,7 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		/* nothing of this figure stays: its data, script and log */
 		unlink(g->log);
 		fig_discard(g);
-		return ms_fail(err, errsize, -ENOPKG, "gnuplot is not installed (Debian: apt-get "
-			    "install gnuplot-nox)");
+		return no_gnuplot(err, errsize);
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !output_complete(g)) {
 		/* gnuplot says nothing when its output file cannot be written */
@@ -877,7 +909,7 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 			    char *err, size_t errsize)
 {
 	const struct tlb_predict_span *sp = &p->spans[p->verdict_span];
-	char title[160], sub[512], sz[16];
+	char title[160], sub[512], sz[16], spn[32];
 	struct fig g;
 	FILE *d, *s;
 	int k, lv, rc, x = 0, same = 1;
@@ -895,8 +927,12 @@ static int plot_tlb_entries(const struct analysis *a, const struct tlb_predictio
 		}
 		fputc('\n', d);
 	}
-	snprintf(title, sizeof(title), "TLB model (%s): entries needed per folio order at %llu MiB",
-		 p->g->name, (unsigned long long)(sp->span >> 20));
+	if (report_span_name(a, sp->span, false, spn, sizeof(spn)))
+		snprintf(title, sizeof(title), "TLB model (%s): entries needed per folio order "
+			 "(a command)", p->g->name);
+	else
+		snprintf(title, sizeof(title), "TLB model (%s): entries needed per folio order at "
+			 "%s", p->g->name, spn);
 	subtitle_of(a, sub, sizeof(sub));
 	if ((rc = fig_script(&g, d, title, sub, "TLB entries needed (model, log scale)", &s, err,
 			     errsize)))
