@@ -279,6 +279,14 @@ jq '.host.cpu_model = "'"'"'Q'"'"' CPU"' "$data/knee4.json" > "$tmp/quote.json"
 	err "a cpu_model starting with a quote: exit $? ($(head -c 200 "$tmp/err"))"
 [ -s "$tmp/quote/gain.png" ] || err "a cpu_model starting with a quote: no gain.png"
 
+# a VMA name cut inside a UTF-8 character (the window label keeps 20 bytes):
+# the SVG was not well-formed
+jq '.windows[0].vma = "/tmp/donnees_etee_\u00e9\u00e9\u00e9\u00e9\u00e9.bin"' \
+	"$data/record/record-tlb.json" > "$tmp/utf8.json"
+"$bin" plot "$tmp/utf8.json" -o "$tmp/utf8" -f svg >/dev/null 2>&1 || err "utf8.json: exit $?"
+python3 -c 'import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]' \
+	"$tmp"/utf8/*.svg 2>"$tmp/err" || err "utf8.json: an SVG is not well-formed: $(tail -1 "$tmp/err")"
+
 # gnuplot missing: exit 3 and advice; bad input: exit 1; usage: exit 2
 PATH=/nonexistent "$bin" plot "$data/flat.json" -o "$tmp/nognuplot" 2>"$tmp/err" >/dev/null
 [ $? -eq 3 ] || err "no gnuplot: not exit 3"

@@ -32,6 +32,36 @@ static const char *template_dir(void)
 	return datadir_gnuplot();
 }
 
+/* The length of the UTF-8 character at s (1 for ASCII), 0 where s holds
+ * none: a stray byte, or a character a cut (%.20s, a short buffer) left
+ * unfinished, which makes an SVG not well-formed. */
+static size_t utf8_char(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+		 : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Write the UTF-8 character at s, or '?' for a byte that starts none;
+ * returns what follows it. */
+static const char *utf8_put(FILE *f, const char *s)
+{
+	size_t n = utf8_char(s);
+
+	if (!n) {
+		fputc('?', f);
+		return s + 1;
+	}
+	fwrite(s, 1, n, f);
+	return s + n;
+}
+
 /* A gnuplot single-quoted string: ' and a newline are concatenated in
  * double quotes ("'", "\n": gnuplot 5.4 reads a doubled '' at the start
  * of a string as an empty string, and the rest as a token); other control
@@ -39,15 +69,18 @@ static const char *template_dir(void)
 static void gp_string(FILE *f, const char *s)
 {
 	fputc('\'', f);
-	for (; *s; s++) {
+	while (*s) {
+		if ((unsigned char)*s >= 0x20 && *s != '\'') {
+			s = utf8_put(f, s);
+			continue;
+		}
 		if (*s == '\'')
 			fputs("' . \"'\" . '", f);
 		else if (*s == '\n')
 			fputs("' . \"\\n\" . '", f); /* a line break in gnuplot's own syntax */
-		else if ((unsigned char)*s < 0x20)
-			fputc(' ', f);
 		else
-			fputc(*s, f);
+			fputc(' ', f);
+		s++;
 	}
 	fputc('\'', f);
 }
@@ -65,8 +98,14 @@ static void comment_text(FILE *f, const char *s)
 static void dat_label(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || (unsigned char)*s < 0x20 ? '\'' : *s, f);
+	while (*s) {
+		if (*s == '"' || (unsigned char)*s < 0x20) {
+			fputc('\'', f);
+			s++;
+		} else {
+			s = utf8_put(f, s);
+		}
+	}
 	fputc('"', f);
 }
 
