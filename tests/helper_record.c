@@ -8,6 +8,7 @@
  *
  *   helper_record [mib=N] [spin=MS [churn=1]] [exit=N] [pidfile=PATH] [nothp=1] [thread=1|2|3]
  *                 [heap=N] [stack=N] [remap=1] [split=1] [vanish=1] [vsyscall=1]
+ *                 [burst=N]
  *
  * spin: then, for MS ms, map, touch and unmap 1 MiB over and over (page
  * faults for record --pid), and print "spun N" at the end; churn: each time
@@ -27,7 +28,10 @@
  * after them ("split X"); vanish: then 8 MiB at X, half touched, 100 ms,
  * the rest touched and all unmapped at once ("vanish X"); vsyscall: 20
  * calls of the legacy vsyscall time() between 'small' and 'large' (x86-64;
- * each a page fault above the user address space, emulated).
+ * each a page fault above the user address space, emulated); burst: once
+ * the pidfile is written, 700 ms (a record --pid attaches), then N threads
+ * one after another, each writing 8 pages of a VMA of N * 16 pages and
+ * starting a thread that writes the next 8 ("burst X"), then the spin.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -161,6 +165,45 @@ static int split(void)
 	return 0;
 }
 
+/* burst: a thread writes its 8 pages; one of the first level starts a
+ * second to write the next 8 */
+struct burst_arg {
+	char *p;
+	int level;
+};
+
+static void *burst_main(void *arg)
+{
+	struct burst_arg *a = arg, next = { a->p + 8 * sysconf(_SC_PAGESIZE), 2 };
+	pthread_t t;
+
+	touch(a->p, 8 * (size_t)sysconf(_SC_PAGESIZE));
+	if (a->level == 1 && (pthread_create(&t, NULL, burst_main, &next) || pthread_join(t, NULL)))
+		return (void *)1;
+	return NULL;
+}
+
+static int burst(unsigned long n)
+{
+	size_t block = 16 * (size_t)sysconf(_SC_PAGESIZE);
+	char *x = map_fenced(n * block, MADV_NOHUGEPAGE);
+	void *ret;
+
+	if (!x)
+		return -1;
+	usleep(700000);
+	for (unsigned long i = 0; i < n; i++) {
+		struct burst_arg a = { x + i * block, 1 };
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, burst_main, &a) || pthread_join(t, &ret) || ret)
+			return -1;
+	}
+	printf("burst %p\n", (void *)x);
+	fflush(stdout);
+	return 0;
+}
+
 static int main_argc;
 static char **main_argv;
 
@@ -195,7 +238,7 @@ int main(int argc, char **argv)
 	unsigned long heap = 0, stack = 0;
 	unsigned long thread = 0;
 	bool again = false, churn = false, two = false, gone = false, vsys = false;
-	unsigned long mib = 64, spin = 0, spun = 0;
+	unsigned long mib = 64, spin = 0, spun = 0, bursts = 0;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, len;
 	const char *pidfile = NULL;
 	int status = 0, i;
@@ -228,6 +271,8 @@ int main(int argc, char **argv)
 			gone = true;
 		else if (!strcmp(argv[i], "vsyscall=1"))
 			vsys = true;
+		else if (!strncmp(argv[i], "burst=", 6))
+			bursts = strtoul(argv[i] + 6, NULL, 10);
 	}
 	if (thread == 3 && !in_worker) {
 		pthread_t t;
@@ -275,6 +320,8 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 	}
+	if (bursts && burst(bursts))
+		return 104;
 	for (double end = now_ms() + (double)spin; spin && now_ms() < end; spun++) {
 		char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			       -1, 0);

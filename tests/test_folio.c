@@ -412,6 +412,46 @@ TEST(probing_matches_full_read)
 	}
 }
 
+/* [vsyscall] (x86-64) lies above the user address space, where pagemap
+ * reads 0 bytes, as it does for an mm that went away: the page is
+ * -EFAULT, a range over it is empty, and neither is -ESRCH (record took
+ * the process for ended, or exec'd). */
+static void check_above_user(bool pagemap_scan)
+{
+	const unsigned long vsys = 0xffffffffff600000UL;
+	struct folio_scanner *s;
+	struct folio_extent e;
+	struct folio_hist h;
+	FILE *f;
+	char line[256];
+	bool seen = false;
+
+	tu_require_pfns();
+#ifndef __x86_64__
+	SKIP("the legacy vsyscall page is x86-64's");
+#endif
+	ASSERT_TRUE((f = fopen("/proc/self/maps", "r")) != NULL);
+	while (fgets(line, sizeof(line), f))
+		seen |= strstr(line, "[vsyscall]") != NULL;
+	fclose(f);
+	if (!seen)
+		SKIP("no [vsyscall] page here (vsyscall=none)");
+	if (!pagemap_scan)
+		setenv("MTHPSCOPE_NO_PAGEMAP_SCAN", "1", 1);
+	ASSERT_EQ(folio_scanner_open(&s, 0), 0);
+	EXPECT_EQ(folio_scanner_page(s, vsys, &e), -EFAULT);
+	memset(&h, 0, sizeof(h));
+	EXPECT_EQ(folio_scanner_range(s, vsys, vsys + 4096, &h, NULL, NULL), 0);
+	EXPECT_EQ(h.present, 0);
+	/* below it, the process is there */
+	EXPECT_TRUE(folio_scanner_page(s, (unsigned long)&e & ~4095UL, &e) >= 0);
+	folio_scanner_close(s);
+	unsetenv("MTHPSCOPE_NO_PAGEMAP_SCAN");
+}
+
+TEST(above_user_space) { check_above_user(true); }
+TEST(above_user_space_pagemap_only) { check_above_user(false); }
+
 TEST(bad_input)
 {
 	struct folio_hist h;

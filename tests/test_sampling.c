@@ -228,6 +228,40 @@ TEST(parse_exec_records)
 	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 24, &tail, &st, NULL, NULL), -EBADMSG);
 }
 
+/* A PERF_RECORD_FORK (a thread started): delivered as a fork with the new
+ * thread's pid, tid and time; one too short for its fields is refused. */
+TEST(parse_fork_records)
+{
+	static unsigned char ring[256];
+	struct sampling_sample v[8] = { { 0 } };
+	struct sampling_stats st = { 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_FORK, .size = 48 };
+	uint64_t rec[6] = { 0 }, pos, tail = 0;
+
+	/* { pid 77, ppid 77; tid 79, ptid 78; time; sample_id: tid, time } */
+	rec[1] = (uint64_t)77 << 32 | 77;
+	rec[2] = (uint64_t)78 << 32 | 79;
+	rec[3] = 4444;
+	rec[4] = (uint64_t)78 << 32 | 77;
+	rec[5] = 4444;
+	memcpy(&rec[0], &h, sizeof(h));
+	put(ring, sizeof(ring), 0, rec, sizeof(rec));
+	pos = put_sample(ring, sizeof(ring), sizeof(rec), 77, 0x2000);
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), pos, &tail, &st, collect_execs, v), 0);
+	EXPECT_EQ(st.forks, 1);
+	EXPECT_EQ(st.samples, 1);
+	EXPECT_EQ(st.other_records, 0);
+	EXPECT_TRUE(v[0].fork && !v[0].exec && v[0].pid == 77 && v[0].tid == 79);
+	EXPECT_EQ(v[0].time, 4444);
+	EXPECT_EQ(v[0].addr, 0);
+	EXPECT_TRUE(!v[1].fork && v[1].addr == 0x2000);
+	h.size = 24; /* { pid, ppid; tid, ptid } and no time */
+	memcpy(&rec[0], &h, sizeof(h));
+	put(ring, sizeof(ring), 0, rec, 24);
+	tail = 0;
+	EXPECT_EQ(sampling_parse(ring, sizeof(ring), 24, &tail, &st, NULL, NULL), -EBADMSG);
+}
+
 TEST(parse_rejects_corrupt)
 {
 	static unsigned char ring[256];
@@ -440,6 +474,134 @@ TEST(kernel_every_fault_address)
 		}
 	sampling_close(r);
 	munmap(p, (N + 1) * 4096);
+}
+
+/* Events of two threads on every CPU (inherited by their threads alone),
+ * the second's into the first's ring of each CPU: a thread the first
+ * starts, its 256 faults and its fork record, and the second's own 128
+ * are in the first's rings; a child process the first forks is not
+ * followed; the second's events hold no ring. */
+struct started {
+	char *p;
+	size_t from, to;
+	uint32_t tid;
+	sem_t go;
+	bool wait;
+};
+
+static void *started_main(void *arg)
+{
+	struct started *s = arg;
+
+	s->tid = (uint32_t)syscall(SYS_gettid);
+	if (s->wait)
+		sem_wait(&s->go);
+	touch(s->p, s->from, s->to);
+	return NULL;
+}
+
+struct fork_seen {
+	uint32_t tid, tid2;
+	int forks, samples, samples2, other;
+	uintptr_t lo, hi;
+};
+
+static int count_started(const struct sampling_sample *s, void *ctx)
+{
+	struct fork_seen *f = ctx;
+
+	if (s->fork) {
+		f->forks += s->tid == f->tid;
+	} else if (!s->exec && s->addr >= f->lo && s->addr < f->hi) {
+		f->samples += s->tid == f->tid;
+		f->samples2 += s->tid == f->tid2;
+		f->other += s->tid != f->tid && s->tid != f->tid2;
+	}
+	return 0;
+}
+
+/* Events on every CPU for thread tid (0: this one), into out[] where given. */
+static int open_per_cpu(struct sampling_ring **r, int tid, struct sampling_ring **out, int *n)
+{
+	struct sampling_options o = { .event = "page-faults", .period = 1, .data_pages = 64,
+				      .inherit = true, .inherit_thread = true, .on_cpu = true,
+				      .execs = true, .pid = tid };
+	int cpu, err, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	for (*n = 0, cpu = 0; cpu < ncpu && cpu < 256; cpu++) {
+		o.cpu = cpu;
+		o.output = out ? out[*n] : NULL;
+		err = sampling_open(&r[*n], &o);
+		if (err == -ENODEV || err == -ENXIO)
+			continue;
+		if (err)
+			return err;
+		(*n)++;
+	}
+	return 0;
+}
+
+TEST(kernel_threads_share_a_ring)
+{
+	struct sampling_ring *r[256] = { NULL }, *r2[256] = { NULL };
+	char *p = fresh(640);
+	struct started s = { p, 0, 256 }, s2 = { p, 512, 640, .wait = true };
+	struct fork_seen f = { 0 };
+	int cpu, n, n2, err, st;
+	pthread_t t, t2;
+	pid_t child;
+
+	sem_init(&s2.go, 0, 0);
+	ASSERT_EQ(pthread_create(&t2, NULL, started_main, &s2), 0);
+	while (!__atomic_load_n(&s2.tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	err = open_per_cpu(r, 0, NULL, &n);
+	if (err == -EINVAL)
+		SKIP("no attr.inherit_thread here (before 5.13)");
+	if (err == -ENOSYS || err == -EACCES || err == -EPERM)
+		SKIP("perf_event_open not available or not permitted");
+	ASSERT_EQ(err, 0);
+	ASSERT_EQ(open_per_cpu(r2, (int)s2.tid, r, &n2), 0);
+	ASSERT_EQ(n2, n);
+	for (cpu = 0; cpu < n; cpu++) {
+		ASSERT_EQ(sampling_enable(r[cpu]), 0);
+		ASSERT_EQ(sampling_enable(r2[cpu]), 0);
+	}
+	ASSERT_EQ(pthread_create(&t, NULL, started_main, &s), 0);
+	ASSERT_EQ(pthread_join(t, NULL), 0);
+	if ((child = fork()) == 0) {
+		touch(p, 256, 512);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	sem_post(&s2.go);
+	ASSERT_EQ(pthread_join(t2, NULL), 0);
+	for (cpu = 0; cpu < n; cpu++) {
+		ASSERT_EQ(sampling_disable(r[cpu]), 0);
+		ASSERT_EQ(sampling_disable(r2[cpu]), 0);
+	}
+	f.tid = s.tid;
+	f.tid2 = s2.tid;
+	f.lo = (uintptr_t)p;
+	f.hi = (uintptr_t)p + 640 * 4096;
+	for (cpu = 0; cpu < n; cpu++) {
+		ASSERT_EQ(sampling_drain(r[cpu], count_started, &f), 0);
+		ASSERT_EQ(sampling_drain(r2[cpu], count_started, &f), 0);
+		EXPECT_EQ(sampling_stats(r[cpu])->lost_records, 0);
+		EXPECT_EQ(sampling_stats(r2[cpu])->samples, 0);
+	}
+	printf("  %d CPUs: %d samples of the started thread, %d of the second, %d of "
+	       "others, %d fork records of it\n", n, f.samples, f.samples2, f.other, f.forks);
+	EXPECT_EQ(f.samples, 256);
+	EXPECT_EQ(f.samples2, 128);
+	EXPECT_EQ(f.other, 0);
+	EXPECT_EQ(f.forks, 1);
+	for (cpu = 0; cpu < n; cpu++) {
+		sampling_close(r2[cpu]);
+		sampling_close(r[cpu]);
+	}
+	sem_destroy(&s2.go);
+	munmap(p, 640 * 4096);
 }
 
 TEST(kernel_small_ring_wraps)

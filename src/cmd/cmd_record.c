@@ -76,8 +76,8 @@ static const struct cli_cmd record_cli = {
 		{ "freq", 'F', "HZ", "about HZ samples a second, as perf -F (default 4000)",
 		  .type = CLI_INT, RO(freq), .imin = 1, .imax = 1000000,
 		  CLI_GIVEN(struct record_cmd_opts, have_freq) },
-		{ "pid", 'p', "PID", "record a running process (all its threads) instead of a "
-		  "command; it is never stopped", .type = CLI_INT, RO(pid), .imin = 1, .imax = INT_MAX },
+		{ "pid", 'p', "PID", "record a running process (its threads, and those they "
+		  "start; not its children) instead of a command; it is never stopped", .type = CLI_INT, RO(pid), .imin = 1, .imax = INT_MAX },
 		{ "duration", 'd', "S", "with --pid: stop after S seconds (default: at SIGINT "
 		  "or when the process ends)", .type = CLI_DOUBLE, RO(duration_s), .dmin = 0.001,
 		  .dmax = 86400 * 365, CLI_GIVEN(struct record_cmd_opts, have_duration) },

@@ -144,6 +144,27 @@ static int read_full(int fd, void *buf, size_t len, off_t off, size_t *got)
 	return 0;
 }
 
+/*
+ * Pagemap entries from vfn on. The kernel reads 0 bytes both for an mm
+ * that went away and above the user address space ([vsyscall] on x86-64),
+ * which no VMA below it reaches: the entry of address 0 tells them apart.
+ * 0 with *got > 0, -ESRCH (the mm went away), -EFAULT (above the user
+ * address space: nothing is mapped there by pages) or -errno.
+ */
+static int pm_read(struct folio_scanner *s, void *buf, size_t len, unsigned long long vfn,
+		   size_t *got)
+{
+	uint64_t e;
+	size_t g;
+	int err = read_full(s->pm_fd, buf, len, (off_t)(vfn * 8), got);
+
+	if (err || *got || !len)
+		return err;
+	if ((err = read_full(s->pm_fd, &e, sizeof(e), 0, &g)))
+		return err;
+	return g == sizeof(e) && vfn ? -EFAULT : -ESRCH;
+}
+
 static bool is_pow2(unsigned long long n)
 {
 	return n && !(n & (n - 1));
@@ -580,11 +601,11 @@ static int scan_ptes(struct folio_scanner *s, unsigned long long vfn, unsigned l
 		unsigned long long last;
 		int err;
 
-		err = read_full(s->pm_fd, s->pm, len * 8, (off_t)(vfn * 8), &got);
+		err = pm_read(s, s->pm, len * 8, vfn, &got);
+		if (err == -EFAULT)
+			return 0; /* above the user address space: nothing to see */
 		if (err)
 			return err;
-		if (got == 0)
-			return -ESRCH; /* the mm went away */
 		len = got / 8;
 		for (i = 0; i < len; i = j) {
 			uint64_t e = s->pm[i];
@@ -644,7 +665,7 @@ static int scan_pmds(struct folio_scanner *s, unsigned long long vfn, unsigned l
 			vfn = blk_end < end ? blk_end : end;
 			continue;
 		}
-		err = read_full(s->pm_fd, &e, sizeof(e), (off_t)(vfn * 8), &got);
+		err = pm_read(s, &e, sizeof(e), vfn, &got);
 		if (err)
 			return err;
 		if (got != sizeof(e))
@@ -849,7 +870,9 @@ static int begins_inside(struct folio_scanner *s, unsigned long long vfn, bool *
 	int err;
 
 	*inside = false;
-	err = read_full(s->pm_fd, e, sizeof(e), (off_t)((vfn - 1) * 8), &got);
+	err = pm_read(s, e, sizeof(e), vfn - 1, &got);
+	if (err == -EFAULT)
+		return 0; /* above the user address space */
 	if (err)
 		return err;
 	if (got != sizeof(e))
@@ -1010,10 +1033,10 @@ int folio_scanner_page(struct folio_scanner *s, unsigned long addr, struct folio
 	memset(e, 0, sizeof(*e));
 	e->start = (unsigned long)(vfn << s->page_shift);
 	e->order = -1;
-	if ((err = read_full(s->pm_fd, &ent, sizeof(ent), (off_t)(vfn * 8), &got)))
+	if ((err = pm_read(s, &ent, sizeof(ent), vfn, &got)))
 		return err;
 	if (got != sizeof(ent))
-		return -ESRCH; /* the mm went away */
+		return -ESRCH;
 	if (!(ent & PM_PRESENT))
 		return 1; /* e->pages 0: not present */
 	if (!(pfn = ent & PM_PFN_MASK))

@@ -144,7 +144,9 @@ bool folio_scanner_pagemap_scan(const struct folio_scanner *s);
 /* The one page at addr, when it is a folio of its own (two reads: its
  * pagemap entry and its flags): 1 with e filled (e->pages 0: not present),
  * 0 when it is part of a large folio or has no struct page (scan a range
- * for its extent), -errno (-ESRCH: the mm went away). */
+ * for its extent), -errno (-ESRCH: the mm went away; -EFAULT: addr is above
+ * the user address space, as [vsyscall] on x86-64, where pagemap has no
+ * entries). A range scan sees nothing there. */
 int folio_scanner_page(struct folio_scanner *s, unsigned long addr, struct folio_extent *e);
 /* The first page in [start, end) that is present or swapped (end if none),
  * found by PAGEMAP_SCAN without reading the holes; without it, start. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,7 +26,8 @@
 #include "thp.h"
 #include "topo.h"
 
-#define REC_MAX_RINGS 256      /* threads of a --pid target */
+#define REC_MAX_RINGS 65536    /* events: a --pid target's threads on each CPU */
+#define REC_ATTACH_PASSES 8    /* --pid: looks at the threads until none is new */
 #define REC_MAX_EXTENTS 1024   /* extents of one window (512 pages at most on 4K) */
 #define REC_MAX_PENDING (1u << 20)
 #define REC_MAX_REOPEN 8       /* reader reopenings for one sample (exec chains) */
@@ -80,6 +82,7 @@ struct proc {
 	uint64_t exec_time_open;      /* exec_time when its pagemap reader was opened */
 	unsigned long untold_drain;   /* the drain that found an exec the rings had not told */
 	unsigned long opened_drain;   /* the drain whose ring reads opened its reader */
+	unsigned long tried_drain;    /* the drain whose ring reads last tried to */
 	/* the ranges scanned last in this drain: the 16-page block of a
 	 * sample, and its PMD window when the block cuts its folio */
 	struct extcache near, wide;
@@ -120,9 +123,15 @@ struct win {
 struct rec {
 	const struct rec_options *o;
 	struct record_doc *d;
-	struct sampling_ring *ring[REC_MAX_RINGS];
-	int tid[REC_MAX_RINGS];       /* --pid: the thread of each ring */
-	int nr_rings;
+	struct sampling_ring **ring;  /* an event each, with a ring or into one */
+	int *tid;                     /* --pid: the thread of each event */
+	int nr_rings, cap_rings;
+	int *cpu_ring;                /* --pid: the event whose ring is a CPU's, -1 */
+	int nr_cpus;
+	int *forked;                  /* --pid, attaching: threads started since
+				       * (PERF_RECORD_FORK), their events inherited */
+	size_t nr_forked, cap_forked;
+	bool attaching;
 	struct proc **procs;
 	int nr_procs;
 	struct pending_list batch;    /* this drain's samples, then sorted */
@@ -830,14 +839,14 @@ static void resolve(struct rec *r, const struct pending *s)
 		count_unmapped(r, p, s);
 		return;
 	}
-	if (!strcmp(p->maps[i].name, "[vsyscall]")) {
-		/* above the user address space: pagemap reads nothing there (0
-		 * bytes, as from an mm gone), and no JSON integer holds its
-		 * address: zero/other, in no row */
+	err = page_order(r, p, i, s->addr, &pmd, &order);
+	if (err == -EFAULT) {
+		/* above the user address space ([vsyscall]): no pagemap
+		 * entries there, and no JSON integer holds its address:
+		 * zero/other, in no row */
 		count(r, -1, s->pid, s->addr, RECORD_AT_OTHER, false, s);
 		return;
 	}
-	err = page_order(r, p, i, s->addr, &pmd, &order);
 	if (err == -ESRCH && exec_untold(r, p, s, err)) {
 		count_rowless(r, s, &r->d->outcome.before_exec);
 		return;
@@ -876,6 +885,21 @@ static void resolve(struct rec *r, const struct pending *s)
 	count(r, row, s->pid, s->addr, order, pmd, s);
 }
 
+static int forked_add(struct rec *r, int tid)
+{
+	if (r->nr_forked == r->cap_forked) {
+		size_t cap = r->cap_forked ? 2 * r->cap_forked : 64;
+		int *v = realloc(r->forked, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->forked = v;
+		r->cap_forked = cap;
+	}
+	r->forked[r->nr_forked++] = tid;
+	return 0;
+}
+
 static int on_sample(const struct sampling_sample *s, void *ctx)
 {
 	struct rec *r = ctx;
@@ -884,6 +908,13 @@ static int on_sample(const struct sampling_sample *s, void *ctx)
 	struct hws_ibs_op op;
 	struct proc *p;
 
+	if (s->fork) {
+		/* while attaching to --pid: a thread its inherited events
+		 * follow (a child process is not followed) */
+		if (r->attaching && (int)s->pid == r->o->pid && forked_add(r, (int)s->tid))
+			r->err = -ENOMEM;
+		return 0;
+	}
 	if (!(p = proc_get(r, x.pid))) {
 		r->err = -ENOMEM;
 		return 0;
@@ -891,9 +922,12 @@ static int on_sample(const struct sampling_sample *s, void *ctx)
 	/* the reader is opened on the image the process runs as its samples
 	 * are read, after every exec the rings hold (exec_time_open is set
 	 * once they are read): an exec before its samples are looked up is
-	 * then seen (exec_untold) */
-	if (!p->fs && !p->gone && !p->final_done && !folio_scanner_open(&p->fs, p->via))
-		p->opened_drain = r->nr_drains;
+	 * then seen (exec_untold); once a drain, for a process that ended */
+	if (!p->fs && !p->gone && !p->final_done && p->tried_drain != r->nr_drains) {
+		p->tried_drain = r->nr_drains;
+		if (!folio_scanner_open(&p->fs, p->via))
+			p->opened_drain = r->nr_drains;
+	}
 	if (s->exec) {
 		if (s->time > p->exec_time)
 			p->exec_time = s->time;
@@ -1236,22 +1270,61 @@ static unsigned long long spe_period(const char *event)
 	return v ? v : 4096;
 }
 
-/* One ring: a command's on one CPU (inherited over its tree), or one
- * thread's of a running process on every CPU (cpu < 0, not inherited:
- * new threads are found by rings_for_pid). */
-static int ring_open(struct rec *r, int pid, int cpu)
+/* What an event follows: a command's tree on one CPU (inherited, from its
+ * exec); one thread of a running process and the threads it starts, on
+ * one CPU (inherit_thread), the events of a CPU sharing one ring, as perf
+ * record -p does; or, where the kernel cannot follow threads alone
+ * (before 5.13), one thread on every CPU, its own ring (the threads it
+ * starts are looked for at ticks). */
+enum ring_kind { RING_COMMAND, RING_THREADS, RING_THREAD };
+
+/* Room for one more event: its slot, and a descriptor (the soft limit is
+ * raised to the hard one, as perf does for a process of many threads). */
+static int ring_room(struct rec *r)
 {
-	bool child = cpu >= 0;
+	struct rlimit rl;
+
+	if (r->nr_rings == r->cap_rings) {
+		int cap = r->cap_rings ? 2 * r->cap_rings : 64;
+		struct sampling_ring **v;
+		int *t;
+
+		if (r->nr_rings == REC_MAX_RINGS)
+			return -E2BIG;
+		if (!(v = realloc(r->ring, (size_t)cap * sizeof(*v))))
+			return -ENOMEM;
+		r->ring = v;
+		if (!(t = realloc(r->tid, (size_t)cap * sizeof(*t))))
+			return -ENOMEM;
+		r->tid = t;
+		r->cap_rings = cap;
+	}
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < rl.rlim_max && (rlim_t)r->nr_rings + 64 >= rl.rlim_cur) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return 0;
+}
+
+static int ring_open(struct rec *r, int pid, int cpu, enum ring_kind kind)
+{
+	bool child = kind == RING_COMMAND;
 	const struct rec_options *o = r->o;
 	struct sampling_options so = {
 		.event = r->event, .period = o->period, .freq = o->period ? 0 : o->freq,
 		.data_pages = o->data_pages, .precise = o->precise,
-		.include_kernel = geteuid() == 0, .pid = pid, .inherit = child,
-		.enable_on_exec = child, .on_cpu = child, .cpu = cpu, .data_page_size = r->d->config.data_page_size,
+		.include_kernel = geteuid() == 0, .pid = pid, .inherit = kind != RING_THREAD,
+		.inherit_thread = kind == RING_THREADS, .enable_on_exec = child,
+		.on_cpu = kind != RING_THREAD, .cpu = cpu,
+		.data_page_size = r->d->config.data_page_size,
 		.phys_addr = o->phys_addr && geteuid() == 0,
 		.raw = !strcmp(r->d->config.source, "ibs"), .execs = true,
 	};
 	int err;
+
+	if (kind == RING_THREADS && r->cpu_ring[cpu] >= 0)
+		so.output = r->ring[r->cpu_ring[cpu]];
 
 	if (!strcmp(r->d->config.source, "spe")) {
 		/* as perf: a period (SPE takes no frequency), the AUX area */
@@ -1260,8 +1333,8 @@ static int ring_open(struct rec *r, int pid, int cpu)
 		so.aux_pages = REC_SPE_AUX_PAGES;
 	}
 
-	if (r->nr_rings == REC_MAX_RINGS)
-		return -E2BIG;
+	if ((err = ring_room(r)))
+		return err;
 	err = sampling_open(&r->ring[r->nr_rings], &so);
 	if (err == -EINVAL && so.data_page_size) {
 		/* before 5.11, or not for this event: go on without the sizes */
@@ -1274,6 +1347,9 @@ static int ring_open(struct rec *r, int pid, int cpu)
 	}
 	if (err)
 		return err;
+	r->tid[r->nr_rings] = child ? 0 : pid;
+	if (kind == RING_THREADS && r->cpu_ring[cpu] < 0)
+		r->cpu_ring[cpu] = r->nr_rings;
 	r->nr_rings++;
 	return child ? 0 : sampling_enable(r->ring[r->nr_rings - 1]);
 }
@@ -1320,48 +1396,142 @@ static void count_lost(struct rec *r)
 		r->d->outcome.lost += taken - got - said;
 }
 
+/* Whether thread tid is followed: an event of its own, or inherited from
+ * the thread that started it (a PERF_RECORD_FORK said so). */
 static bool tid_known(const struct rec *r, int tid)
 {
+	size_t i;
 	int k;
 
 	for (k = 0; k < r->nr_rings; k++)
 		if (r->tid[k] == tid)
 			return true;
+	for (i = 0; i < r->nr_forked; i++)
+		if (r->forked[i] == tid)
+			return true;
 	return false;
 }
 
-/* Every thread of a running process, each its own ring (perf_event_open
- * shares a ring only between events of one task or one CPU). */
-static int rings_for_pid(struct rec *r, int pid)
+/* The threads of process pid: a new array of n; 0 or -errno. */
+static int task_list(int pid, int **tids, size_t *n)
 {
+	size_t cap = 0;
 	char path[64];
 	struct dirent *e;
 	DIR *dir;
-	int err = 0;
 
+	*tids = NULL;
+	*n = 0;
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
+	if (!(dir = opendir(path)))
 		return errno == ENOENT ? -ESRCH : -errno;
-	while (!err && (e = readdir(dir))) {
-		int tid = atoi(e->d_name);
+	while ((e = readdir(dir))) {
+		int tid = atoi(e->d_name), *v;
 
 		if (tid <= 0)
 			continue;
-		if (tid_known(r, tid))
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			if (!(v = realloc(*tids, cap * sizeof(*v)))) {
+				closedir(dir);
+				free(*tids);
+				*tids = NULL;
+				return -ENOMEM;
+			}
+			*tids = v;
+		}
+		(*tids)[(*n)++] = tid;
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* Events for one thread: on every CPU (RING_THREADS), or one (RING_THREAD). */
+static int thread_events(struct rec *r, int tid, enum ring_kind kind)
+{
+	int cpu, err = 0;
+
+	if (kind == RING_THREAD)
+		return ring_open(r, tid, -1, kind);
+	for (cpu = 0; cpu < r->nr_cpus && !err; cpu++) {
+		err = ring_open(r, tid, cpu, kind);
+		if (err == -ENODEV || err == -ENXIO)
+			err = 0; /* an offline CPU */
+	}
+	return err;
+}
+
+/* Events for the threads of a running process not yet followed; *added
+ * how many threads got them. */
+static int rings_for_pid(struct rec *r, int pid, enum ring_kind kind, int *added)
+{
+	size_t i, n;
+	int *tids, err;
+
+	*added = 0;
+	if ((err = task_list(pid, &tids, &n)))
+		return err;
+	if (kind == RING_THREADS && n && r->nr_rings) {
+		/* a thread started by one followed, listed before its fork
+		 * record is written (proc sees it a little earlier): the
+		 * record is given time and read */
+		usleep(2000);
+		drain(r);
+	}
+	for (i = 0; i < n && !err; i++) {
+		if (tid_known(r, tids[i]))
 			continue;
-		err = ring_open(r, tid, -1);
+		err = thread_events(r, tids[i], kind);
 		if (!err)
-			r->tid[r->nr_rings - 1] = tid;
+			(*added)++;
 		if (err == -ESRCH)
 			err = 0; /* the thread ended meanwhile */
 		if (err == -E2BIG) {
-			warn_add("more than %d threads: the rest are not sampled", REC_MAX_RINGS);
+			warn_add("more than %d events (threads times CPUs): the rest of the threads "
+				 "are not sampled", REC_MAX_RINGS);
 			err = 0;
 			break;
 		}
 	}
-	closedir(dir);
+	free(tids);
+	return err;
+}
+
+/* Every thread of a running process, then the threads started while that
+ * was done, until none is new: from then on the kernel follows every
+ * thread they start. Before 5.13, each thread alone (*kind RING_THREAD). */
+static int attach_pid(struct rec *r, int pid, enum ring_kind *kind)
+{
+	int pass, added, err, cpu;
+
+	r->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (r->nr_cpus < 1)
+		r->nr_cpus = 1;
+	if (!(r->cpu_ring = malloc((size_t)r->nr_cpus * sizeof(*r->cpu_ring))))
+		return -ENOMEM;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->cpu_ring[cpu] = -1;
+	/* MTHPSCOPE_NO_INHERIT_THREAD: as before 5.13 (the tests' way there) */
+	*kind = RING_THREADS;
+	r->attaching = true;
+	err = getenv("MTHPSCOPE_NO_INHERIT_THREAD") ? -EINVAL : rings_for_pid(r, pid, *kind, &added);
+	if (err == -EINVAL && !r->nr_rings) {
+		*kind = RING_THREAD;
+		if (!(err = rings_for_pid(r, pid, *kind, &added)))
+			warn_add("the kernel cannot follow a process's threads alone "
+				 "(attr.inherit_thread, 5.13+): threads started while recording are "
+				 "looked for every %d ms, and their samples before are missed",
+				 10 * r->o->interval_ms);
+	}
+	for (pass = 1; !err && added && *kind == RING_THREADS && pass < REC_ATTACH_PASSES; pass++)
+		err = rings_for_pid(r, pid, *kind, &added);
+	if (!err && added && *kind == RING_THREADS)
+		warn_add("threads kept starting while their events were opened: some may not be "
+			 "sampled");
+	r->attaching = false;
+	free(r->forked);
+	r->forked = NULL;
+	r->nr_forked = r->cap_forked = 0;
 	return err;
 }
 
@@ -1412,7 +1582,7 @@ static int rings_for_command(struct rec *r, int pid)
 	int err = 0;
 
 	for (cpu = 0; cpu < n && cpu < REC_MAX_RINGS; cpu++) {
-		err = ring_open(r, pid, (int)cpu);
+		err = ring_open(r, pid, (int)cpu, RING_COMMAND);
 		if (err == -ENODEV || err == -ENXIO)
 			err = 0; /* an offline CPU */
 		if (err)
@@ -1476,8 +1646,9 @@ static int run_pid(struct rec *r)
 {
 	long long t0 = now_ns(), end = t0 + (long long)(r->o->duration_s * 1e9);
 	unsigned long ticks = 0;
+	enum ring_kind kind = RING_THREADS;
 	struct proc *p;
-	int err, k;
+	int err, k, added;
 
 	fail_stage = STAGE_TARGET;
 	if (kill(r->o->pid, 0) && errno == ESRCH)
@@ -1488,7 +1659,7 @@ static int run_pid(struct rec *r)
 	if ((err = folio_scanner_open(&p->fs, r->o->pid)))
 		return err == -ENOENT ? -ESRCH : err;
 	fail_stage = STAGE_EVENT;
-	if ((err = rings_for_pid(r, r->o->pid)))
+	if ((err = attach_pid(r, r->o->pid, &kind)))
 		return err;
 	catch_stops(r);
 	r->d->outcome.nr_processes = 1;
@@ -1501,8 +1672,8 @@ static int run_pid(struct rec *r)
 		ts.tv_sec = step / 1000000000LL;
 		ts.tv_nsec = step % 1000000000LL;
 		nanosleep(&ts, NULL); /* a signal cuts it short */
-		if (++ticks % 10 == 0)
-			rings_for_pid(r, r->o->pid); /* threads started since */
+		if (kind == RING_THREAD && ++ticks % 10 == 0)
+			rings_for_pid(r, r->o->pid, kind, &added); /* threads started since */
 		drain(r);
 		if (kill(r->o->pid, 0) && errno == ESRCH) {
 			r->d->outcome.target_gone = true;
@@ -1617,6 +1788,10 @@ static void rec_free(struct rec *r)
 	int k;
 
 	rings_close(r);
+	free(r->ring);
+	free(r->tid);
+	free(r->cpu_ring);
+	free(r->forked);
 	if (r->count_fd >= 0)
 		close(r->count_fd);
 	for (k = 0; k < r->nr_procs; k++)

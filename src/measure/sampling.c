@@ -135,6 +135,20 @@ static int decode_exec(const unsigned char *body, size_t len, uint64_t type,
 	return 0;
 }
 
+/* A PERF_RECORD_FORK body: { u32 pid, ppid, tid, ptid; u64 time;
+ * sample_id }. Into *s as a thread started. */
+static int decode_fork(const unsigned char *body, size_t len, struct sampling_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (len < 24)
+		return -EBADMSG;
+	memcpy(&s->pid, body, 4);
+	memcpy(&s->tid, body + 8, 4);
+	memcpy(&s->time, body + 16, 8);
+	s->fork = true;
+	return 0;
+}
+
 int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head, uint64_t *tail,
 		   uint64_t sample_type, struct sampling_stats *st, sampling_sample_fn fn, void *ctx)
 {
@@ -164,23 +178,27 @@ int sampling_parse_type(const unsigned char *data, uint64_t size, uint64_t head,
 			h.type = 0; /* a thread renamed: skipped */
 		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST ||
 		    h.type == PERF_RECORD_LOST_SAMPLES || h.type == PERF_RECORD_AUX ||
-		    h.type == PERF_RECORD_COMM) {
+		    h.type == PERF_RECORD_COMM || h.type == PERF_RECORD_FORK) {
 			if (h.size > sizeof(rec) || (h.type == PERF_RECORD_LOST && h.size < 24) ||
 			    (h.type == PERF_RECORD_LOST_SAMPLES && h.size < 16) ||
 			    (h.type == PERF_RECORD_AUX && h.size < 32))
 				return -EBADMSG;
 			ring_copy(data, size, *tail, rec, h.size);
 		}
-		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_COMM) {
+		if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_COMM ||
+		    h.type == PERF_RECORD_FORK) {
 			const unsigned char *body = (unsigned char *)rec + sizeof(h);
+			size_t len = h.size - sizeof(h);
 
-			ret = h.type == PERF_RECORD_SAMPLE
-				      ? decode_sample(body, h.size - sizeof(h), sample_type, &s)
-				      : decode_exec(body, h.size - sizeof(h), sample_type, &s);
+			ret = h.type == PERF_RECORD_SAMPLE ? decode_sample(body, len, sample_type, &s)
+			      : h.type == PERF_RECORD_COMM ? decode_exec(body, len, sample_type, &s)
+							   : decode_fork(body, len, &s);
 			if (ret)
 				return ret;
 			if (s.exec)
 				st->execs++;
+			else if (s.fork)
+				st->forks++;
 			else
 				st->samples++;
 			if (fn && (ret = fn(&s, ctx))) {
@@ -252,6 +270,7 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 	/* a target child: its samples, and its threads' and children's (their
 	 * records go to this ring) from its exec on */
 	attr.inherit = o->inherit;
+	attr.inherit_thread = o->inherit && o->inherit_thread;
 	attr.enable_on_exec = o->enable_on_exec;
 	/* data addresses are what 'record' is for: keep the sample small */
 	attr.mmap = attr.task = 0;
@@ -263,12 +282,18 @@ int sampling_open(struct sampling_ring **rp, const struct sampling_options *o)
 	r->base = MAP_FAILED;
 	r->sample_type = attr.sample_type;
 	r->pid = o->pid;
-	/* a thread's event without inherit: its records are all that thread's */
-	if (o->aux_pages && o->pid > 0 && !o->inherit)
+	/* a thread's event without inherit, or inherited by its threads
+	 * only: its records are all that thread's process's */
+	if (o->aux_pages && o->pid > 0 && (!o->inherit || o->inherit_thread))
 		r->tgid = sampling_tgid_cached(&r->tgids, o->pid);
 	r->fd = counters_perf_open(&attr, o->pid, o->on_cpu ? o->cpu : -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0) {
 		err = r->fd;
+		goto out;
+	}
+	if (o->output) {
+		if (ioctl(r->fd, PERF_EVENT_IOC_SET_OUTPUT, o->output->fd) < 0)
+			err = -errno;
 		goto out;
 	}
 	r->map_len = (size_t)page * (1 + o->data_pages);
@@ -377,8 +402,12 @@ static int aux_sample(const struct hws_access *a, void *ctx)
 static int drain(struct sampling_ring *r, bool last, sampling_sample_fn fn, void *ctx)
 {
 	struct aux_ctx x = { .r = r, .fn = fn, .ctx = ctx };
+	int ret;
+
+	if (r->base == MAP_FAILED)
+		return 0; /* its records go to another event's ring */
 	/* the data ring first: its PERF_RECORD_AUX say what the area holds */
-	int ret = drain_data(r, fn, ctx);
+	ret = drain_data(r, fn, ctx);
 
 	if (!ret && r->aux) {
 		ret = auxring_drain(r->base, r->aux, last, &r->st.aux, aux_sample, &x);

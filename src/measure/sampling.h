@@ -34,12 +34,18 @@ struct sampling_options {
 	/* the target, as struct counters_options: 0 = the calling thread */
 	int pid;
 	bool inherit;                 /* the target's later threads and children too */
+	bool inherit_thread;          /* with inherit: its later threads, not its
+				       * children (attr.inherit_thread, 5.13+) */
 	bool enable_on_exec;          /* start at the target's exec (a prepared child) */
 	/* on one CPU only (on_cpu): the kernel maps no ring of an inherited
 	 * event bound to a task on every CPU, so an inherited target takes one
 	 * ring per CPU, as perf record does */
 	bool on_cpu;
 	int cpu;
+	/* records go to this ring, an event's on the same CPU (on_cpu), and
+	 * this one maps none (PERF_EVENT_IOC_SET_OUTPUT): one ring a CPU for
+	 * the events of many threads; its drains find nothing */
+	struct sampling_ring *output;
 	/* more of the sample, each where the kernel allows it (open fails
 	 * with -EINVAL where it does not: see sampling_open) */
 	bool data_page_size;          /* PERF_SAMPLE_DATA_PAGE_SIZE (5.11+) */
@@ -72,6 +78,10 @@ struct sampling_sample {
 	/* not a sample: process pid (thread tid) exec'd at time (0: not
 	 * known), a PERF_RECORD_COMM of an exec; every other field 0 */
 	bool exec;
+	/* not a sample: thread tid of process pid started at time, a
+	 * PERF_RECORD_FORK (the kernel writes one with execs asked, into the
+	 * ring of the event of the thread that started it); other fields 0 */
+	bool fork;
 };
 
 struct sampling_stats {
@@ -79,6 +89,7 @@ struct sampling_stats {
 	uint64_t lost_records;  /* PERF_RECORD_LOST and _LOST_SAMPLES records seen */
 	uint64_t lost_samples;  /* their 'lost' fields summed */
 	uint64_t execs;         /* PERF_RECORD_COMM of an exec, delivered */
+	uint64_t forks;         /* PERF_RECORD_FORK, delivered */
 	uint64_t other_records; /* other record types, skipped */
 	uint64_t wrapped;       /* records that straddled the end of the ring */
 	uint64_t bytes;         /* bytes consumed */
