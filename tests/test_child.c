@@ -281,6 +281,217 @@ TEST(foreground_child_reads_the_terminal)
 	EXPECT_TRUE(rep.tty_back);
 }
 
+/* The state letter of process pid (/proc/PID/stat), '?' when gone. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *q;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	q = strrchr(buf, ')');
+	return q && q[1] == ' ' ? q[2] : '?';
+}
+
+struct stop_watch {
+	int ticks, stopped;
+};
+
+/* Every 50 ms: is the command stopped? At the 8th tick, SIGCONT. */
+static void watch_stop(void *ctx, const pid_t *pids, int n)
+{
+	struct stop_watch *s = ctx;
+	char st = n ? proc_state(pids[0]) : '?';
+
+	s->ticks++;
+	s->stopped += st == 't' || st == 'T';
+	if (n && s->ticks == 8)
+		kill(-pids[0], SIGCONT);
+}
+
+/* A command that stops itself (kill -STOP, as a debugger or a user would)
+ * stays stopped until SIGCONT, as untraced. The launcher resumed it at
+ * once (its group stop answered with PTRACE_CONT): 0 of 7 looks saw it
+ * stopped. Now PTRACE_LISTEN keeps it stopped for the 7 looks before the
+ * SIGCONT, and it ends normally after. */
+TEST(stopped_command_stays_stopped)
+{
+	char *const argv[] = { "sh", "-c", "kill -STOP $$; exit 4", NULL };
+	struct child_opts o = { .trace = true, .stdout_path = "/dev/null" };
+	struct stop_watch sw = { 0 };
+	struct child_watch w = { .interval_ms = 50, .tick = watch_stop, .ctx = &sw,
+				 .timeout_ns = 10000000000LL, .cpu_budget = 1e9 };
+	struct child_result res;
+	struct child c;
+
+	ASSERT_EQ(child_prepare(&c, argv, &o), 0);
+	ASSERT_EQ(child_start(&c), 0);
+	ASSERT_EQ(child_wait(&c, &w, &res), 0);
+	printf("  stopped at %d of %d looks, %.2f s\n", sw.stopped, sw.ticks, res.wall_ns / 1e9);
+	EXPECT_TRUE(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 4);
+	EXPECT_TRUE(!res.timed_out);
+	EXPECT_TRUE(sw.stopped >= 7);
+	EXPECT_TRUE(res.wall_ns >= 350000000LL);
+}
+
+/* ^C reaching the command between its fork and its exec (it has the
+ * terminal from the fork on): the traced child stopped to hand its tracer
+ * the signal, while the launcher waited on the exec's pipe, forever (the
+ * old code hung here; the alarm ends it). Now the stop is answered, and
+ * the command ends by its SIGINT as it would have after the exec. */
+TEST(signal_before_exec_does_not_hang)
+{
+	char *const argv[] = { "sh", "-c", "exit 0", NULL };
+	struct child_opts o = { .trace = true, .stdout_path = "/dev/null" };
+	struct child_watch w = { .timeout_ns = 10000000000LL };
+	struct child_result res;
+	struct child c;
+
+	ASSERT_EQ(child_prepare(&c, argv, &o), 0);
+	ASSERT_EQ(kill(-c.pid, SIGINT), 0);
+	usleep(50000); /* the child takes its stop */
+	alarm(10);
+	ASSERT_EQ(child_start(&c), 0);
+	ASSERT_EQ(child_wait(&c, &w, &res), 0);
+	alarm(0);
+	EXPECT_TRUE(WIFSIGNALED(res.status) && WTERMSIG(res.status) == SIGINT);
+	EXPECT_TRUE(!res.timed_out);
+}
+
+/* A mini shell with job control: a session on a fresh pty whose leader
+ * runs the launcher as a job of its own (its own group, given the
+ * terminal), and the launcher runs 'cmd' in the foreground. ^Z is typed
+ * once the command has the terminal: the job must stop (the launcher too,
+ * the command stopped), then be continued with the terminal (fg) and end.
+ * Reported through a pipe, after the launcher's pid. */
+struct job_report {
+	bool launcher_stopped, command_stopped, command_stayed, tty_to_command;
+	int status;
+};
+
+static void job_launcher(const char *cmd)
+{
+	char *const argv[] = { "sh", "-c", (char *)cmd, NULL };
+	struct child_opts o = { .trace = true, .foreground = true, .stdout_path = "/dev/null" };
+	struct child_watch w = { .timeout_ns = 20000000000LL };
+	struct child_result res;
+	struct child c;
+
+	if (child_prepare(&c, argv, &o) || child_start(&c) || child_wait(&c, &w, &res))
+		_exit(100);
+	_exit(WIFEXITED(res.status) ? WEXITSTATUS(res.status) : 101);
+}
+
+/* The launcher's child (the command), from /proc/L/task/L/children. */
+static pid_t child_of(pid_t l)
+{
+	char path[64];
+	int pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)l, (int)l);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%d", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return pid;
+}
+
+static void job_shell(int master_fd, const char *slave, const char *cmd, int report_fd)
+{
+	struct job_report rep = { 0 };
+	pid_t l, k;
+	int s, st;
+
+	close(master_fd);
+	setsid();
+	if ((s = open(slave, O_RDWR)) < 0 || ioctl(s, TIOCSCTTY, 0))
+		_exit(3);
+	alarm(20); /* a job that never stops ends the shell, and the test fails */
+	signal(SIGTTOU, SIG_IGN);
+	if ((l = fork()) == 0) {
+		setpgid(0, 0);
+		dup2(s, 0);
+		dup2(s, 1);
+		dup2(s, 2);
+		signal(SIGTTOU, SIG_DFL);
+		job_launcher(cmd);
+	}
+	setpgid(l, l);
+	tcsetpgrp(s, l);
+	if (write(report_fd, &l, sizeof(l)) != (ssize_t)sizeof(l))
+		_exit(4);
+	if (waitpid(l, &st, WUNTRACED) == l && WIFSTOPPED(st)) {
+		rep.launcher_stopped = true;
+		k = child_of(l);
+		rep.command_stopped = k > 0 && (proc_state(k) == 't' || proc_state(k) == 'T');
+		usleep(300000);
+		rep.command_stayed = k > 0 && (proc_state(k) == 't' || proc_state(k) == 'T');
+		tcsetpgrp(s, l); /* fg */
+		kill(-l, SIGCONT);
+		usleep(200000);
+		rep.tty_to_command = k > 0 && tcgetpgrp(s) == k;
+		waitpid(l, &st, 0);
+	}
+	rep.status = st;
+	if (write(report_fd, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+		_exit(4);
+	_exit(0);
+}
+
+/* ^Z while a foreground command runs: the command stayed running (its
+ * group stop answered with PTRACE_CONT) and the shell never heard of it.
+ * Now the command stays stopped, the launcher stops as well (the shell
+ * sees its job stopped), and fg gives the terminal back to the command,
+ * which ends normally. */
+TEST(ctrl_z_stops_the_job)
+{
+	const char *cmd = "i=0; while [ $i -lt 20 ]; do sleep 0.05; i=$((i+1)); done; exit 5";
+	int m = posix_openpt(O_RDWR | O_NOCTTY), p[2], st;
+	struct job_report rep = { 0 };
+	pid_t pid, l = 0, fg = 0;
+	char buf[256];
+	ssize_t n;
+	int i;
+
+	ASSERT_TRUE(m >= 0 && !grantpt(m) && !unlockpt(m) && !pipe(p));
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		job_shell(m, ptsname(m), cmd, p[1]);
+	}
+	close(p[1]);
+	ASSERT_EQ(read(p[0], &l, sizeof(l)), (ssize_t)sizeof(l));
+	/* typed before the command has the terminal, ^Z stops the launcher
+	 * alone (its default action) */
+	for (i = 0; i < 500 && (fg <= 0 || fg == l || fg == pid); i++) {
+		usleep(2000);
+		fg = tcgetpgrp(m);
+	}
+	ASSERT_TRUE(fg > 0 && fg != l && fg != pid);
+	ASSERT_EQ(write(m, "\x1a", 1), 1);
+	fcntl(m, F_SETFL, O_NONBLOCK);
+	n = read(p[0], &rep, sizeof(rep));
+	while (read(m, buf, sizeof(buf)) > 0)
+		;
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(m);
+	ASSERT_EQ(n, (ssize_t)sizeof(rep));
+	printf("  launcher stopped %d, command stopped %d and stayed %d, terminal to it %d\n",
+	       rep.launcher_stopped, rep.command_stopped, rep.command_stayed, rep.tty_to_command);
+	EXPECT_TRUE(rep.launcher_stopped);
+	EXPECT_TRUE(rep.command_stopped);
+	EXPECT_TRUE(rep.command_stayed);
+	EXPECT_TRUE(rep.tty_to_command);
+	EXPECT_TRUE(WIFEXITED(rep.status) && WEXITSTATUS(rep.status) == 5);
+}
+
 /* fork copies the launcher's resident memory into the child, and exec
  * carried that into ru_maxrss: /bin/true read 1 GiB. */
 TEST(max_rss_is_the_commands_own)

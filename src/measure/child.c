@@ -358,6 +358,53 @@ out:
 	return err;
 }
 
+/* ^Z stopped the command, which has the terminal: the terminal back and
+ * the launcher stopped too, as a shell's job stops as a whole; once the
+ * shell continues it (fg, bg), the command goes on, with the terminal if
+ * the launcher has it again (fg). Where SIGTSTP does not stop the launcher
+ * (ignored, or its group orphaned), the command goes on at once; one that
+ * does not have the terminal waits for whoever stopped it. */
+static void suspend(struct child *c)
+{
+	if (!c->has_tty)
+		return;
+	tcsetpgrp(c->tty_fd, getpgrp()); /* SIGTTOU ignored (give_tty) */
+	raise(SIGTSTP);
+	if (tcgetpgrp(c->tty_fd) == getpgrp())
+		tcsetpgrp(c->tty_fd, c->pid);
+	kill(-c->pid, SIGCONT);
+}
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* A stop of the traced child before its exec, answered as child_wait
+ * would (it has the terminal already, and ^Z or ^C may come first): else
+ * it waits for its tracer, blocked on the pipe. Its exec's own stop is
+ * left to child_wait (the pipe has told the exec by then). */
+static void answer_early_stop(struct child *c)
+{
+	siginfo_t si = { 0 };
+	int st, ev, sig;
+
+	if (waitid(P_PID, (id_t)c->pid, &si, WSTOPPED | WNOHANG | WNOWAIT | __WALL) ||
+	    si.si_pid != c->pid || si.si_status == (SIGTRAP | PTRACE_EVENT_EXEC << 8))
+		return;
+	if (waitpid(c->pid, &st, __WALL | WNOHANG) != c->pid || !WIFSTOPPED(st))
+		return;
+	ev = st >> 16;
+	sig = WSTOPSIG(st);
+	if (ev == PTRACE_EVENT_STOP && is_stop_signal(sig)) {
+		ptrace(PTRACE_LISTEN, c->pid, NULL, NULL);
+		if (sig == SIGTSTP)
+			suspend(c);
+		return;
+	}
+	ptrace(PTRACE_CONT, c->pid, NULL, (void *)(long)(ev ? 0 : sig));
+}
+
 int child_start(struct child *c)
 {
 	char g = 'g';
@@ -375,6 +422,15 @@ int child_start(struct child *c)
 	if (n != 1)
 		return -EPIPE;
 	/* EOF: exec closed the pipe (O_CLOEXEC); an int: exec's errno */
+	for (;;) {
+		struct pollfd pfd = { .fd = c->err_fd, .events = POLLIN };
+		int r = poll(&pfd, 1, 20);
+
+		if (r > 0 || (r < 0 && errno != EINTR))
+			break;
+		if (c->traced)
+			answer_early_stop(c);
+	}
 	while ((n = read(c->err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
 		;
 	close(c->err_fd);
@@ -400,6 +456,7 @@ struct tree {
 	size_t cap;
 	int nr_processes, nr_live; /* thread groups seen, alive */
 	bool needs_tty;            /* a SIGTTIN/SIGTTOU was seen */
+	bool suspended;            /* a group stop by SIGTSTP (^Z) was seen */
 	long hwm_kb;               /* the largest VmHWM at an exit stop */
 	long long watch_cpu_ns;
 	long long t0_ns;           /* the command's start */
@@ -561,9 +618,16 @@ static void on_stop(struct tree *t, pid_t pid, int st, const struct child_watch 
 			t->watch_cpu_ns += cpu_ns() - c0;
 		}
 		sig = 0;
+	} else if (ev == PTRACE_EVENT_STOP && is_stop_signal(sig)) {
+		/* a group stop (kill -STOP, ^Z): the process stays stopped,
+		 * as it would untraced, until SIGCONT (PTRACE_LISTEN: it does
+		 * not run, and its tracer still hears of what comes next) */
+		t->suspended |= sig == SIGTSTP;
+		ptrace(PTRACE_LISTEN, pid, NULL, NULL);
+		return;
 	} else if (ev == PTRACE_EVENT_STOP) {
-		/* the first stop of an auto-attached child, or a group stop:
-		 * a benchmark runs on */
+		/* the first stop of an auto-attached child, or the end of a
+		 * group stop (SIGCONT) told to a listening tracer */
 		sig = 0;
 	} else if (sig == SIGTTIN || sig == SIGTTOU) {
 		/* the terminal from the background: passed on, it stops the
@@ -659,6 +723,23 @@ static int tick(struct child *c, struct tree *t, const struct child_watch *w,
 	return 0;
 }
 
+/* ^Z reaches every process of the group at once, each stopping in turn:
+ * their stops are taken until none comes for 20 ms (at most 0.5 s), so
+ * that none is left to stop the group again after the shell continues
+ * it. */
+static void settle(struct child *c, struct tree *t, const struct child_watch *w,
+		   struct child_result *res, bool *main_done)
+{
+	struct timespec quiet = { 0, 20000000 };
+	sigset_t chld;
+	int i;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (i = 0; i < 25 && sigtimedwait(&chld, NULL, &quiet) == SIGCHLD; i++)
+		reap_ready(c, t, w, res, main_done);
+}
+
 /* How long to sleep: to the next tick or the deadline, at most 1 s. */
 static long long wait_until(long long now, long long next_tick, long long deadline,
 			    bool main_done, bool killed)
@@ -729,6 +810,11 @@ int child_wait(struct child *c, const struct child_watch *w, struct child_result
 
 		if (reap_ready(c, &t, w, res, &main_done) == -ECHILD)
 			break;
+		if (t.suspended) {
+			settle(c, &t, w, res, &main_done);
+			t.suspended = false;
+			suspend(c);
+		}
 		if (res->nr_outlived < 0)
 			res->nr_outlived = t.nr_live;
 		if (!killed && (t.needs_tty || (main_done && !w->wait_descendants))) {

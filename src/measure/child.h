@@ -19,6 +19,10 @@
  * on into a stop-resume loop: the tree is killed at once and the result
  * says needs_tty. With child_opts.foreground the child's group is given the
  * terminal instead (tcsetpgrp, as a shell does) and it is taken back after.
+ * A stop (kill -STOP, ^Z) keeps a traced process stopped until SIGCONT, as
+ * untraced (PTRACE_LISTEN); ^Z of a command that has the terminal stops
+ * the launcher as well, so that the shell sees its job stopped, and when
+ * the shell continues it, the command goes on (with the terminal after fg).
  *
  * Its peak memory is the exec'd image's own: VmHWM of /proc/PID/status at
  * each exit stop (a fork copies the launcher's resident memory into the
