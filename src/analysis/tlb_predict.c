@@ -251,15 +251,18 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 	for (i = 0; i < a->res->nr_trials && !name; i++)
 		if (a->res->trials[i].tlb_model[0])
 			name = a->res->trials[i].tlb_model;
-	if (!name) {
-		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model: give "
-			 "--tlb-model NAME or --tlb-geometry FILE");
-		return NULL;
-	}
-	if (!(g = tlb_geometry_find(name)))
+	if (!name)
+		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model");
+	else if (!(g = tlb_geometry_find(name)))
 		snprintf(p->reason, sizeof(p->reason), "the trials' TLB model '%s' is not in this "
-			 "version's table: give --tlb-model NAME or --tlb-geometry FILE", name);
-	return g;
+			 "version's table", name);
+	else
+		return g;
+	/* the advice apart: plot, which has no such options, words its own */
+	p->advice_at = strlen(p->reason);
+	snprintf(p->reason + p->advice_at, sizeof(p->reason) - p->advice_at,
+		 ": give --tlb-model NAME or --tlb-geometry FILE");
+	return NULL;
 }
 
 /* Why the layout h of a trial does not fit p's geometry: a level that does

@@ -121,6 +121,19 @@ static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const jso
 	return rc ? MS_EXIT_FAIL : MS_EXIT_OK;
 }
 
+/* Trials with layouts and no TLB model figure (analyze prints its section
+ * saying why): say why here too. plot draws the model the trials name and
+ * takes no --tlb-model: the advice to name one is analyze's. */
+static void tlb_note(const char *file, const struct tlb_prediction *p)
+{
+	if (p->advice_at)
+		ms_note("plot: %s: no TLB model figure: %.*s (plot draws the model the trials "
+			"name; 'mthpscope analyze --tlb-model NAME' shows one you name)", file,
+			(int)p->advice_at, p->reason);
+	else
+		ms_note("plot: %s: no TLB model figure: %s", file, p->reason);
+}
+
 /* The figures of a results file's analysis, then those of the TLB model. */
 static int plot_results(const char *file, struct results *r, const struct plot_cmd_opts *o)
 {
@@ -140,6 +153,8 @@ static int plot_results(const char *file, struct results *r, const struct plot_c
 
 		tlb_predict(a, NULL, &p);
 		rc = plot_tlb(a, &p, o->dir, o->format, &files, err, sizeof(err));
+		if (!p.available)
+			tlb_note(file, &p);
 	}
 	if (rc)
 		ms_err("plot: %s", err);
