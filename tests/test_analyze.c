@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "tlb_predict.h"
 #include "fixture_util.h"
 #include "harness.h"
 #include "report.h"
@@ -580,6 +581,52 @@ TEST(per_span_knee)
 	ASSERT_EQ(a->nr_spans, 1);
 	EXPECT_EQ(a->spans[0].min_order, 4);
 	EXPECT_STREQ(a->span_summary, "");
+	analyze_free(a);
+	results_free(r);
+}
+
+/* Trials that name a geometry the table lacks (run names its CPU's CPUID
+ * 'cpuid' where the table has no entry) are modelled from the geometry
+ * the results carry ($.config.tlb_geometry), not from the host analyze
+ * runs on: the same predictions as the table entry it copies. The old code
+ * had no such field: "the trials' TLB model 'cpuid' is not in this
+ * version's table". */
+TEST(tlb_geometry_carried_by_the_results)
+{
+	struct results *r = fixture_load("layout_sweep.json");
+	struct tlb_prediction p0, p1;
+	struct tlb_geometry g = *tlb_geometry_find("zen4");
+	struct analysis *a;
+	char err[512];
+	size_t i;
+	int s, o, lv;
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	tlb_predict(a, NULL, &p0);
+	ASSERT_TRUE(p0.available && !strcmp(p0.g->name, "zen4"));
+	analyze_free(a);
+	g.name = "cpuid";
+	ASSERT_TRUE(tlb_geometry_format(&g, r->head.config.tlb_geometry,
+					sizeof(r->head.config.tlb_geometry)) > 0);
+	for (i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].tlb_model[0])
+			snprintf(r->trials[i].tlb_model, sizeof(r->trials[i].tlb_model), "cpuid");
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	tlb_predict(a, NULL, &p1);
+	if (!p1.available)
+		FAIL_AT("%s", p1.reason);
+	ASSERT_TRUE(p1.available && !strcmp(p1.g->name, "cpuid"));
+	EXPECT_EQ((int)p1.g->level[0].source, (int)TLB_SRC_CPUID);
+	EXPECT_EQ(p1.nr_spans, p0.nr_spans);
+	for (lv = 0; lv < TLB_MAX_LEVELS; lv++)
+		EXPECT_EQ(p1.capacity[lv], p0.capacity[lv]);
+	for (s = 0; s < p0.nr_spans; s++) {
+		EXPECT_EQ(p1.spans[s].knee, p0.spans[s].knee);
+		for (o = 0; o < ANALYZE_NR_ORDERS; o++)
+			for (lv = 0; lv < TLB_MAX_LEVELS; lv++)
+				EXPECT_EQ(p1.spans[s].by_order[o].entries[lv],
+					  p0.spans[s].by_order[o].entries[lv]);
+	}
 	analyze_free(a);
 	results_free(r);
 }

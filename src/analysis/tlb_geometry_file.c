@@ -309,6 +309,58 @@ static void fill_defaults(struct tlb_geometry *g, const char *origin)
 		g->desc = strdup("a user's geometry");
 }
 
+/* sizes as parse_sizes reads them: "4K,2M,1G" */
+static void sizes_text(unsigned long long mask, char *buf, size_t size)
+{
+	static const char unit[] = "KMGT";
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 12; k <= 40 && n < size; k++)
+		if (mask & (1ULL << k))
+			n += (size_t)snprintf(buf + n, size - n, "%s%llu%c", n ? "," : "",
+					      1ULL << ((k - 10) % 10), unit[(k - 10) / 10]);
+}
+
+int tlb_geometry_format(const struct tlb_geometry *g, char *buf, size_t size)
+{
+	char sizes[96];
+	size_t n = 0;
+	int lv;
+
+	for (lv = 0; lv < g->nr_levels; lv++)
+		if (!g->level[lv].entries || (!g->level[lv].shared && !g->level[lv].entries_pmd))
+			return -EINVAL; /* a capacity not known: no file says that */
+#define PUT(...)                                                                             \
+	do {                                                                                 \
+		int w_ = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);            \
+		if (w_ < 0)                                                                  \
+			return -EINVAL;                                                      \
+		n += (size_t)w_;                                                             \
+	} while (0)
+	PUT("name = %s\n", g->name ? g->name : "");
+	if (g->desc)
+		PUT("desc = %s\n", g->desc);
+	PUT("merge = %s\nmerge_pages = %u\n", tlb_merge_name(g->merge), g->merge_pages);
+	if (g->merge != TLB_MERGE_COALESCE)
+		PUT("hpa = %s\n", g->hpa ? "yes" : "no");
+	for (lv = 0; lv < g->nr_levels; lv++) {
+		const struct tlb_level_geometry *l = &g->level[lv];
+
+		PUT("level%d.name = %s\nlevel%d.entries = %u\nlevel%d.ways = %u\n", lv + 1,
+		    l->name ? l->name : default_level_names[lv], lv + 1, l->entries, lv + 1,
+		    l->ways);
+		if (!l->shared)
+			PUT("level%d.entries_pmd = %u\n", lv + 1, l->entries_pmd);
+		sizes_text(l->sizes, sizes, sizeof(sizes));
+		if (l->shared && l->sizes)
+			PUT("level%d.sizes = %s\n", lv + 1, sizes);
+	}
+#undef PUT
+	return n < size ? (int)n : -ENOSPC;
+}
+
 void tlb_geometry_release(struct tlb_geometry *g)
 {
 	int lv;

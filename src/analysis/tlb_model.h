@@ -107,6 +107,11 @@ int tlb_geometry_load(const char *path, struct tlb_geometry *g, char *err, size_
 int tlb_geometry_parse(const char *text, size_t len, const char *origin, struct tlb_geometry *g,
 		       char *err, size_t errsize);
 void tlb_geometry_release(struct tlb_geometry *g);
+/* A geometry as the text tlb_geometry_parse reads back to the same figures
+ * (run keeps CPUID's in the results, where the table has no entry): the
+ * length, -ENOSPC when buf is too small, -EINVAL for a level whose
+ * capacity is not known (0 entries: a file cannot say so). */
+int tlb_geometry_format(const struct tlb_geometry *g, char *buf, size_t size);
 const char *tlb_source_name(enum tlb_source s);
 /* added: "none", "coalesce", "contpte" */
 const char *tlb_merge_name(enum tlb_merge m);

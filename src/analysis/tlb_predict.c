@@ -239,7 +239,33 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 	}
 }
 
-/* The geometry: given, else the one the trials name. */
+/* The geometry the results carry ($.config.tlb_geometry: run keeps there
+ * one the table lacks, its CPU's CPUID), when it is the one named: parsed
+ * once a text, kept until the next text or the exit. */
+static const struct tlb_geometry *carried(const struct analysis *a, const char *name)
+{
+	static struct tlb_geometry g;
+	static char text[sizeof(a->res->head.config.tlb_geometry)];
+	const char *t = a->res->head.config.tlb_geometry;
+	char err[256];
+	int lv;
+
+	if (!t[0])
+		return NULL;
+	if (strcmp(text, t)) {
+		tlb_geometry_release(&g);
+		text[0] = '\0';
+		if (tlb_geometry_parse(t, strlen(t), "$.config.tlb_geometry", &g, err, sizeof(err)))
+			return NULL;
+		snprintf(text, sizeof(text), "%s", t);
+		for (lv = 0; lv < g.nr_levels && !strcmp(g.name, "cpuid"); lv++)
+			g.level[lv].source = TLB_SRC_CPUID;
+	}
+	return !strcmp(g.name, name) ? &g : NULL;
+}
+
+/* The geometry: given, else the one the trials name (the table's, or the
+ * one the results carry). */
 static const struct tlb_geometry *pick(const struct analysis *a, const struct tlb_geometry *g,
 				       struct tlb_prediction *p)
 {
@@ -253,7 +279,7 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 			name = a->res->trials[i].tlb_model;
 	if (!name)
 		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model");
-	else if (!(g = tlb_geometry_find(name)))
+	else if (!(g = tlb_geometry_find(name)) && !(g = carried(a, name)))
 		snprintf(p->reason, sizeof(p->reason), "the trials' TLB model '%s' is not in this "
 			 "version's table", name);
 	else

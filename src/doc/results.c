@@ -898,6 +898,9 @@ static int rd_config(struct rd *rd, const json_t *cfg, struct results_config *c)
 	    (err = rd_object(rd, cfg, p, "tlb_reach", false, &reach)) ||
 	    (err = rd_object(rd, cfg, p, "sparse", false, &sparse)))
 		return err;
+	if ((err = rd_string(rd, cfg, p, "tlb_geometry", false, true, c->tlb_geometry,
+			     sizeof(c->tlb_geometry))))
+		return err;
 	if (reach && ((err = rd_u64(rd, reach, "$.config.tlb_reach", "bytes",
 				    &c->tlb_reach_bytes)) ||
 		      (err = rd_string(rd, reach, "$.config.tlb_reach", "source", false, true,
@@ -1805,8 +1808,10 @@ static int config_json(const struct results_config *c, json_t **out)
 	j = c->workload == RESULTS_WL_COMMAND ? config_command_json(c) : config_micro_json(c);
 	if (!j)
 		return -ENOMEM;
-	if (c->defrag != THP_W_NONE &&
-	    json_object_set_new(j, "defrag", json_string(thp_word_name(c->defrag)))) {
+	if ((c->defrag != THP_W_NONE &&
+	     json_object_set_new(j, "defrag", json_string(thp_word_name(c->defrag)))) ||
+	    (c->tlb_geometry[0] &&
+	     json_object_set_new(j, "tlb_geometry", json_string(c->tlb_geometry)))) {
 		json_decref(j);
 		return -ENOMEM;
 	}

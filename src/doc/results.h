@@ -187,6 +187,11 @@ struct results_config {
 	double target_trial_seconds;
 	uint64_t tlb_reach_bytes;
 	char tlb_reach_source[64];
+	/* tlb_geometry: the TLB model's geometry as the text of a geometry
+	 * file (tlb_geometry_format), where the trials name one the table
+	 * lacks (this CPU's CPUID): analysis reads it from here, not from the
+	 * host it runs on; "" when absent */
+	char tlb_geometry[1024];
 	long sparse_k;         /* sparse.k: one page in every k (0 off) */
 	char sparse_metric[16]; /* sparse.metric: "rss_bytes" */
 	double coverage_min;

@@ -208,6 +208,10 @@ static int fill_config(const struct session *s, struct results_config *c)
 	snprintf(c->backend, sizeof(c->backend), "%s", s->b.backend);
 	c->coverage_min = SESSION_COVERAGE_MIN;
 	c->defrag = s->o.defrag;
+	/* a model the table lacks (CPUID's) goes with the results */
+	if (s->b.tlb && !tlb_geometry_find(s->b.tlb->name) &&
+	    tlb_geometry_format(s->b.tlb, c->tlb_geometry, sizeof(c->tlb_geometry)) < 0)
+		c->tlb_geometry[0] = '\0';
 	if (s->cmd)
 		return fill_command_config(s, c);
 	snprintf(c->pattern, sizeof(c->pattern), "%s", s->pats[0]->name);
