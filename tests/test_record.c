@@ -223,24 +223,40 @@ static pid_t pid_helper(const char *hout, const char *const args[])
 	return h;
 }
 
+/* In a new tmpdir: helper_record ARGS (pidfile=... added), its stdout in
+ * tmpdir/hout, recorded with -c 1 --pid for SECONDS into tmpdir/p.json
+ * (record's stderr to tmpdir/herr): record's exit status; *pid the
+ * helper's, still to be waited for. */
+static int record_pid(const char *const args[], const char *seconds, pid_t *pid)
+{
+	char doc[128], hout[128], herr[128], pidarg[16];
+	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "--duration",
+			 (char *)seconds, "-o", doc, NULL };
+
+	make_tmpdir();
+	path_in(doc, sizeof(doc), "p.json");
+	path_in(hout, sizeof(hout), "hout");
+	path_in(herr, sizeof(herr), "herr");
+	if ((*pid = pid_helper(hout, args)) <= 0)
+		return -1;
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)*pid);
+	return run(argv, NULL, herr);
+}
+
 /* --pid: a running process sampled for a second, left running unharmed. */
 TEST(pid_duration)
 {
 	const char *args[] = { "mib=8", "spin=3000", "churn=1", NULL };
-	char doc[128], hout[128], pidarg[16];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "--duration", "1", "-o",
-			 doc, NULL };
+	char doc[128], hout[128];
 	struct record_doc d;
 	pid_t h;
-	int pid, st;
+	int st;
 
 	need_root();
-	make_tmpdir();
+	EXPECT_EQ(record_pid(args, "1", &h), 0);
+	ASSERT_TRUE(h > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
-	ASSERT_TRUE((pid = h = pid_helper(hout, args)) > 0);
-	snprintf(pidarg, sizeof(pidarg), "%d", pid);
-	EXPECT_EQ(run(argv, NULL, NULL), 0);
 	EXPECT_EQ(kill(h, 0), 0); /* still running after the recording */
 	ASSERT_EQ(waitpid(h, &st, 0), h);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -249,7 +265,7 @@ TEST(pid_duration)
 	printf("  %llu samples in 1 s of --pid, %llu after the process ended\n", d.total.samples,
 	       d.outcome.process_gone);
 	EXPECT_TRUE(d.total.samples > 100);
-	EXPECT_EQ(d.config.pid, pid);
+	EXPECT_EQ(d.config.pid, h);
 	EXPECT_TRUE(!d.outcome.target_gone);
 	/* the rings stop before the last scan: nothing after it (the old
 	 * code scanned first: 5 to 254 samples "after the process ended") */
@@ -267,21 +283,18 @@ static const char *helper_line(const char *out, const char *key);
 TEST(pid_threads_started_while_recording)
 {
 	const char *args[] = { "mib=4", "nothp=1", "burst=200", "spin=2500", NULL };
-	char doc[128], hout[128], pidarg[16];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "--duration", "2", "-o",
-			 doc, NULL };
+	char doc[128], hout[128];
 	const struct record_vma *v;
 	unsigned long long x;
 	struct record_doc d;
-	int pid, st;
+	pid_t pid;
+	int st;
 
 	need_root();
-	make_tmpdir();
+	EXPECT_EQ(record_pid(args, "2", &pid), 0);
+	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
-	ASSERT_TRUE((pid = pid_helper(hout, args)) > 0);
-	snprintf(pidarg, sizeof(pidarg), "%d", pid);
-	EXPECT_EQ(run(argv, NULL, NULL), 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	ASSERT_EQ(sscanf(helper_line(hout, "burst"), "burst %llx", &x), 1);
@@ -302,22 +315,18 @@ TEST(pid_threads_started_while_recording)
 TEST(pid_threads_before_inherit_thread)
 {
 	const char *args[] = { "mib=4", "nothp=1", "thread=2", "spin=1500", NULL };
-	char doc[128], hout[128], herr[128], pidarg[16];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "--duration", "1", "-o",
-			 doc, NULL };
+	char doc[128], herr[128];
 	struct record_doc d;
-	int pid, st;
+	pid_t pid;
+	int st;
 
 	need_root();
-	make_tmpdir();
-	path_in(doc, sizeof(doc), "p.json");
-	path_in(hout, sizeof(hout), "hout");
-	path_in(herr, sizeof(herr), "herr");
-	ASSERT_TRUE((pid = pid_helper(hout, args)) > 0);
-	snprintf(pidarg, sizeof(pidarg), "%d", pid);
 	setenv("MTHPSCOPE_NO_INHERIT_THREAD", "1", 1);
-	EXPECT_EQ(run(argv, NULL, herr), 0);
+	EXPECT_EQ(record_pid(args, "1", &pid), 0);
 	unsetenv("MTHPSCOPE_NO_INHERIT_THREAD");
+	ASSERT_TRUE(pid > 0);
+	path_in(doc, sizeof(doc), "p.json");
+	path_in(herr, sizeof(herr), "herr");
 	kill(pid, SIGKILL);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT_TRUE(file_contains(herr, "threads started while recording are looked for every"));
