@@ -38,6 +38,21 @@ static char *total_text(struct scan_tlb_view v, const struct layout_hist *h)
 	return buf;
 }
 
+/* scan_tlb_write of one model over h, as one string (the caller frees it). */
+static char *model_text(const struct tlb_geometry *g, const struct layout_hist *h)
+{
+	const struct tlb_geometry *models[1] = { g };
+	struct scan_tlb_view v = { .models = models, .nr_models = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_TRUE(f != NULL);
+	scan_tlb_write(v, h, f);
+	fclose(f);
+	return buf;
+}
+
 /* big.tlb of the reviewer: one level that holds 2M entries only */
 static const char big[] = "name = big-only\nmerge = none\nlevel1.entries = 64\n"
 			  "level1.sizes = 2M\n";
@@ -121,21 +136,13 @@ TEST(longest_names_keep_their_labels)
 				  "level1.name = Level-one-data-tlb-long-name-xx\n"
 				  "level2.entries = 64\n"
 				  "level2.name = Level-one-data-tlb-long-name-xy\n";
-	const struct tlb_geometry *models[1];
-	struct scan_tlb_view v = { .models = models, .nr_models = 1 };
 	struct tlb_geometry g;
 	struct layout_hist h;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	parse(lng, &g);
-	models[0] = &g;
 	layout_4k(&h);
-	f = open_memstream(&buf, &len);
-	ASSERT_TRUE(f != NULL);
-	scan_tlb_write(v, &h, f);
-	fclose(f);
+	buf = model_text(&g, &h);
 	EXPECT_STREQ(buf, "tlb-abcdefghijklmnopqrstuvwxyz01234-Level-one-data-tlb-long-name-xx:"
 			  "   16384 entries of 64 (miss 99.6%, model, user)\n"
 			  "tlb-abcdefghijklmnopqrstuvwxyz01234-Level-one-data-tlb-long-name-xy:"
@@ -150,22 +157,14 @@ TEST(longest_names_keep_their_labels)
 TEST(miss_short_of_all_is_not_100)
 {
 	static const char small[] = "name = small\nmerge = none\nlevel1.entries = 64\n";
-	const struct tlb_geometry *models[1];
-	struct scan_tlb_view v = { .models = models, .nr_models = 1 };
 	struct tlb_geometry g;
 	struct layout_hist h;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	parse(small, &g);
-	models[0] = &g;
 	layout_hist_init(&h, 12, 9);
 	h.contig[0] = h.folio[0] = 262144;
-	f = open_memstream(&buf, &len);
-	ASSERT_TRUE(f != NULL);
-	scan_tlb_write(v, &h, f);
-	fclose(f);
+	buf = model_text(&g, &h);
 	EXPECT_STREQ(buf, "tlb-small-L1D:                    262144 entries of 64 (miss >99.9%, "
 			  "model, user)\n");
 	free(buf);
