@@ -802,10 +802,17 @@ bool collapse_doc_file_is(const char *path)
 int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *doc;
+	size_t len;
+	char *buf;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
+	/* read once, within the results' size limit (a pipe too) */
+	if ((rc = results_read_file(path, &buf, &len, err, errsize)))
+		return rc;
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
 	if (!doc)
 		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
 	rc = collapse_doc_read(doc, d, err, errsize);

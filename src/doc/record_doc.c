@@ -12,6 +12,7 @@
 #include "json_read.h"
 #include "json_write.h"
 #include "mthpscope.h"
+#include "results.h"
 
 #define W_TOOL "mthpscope"
 
@@ -663,17 +664,20 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 {
 	json_error_t je;
 	json_t *doc;
+	size_t len;
+	char *buf;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	doc = !strcmp(path, "-") ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
-				 : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!doc) {
-		if (json_error_code(&je) == json_error_cannot_open_file)
-			return ms_fail(err, errsize, -ENOENT, "%s: %s", path, je.text);
+	/* read once, within the results' size limit (a pipe too) */
+	if ((rc = results_read_file(strcmp(path, "-") ? path : "/dev/stdin", &buf, &len, err,
+				    errsize)))
+		return rc;
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!doc)
 		return ms_fail(err, errsize, -EBADMSG, "%s:%d:%d: %s", path, je.line, je.column,
 			       je.text);
-	}
 	rc = record_doc_read(doc, d, err, errsize);
 	json_decref(doc);
 	return rc;

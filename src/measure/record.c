@@ -146,6 +146,10 @@ struct rec {
 	unsigned long nr_drains;
 	bool no_query;                /* the kernel has no PROCMAP_QUERY (before 6.11) */
 	int count_fd;                 /* the sampled event counted over the command, or -1 */
+	int *count_fds;               /* --pid: counted over each thread followed (-c 1) */
+	bool lost_counted;            /* count_lost knows the samples lost: lost_exact */
+	unsigned long long lost_exact;
+	int nr_count_fds, cap_count_fds;
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
@@ -356,13 +360,12 @@ static int maps_read_via(struct rec *r, struct proc *p)
 
 /* Whether process pid has ended: gone from /proc, or a zombie (its state,
  * after the name's last ')', Z or X). */
-static bool proc_ended(int pid)
+static bool stat_ended(const char *path)
 {
-	char path[64], buf[512], *c;
+	char buf[512], *c;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return true;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -372,6 +375,38 @@ static bool proc_ended(int pid)
 	buf[n] = '\0';
 	c = strrchr(buf, ')');
 	return !c || c[1] != ' ' || c[2] == 'Z' || c[2] == 'X';
+}
+
+static bool proc_ended(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	return stat_ended(path);
+}
+
+/* Whether a thread of process pid runs on: a zombie whose parent has not
+ * reaped it has ended, a zombie leader (pthread_exit) may have threads
+ * that have not (each looked at only then). */
+static bool process_lives(int pid)
+{
+	char path[300];
+	struct dirent *e;
+	bool lives = false;
+	DIR *dir;
+
+	if (!proc_ended(pid))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (!(dir = opendir(path)))
+		return false;
+	while (!lives && (e = readdir(dir)))
+		if (atoi(e->d_name) > 0) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", pid, e->d_name);
+			lives = !stat_ended(path);
+		}
+	closedir(dir);
+	return lives;
 }
 
 /* p's VMAs, read through p->via, else through another of its threads.
@@ -1377,23 +1412,70 @@ static void count_open(struct rec *r, pid_t pid)
 	r->count_fd = fd >= 0 ? fd : -1;
 }
 
-/* Samples taken and not read, as lost, when more than the LOST records
- * say (the rings are disabled and drained, the command has ended);
- * rings_close adds those. */
+/* --pid: the same over one thread and the threads it starts, at -c 1
+ * only (each event of threads x CPUs keeps its own remainder of a period:
+ * at -c N their sum would overstate the samples taken). A failure leaves
+ * that thread uncounted, and nothing said lost. */
+static void count_thread(struct rec *r, int tid)
+{
+	struct perf_event_attr a;
+	int fd, *v;
+
+	if (r->o->period != 1 || (strcmp(r->d->config.source, "sw") &&
+				  strcmp(r->d->config.source, "pmu")))
+		return;
+	if (r->nr_count_fds == r->cap_count_fds) {
+		int cap = r->cap_count_fds ? 2 * r->cap_count_fds : 64;
+
+		if (!(v = realloc(r->count_fds, (size_t)cap * sizeof(*v))))
+			return;
+		r->count_fds = v;
+		r->cap_count_fds = cap;
+	}
+	if (counters_encode(r->event, geteuid() == 0, &a))
+		return;
+	a.inherit = a.inherit_thread = 1;
+	if ((fd = counters_perf_open(&a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC)) >= 0)
+		r->count_fds[r->nr_count_fds++] = fd;
+}
+
+/* What the counters counted: 0, or -1 when there is none (a thread's
+ * counter that cannot be read counts nothing: lost is never overstated). */
+static int counted(const struct rec *r, unsigned long long *count)
+{
+	unsigned long long v;
+	int k;
+
+	*count = 0;
+	if (r->count_fd >= 0)
+		return read(r->count_fd, count, sizeof(*count)) == sizeof(*count) ? 0 : -1;
+	for (k = 0; k < r->nr_count_fds; k++)
+		if (read(r->count_fds[k], &v, sizeof(v)) == sizeof(v))
+			*count += v;
+	return r->nr_count_fds ? 0 : -1;
+}
+
+/* Samples taken and not read, as lost, where a counter says how many were
+ * taken (the rings are disabled and drained, the command has ended):
+ * rings_close takes that for what the LOST records say, or else adds
+ * those. */
 static void count_lost(struct rec *r)
 {
 	unsigned long long count, taken, got = 0, said = 0;
 	int k;
 
-	if (r->count_fd < 0 || read(r->count_fd, &count, sizeof(count)) != sizeof(count))
+	if (counted(r, &count))
 		return;
 	for (k = 0; k < r->nr_rings; k++) {
 		got += sampling_stats(r->ring[k])->samples;
 		said += sampling_stats(r->ring[k])->lost_samples;
 	}
 	taken = count / r->o->period;
-	if (taken > got + said)
-		r->d->outcome.lost += taken - got - said;
+	/* exact: the LOST records count records of every kind the ring had
+	 * no room for (a thread's fork and exit, an exec), not samples */
+	r->lost_counted = true;
+	r->lost_exact = taken > got ? taken - got : 0;
+	(void)said;
 }
 
 /* Whether thread tid is followed: an event of its own, or inherited from
@@ -1458,6 +1540,8 @@ static int thread_events(struct rec *r, int tid, enum ring_kind kind)
 		if (err == -ENODEV || err == -ENXIO)
 			err = 0; /* an offline CPU */
 	}
+	if (!err)
+		count_thread(r, tid);
 	return err;
 }
 
@@ -1478,7 +1562,7 @@ static int rings_for_pid(struct rec *r, int pid, enum ring_kind kind, int *added
 		usleep(2000);
 		drain(r);
 	}
-	for (i = 0; i < n && !err; i++) {
+	for (i = 0; i < n && !err && !stop_requests; i++) {
 		if (tid_known(r, tids[i]))
 			continue;
 		err = thread_events(r, tids[i], kind);
@@ -1502,7 +1586,7 @@ static int rings_for_pid(struct rec *r, int pid, enum ring_kind kind, int *added
  * thread they start. Before 5.13, each thread alone (*kind RING_THREAD). */
 static int attach_pid(struct rec *r, int pid, enum ring_kind *kind)
 {
-	int pass, added, err, cpu;
+	int pass, added, err, cpu, late = 0;
 
 	r->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (r->nr_cpus < 1)
@@ -1523,11 +1607,18 @@ static int attach_pid(struct rec *r, int pid, enum ring_kind *kind)
 				 "looked for every %d ms, and their samples before are missed",
 				 10 * r->o->interval_ms);
 	}
-	for (pass = 1; !err && added && *kind == RING_THREADS && pass < REC_ATTACH_PASSES; pass++)
+	for (pass = 1; !err && added && *kind == RING_THREADS && pass < REC_ATTACH_PASSES &&
+		       !stop_requests; pass++) {
 		err = rings_for_pid(r, pid, *kind, &added);
-	if (!err && added && *kind == RING_THREADS)
-		warn_add("threads kept starting while their events were opened: some may not be "
-			 "sampled");
+		late += added;
+	}
+	/* a thread started while its starter's events were being opened
+	 * inherits those opened so far, and its fork record may come after
+	 * its listing: it may be sampled on some CPUs only, or twice */
+	if (!err && *kind == RING_THREADS && (r->nr_forked || late))
+		warn_add("%zu threads started while the events were being opened: their samples "
+			 "may be missed on some CPUs or counted twice (threads started after the "
+			 "attach are followed exactly)", r->nr_forked + (size_t)late);
 	r->attaching = false;
 	free(r->forked);
 	r->forked = NULL;
@@ -1545,11 +1636,16 @@ static void rings_close(struct rec *r)
 		const struct sampling_stats *st = sampling_stats(r->ring[k]);
 
 		sampling_disable(r->ring[k]);
-		r->d->outcome.lost += st->lost_samples;
+		if (!r->lost_counted)
+			r->d->outcome.lost += st->lost_samples;
 		aux_lost += st->aux_truncated + st->aux_collision;
 		aux_bad += st->aux.bad_bytes + st->aux.dropped;
 		aux_restarts += st->aux.restarts;
 		sampling_close(r->ring[k]);
+	}
+	if (r->lost_counted) {
+		r->d->outcome.lost = r->lost_exact;
+		r->lost_counted = false; /* rings_close runs again in rec_free */
 	}
 	r->nr_rings = 0;
 	if (aux_lost)
@@ -1644,24 +1740,31 @@ out:
 
 static int run_pid(struct rec *r)
 {
-	long long t0 = now_ns(), end = t0 + (long long)(r->o->duration_s * 1e9);
+	long long t0 = now_ns(), end;
 	unsigned long ticks = 0;
 	enum ring_kind kind = RING_THREADS;
 	struct proc *p;
 	int err, k, added;
 
 	fail_stage = STAGE_TARGET;
-	if (kill(r->o->pid, 0) && errno == ESRCH)
+	if (!process_lives(r->o->pid))
 		return -ESRCH;
 	if (!(p = proc_get(r, r->o->pid)))
 		return -ENOMEM;
-	/* the target's memory must be readable before anything is sampled */
-	if ((err = folio_scanner_open(&p->fs, r->o->pid)))
+	/* the target's memory must be readable before anything is sampled
+	 * (through another thread when the leader has ended) */
+	err = folio_scanner_open(&p->fs, r->o->pid);
+	if ((err == -ESRCH || err == -ENOENT) && !via_thread(p))
+		err = folio_scanner_open(&p->fs, p->via);
+	if (err)
 		return err == -ENOENT ? -ESRCH : err;
 	fail_stage = STAGE_EVENT;
+	/* SIGINT, SIGTERM while attaching: the document of what was sampled */
+	catch_stops(r);
 	if ((err = attach_pid(r, r->o->pid, &kind)))
 		return err;
-	catch_stops(r);
+	/* --duration is of sampling: from the end of the attach on */
+	end = now_ns() + (long long)(r->o->duration_s * 1e9);
 	r->d->outcome.nr_processes = 1;
 	while (!stop_requests && now_ns() < end) {
 		long long left = end - now_ns(), step = (long long)r->o->interval_ms * 1000000LL;
@@ -1675,7 +1778,7 @@ static int run_pid(struct rec *r)
 		if (kind == RING_THREAD && ++ticks % 10 == 0)
 			rings_for_pid(r, r->o->pid, kind, &added); /* threads started since */
 		drain(r);
-		if (kill(r->o->pid, 0) && errno == ESRCH) {
+		if (!process_lives(r->o->pid)) {
 			r->d->outcome.target_gone = true;
 			break;
 		}
@@ -1794,6 +1897,9 @@ static void rec_free(struct rec *r)
 	free(r->forked);
 	if (r->count_fd >= 0)
 		close(r->count_fd);
+	for (k = 0; k < r->nr_count_fds; k++)
+		close(r->count_fds[k]);
+	free(r->count_fds);
 	for (k = 0; k < r->nr_procs; k++)
 		proc_free(r->procs[k]);
 	free(r->procs);

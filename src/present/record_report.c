@@ -157,7 +157,8 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 		for (i = 0; c->argv[i] && strlen(target) < 100; i++)
 			ms_appendf(target, sizeof(target), "%s%s", i ? " " : "", c->argv[i]);
 	} else {
-		snprintf(target, sizeof(target), "pid %d for %.1f s", c->pid, c->duration_s);
+		/* the time recorded: without --duration its end came first */
+		snprintf(target, sizeof(target), "pid %d for %.1f s", c->pid, o->wall_s);
 	}
 	fprintf(f->f, "%s %s (%s), sampled %s; %s\n", f->md ? "**record**:" : "record:", c->event,
 		c->source, rate, target);
