@@ -803,18 +803,14 @@ int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_
 {
 	json_error_t je;
 	json_t *doc;
-	size_t len;
-	char *buf;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	/* read once, within the results' size limit (a pipe too) */
-	if ((rc = results_read_file(path, &buf, &len, err, errsize)))
+	rc = results_read_json(path, &doc, &je, err, errsize);
+	if (rc == -EBADMSG)
+		return ms_fail(err, errsize, rc, "line %d: %s", je.line, je.text);
+	if (rc)
 		return rc;
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!doc)
-		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
 	rc = collapse_doc_read(doc, d, err, errsize);
 	json_decref(doc); /* JSON ends here: the model is what the callers use */
 	return rc;

@@ -664,20 +664,14 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 {
 	json_error_t je;
 	json_t *doc;
-	size_t len;
-	char *buf;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	/* read once, within the results' size limit (a pipe too) */
-	if ((rc = results_read_file(strcmp(path, "-") ? path : "/dev/stdin", &buf, &len, err,
-				    errsize)))
+	rc = results_read_json(strcmp(path, "-") ? path : "/dev/stdin", &doc, &je, err, errsize);
+	if (rc == -EBADMSG)
+		return ms_fail(err, errsize, rc, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (rc)
 		return rc;
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!doc)
-		return ms_fail(err, errsize, -EBADMSG, "%s:%d:%d: %s", path, je.line, je.column,
-			       je.text);
 	rc = record_doc_read(doc, d, err, errsize);
 	json_decref(doc);
 	return rc;

@@ -1354,6 +1354,20 @@ out:
 	return rc;
 }
 
+int results_read_json(const char *path, json_t **doc, json_error_t *je, char *err,
+		      size_t errsize)
+{
+	size_t len;
+	char *buf;
+	int rc;
+
+	if ((rc = results_read_file(path, &buf, &len, err, errsize)))
+		return rc;
+	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+	free(buf);
+	return *doc ? 0 : -EBADMSG;
+}
+
 int results_load(const char *path, struct results **out, char *err, size_t errsize)
 {
 	size_t len;

@@ -149,7 +149,7 @@ struct rec {
 	int *count_fds;               /* --pid: counted over each thread followed (-c 1) */
 	bool lost_counted;            /* count_lost knows the samples lost: lost_exact */
 	unsigned long long lost_exact;
-	int nr_count_fds, cap_count_fds;
+	size_t nr_count_fds, cap_count_fds;
 	pid_t pgid;
 	int stops_sent;
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
@@ -922,15 +922,8 @@ static void resolve(struct rec *r, const struct pending *s)
 
 static int forked_add(struct rec *r, int tid)
 {
-	if (r->nr_forked == r->cap_forked) {
-		size_t cap = r->cap_forked ? 2 * r->cap_forked : 64;
-		int *v = realloc(r->forked, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		r->forked = v;
-		r->cap_forked = cap;
-	}
+	if (MS_GROW(r->forked, r->nr_forked, r->cap_forked, 64))
+		return -ENOMEM;
 	r->forked[r->nr_forked++] = tid;
 	return 0;
 }
@@ -1419,19 +1412,13 @@ static void count_open(struct rec *r, pid_t pid)
 static void count_thread(struct rec *r, int tid)
 {
 	struct perf_event_attr a;
-	int fd, *v;
+	int fd;
 
 	if (r->o->period != 1 || (strcmp(r->d->config.source, "sw") &&
 				  strcmp(r->d->config.source, "pmu")))
 		return;
-	if (r->nr_count_fds == r->cap_count_fds) {
-		int cap = r->cap_count_fds ? 2 * r->cap_count_fds : 64;
-
-		if (!(v = realloc(r->count_fds, (size_t)cap * sizeof(*v))))
-			return;
-		r->count_fds = v;
-		r->cap_count_fds = cap;
-	}
+	if (MS_GROW(r->count_fds, r->nr_count_fds, r->cap_count_fds, 64))
+		return;
 	if (counters_encode(r->event, geteuid() == 0, &a))
 		return;
 	a.inherit = a.inherit_thread = 1;
@@ -1444,7 +1431,7 @@ static void count_thread(struct rec *r, int tid)
 static int counted(const struct rec *r, unsigned long long *count)
 {
 	unsigned long long v;
-	int k;
+	size_t k;
 
 	*count = 0;
 	if (r->count_fd >= 0)
@@ -1897,8 +1884,8 @@ static void rec_free(struct rec *r)
 	free(r->forked);
 	if (r->count_fd >= 0)
 		close(r->count_fd);
-	for (k = 0; k < r->nr_count_fds; k++)
-		close(r->count_fds[k]);
+	for (size_t i = 0; i < r->nr_count_fds; i++)
+		close(r->count_fds[i]);
 	free(r->count_fds);
 	for (k = 0; k < r->nr_procs; k++)
 		proc_free(r->procs[k]);
