@@ -817,6 +817,7 @@ TEST(bad_event_and_pid)
 	char *nosuch[] = { "mthpscope", "record", "-e", "no_such_event_xyz", "--", "/bin/true", NULL };
 	char *gone[] = { "mthpscope", "record", "--pid", pidarg, "--duration", "1", NULL };
 	char *init[] = { "mthpscope", "record", "--pid", "1", "--duration", "1", NULL };
+	char *kthread[] = { "mthpscope", "record", "--pid", "2", "--duration", "1", NULL };
 	char *usage[] = { "mthpscope", "record", "-c", "1", "-F", "10", "--", "/bin/true", NULL };
 	pid_t p;
 
@@ -832,6 +833,12 @@ TEST(bad_event_and_pid)
 	waitpid(p, NULL, 0);
 	snprintf(pidarg, sizeof(pidarg), "%d", p);
 	EXPECT_EQ(run(gone, NULL, err), 3);
+	EXPECT_TRUE(file_contains(err, "has exited, or never was"));
+	/* kthreadd (pid 2, where pid namespaces leave it): said so, not "no process" */
+	if (!geteuid() && file_contains("/proc/2/stat", "(kthreadd)")) {
+		EXPECT_EQ(run(kthread, NULL, err), 3);
+		EXPECT_TRUE(file_contains(err, "process 2 is a kernel thread"));
+	}
 	/* not ours: as nobody */
 	EXPECT_EQ(wait_status(start(init, NULL, err, 65534)), 3);
 	EXPECT_EQ(run(usage, NULL, NULL), 2);

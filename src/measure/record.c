@@ -202,6 +202,28 @@ const char *rec_event_source(const char *event)
 	return "pmu";
 }
 
+/* A kernel thread (PF_KTHREAD in the flags of /proc/PID/stat): no user
+ * memory, nothing to record. */
+static bool is_kthread(int pid)
+{
+	char path[64], buf[512], *c;
+	unsigned flags = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	c = strrchr(buf, ')');
+	return c && sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) == 1 &&
+	       (flags & 0x00200000u);
+}
+
 int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 {
 	bool hw = strcmp(rec_event_source(o->event), "sw") != 0;
@@ -214,6 +236,9 @@ int rec_strerror(int err, const struct rec_options *o, char *buf, size_t size)
 				strerror(-err));
 	switch (-err) {
 	case ESRCH:
+		if (o->pid > 0 && is_kthread(o->pid))
+			return snprintf(buf, size, "process %d is a kernel thread: it has no user "
+					"memory to record", o->pid);
 		return snprintf(buf, size, "no process %d (it has exited, or never was)", o->pid);
 	case EOPNOTSUPP:
 		return snprintf(buf, size, "'%s' has no sampling support here (EOPNOTSUPP): the "
