@@ -225,16 +225,24 @@ static pid_t pid_helper(const char *hout, const char *const args[])
 
 /* In a new tmpdir: helper_record ARGS (pidfile=... added), its stdout in
  * tmpdir/hout, recorded with -c 1 --pid for SECONDS (NULL: to its end)
- * into tmpdir/p.json (record's stderr to tmpdir/herr): record's exit
- * status; *pid the helper's, still to be waited for. */
-static int record_pid(const char *const args[], const char *seconds, pid_t *pid)
+ * into tmpdir/p.json (record's stderr to tmpdir/herr), with rings of
+ * PAGES pages (NULL: the default): record's exit status; *pid the
+ * helper's, still to be waited for. */
+static int record_pid(const char *const args[], const char *seconds, const char *pages,
+		      pid_t *pid)
 {
 	char doc[128], hout[128], herr[128], pidarg[16];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "-o", doc,
-			 "--duration", (char *)seconds, NULL };
+	char *argv[14] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "-o", doc };
+	int n = 8;
 
-	if (!seconds)
-		argv[8] = NULL;
+	if (seconds) {
+		argv[n++] = "--duration";
+		argv[n++] = (char *)seconds;
+	}
+	if (pages) {
+		argv[n++] = "-m";
+		argv[n++] = (char *)pages;
+	}
 	make_tmpdir();
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -255,7 +263,7 @@ TEST(pid_duration)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "1", &h), 0);
+	EXPECT_EQ(record_pid(args, "1", NULL, &h), 0);
 	ASSERT_TRUE(h > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -272,6 +280,9 @@ TEST(pid_duration)
 	/* the rings stop before the last scan: nothing after it (the old
 	 * code scanned first: 5 to 254 samples "after the process ended") */
 	EXPECT_EQ(d.outcome.process_gone, 0);
+	/* the counters stop with the rings: none "lost" while the target ran
+	 * on through the last drains (139-317 when they counted on) */
+	EXPECT_EQ(d.outcome.lost, 0);
 	record_doc_free(&d);
 }
 
@@ -286,23 +297,17 @@ TEST(pid_lost_is_exact)
 {
 	const char *args[] = { "mib=1", "nothp=1", "burst=400", NULL };
 	char doc[128], hout[128];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "-m", "1", "--pid", NULL, "-o", doc,
-			 NULL };
 	const struct record_vma *v;
 	unsigned long long x, sum;
 	struct record_doc d;
-	char pidarg[16];
 	pid_t pid;
 	int st;
 
 	need_root();
-	make_tmpdir();
+	EXPECT_EQ(record_pid(args, NULL, "1", &pid), 0);
+	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
-	ASSERT_TRUE((pid = pid_helper(hout, args)) > 0);
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
-	argv[7] = pidarg;
-	EXPECT_EQ(run(argv, NULL, NULL), 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	ASSERT_EQ(sscanf(helper_line(hout, "burst"), "burst %llx", &x), 1);
 	load(doc, &d);
@@ -327,7 +332,7 @@ TEST(pid_whose_leader_has_ended)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "1", &pid), 0);
+	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	path_in(doc, sizeof(doc), "p.json");
@@ -349,7 +354,7 @@ TEST(pid_to_its_end_says_how_long)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, NULL, &pid), 0);
+	EXPECT_EQ(record_pid(args, NULL, NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	path_in(herr, sizeof(herr), "herr");
@@ -375,7 +380,7 @@ TEST(pid_threads_started_while_recording)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "2", &pid), 0);
+	EXPECT_EQ(record_pid(args, "2", NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -406,7 +411,7 @@ TEST(pid_threads_before_inherit_thread)
 
 	need_root();
 	setenv("MTHPSCOPE_NO_INHERIT_THREAD", "1", 1);
-	EXPECT_EQ(record_pid(args, "1", &pid), 0);
+	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
 	unsetenv("MTHPSCOPE_NO_INHERIT_THREAD");
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");

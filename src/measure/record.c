@@ -147,8 +147,6 @@ struct rec {
 	bool no_query;                /* the kernel has no PROCMAP_QUERY (before 6.11) */
 	int count_fd;                 /* the sampled event counted over the command, or -1 */
 	int *count_fds;               /* --pid: counted over each thread followed (-c 1) */
-	bool lost_counted;            /* count_lost knows the samples lost: lost_exact */
-	unsigned long long lost_exact;
 	size_t nr_count_fds, cap_count_fds;
 	pid_t pgid;
 	int stops_sent;
@@ -202,25 +200,36 @@ const char *rec_event_source(const char *event)
 	return "pmu";
 }
 
+/* The fields of a /proc stat file after the name (the last ')'), in buf;
+ * NULL when the task is gone or the line is not one. */
+static const char *stat_fields(const char *path, char *buf, size_t size)
+{
+	const char *c;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	c = strrchr(buf, ')');
+	return c && c[1] == ' ' ? c + 2 : NULL;
+}
+
 /* A kernel thread (PF_KTHREAD in the flags of /proc/PID/stat): no user
  * memory, nothing to record. */
 static bool is_kthread(int pid)
 {
-	char path[64], buf[512], *c;
+	char path[64], buf[512];
+	const char *f;
 	unsigned flags = 0;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	c = strrchr(buf, ')');
-	return c && sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) == 1 &&
+	f = stat_fields(path, buf, sizeof(buf));
+	return f && sscanf(f, "%*c %*d %*d %*d %*d %*d %u", &flags) == 1 &&
 	       (flags & 0x00200000u);
 }
 
@@ -387,19 +396,10 @@ static int maps_read_via(struct rec *r, struct proc *p)
  * after the name's last ')', Z or X). */
 static bool stat_ended(const char *path)
 {
-	char buf[512], *c;
-	ssize_t n;
-	int fd;
+	char buf[512];
+	const char *f = stat_fields(path, buf, sizeof(buf));
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	c = strrchr(buf, ')');
-	return !c || c[1] != ' ' || c[2] == 'Z' || c[2] == 'X';
+	return !f || *f == 'Z' || *f == 'X';
 }
 
 static bool proc_ended(int pid)
@@ -1413,20 +1413,24 @@ static int ring_open(struct rec *r, int pid, int cpu, enum ring_kind kind)
  * said so: the kernel writes one only once a later record fits, so what
  * is dropped after the last drain is never reported. Not for -F (the
  * period varies) nor IBS and SPE (their period is not one of events). */
-static void count_open(struct rec *r, pid_t pid)
+static int count_event(struct rec *r, pid_t pid, bool command)
 {
 	struct perf_event_attr a;
-	int fd;
 
-	r->count_fd = -1;
 	if (!r->o->period || (strcmp(r->d->config.source, "sw") && strcmp(r->d->config.source, "pmu")))
-		return;
+		return -1;
 	if (counters_encode(r->event, geteuid() == 0, &a))
-		return;
-	a.disabled = 1;
+		return -1;
 	a.inherit = 1;
-	a.enable_on_exec = 1;
-	fd = counters_perf_open(&a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	a.disabled = a.enable_on_exec = command; /* from the command's exec */
+	a.inherit_thread = !command;             /* --pid: a thread and its threads */
+	return counters_perf_open(&a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void count_open(struct rec *r, pid_t pid)
+{
+	int fd = count_event(r, pid, true);
+
 	r->count_fd = fd >= 0 ? fd : -1;
 }
 
@@ -1436,18 +1440,11 @@ static void count_open(struct rec *r, pid_t pid)
  * that thread uncounted, and nothing said lost. */
 static void count_thread(struct rec *r, int tid)
 {
-	struct perf_event_attr a;
 	int fd;
 
-	if (r->o->period != 1 || (strcmp(r->d->config.source, "sw") &&
-				  strcmp(r->d->config.source, "pmu")))
+	if (r->o->period != 1 || MS_GROW(r->count_fds, r->nr_count_fds, r->cap_count_fds, 64))
 		return;
-	if (MS_GROW(r->count_fds, r->nr_count_fds, r->cap_count_fds, 64))
-		return;
-	if (counters_encode(r->event, geteuid() == 0, &a))
-		return;
-	a.inherit = a.inherit_thread = 1;
-	if ((fd = counters_perf_open(&a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC)) >= 0)
+	if ((fd = count_event(r, tid, false)) >= 0)
 		r->count_fds[r->nr_count_fds++] = fd;
 }
 
@@ -1465,29 +1462,6 @@ static int counted(const struct rec *r, unsigned long long *count)
 		if (read(r->count_fds[k], &v, sizeof(v)) == sizeof(v))
 			*count += v;
 	return r->nr_count_fds ? 0 : -1;
-}
-
-/* Samples taken and not read, as lost, where a counter says how many were
- * taken (the rings are disabled and drained, the command has ended):
- * rings_close takes that for what the LOST records say, or else adds
- * those. */
-static void count_lost(struct rec *r)
-{
-	unsigned long long count, taken, got = 0, said = 0;
-	int k;
-
-	if (counted(r, &count))
-		return;
-	for (k = 0; k < r->nr_rings; k++) {
-		got += sampling_stats(r->ring[k])->samples;
-		said += sampling_stats(r->ring[k])->lost_samples;
-	}
-	taken = count / r->o->period;
-	/* exact: the LOST records count records of every kind the ring had
-	 * no room for (a thread's fork and exit, an exec), not samples */
-	r->lost_counted = true;
-	r->lost_exact = taken > got ? taken - got : 0;
-	(void)said;
 }
 
 /* Whether thread tid is followed: an event of its own, or inherited from
@@ -1638,27 +1612,47 @@ static int attach_pid(struct rec *r, int pid, enum ring_kind *kind)
 	return err;
 }
 
-static void rings_close(struct rec *r)
+/* The rings stop, and the counters beside them, so that both tell the
+ * same stretch (a --pid target runs on through the last drains). */
+static void rings_stop(struct rec *r)
 {
+	size_t i;
 	int k;
 
-	unsigned long long aux_lost = 0, aux_bad = 0, aux_restarts = 0;
+	for (k = 0; k < r->nr_rings; k++)
+		sampling_disable(r->ring[k]);
+	if (r->count_fd >= 0)
+		ioctl(r->count_fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 0; i < r->nr_count_fds; i++)
+		ioctl(r->count_fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
 
+/* The rings closed, once drained. Samples lost: where a counter says how
+ * many were taken, exactly the ones not read (the LOST records count
+ * records of every kind the ring had no room for, a thread's fork and
+ * exit, an exec, and none is written for the ring's last overflow); else
+ * what the LOST records say. */
+static void rings_close(struct rec *r)
+{
+	unsigned long long aux_lost = 0, aux_bad = 0, aux_restarts = 0, got = 0, said = 0, count;
+	bool exact = r->nr_rings && !counted(r, &count);
+	int k;
+
+	rings_stop(r);
 	for (k = 0; k < r->nr_rings; k++) {
 		const struct sampling_stats *st = sampling_stats(r->ring[k]);
 
-		sampling_disable(r->ring[k]);
-		if (!r->lost_counted)
-			r->d->outcome.lost += st->lost_samples;
+		got += st->samples;
+		said += st->lost_samples;
 		aux_lost += st->aux_truncated + st->aux_collision;
 		aux_bad += st->aux.bad_bytes + st->aux.dropped;
 		aux_restarts += st->aux.restarts;
 		sampling_close(r->ring[k]);
 	}
-	if (r->lost_counted) {
-		r->d->outcome.lost = r->lost_exact;
-		r->lost_counted = false; /* rings_close runs again in rec_free */
-	}
+	if (exact)
+		r->d->outcome.lost += count / r->o->period > got ? count / r->o->period - got : 0;
+	else
+		r->d->outcome.lost += said;
 	r->nr_rings = 0;
 	if (aux_lost)
 		warn_add("the SPE buffer lost records %llu times (AUX data truncated: full, or "
@@ -1756,7 +1750,7 @@ static int run_pid(struct rec *r)
 	unsigned long ticks = 0;
 	enum ring_kind kind = RING_THREADS;
 	struct proc *p;
-	int err, k, added;
+	int err, added;
 
 	fail_stage = STAGE_TARGET;
 	if (!process_lives(r->o->pid))
@@ -1798,8 +1792,7 @@ static int run_pid(struct rec *r)
 	r->d->outcome.interrupted = stop_requests > 0;
 	/* the rings stop before the scan: a sample drained after it would
 	 * be counted after its process ended, the process alive */
-	for (k = 0; k < r->nr_rings; k++)
-		sampling_disable(r->ring[k]);
+	rings_stop(r);
 	drain(r);
 	drain(r);
 	p = proc_get(r, r->o->pid);
@@ -1949,8 +1942,7 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	err = o->argv ? run_command(&r) : run_pid(&r);
 	/* the last samples: their processes have ended; the rings stopped
 	 * first, so an unfinished SPE record is given up at the last drain */
-	for (i = 0; i < (size_t)r.nr_rings; i++)
-		sampling_disable(r.ring[i]);
+	rings_stop(&r);
 	drain(&r);
 	r.last = true;
 	drain(&r);
@@ -1964,7 +1956,6 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 		sigaction(SIGINT, &r.old_int, NULL);
 		sigaction(SIGTERM, &r.old_term, NULL);
 	}
-	count_lost(&r);
 	rings_close(&r);
 	if (!err)
 		err = doc_windows(&r);
