@@ -53,25 +53,16 @@ fault_labels() { # FILE DIR: "order label" per order above 0, then analyze's
 	echo "== analyze"
 	"$bin" analyze "$1" | awk '/^ +[1-9] / { print $1, $(NF - 1) }'
 }
-cat >"$tmp/faults.want" <<'EOT'
-2 +75.2%
+# the same labels from plot and from analyze
+labels='2 +75.2%
 3 +87.6%
 4 +93.8%
 5 +96.9%
 6 +98.4%
 7 +99.2%
 8 +99.6%
-9 +99.8%
-== analyze
-2 +75.2%
-3 +87.6%
-4 +93.8%
-5 +96.9%
-6 +98.4%
-7 +99.2%
-8 +99.6%
-9 +99.8%
-EOT
+9 +99.8%'
+printf '%s\n== analyze\n%s\n' "$labels" "$labels" >"$tmp/faults.want"
 fault_labels "$data/knee4.json" "$tmp/faults" >"$tmp/faults.got"
 cmp -s "$tmp/faults.want" "$tmp/faults.got" ||
 	err "faults labels against analyze: $(diff "$tmp/faults.want" "$tmp/faults.got")"
