@@ -306,4 +306,35 @@ TEST(writer_rejects_bad_model)
 	json_decref(in);
 }
 
+/* argv is copied, string by string, and a second one replaces the first
+ * (the old copy freed: ASan's leak check runs on this); the trial's too. */
+TEST(argv_is_copied_and_replaced)
+{
+	char a0[] = "sh", a1[] = "-c", a2[] = "true";
+	char *two[] = { a0, a1, NULL }, *one[] = { a2, NULL };
+	struct results_config c;
+	struct results_trial t;
+
+	results_config_init(&c);
+	ASSERT_EQ(results_config_set_argv(&c, two), 0);
+	a0[0] = 'x';
+	EXPECT_EQ(c.argc, 2);
+	EXPECT_STREQ(c.argv[0], "sh");
+	EXPECT_STREQ(c.argv[1], "-c");
+	EXPECT_TRUE(c.argv[2] == NULL);
+	ASSERT_EQ(results_config_set_argv(&c, one), 0);
+	EXPECT_EQ(c.argc, 1);
+	EXPECT_STREQ(c.argv[0], "true");
+	EXPECT_TRUE(c.argv[1] == NULL);
+	results_config_clear(&c);
+	EXPECT_TRUE(c.argv == NULL);
+
+	results_trial_init(&t, 2, "random", 1 << 20, 0);
+	ASSERT_EQ(results_trial_set_argv(&t, two), 0);
+	EXPECT_EQ(t.argc, 2);
+	EXPECT_STREQ(t.argv[0], "xh");
+	results_trial_clear(&t);
+	EXPECT_TRUE(t.argv == NULL);
+}
+
 HARNESS_MAIN

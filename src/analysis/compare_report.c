@@ -85,11 +85,7 @@ int compare_add_warning(struct compare_report *r, const char *fmt, ...)
 
 void compare_report_free(struct compare_report *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nr_warnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	ms_strings_free(r->warnings, r->nr_warnings);
 	free(r->rows);
 	free(r->gains);
 	r->warnings = NULL;

@@ -104,6 +104,44 @@ int ms_grow(void *arrayp, size_t n, size_t *cap, size_t elem, size_t first)
 	return 0;
 }
 
+char **ms_argv_dup(char *const argv[], int *argc)
+{
+	char **copy;
+	size_t n = 0, i;
+
+	while (argv[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!(copy[i] = strdup(argv[i]))) {
+			ms_argv_free(copy);
+			return NULL;
+		}
+	if (argc)
+		*argc = (int)n;
+	return copy;
+}
+
+void ms_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+void ms_strings_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *ms_escape(const char *s)
 {
 	char *out = malloc(4 * strlen(s) + 1), *o = out;

@@ -53,4 +53,12 @@ int ms_grow(void *arrayp, size_t n, size_t *cap, size_t elem, size_t first);
  * git's ALLOC_GROW: 'if (MS_GROW(l->v, l->n, l->cap, 64)) return -ENOMEM;'. */
 #define MS_GROW(a, n, cap, first) ms_grow(&(a), (n), &(cap), sizeof(*(a)), (first))
 
+/* A copy of the NULL-terminated argv, its strings too, with *argc (when not
+ * NULL) set to their number; NULL without memory. ms_argv_free() frees it. */
+char **ms_argv_dup(char *const argv[], int *argc);
+/* Frees a NULL-terminated array of strings and each string; NULL is fine. */
+void ms_argv_free(char **argv);
+/* Frees the n strings of v, then v. */
+void ms_strings_free(char **v, size_t n);
+
 #endif

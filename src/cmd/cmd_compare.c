@@ -251,17 +251,9 @@ struct sides {
 
 static void sides_free(struct sides *sd)
 {
-	int i;
-
-	for (i = 0; i < sd->nfiles; i++) {
-		free(sd->paths ? sd->paths[i] : NULL);
-		free(sd->labels ? sd->labels[i] : NULL);
-	}
-	for (i = 0; i < sd->nsides; i++)
-		free(sd->names ? sd->names[i] : NULL);
-	free(sd->paths);
-	free(sd->labels);
-	free(sd->names);
+	ms_strings_free(sd->paths, (size_t)sd->nfiles);
+	ms_strings_free(sd->labels, (size_t)sd->nfiles);
+	ms_strings_free(sd->names, (size_t)sd->nsides);
 	free(sd->first);
 	free(sd->count);
 	memset(sd, 0, sizeof(*sd));

@@ -60,17 +60,8 @@ double record_memory_share(const struct record_memory *m, int order)
 
 int record_config_set_argv(struct record_config *c, char *const argv[])
 {
-	size_t n = 0, i;
-
-	while (argv[n])
-		n++;
-	c->argv = calloc(n + 1, sizeof(*c->argv));
-	if (!c->argv)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (!(c->argv[i] = strdup(argv[i])))
-			return -ENOMEM;
-	return 0;
+	c->argv = ms_argv_dup(argv, NULL);
+	return c->argv ? 0 : -ENOMEM;
 }
 
 /* ---- the writer ----------------------------------------------------------- */
@@ -679,12 +670,7 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 
 void record_doc_free(struct record_doc *d)
 {
-	size_t i;
-
-	if (d->config.argv)
-		for (i = 0; d->config.argv[i]; i++)
-			free(d->config.argv[i]);
-	free(d->config.argv);
+	ms_argv_free(d->config.argv);
 	free(d->vmas);
 	free(d->windows);
 	memset(d, 0, sizeof(*d));

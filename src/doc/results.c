@@ -1470,13 +1470,9 @@ void results_trial_init(struct results_trial *t, int order, const char *pattern,
 
 void results_trial_clear(struct results_trial *t)
 {
-	int i;
-
 	free(t->metrics);
 	free(t->rounds);
-	for (i = 0; t->argv && t->argv[i]; i++)
-		free(t->argv[i]);
-	free(t->argv);
+	ms_argv_free(t->argv);
 	results_trial_init(t, 0, NULL, 0, 0);
 }
 
@@ -1512,18 +1508,8 @@ struct results_metric *results_trial_set_metric(struct results_trial *t, const c
 
 int results_trial_set_argv(struct results_trial *t, char *const argv[])
 {
-	int n, i;
-
-	for (n = 0; argv[n]; n++)
-		;
-	t->argv = calloc((size_t)n + 1, sizeof(char *));
-	if (!t->argv)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (!(t->argv[i] = strdup(argv[i])))
-			return -ENOMEM;
-	t->argc = n;
-	return 0;
+	t->argv = ms_argv_dup(argv, &t->argc);
+	return t->argv ? 0 : -ENOMEM;
 }
 
 void results_trial_set_hist(struct results_trial *t, const struct folio_hist *h, double coverage)
@@ -1710,36 +1696,21 @@ void results_config_init(struct results_config *c)
 
 void results_config_clear(struct results_config *c)
 {
-	int i;
-
-	for (i = 0; c->argv && c->argv[i]; i++)
-		free(c->argv[i]);
-	free(c->argv);
+	ms_argv_free(c->argv);
 	results_config_init(c);
 }
 
 int results_config_set_argv(struct results_config *c, char *const argv[])
 {
 	char **copy;
-	int n, i;
+	int n;
 
-	for (n = 0; argv && argv[n]; n++)
-		;
-	if (!n)
+	if (!argv || !argv[0])
 		return -EINVAL;
-	copy = calloc((size_t)n + 1, sizeof(char *));
+	copy = ms_argv_dup(argv, &n);
 	if (!copy)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (!(copy[i] = strdup(argv[i]))) {
-			while (i--)
-				free(copy[i]);
-			free(copy);
-			return -ENOMEM;
-		}
-	for (i = 0; c->argv && c->argv[i]; i++)
-		free(c->argv[i]);
-	free(c->argv);
+	ms_argv_free(c->argv);
 	c->argv = copy;
 	c->argc = n;
 	return 0;

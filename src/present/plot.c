@@ -488,11 +488,7 @@ static int files_add(struct plot_files *out, const char *name, char *err, size_t
 
 void plot_files_free(struct plot_files *f)
 {
-	size_t i;
-
-	for (i = 0; i < f->nr; i++)
-		free(f->name[i]);
-	free(f->name);
+	ms_strings_free(f->name, f->nr);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1080,12 +1076,12 @@ static int ab_figure(const char *dir, const char *name, enum plot_format fmt,
 		snprintf(label, sizeof(label), "%d (%s)", rows[i].order, rows[i].label);
 		fprintf(d, "%zu ", i);
 		dat_label(d, label); /* the caller's string: no quote or line break */
-		num(d, rows[i].a);
-		num(d, rows[i].a_lo);
-		num(d, rows[i].a_hi);
-		num(d, rows[i].b);
-		num(d, rows[i].b_lo);
-		num(d, rows[i].b_hi);
+		num(d, rows[i].a.median);
+		num(d, rows[i].a.lo);
+		num(d, rows[i].a.hi);
+		num(d, rows[i].b.median);
+		num(d, rows[i].b.lo);
+		num(d, rows[i].b.hi);
 		fputc('\n', d);
 	}
 	if ((rc = fig_script(&g, d, t->title, t->subtitle, t->ylabel, &s, err, errsize)))
@@ -1241,12 +1237,8 @@ static int plot_compare_group(const struct compare_report *r, size_t first, size
 		p->order = w->order;
 		ms_format_size((unsigned long long)(a->page_size ? a->page_size : 4096)
 					<< w->order, p->label, sizeof(p->label));
-		p->a = w->a;
-		p->a_lo = w->a_lo;
-		p->a_hi = w->a_hi;
-		p->b = w->b;
-		p->b_lo = w->b_lo;
-		p->b_hi = w->b_hi;
+		p->a = (struct plot_ci){ w->a, w->a_lo, w->a_hi };
+		p->b = (struct plot_ci){ w->b, w->b_lo, w->b_hi };
 	}
 	ms_format_size(w0->span, sp, sizeof(sp));
 	/* File names from the metric and what tells figures apart, whole:

@@ -71,11 +71,15 @@ int plot_tlb(const struct analysis *a, const struct tlb_prediction *p, const cha
 	     enum plot_format f, struct plot_files *out, char *err, size_t errsize);
 
 /* One order of an A/B figure: medians with their CIs (NaN = absent). */
+/* A median and the ends of its CI (NaN where not known). */
+struct plot_ci {
+	double median, lo, hi;
+};
+
 struct plot_ab_row {
 	int order;
 	char label[16];        /* "16K" */
-	double a, a_lo, a_hi;
-	double b, b_lo, b_hi;
+	struct plot_ci a, b;
 };
 
 /* An A/B figure (for compare): per order, A and B side by side with CIs.
