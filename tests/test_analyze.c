@@ -631,4 +631,30 @@ TEST(tlb_geometry_carried_by_the_results)
 	results_free(r);
 }
 
+/* A carried geometry that does not parse is said to be that, not a model
+ * missing from the table (which it is not asked to be). */
+TEST(tlb_geometry_carried_that_does_not_parse)
+{
+	struct results *r = fixture_load("layout_sweep.json");
+	struct tlb_prediction p;
+	struct analysis *a;
+	char err[512];
+	size_t i;
+
+	snprintf(r->head.config.tlb_geometry, sizeof(r->head.config.tlb_geometry),
+		 "name cpuid\nlevel L1 entries banana\n");
+	for (i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].tlb_model[0])
+			snprintf(r->trials[i].tlb_model, sizeof(r->trials[i].tlb_model), "cpuid");
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	tlb_predict(a, NULL, &p);
+	EXPECT_TRUE(!p.available);
+	EXPECT_TRUE(strstr(p.reason, "the TLB geometry the results carry for the trials' "
+			   "model 'cpuid' does not parse ($.config.tlb_geometry") != NULL);
+	EXPECT_TRUE(strstr(p.reason, "not in this version's table") == NULL);
+	EXPECT_TRUE(strstr(p.reason, ": give --tlb-model NAME") != NULL);
+	analyze_free(a);
+	results_free(r);
+}
+
 HARNESS_MAIN

@@ -241,13 +241,14 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 
 /* The geometry the results carry ($.config.tlb_geometry: run keeps there
  * one the table lacks, its CPU's CPUID), when it is the one named: parsed
- * once a text, kept until the next text or the exit. */
-static const struct tlb_geometry *carried(const struct analysis *a, const char *name)
+ * once a text, kept until the next text or the exit. One that does not
+ * parse leaves why in err. */
+static const struct tlb_geometry *carried(const struct analysis *a, const char *name,
+					  char *err, size_t errsize)
 {
 	static struct tlb_geometry g;
 	static char text[sizeof(a->res->head.config.tlb_geometry)];
 	const char *t = a->res->head.config.tlb_geometry;
-	char err[256];
 	int lv;
 
 	if (!t[0])
@@ -255,7 +256,7 @@ static const struct tlb_geometry *carried(const struct analysis *a, const char *
 	if (strcmp(text, t)) {
 		tlb_geometry_release(&g);
 		text[0] = '\0';
-		if (tlb_geometry_parse(t, strlen(t), "$.config.tlb_geometry", &g, err, sizeof(err)))
+		if (tlb_geometry_parse(t, strlen(t), "$.config.tlb_geometry", &g, err, errsize))
 			return NULL;
 		snprintf(text, sizeof(text), "%s", t);
 		for (lv = 0; lv < g.nr_levels && !strcmp(g.name, "cpuid"); lv++)
@@ -270,6 +271,7 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 				       struct tlb_prediction *p)
 {
 	const char *name = NULL;
+	char bad[256] = "";
 	size_t i;
 
 	if (g)
@@ -279,7 +281,11 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 			name = a->res->trials[i].tlb_model;
 	if (!name)
 		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model");
-	else if (!(g = tlb_geometry_find(name)) && !(g = carried(a, name)))
+	else if (!(g = tlb_geometry_find(name)) && !(g = carried(a, name, bad, sizeof(bad))) &&
+		 bad[0])
+		snprintf(p->reason, sizeof(p->reason), "the TLB geometry the results carry for "
+			 "the trials' model '%s' does not parse (%s)", name, bad);
+	else if (!g)
 		snprintf(p->reason, sizeof(p->reason), "the trials' TLB model '%s' is not in this "
 			 "version's table", name);
 	else

@@ -64,7 +64,7 @@ static const struct cli_cmd record_cli = {
 	.exit_status =
 		"0 recorded; 1 when the command failed (the document is written) or on a\n"
 		"runtime failure; 2 on a usage error; 3 when the event cannot be sampled here,\n"
-		"the process is gone or not ours, or without root.",
+		"the process is gone or not ours, without root, or -o cannot be written.",
 	.opts = (const struct cli_opt[]){
 		{ "event", 'e', "NAME", "the event to sample: page-faults (default, everywhere), "
 		  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
