@@ -185,5 +185,16 @@ else
 	echo "gnuplot missing: A/B figures not checked"
 fi
 
+# Files read once: pipes (compare <(...) <(...)) were read twice, the first
+# time to tell a collapse document from a results file, and came up empty.
+expect 0 "" -- "$B" compare <(cat "$base") <(cat "$D/compare-slow20.json")
+grep -q 'page_faults  *9  *128M  *64.35  *77.05  *+19.74%' "$T/out" ||
+	{ echo "FAIL: compare of pipes lacks the files' rows"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$D/collapse-orders.json")
+grep -q "max_ptes_none" "$T/out" || { echo "FAIL: collapse documents through pipes"; fails=$((fails + 1)); }
+expect 1 "is not a collapse document" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$base")
+expect 1 "/nonexist.json: cannot open" -- "$B" compare "$D/collapse-sweep.json" /nonexist.json
+grep -q "nonexist.json: .*nonexist.json" "$T/err" && { echo "FAIL: the path said twice"; fails=$((fails + 1)); }
+
 [ "$fails" -eq 0 ] && echo "all compare CLI checks passed"
 exit $((fails > 0))

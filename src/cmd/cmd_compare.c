@@ -167,11 +167,67 @@ static void print_regressions(const struct compare_report *r, double pct)
 	}
 }
 
+/* The sides: the files of side i are paths[first[i] .. first[i] + count[i]). */
+struct sides {
+	char **paths;     /* every file, side by side (strings owned) */
+	char **labels;    /* per file */
+	char **names;     /* per side: its file's label, or the labels joined by commas */
+	int *first, *count;
+	int nfiles, nsides;
+	bool have0;       /* buf0, len0: the first file's bytes, read to tell its kind */
+	char *buf0;
+	size_t len0;
+};
+
+static void sides_free(struct sides *sd)
+{
+	ms_strings_free(sd->paths, (size_t)sd->nfiles);
+	ms_strings_free(sd->labels, (size_t)sd->nfiles);
+	ms_strings_free(sd->names, (size_t)sd->nsides);
+	free(sd->first);
+	free(sd->count);
+	free(sd->buf0);
+	memset(sd, 0, sizeof(*sd));
+}
+
+/* File i's bytes (*buf NULL when empty; the caller frees it), each file
+ * read once (a pipe, as compare <(...) gives, cannot be read twice): the
+ * first file's kept from when its kind was told. 0, or -1 after the
+ * message. */
+static int side_bytes(struct sides *sd, int i, char **buf, size_t *len)
+{
+	char msg[1024];
+
+	if (i == 0 && sd->have0) {
+		*buf = sd->buf0;
+		*len = sd->len0;
+		sd->buf0 = NULL;
+		sd->have0 = false;
+		return 0;
+	}
+	if (results_read_file(sd->paths[i], buf, len, msg, sizeof(msg))) {
+		ms_err("compare: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the first file is a collapse document; -1 after the message
+ * when it cannot be read. */
+static int sides_collapse(struct sides *sd)
+{
+	if (side_bytes(sd, 0, &sd->buf0, &sd->len0))
+		return -1;
+	sd->have0 = true;
+	return collapse_doc_buffer_is(sd->buf0 ? sd->buf0 : "", sd->len0);
+}
+
 /* Collapse documents: order mass, RSS and time side by side (no statistics:
  * one run per max_ptes_none and kernel). */
-static int compare_collapse_files(char **paths, char **labels, int n,
-				  const struct compare_cmd_opts *o)
+static int compare_collapse_files(struct sides *sd, const struct compare_cmd_opts *o)
 {
+	char **paths = sd->paths;
+	int n = sd->nfiles;
 	struct collapse_doc *docs = calloc((size_t)n, sizeof(*docs));
 	struct compare_collapse *cc = calloc(1, sizeof(*cc));
 	char msg[1024];
@@ -189,19 +245,23 @@ static int compare_collapse_files(char **paths, char **labels, int n,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		int err = collapse_doc_load(paths[i], &docs[i], msg, sizeof(msg));
+		size_t len;
+		char *buf;
+		int err;
 
-		if (err == -EPROTO && !collapse_doc_file_is(paths[i])) {
+		if (side_bytes(sd, i, &buf, &len))
+			goto out;
+		err = collapse_doc_load_buffer(buf ? buf : "", len, &docs[i], msg, sizeof(msg));
+		if (err == -EPROTO && !collapse_doc_buffer_is(buf ? buf : "", len))
 			ms_err("compare: %s is not a collapse document, %s is: compare one kind "
 			       "of file at a time", paths[i], paths[0]);
-			goto out;
-		}
-		if (err) {
+		else if (err)
 			ms_err("compare: %s: %s", paths[i], msg);
+		free(buf);
+		if (err)
 			goto out;
-		}
 	}
-	if ((i = compare_collapse_build(docs, (const char *const *)labels, (size_t)n, cc, msg,
+	if ((i = compare_collapse_build(docs, (const char *const *)sd->labels, (size_t)n, cc, msg,
 					sizeof(msg)))) {
 		ms_err("compare: %s", msg);
 		/* too many files is the command line's; too many values, the files' */
@@ -240,24 +300,6 @@ static void show_rows(size_t done, size_t total, void *ctx)
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
 }
 
-/* The sides: the files of side i are paths[first[i] .. first[i] + count[i]). */
-struct sides {
-	char **paths;     /* every file, side by side (strings owned) */
-	char **labels;    /* per file */
-	char **names;     /* per side: its file's label, or the labels joined by commas */
-	int *first, *count;
-	int nfiles, nsides;
-};
-
-static void sides_free(struct sides *sd)
-{
-	ms_strings_free(sd->paths, (size_t)sd->nfiles);
-	ms_strings_free(sd->labels, (size_t)sd->nfiles);
-	ms_strings_free(sd->names, (size_t)sd->nsides);
-	free(sd->first);
-	free(sd->count);
-	memset(sd, 0, sizeof(*sd));
-}
 
 /* Split "a.json,b.json" into its files (a name that exists as it is stays
  * whole); 0, -EINVAL after the message, or -ENOMEM. */
@@ -409,17 +451,26 @@ static void warn_left_out(const char *side, const struct compare_input *in)
 
 /* Load each file into res[] and each side's compare input; 0, or -1 after
  * the message. */
-static int load_inputs(const struct sides *sd, struct results **res,
-		       struct compare_input *inputs)
+static int load_inputs(struct sides *sd, struct results **res, struct compare_input *inputs)
 {
 	char msg[512];
 	int i, k;
 
-	for (i = 0; i < sd->nfiles; i++)
-		if (results_load(sd->paths[i], &res[i], msg, sizeof(msg))) {
+	for (i = 0; i < sd->nfiles; i++) {
+		size_t len;
+		char *buf;
+		int err;
+
+		if (side_bytes(sd, i, &buf, &len))
+			return -1;
+		err = results_load_buffer(buf ? buf : "", len, sd->paths[i], &res[i], msg,
+					  sizeof(msg));
+		free(buf);
+		if (err) {
 			ms_err("compare: %s", msg);
 			return -1;
 		}
+	}
 	for (k = 0; k < sd->nsides; k++) {
 		const struct results *const *rs = (const struct results *const *)res + sd->first[k];
 		size_t bad = compare_runs_differ(rs, (size_t)sd->count[k], msg, sizeof(msg));
@@ -517,7 +568,7 @@ static int build_report(struct compare_input *inputs, int nfiles,
 }
 
 /* Results files side by side: an exit status. */
-static int compare_results(const struct sides *sd, const struct compare_cmd_opts *o)
+static int compare_results(struct sides *sd, const struct compare_cmd_opts *o)
 {
 	struct compare_report report = { .nr_rows = 0 };
 	struct compare_input *inputs = calloc((size_t)sd->nsides, sizeof(*inputs));
@@ -584,14 +635,18 @@ static int compare_cmd(int argc, char **argv)
 		goto out;
 	if ((rc = sides_make(&sd, v, vc)))
 		goto out;
-	if (collapse_doc_file_is(sd.paths[0])) {
+	if ((rc = sides_collapse(&sd)) < 0) {
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
+	if (rc) {
 		if (sd.nfiles != sd.nsides) {
 			ms_err("compare: collapse documents are compared one per side, not as "
 			       "comma lists of runs");
 			rc = MS_EXIT_USAGE;
 			goto out;
 		}
-		rc = compare_collapse_files(sd.paths, sd.labels, sd.nfiles, &o);
+		rc = compare_collapse_files(&sd, &o);
 		goto out;
 	}
 	rc = compare_results(&sd, &o);

@@ -789,9 +789,9 @@ int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t err
 	return rc;
 }
 
-bool collapse_doc_file_is(const char *path)
+bool collapse_doc_buffer_is(const char *buf, size_t len)
 {
-	json_t *doc = json_load_file(path, 0, NULL);
+	json_t *doc = json_loadb(buf, len, 0, NULL);
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	bool yes = schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX));
 
@@ -799,18 +799,17 @@ bool collapse_doc_file_is(const char *path)
 	return yes;
 }
 
-int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize)
+int collapse_doc_load_buffer(const char *buf, size_t len, struct collapse_doc *d, char *err,
+			     size_t errsize)
 {
 	json_error_t je;
 	json_t *doc;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	rc = results_read_json(path, &doc, &je, err, errsize);
-	if (rc == -EBADMSG)
-		return ms_fail(err, errsize, rc, "line %d: %s", je.line, je.text);
-	if (rc)
-		return rc;
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!doc)
+		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
 	rc = collapse_doc_read(doc, d, err, errsize);
 	json_decref(doc); /* JSON ends here: the model is what the callers use */
 	return rc;

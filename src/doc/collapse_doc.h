@@ -140,12 +140,14 @@ int collapse_doc_json(const struct collapse_doc *d, json_t **out);
 int collapse_doc_read(json_t *doc, struct collapse_doc *d, char *err, size_t errsize);
 void collapse_doc_free(struct collapse_doc *d);
 
-/* Does the file hold a collapse document (its schema starts with
- * COLLAPSE_SCHEMA_PREFIX)? False for anything unreadable. */
-bool collapse_doc_file_is(const char *path);
-/* The file's JSON (duplicate keys rejected) through collapse_doc_read; err
- * names the file's line for bad JSON. -EBADMSG for bad JSON, else as
+/* Do a file's bytes (results_read_file() reads them, once: a pipe cannot
+ * be read twice) hold a collapse document, its schema starting with
+ * COLLAPSE_SCHEMA_PREFIX? False for anything else. */
+bool collapse_doc_buffer_is(const char *buf, size_t len);
+/* Those bytes' JSON (duplicate keys rejected) through collapse_doc_read;
+ * err names the line for bad JSON. -EBADMSG for bad JSON, else as
  * collapse_doc_read. */
-int collapse_doc_load(const char *path, struct collapse_doc *d, char *err, size_t errsize);
+int collapse_doc_load_buffer(const char *buf, size_t len, struct collapse_doc *d, char *err,
+			     size_t errsize);
 
 #endif
