@@ -397,6 +397,41 @@ TEST(pid_threads_started_while_recording)
 	record_doc_free(&d);
 }
 
+/* --pid whose lookups run out of time (a target whose threads map and
+ * unmap hold its memory map: each lookup waited 0.3-6 s, and -d 1 lasted
+ * as long as the target): every sample left is counted not looked up, the
+ * memory is not scanned and the report says both. MTHPSCOPE_LOOKUP_BUDGET_MS
+ * 0 stands for such a target here. */
+TEST(pid_lookups_out_of_time)
+{
+	const char *args[] = { "mib=8", "spin=2000", "churn=1", NULL };
+	char doc[128], herr[128];
+	struct record_doc d;
+	size_t k;
+	pid_t pid;
+	int st;
+
+	need_root();
+	setenv("MTHPSCOPE_LOOKUP_BUDGET_MS", "0", 1);
+	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
+	unsetenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
+	ASSERT_TRUE(pid > 0);
+	path_in(doc, sizeof(doc), "p.json");
+	path_in(herr, sizeof(herr), "herr");
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT_TRUE(file_contains(herr, "not looked up (a drain's second for lookups ran out"));
+	EXPECT_TRUE(file_contains(herr, "was not scanned: the time for lookups ran out"));
+	load(doc, &d);
+	printf("  %llu samples, %llu not looked up\n", d.total.samples, d.outcome.not_looked_up);
+	EXPECT_TRUE(d.total.samples > 100);
+	EXPECT_EQ(d.outcome.not_looked_up, d.total.samples);
+	for (k = 0; k < d.nr_vmas; k++) {
+		EXPECT_EQ(d.vmas[k].s.samples, 0);
+		EXPECT_TRUE(!d.vmas[k].mem.scanned);
+	}
+	record_doc_free(&d);
+}
+
 /* --pid where the kernel cannot follow a process's threads alone (before
  * 5.13; MTHPSCOPE_NO_INHERIT_THREAD here): each thread its own event, new
  * ones looked for at ticks, and the report says their first samples are

@@ -57,8 +57,11 @@ static const struct cli_cmd record_cli = {
 		"Each sample is looked up when the ring is drained (every --interval ms): its\n"
 		"VMA in /proc/PID/maps, its folio in pagemap + kpageflags (root). A page not\n"
 		"present yet is looked up once more at the next drain, then counted unmapped.\n"
+		"A drain looks up for a second at most (each lookup waits for the process's\n"
+		"memory map, behind its mmap and munmap): the samples left are counted not\n"
+		"looked up.\n"
 		"Each process's sampled VMAs are scanned at its exit stop (ptrace) for the\n"
-		"share of memory at each order.\n"
+		"share of memory at each order; --pid's at the end, within a second of it.\n"
 		"SIGINT or SIGTERM stops the recording (the command gets SIGINT, a second one\n"
 		"kills it) and the document is still written.",
 	.exit_status =

@@ -132,6 +132,8 @@ static json_t *outcome_json(const struct record_outcome *o)
 			      (json_int_t)o->process_gone, "before_exec",
 			      (json_int_t)o->before_exec, "processes", o->nr_processes);
 
+	if (j && o->not_looked_up)
+		json_object_set_new(j, "not_looked_up", json_integer((json_int_t)o->not_looked_up));
 	if (j && o->has_exit) {
 		json_object_set_new(j, "exit_code", json_integer(o->exit_code));
 		json_object_set_new(j, "exit_signal", json_integer(o->exit_signal));
@@ -440,6 +442,7 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	    (rc = want_ull(o, p, "no_vma", true, &r->no_vma, err, errsize)) ||
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
 	    (rc = want_ull(o, p, "before_exec", false, &r->before_exec, err, errsize)) ||
+	    (rc = want_ull(o, p, "not_looked_up", false, &r->not_looked_up, err, errsize)) ||
 	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &r->nr_processes, err,
 			       errsize)) ||
 	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &r->exit_code, err, errsize)) ||

@@ -119,6 +119,7 @@ struct record_outcome {
 	unsigned long long no_vma;    /* samples outside every VMA at lookup and every row */
 	unsigned long long process_gone; /* drained after their process ended */
 	unsigned long long before_exec; /* of an image their process exec'd from */
+	unsigned long long not_looked_up; /* a drain's time for lookups ran out first */
 	int nr_processes;
 };
 
@@ -130,7 +131,7 @@ struct record_doc {
 	struct record_config config;
 	struct record_outcome outcome;
 	struct record_counts total;   /* every sample (VMAs + no_vma + process_gone
-				       * + before_exec) */
+				       * + before_exec + not_looked_up) */
 	struct record_vma *vmas;
 	size_t nr_vmas;
 	struct record_window *windows; /* the hottest, most samples first */

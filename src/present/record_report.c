@@ -145,7 +145,8 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 {
 	const struct record_config *c = &d->config;
 	const struct record_outcome *o = &d->outcome;
-	unsigned long long rowless = o->no_vma + o->process_gone + o->before_exec;
+	unsigned long long rowless = o->no_vma + o->process_gone + o->before_exec +
+				     o->not_looked_up;
 	char rate[48], target[160] = "";
 	size_t i;
 
@@ -181,14 +182,18 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 		d->total.partial, d->total.other, d->total.unmapped, o->no_vma, o->process_gone);
 	if (o->before_exec)
 		fprintf(f->f, ", %llu of an image their process exec'd from", o->before_exec);
+	if (o->not_looked_up)
+		fprintf(f->f, ", %llu not looked up (a drain's second for lookups ran out: each "
+			"waits for the process's memory map, behind its mmap and munmap)",
+			o->not_looked_up);
 	fprintf(f->f, "; %llu lost (ring full)\n\n", o->lost);
 	/* a tenth or more in no VMA row: the rows below do not tell the whole
 	 * program (a program started through a chain of execs: the shells'
 	 * samples) */
 	if (d->total.samples && 10 * rowless >= d->total.samples)
 		fprintf(f->f, "%s %.0f %% of the samples are in no VMA row (outside any VMA, after "
-			"their process ended, or of an image it exec'd from): the rows below miss "
-			"them\n\n", f->md ? "**Note**:" : "note:",
+			"their process ended, of an image it exec'd from, or not looked up): the "
+			"rows below miss them\n\n", f->md ? "**Note**:" : "note:",
 			100.0 * (double)rowless / (double)d->total.samples);
 }
 
