@@ -183,8 +183,8 @@ static void print_head(struct fmt *f, const struct record_doc *d)
 	if (o->before_exec)
 		fprintf(f->f, ", %llu of an image their process exec'd from", o->before_exec);
 	if (o->not_looked_up)
-		fprintf(f->f, ", %llu not looked up (a drain's second for lookups ran out: each "
-			"waits for the process's memory map, behind its mmap and munmap)",
+		fprintf(f->f, ", %llu not looked up (a drain's second for slow lookups ran out: "
+			"each waits for the process's memory map, behind its mmap and munmap)",
 			o->not_looked_up);
 	fprintf(f->f, "; %llu lost (ring full)\n\n", o->lost);
 	/* a tenth or more in no VMA row: the rows below do not tell the whole
