@@ -1053,7 +1053,9 @@ static void lookups(struct rec *r, const struct pending *v, size_t n)
 		deadline = r->lookup_end;
 	for (i = 0; i < n; i++) {
 		t = now_ns();
-		if (t > deadline && t - t0 >= (long long)i * r->lookup_slow)
+		/* slow: this drain's so far, else (none yet) the last cut's */
+		if (t >= deadline && (i ? t - t0 >= (long long)i * r->lookup_slow
+					: r->slowed || !r->lookup_slow))
 			break;
 		resolve(r, &v[i]);
 	}
@@ -2001,11 +2003,11 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	warnings[0] = '\0';
 	stop_requests = 0;
 	fail_stage = STAGE_EVENT;
-	/* MTHPSCOPE_LOOKUP_BUDGET_MS: another, for every lookup (the tests'
-	 * way to 0: as if each were slow) */
+	/* MTHPSCOPE_LOOKUP_BUDGET_MS: another (the tests' way to a short one;
+	 * 0: none at all, as if every lookup were slow) */
 	budget = getenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
 	r.lookup_budget = (budget ? atoll(budget) : REC_LOOKUP_BUDGET_MS) * 1000000LL;
-	r.lookup_slow = budget ? 0 : REC_LOOKUP_SLOW_NS;
+	r.lookup_slow = r.lookup_budget > 0 ? REC_LOOKUP_SLOW_NS : 0;
 	if ((err = doc_begin(&r)))
 		goto out;
 	/* perf's "arm_spe_0//" (the PMU, config 0) in the raw syntax counters.c knows */
