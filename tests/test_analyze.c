@@ -649,8 +649,8 @@ TEST(tlb_geometry_carried_that_does_not_parse)
 	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
 	tlb_predict(a, NULL, &p);
 	EXPECT_TRUE(!p.available);
-	EXPECT_TRUE(strstr(p.reason, "the TLB geometry the results carry for the trials' "
-			   "model 'cpuid' does not parse ($.config.tlb_geometry") != NULL);
+	EXPECT_TRUE(strstr(p.reason, "the TLB geometry the results carry is not the trials' "
+			   "model 'cpuid': it does not parse: $.config.tlb_geometry") != NULL);
 	EXPECT_TRUE(strstr(p.reason, "not in this version's table") == NULL);
 	EXPECT_TRUE(strstr(p.reason, ": give --tlb-model NAME") != NULL);
 	analyze_free(a);

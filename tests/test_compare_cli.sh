@@ -194,6 +194,11 @@ expect 0 "" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$D/collapse-o
 grep -q "max_ptes_none" "$T/out" || { echo "FAIL: collapse documents through pipes"; fails=$((fails + 1)); }
 expect 1 "is not a collapse document" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$base")
 expect 1 "/nonexist.json: cannot open" -- "$B" compare "$D/collapse-sweep.json" /nonexist.json
+# A pipe stops at the 64 MiB limit for every kind of document (a collapse
+# document's was read to 128 MiB and parsed), and one given twice is refused.
+expect 1 "more than the 64 MiB limit" -- "$B" compare "$D/collapse-sweep.json" <(head -c 70000000 /dev/zero)
+mkfifo "$T/fifo"
+expect 2 "is given twice, and is not a file" -- "$B" compare "$T/fifo" "$T/fifo"
 grep -q "nonexist.json: .*nonexist.json" "$T/err" && { echo "FAIL: the path said twice"; fails=$((fails + 1)); }
 
 [ "$fails" -eq 0 ] && echo "all compare CLI checks passed"

@@ -190,6 +190,12 @@ TEST(reader_refuses)
 	expect_refused("x.config.command", json_array(), "non-empty", -EBADMSG);
 	expect_refused("x.outcome.exit_code", json_string("0"), "expected an integer", -EBADMSG);
 	expect_refused("x.windows[0].memory", json_string("x"), "object or null", -EBADMSG);
+	/* the samples in no row are of the total, and no sum of them wraps */
+	expect_refused("x.outcome.not_looked_up", json_integer(INT64_MAX),
+		       "samples in no VMA row are more than", -EBADMSG);
+	expect_refused("x.outcome.no_vma", json_integer(INT64_MAX),
+		       "samples in no VMA row are more than", -EBADMSG);
+	expect_refused("x.outcome.not_looked_up", json_integer(-1), "negative", -EBADMSG);
 	{
 		char name[RECORD_NAME_MAX + 8];
 

@@ -249,6 +249,7 @@ static const struct tlb_geometry *carried(const struct analysis *a, const char *
 	static struct tlb_geometry g;
 	static char text[sizeof(a->res->head.config.tlb_geometry)];
 	const char *t = a->res->head.config.tlb_geometry;
+	char why[256];
 	int lv;
 
 	if (!t[0])
@@ -256,12 +257,17 @@ static const struct tlb_geometry *carried(const struct analysis *a, const char *
 	if (strcmp(text, t)) {
 		tlb_geometry_release(&g);
 		text[0] = '\0';
-		if (tlb_geometry_parse(t, strlen(t), "$.config.tlb_geometry", &g, err, errsize))
+		if (tlb_geometry_parse(t, strlen(t), "$.config.tlb_geometry", &g, why,
+				       sizeof(why))) {
+			snprintf(err, errsize, "it does not parse: %.120s", why);
 			return NULL;
+		}
 		snprintf(text, sizeof(text), "%s", t);
 		for (lv = 0; lv < g.nr_levels && !strcmp(g.name, "cpuid"); lv++)
 			g.level[lv].source = TLB_SRC_CPUID;
 	}
+	if (strcmp(g.name, name))
+		snprintf(err, errsize, "it is named '%.64s'", g.name);
 	return !strcmp(g.name, name) ? &g : NULL;
 }
 
@@ -283,8 +289,8 @@ static const struct tlb_geometry *pick(const struct analysis *a, const struct tl
 		snprintf(p->reason, sizeof(p->reason), "the trials name no TLB model");
 	else if (!(g = tlb_geometry_find(name)) && !(g = carried(a, name, bad, sizeof(bad))) &&
 		 bad[0])
-		snprintf(p->reason, sizeof(p->reason), "the TLB geometry the results carry for "
-			 "the trials' model '%s' does not parse (%s)", name, bad);
+		snprintf(p->reason, sizeof(p->reason), "the TLB geometry the results carry is "
+			 "not the trials' model '%.64s': %s", name, bad);
 	else if (!g)
 		snprintf(p->reason, sizeof(p->reason), "the trials' TLB model '%s' is not in this "
 			 "version's table", name);

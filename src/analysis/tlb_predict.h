@@ -53,7 +53,7 @@ struct tlb_predict_span {
 
 struct tlb_prediction {
 	bool available;
-	char reason[256];     /* why not, when not available */
+	char reason[512];     /* why not, when not available */
 	size_t advice_at;     /* where reason's advice to name a model (--tlb-model,
 			       * --tlb-geometry: analyze's options) starts; 0 none */
 	const struct tlb_geometry *g;

@@ -87,7 +87,8 @@ static const struct cli_cmd compare_cli = {
 	.exit_status =
 		"0 compared; 1 unreadable input, nothing in common, collapse documents of\n"
 		"more than 256 max_ptes_none values in all, or (with --fail-on-regression)\n"
-		"a significant regression over the threshold; 2 usage.",
+		"a significant regression over the threshold; 2 usage; 3 --plot DIR that\n"
+		"cannot be written (checked first) or gnuplot missing.",
 	.opts = (const struct cli_opt[]){
 		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
 				"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
@@ -395,6 +396,24 @@ static bool side_repeats(const struct sides *sd, int k)
 	return false;
 }
 
+/* A file that is not a regular one (a pipe: compare <(...)), given twice:
+ * its bytes can be read once, says which. */
+static bool pipe_twice(const struct sides *sd)
+{
+	struct stat st;
+	int i, j;
+
+	for (i = 0; i < sd->nfiles; i++)
+		for (j = i + 1; j < sd->nfiles; j++)
+			if (!strcmp(sd->paths[i], sd->paths[j]) && !stat(sd->paths[i], &st) &&
+			    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+				ms_err("compare: %s is given twice, and is not a file: its bytes "
+				       "can be read once (save them to a file)", sd->paths[i]);
+				return true;
+			}
+	return false;
+}
+
 /* The sides of the positional arguments; MS_EXIT_OK, or after the message
  * MS_EXIT_USAGE (an empty name in a list) or MS_EXIT_FAIL. */
 static int sides_make(struct sides *sd, char **v, int nv)
@@ -424,6 +443,8 @@ static int sides_make(struct sides *sd, char **v, int nv)
 		if (side_repeats(sd, i))
 			return MS_EXIT_USAGE;
 	}
+	if (pipe_twice(sd))
+		return MS_EXIT_USAGE;
 	make_labels(sd->paths, sd->nfiles, sd->labels);
 	for (i = 0; i < nv; i++)
 		if (!(sd->names[i] = side_name(sd->labels + sd->first[i], sd->count[i])))

@@ -58,16 +58,18 @@ static const struct cli_cmd record_cli = {
 		"VMA in /proc/PID/maps, its folio in pagemap + kpageflags (root). A page not\n"
 		"present yet is looked up once more at the next drain, then counted unmapped.\n"
 		"Slow lookups (each waits for the process's memory map, behind its mmap and\n"
-		"munmap) stop after a second a drain: the samples left are counted not looked\n"
-		"up.\n"
+		"munmap) stop after a second a drain, or at SIGINT/SIGTERM, once the lookup\n"
+		"under way ends: the samples left are counted not looked up.\n"
 		"Each process's sampled VMAs are scanned at its exit stop (ptrace) for the\n"
-		"share of memory at each order; --pid's at the end, within a second of it.\n"
+		"share of memory at each order; --pid's at the end, not when lookups were slow\n"
+		"and the second after the end has passed.\n"
 		"SIGINT or SIGTERM stops the recording (the command gets SIGINT, a second one\n"
 		"kills it) and the document is still written.",
 	.exit_status =
 		"0 recorded; 1 when the command failed (the document is written) or on a\n"
 		"runtime failure; 2 on a usage error; 3 when the event cannot be sampled here,\n"
-		"the process is gone or not ours, without root, or -o cannot be written.",
+		"the process is gone or not ours, without root, or -o cannot be written\n"
+		"(checked before recording; a write that fails at the end, a full disk, is 1).",
 	.opts = (const struct cli_opt[]){
 		{ "event", 'e', "NAME", "the event to sample: page-faults (default, everywhere), "
 		  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
@@ -210,6 +212,10 @@ static int show(const struct record_cmd_opts *o, int argc, int i)
 		return MS_EXIT_USAGE;
 	}
 	rc = record_doc_load(o->input, &d, err, sizeof(err));
+	if (rc == -EBADMSG && strncmp(err, o->input, strlen(o->input))) {
+		ms_err("record: %s: %s", o->input, err);
+		return MS_EXIT_FAIL;
+	}
 	if (rc) {
 		ms_err("record: %s", err);
 		return MS_EXIT_FAIL;

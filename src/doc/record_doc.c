@@ -602,6 +602,27 @@ static int read_rows(json_t *doc, const char *key, void **rows, size_t *nr, size
 	return 0;
 }
 
+/* The samples in no row are of the total: no_vma, process_gone,
+ * before_exec and not_looked_up sum to total.samples at most (a sum that
+ * wrapped hid them all from the report). */
+static int rowless_fit(const struct record_doc *d, char *err, size_t errsize)
+{
+	const struct record_outcome *o = &d->outcome;
+	const unsigned long long part[] = { o->no_vma, o->process_gone, o->before_exec,
+					    o->not_looked_up };
+	unsigned long long left = d->total.samples;
+	size_t i;
+
+	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+		if (part[i] > left)
+			return ms_fail(err, errsize, -EBADMSG, "$.outcome: the samples in no "
+				       "VMA row are more than $.total.total (%llu)",
+				       d->total.samples);
+		left -= part[i];
+	}
+	return 0;
+}
+
 static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize)
 {
 	json_t *v;
@@ -630,7 +651,8 @@ static int read_doc(json_t *doc, struct record_doc *d, char *err, size_t errsize
 	}
 	if ((rc = read_config(json_object_get(doc, "config"), &d->config, err, errsize)) ||
 	    (rc = read_outcome(json_object_get(doc, "outcome"), &d->outcome, err, errsize)) ||
-	    (rc = read_counts(json_object_get(doc, "total"), "$.total", &d->total, err, errsize)))
+	    (rc = read_counts(json_object_get(doc, "total"), "$.total", &d->total, err, errsize)) ||
+	    (rc = rowless_fit(d, err, errsize)))
 		return rc;
 	if ((rc = read_rows(doc, "vmas", (void **)&d->vmas, &d->nr_vmas, sizeof(*d->vmas), err,
 			    errsize)))

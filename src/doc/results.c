@@ -1285,12 +1285,13 @@ static int read_limited(struct rd *rd, int fd, size_t cap, char **buf, size_t *l
 		if (n == cap) {
 			char *nb;
 
-			if (cap > RESULTS_MAX_BYTES) {
+			if (n > RESULTS_MAX_BYTES) {
 				rc = rd_fail(rd, -EFBIG, "more than the %u MiB limit for a results "
 					     "file", RESULTS_MAX_BYTES >> 20);
 				goto out;
 			}
-			cap *= 2;
+			/* a pipe: never more than the limit and a byte */
+			cap = cap > RESULTS_MAX_BYTES / 2 ? RESULTS_MAX_BYTES + 1 : 2 * cap;
 			nb = realloc(b, cap);
 			if (!nb) {
 				rc = rd_fail(rd, -ENOMEM, "out of memory");

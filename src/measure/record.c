@@ -1053,9 +1053,10 @@ static void lookups(struct rec *r, const struct pending *v, size_t n)
 		deadline = r->lookup_end;
 	for (i = 0; i < n; i++) {
 		t = now_ns();
-		/* slow: this drain's so far, else (none yet) the last cut's */
-		if (t >= deadline && (i ? t - t0 >= (long long)i * r->lookup_slow
-					: r->slowed || !r->lookup_slow))
+		/* past the time, or asked to stop (SIGINT, SIGTERM), with lookups
+		 * slow: this drain's so far, else (none yet) the last cut's */
+		if ((t >= deadline || stop_requests) &&
+		    (i ? t - t0 >= (long long)i * r->lookup_slow : r->slowed || !r->lookup_slow))
 			break;
 		resolve(r, &v[i]);
 	}
@@ -1992,21 +1993,38 @@ static void rec_free(struct rec *r)
 	free(r->hash);
 }
 
+/* MTHPSCOPE_LOOKUP_BUDGET_MS: a drain's time for slow lookups other than
+ * the second (the tests' way to a short one; 0: none at all, as if every
+ * lookup were slow), 0 to an hour; anything else is warned of, unused. */
+static long long lookup_budget_ms(void)
+{
+	const char *v = getenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
+	long long ms;
+	char *end;
+
+	if (!v)
+		return REC_LOOKUP_BUDGET_MS;
+	errno = 0;
+	ms = strtoll(v, &end, 10);
+	if (errno || end == v || *end || ms < 0 || ms > 3600000) {
+		warn_add("MTHPSCOPE_LOOKUP_BUDGET_MS='%.32s' is not 0 to 3600000 ms: the %d ms "
+			 "are kept", v, REC_LOOKUP_BUDGET_MS);
+		return REC_LOOKUP_BUDGET_MS;
+	}
+	return ms;
+}
+
 int rec_run(const struct rec_options *o, struct record_doc *d)
 {
 	struct rec r = { .o = o, .d = d, .count_fd = -1 };
 	struct folio_probe fp;
-	const char *budget;
 	size_t n;
 	int err;
 
 	warnings[0] = '\0';
 	stop_requests = 0;
 	fail_stage = STAGE_EVENT;
-	/* MTHPSCOPE_LOOKUP_BUDGET_MS: another (the tests' way to a short one;
-	 * 0: none at all, as if every lookup were slow) */
-	budget = getenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
-	r.lookup_budget = (budget ? atoll(budget) : REC_LOOKUP_BUDGET_MS) * 1000000LL;
+	r.lookup_budget = lookup_budget_ms() * 1000000LL;
 	r.lookup_slow = r.lookup_budget > 0 ? REC_LOOKUP_SLOW_NS : 0;
 	if ((err = doc_begin(&r)))
 		goto out;
