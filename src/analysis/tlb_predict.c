@@ -242,7 +242,7 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 /* The geometry the results carry ($.config.tlb_geometry: run keeps there
  * one the table lacks, its CPU's CPUID), when it is the one named: parsed
  * once a text, kept until the next text or the exit. One that does not
- * parse leaves why in err. */
+ * parse, or is of another name, leaves why in err. */
 static const struct tlb_geometry *carried(const struct analysis *a, const char *name,
 					  char *err, size_t errsize)
 {

@@ -301,7 +301,6 @@ static void show_rows(size_t done, size_t total, void *ctx)
 	progress_show(ctx, (double)done / (double)total, "compare: %zu of %zu series", done, total);
 }
 
-
 /* Split "a.json,b.json" into its files (a name that exists as it is stays
  * whole); 0, -EINVAL after the message, or -ENOMEM. */
 static int side_split(struct sides *sd, const char *arg, size_t cap)

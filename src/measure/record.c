@@ -32,7 +32,7 @@
 #define REC_MAX_PENDING (1u << 20)
 #define REC_MAX_REOPEN 8       /* reader reopenings for one sample (exec chains) */
 #define REC_LOOKUP_BUDGET_MS 1000 /* a drain's slow lookups: the rest not looked up */
-#define REC_LOOKUP_SLOW_NS 1000000LL /* slow: 1 ms a lookup on average (10-30 us free) */
+#define REC_LOOKUP_SLOW_NS 1000000LL /* slow: 1 ms a lookup on average (5-30 us usual) */
 #define REC_SPE_AUX_PAGES 128  /* the SPE AUX area per ring (512 KiB with 4K pages) */
 
 #ifndef PROCMAP_QUERY
