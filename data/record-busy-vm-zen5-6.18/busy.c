@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* record --pid's busy target: N threads map, touch and unmap 1 MiB in a loop for S seconds. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
