@@ -678,6 +678,7 @@ int record_doc_read(json_t *doc, struct record_doc *d, char *err, size_t errsize
 
 int record_doc_load(const char *path, struct record_doc *d, char *err, size_t errsize)
 {
+	char why[512];
 	json_error_t je;
 	json_t *doc;
 	int rc;
@@ -688,8 +689,13 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 		return ms_fail(err, errsize, rc, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	if (rc)
 		return rc;
-	rc = record_doc_read(doc, d, err, errsize);
+	rc = record_doc_read(doc, d, why, sizeof(why));
 	json_decref(doc);
+	/* a field's path, as a JSON error's place, after the file's name */
+	if (rc == -EBADMSG)
+		snprintf(err, errsize, "%s: %s", path, why);
+	else if (rc)
+		snprintf(err, errsize, "%s", why);
 	return rc;
 }
 

@@ -162,7 +162,8 @@ int record_doc_json(const struct record_doc *d, json_t **out);
  * path), -ENOMEM.
  */
 int record_doc_read(json_t *doc, struct record_doc *d, char *err, size_t errsize);
-/* Load a file ("-" = stdin) and read it. -errno of the open as well. */
+/* Load a file ("-" = stdin) and read it. -errno of the open as well; err
+ * names the file where the JSON or a field is bad. */
 int record_doc_load(const char *path, struct record_doc *d, char *err, size_t errsize);
 void record_doc_free(struct record_doc *d);
 

@@ -155,7 +155,6 @@ struct rec {
 	bool caught;                  /* our SIGINT/SIGTERM handlers are in place */
 	bool last;                    /* the rings are disabled: the last drain */
 	long long lookup_budget;      /* a drain's time for slow lookups (ns) */
-	long long lookup_slow;        /* ns a lookup on average that is slow */
 	long long lookup_end;         /* --pid: no slow lookup or scan after it (ns), 0: none */
 	bool slowed;                  /* lookups were cut for their time: the scan is too */
 	char event[192];              /* the event as encoded ("arm_spe_0//" as PMU/r0/) */
@@ -1047,6 +1046,8 @@ static int by_pid_addr(const void *a, const void *b)
 static void lookups(struct rec *r, const struct pending *v, size_t n)
 {
 	long long t0 = now_ns(), deadline = t0 + r->lookup_budget, t;
+	/* a budget of 0 (the tests'): every lookup as if slow */
+	long long slow = r->lookup_budget > 0 ? REC_LOOKUP_SLOW_NS : 0;
 	size_t i;
 
 	if (r->lookup_end && r->lookup_end < deadline)
@@ -1056,13 +1057,20 @@ static void lookups(struct rec *r, const struct pending *v, size_t n)
 		/* past the time, or asked to stop (SIGINT, SIGTERM), with lookups
 		 * slow: this drain's so far, else (none yet) the last cut's */
 		if ((t >= deadline || stop_requests) &&
-		    (i ? t - t0 >= (long long)i * r->lookup_slow : r->slowed || !r->lookup_slow))
+		    (i ? t - t0 >= (long long)i * slow : r->slowed || !slow))
 			break;
 		resolve(r, &v[i]);
 	}
 	r->slowed |= i < n;
 	for (; i < n; i++)
 		count_rowless(r, &v[i], &r->d->outcome.not_looked_up);
+}
+
+/* --pid's lookups were slow and their time after the recording is past:
+ * no more of them, nor of the memory scan. */
+static bool past_lookups(const struct rec *r)
+{
+	return r->lookup_end && r->slowed && now_ns() > r->lookup_end;
 }
 
 /* Drain every ring and join. The samples (and the last drain's retries)
@@ -1168,7 +1176,7 @@ static bool mem_take(struct scan_pool *pool, struct folio_scanner *s, struct sca
 	const struct record_doc *d = j->r->d;
 
 	(void)s;
-	if (j->r->lookup_end && j->r->slowed && now_ns() > j->r->lookup_end) {
+	if (past_lookups(j->r)) {
 		j->cut = true;
 		return false;
 	}
@@ -1286,7 +1294,7 @@ static void memory_scan(struct rec *r, struct proc *p)
 
 	if (p->final_done || p->gone)
 		return;
-	if (r->lookup_end && r->slowed && now_ns() > r->lookup_end) {
+	if (past_lookups(r)) {
 		scan_forget(r, p);
 		goto out;
 	}
@@ -2025,7 +2033,6 @@ int rec_run(const struct rec_options *o, struct record_doc *d)
 	stop_requests = 0;
 	fail_stage = STAGE_EVENT;
 	r.lookup_budget = lookup_budget_ms() * 1000000LL;
-	r.lookup_slow = r.lookup_budget > 0 ? REC_LOOKUP_SLOW_NS : 0;
 	if ((err = doc_begin(&r)))
 		goto out;
 	/* perf's "arm_spe_0//" (the PMU, config 0) in the raw syntax counters.c knows */
