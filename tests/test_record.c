@@ -225,24 +225,23 @@ static pid_t pid_helper(const char *hout, const char *const args[])
 
 /* In a new tmpdir: helper_record ARGS (pidfile=... added), its stdout in
  * tmpdir/hout, recorded with -c 1 --pid for SECONDS (NULL: to its end)
- * into tmpdir/p.json (record's stderr to tmpdir/herr), with rings of
- * PAGES pages (NULL: the default): record's exit status; *pid the
- * helper's, still to be waited for. */
-static int record_pid(const char *const args[], const char *seconds, const char *pages,
-		      pid_t *pid)
+ * into tmpdir/p.json (record's stderr to tmpdir/herr), with the record
+ * options OPTS (NULL: none, at most 6) and ENV ("NAME=VALUE", NULL: none)
+ * in record's environment: record's exit status; *pid the helper's, still
+ * to be waited for. */
+static int record_pid(const char *const args[], const char *seconds, const char *const opts[],
+		      const char *env, pid_t *pid)
 {
-	char doc[128], hout[128], herr[128], pidarg[16];
-	char *argv[14] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "-o", doc };
-	int n = 8;
+	char doc[128], hout[128], herr[128], pidarg[16], name[64] = "";
+	char *argv[18] = { "mthpscope", "record", "-c", "1", "--pid", pidarg, "-o", doc };
+	int n = 8, rc;
 
 	if (seconds) {
 		argv[n++] = "--duration";
 		argv[n++] = (char *)seconds;
 	}
-	if (pages) {
-		argv[n++] = "-m";
-		argv[n++] = (char *)pages;
-	}
+	while (opts && *opts && n < 16)
+		argv[n++] = (char *)*opts++;
 	make_tmpdir();
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -250,7 +249,14 @@ static int record_pid(const char *const args[], const char *seconds, const char 
 	if ((*pid = pid_helper(hout, args)) <= 0)
 		return -1;
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)*pid);
-	return run(argv, NULL, herr);
+	if (env) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(env, "="), env);
+		setenv(name, env + strlen(name) + 1, 1);
+	}
+	rc = run(argv, NULL, herr);
+	if (env)
+		unsetenv(name);
+	return rc;
 }
 
 /* --pid: a running process sampled for a second, left running unharmed. */
@@ -263,7 +269,7 @@ TEST(pid_duration)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "1", NULL, &h), 0);
+	EXPECT_EQ(record_pid(args, "1", NULL, NULL, &h), 0);
 	ASSERT_TRUE(h > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -304,7 +310,7 @@ TEST(pid_lost_is_exact)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, NULL, "1", &pid), 0);
+	EXPECT_EQ(record_pid(args, NULL, (const char *[]){ "-m", "1", NULL }, NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -332,7 +338,7 @@ TEST(pid_whose_leader_has_ended)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
+	EXPECT_EQ(record_pid(args, "1", NULL, NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	path_in(doc, sizeof(doc), "p.json");
@@ -354,7 +360,7 @@ TEST(pid_to_its_end_says_how_long)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, NULL, NULL, &pid), 0);
+	EXPECT_EQ(record_pid(args, NULL, NULL, NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	path_in(herr, sizeof(herr), "herr");
@@ -380,7 +386,7 @@ TEST(pid_threads_started_while_recording)
 	int st;
 
 	need_root();
-	EXPECT_EQ(record_pid(args, "2", NULL, &pid), 0);
+	EXPECT_EQ(record_pid(args, "2", NULL, NULL, &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(hout, sizeof(hout), "hout");
@@ -412,9 +418,7 @@ TEST(pid_lookups_out_of_time)
 	int st;
 
 	need_root();
-	setenv("MTHPSCOPE_LOOKUP_BUDGET_MS", "0", 1);
-	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
-	unsetenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
+	EXPECT_EQ(record_pid(args, "1", NULL, "MTHPSCOPE_LOOKUP_BUDGET_MS=0", &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(herr, sizeof(herr), "herr");
@@ -445,9 +449,7 @@ TEST(pid_threads_before_inherit_thread)
 	int st;
 
 	need_root();
-	setenv("MTHPSCOPE_NO_INHERIT_THREAD", "1", 1);
-	EXPECT_EQ(record_pid(args, "1", NULL, &pid), 0);
-	unsetenv("MTHPSCOPE_NO_INHERIT_THREAD");
+	EXPECT_EQ(record_pid(args, "1", NULL, "MTHPSCOPE_NO_INHERIT_THREAD=1", &pid), 0);
 	ASSERT_TRUE(pid > 0);
 	path_in(doc, sizeof(doc), "p.json");
 	path_in(herr, sizeof(herr), "herr");
@@ -950,26 +952,16 @@ TEST(large_drain_all_looked_up)
 TEST(pid_large_drain_all_looked_up)
 {
 	const char *args[] = { "mib=64", "nothp=1", "spin=4000", "churn=1", NULL };
-	char doc[128], herr[128], hout[128];
-	char *argv[] = { "mthpscope", "record", "-c", "1", "-m", "16384", "--interval", "60000",
-			 "--pid", NULL, "-d", "2", "-o", doc, NULL };
-	char pidarg[16];
+	const char *opts[] = { "-m", "16384", "--interval", "60000", NULL };
+	char doc[128];
 	struct record_doc d;
 	pid_t pid;
 	int st;
 
 	need_root();
-	make_tmpdir();
-	path_in(doc, sizeof(doc), "p.json");
-	path_in(herr, sizeof(herr), "herr");
-	path_in(hout, sizeof(hout), "hout");
-	pid = pid_helper(hout, args);
+	EXPECT_EQ(record_pid(args, "2", opts, "MTHPSCOPE_LOOKUP_BUDGET_MS=50", &pid), 0);
 	ASSERT_TRUE(pid > 0);
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)pid);
-	argv[9] = pidarg;
-	setenv("MTHPSCOPE_LOOKUP_BUDGET_MS", "50", 1);
-	EXPECT_EQ(run(argv, NULL, herr), 0);
-	unsetenv("MTHPSCOPE_LOOKUP_BUDGET_MS");
+	path_in(doc, sizeof(doc), "p.json");
 	kill(pid, SIGKILL);
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	load(doc, &d);
