@@ -10,6 +10,7 @@
  * overruns its CPU budget, piped input for several children.
  * No THP knob is touched.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -281,10 +282,11 @@ TEST(foreground_child_reads_the_terminal)
 	EXPECT_TRUE(rep.tty_back);
 }
 
-/* The state letter of process pid (/proc/PID/stat), '?' when gone. */
-static char proc_state(pid_t pid)
+/* The state letter of process pid (/proc/PID/stat), '?' when gone; its
+ * parent and process group. */
+static char proc_state_of(pid_t pid, int *ppid, int *pgrp)
 {
-	char path[64], buf[512], *q;
+	char path[64], buf[512], *q, st;
 	FILE *f;
 	size_t n;
 
@@ -295,7 +297,52 @@ static char proc_state(pid_t pid)
 	fclose(f);
 	buf[n] = '\0';
 	q = strrchr(buf, ')');
-	return q && q[1] == ' ' ? q[2] : '?';
+	if (!q || sscanf(q + 1, " %c %d %d", &st, ppid, pgrp) != 3)
+		return '?';
+	return st;
+}
+
+static char proc_state(pid_t pid)
+{
+	int ppid, pgrp;
+
+	return proc_state_of(pid, &ppid, &pgrp);
+}
+
+static bool does_not_run(char st)
+{
+	return st == 't' || st == 'T' || st == 'Z';
+}
+
+/* Whether process group g is stopped as a whole: each of its processes is
+ * stopped, but for a parent in vfork (state D) whose child is: dash starts
+ * commands with vfork, ^Z stops the child, and the parent cannot go on
+ * until the child execs or exits, as it would untraced. */
+static bool group_stopped(pid_t g)
+{
+	int pid[64], ppid[64], pg, n = 0, i, j;
+	char st[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	while (d && (e = readdir(d)) && n < 64) {
+		if ((pid[n] = atoi(e->d_name)) <= 0)
+			continue;
+		st[n] = proc_state_of(pid[n], &ppid[n], &pg);
+		if (st[n] != '?' && pg == g)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < n; i++) {
+		bool waits = false;
+
+		for (j = 0; j < n; j++)
+			waits |= ppid[j] == pid[i] && does_not_run(st[j]);
+		if (!does_not_run(st[i]) && !(st[i] == 'D' && waits))
+			return false;
+	}
+	return n > 0;
 }
 
 struct stop_watch {
@@ -430,9 +477,9 @@ static void job_shell(int master_fd, const char *slave, const char *cmd, int rep
 	if (waitpid(l, &st, WUNTRACED) == l && WIFSTOPPED(st)) {
 		rep.launcher_stopped = true;
 		k = child_of(l);
-		rep.command_stopped = k > 0 && (proc_state(k) == 't' || proc_state(k) == 'T');
+		rep.command_stopped = k > 0 && group_stopped(k);
 		usleep(300000);
-		rep.command_stayed = k > 0 && (proc_state(k) == 't' || proc_state(k) == 'T');
+		rep.command_stayed = k > 0 && group_stopped(k);
 		tcsetpgrp(s, l); /* fg */
 		kill(-l, SIGCONT);
 		usleep(200000);
