@@ -18,9 +18,12 @@
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ftw.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -132,6 +135,45 @@ static inline void harness_exit(int status)
 				(double)(tol));                                 \
 	} while (0)
 
+/* The run's own directory in /tmp, made before the first test and removed
+ * after the last however its tests ended (HARNESS_KEEP_TMP=1 keeps it). */
+static char harness_tmp_root[64];
+
+/* A new directory for a test, under the run's: 'buf' holds its path. */
+static inline void harness_tmpdir(char *buf, size_t size, const char *tag)
+{
+	ASSERT_TRUE(harness_tmp_root[0] &&
+		    snprintf(buf, size, "%s/%s-XXXXXX", harness_tmp_root, tag) < (int)size &&
+		    mkdtemp(buf) != NULL);
+}
+
+static inline int harness_rm_one(const char *path, const struct stat *st, int flag,
+				 struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+static inline void harness_tmp(bool make)
+{
+	const char *keep = getenv("HARNESS_KEEP_TMP");
+
+	if (make) {
+		snprintf(harness_tmp_root, sizeof(harness_tmp_root), "/tmp/mthpscope-tests-XXXXXX");
+		/* 0755: a test that becomes nobody makes its directory here */
+		if (!mkdtemp(harness_tmp_root) || chmod(harness_tmp_root, 0755))
+			harness_tmp_root[0] = '\0';
+	} else if (harness_tmp_root[0] && !(keep && !strcmp(keep, "1"))) {
+		/* FTW_MOUNT: a file system a failed test left mounted stays */
+		nftw(harness_tmp_root, harness_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	}
+}
+
 static inline int harness_main(void)
 {
 	/* volatile: live across the longjmp of HARNESS_NOFORK */
@@ -139,6 +181,7 @@ static inline int harness_main(void)
 	const char *only = getenv("HARNESS_ONLY");
 
 	harness_nofork = getenv("HARNESS_NOFORK") && !strcmp(getenv("HARNESS_NOFORK"), "1");
+	harness_tmp(true);
 
 	for (i = 0; i < harness_nr_tests; i++) {
 		int status;
@@ -186,6 +229,7 @@ result:
 			failed++;
 		}
 	}
+	harness_tmp(false);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	if (failed)
 		return 1;

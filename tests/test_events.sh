@@ -6,13 +6,15 @@ set -euo pipefail
 bin=${MTHPSCOPE_BIN:?}
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
+errf=$(mktemp)
+trap 'rm -f "$errf"' EXIT
 
 # the detected family (on a VM without a PMU libpfm4 still detects the model)
 set +e
-out=$("$bin" events --json 2>/tmp/events.err.$$); rc=$?
+out=$("$bin" events --json 2>"$errf"); rc=$?
 set -e
 if [ $rc -eq 3 ]; then
-	echo "no event set for this CPU: $(cat /tmp/events.err.$$)"
+	echo "no event set for this CPU: $(cat "$errf")"
 else
 	[ $rc -eq 0 ] || fail "events --json exited $rc"
 	python3 - "$out" <<'PY' || fail "detected set"
@@ -29,7 +31,6 @@ for m in d["metrics"]:
 print("detected", d["pmu"], len(d["metrics"]), "metrics")
 PY
 fi
-rm -f /tmp/events.err.$$
 
 # every family this build knows: encodes, with integer configs
 names=$("$bin" events --pmu list | awk '{print $1}')
@@ -94,10 +95,10 @@ emulated() { # qemu-cpu pmu event-prefix metric=config...
 	set +e
 	out=$(env -u LIBPFM_ENCODE_INACTIVE qemu-x86_64 -cpu "$cpu" "$bin" events --json \
 		${pattern:+--pattern "$pattern"} \
-		2>/tmp/events.err.$$); rc=$?
+		2>"$errf"); rc=$?
 	set -e
-	[ $rc -eq 0 ] || fail "-cpu $cpu: events exited $rc: $(grep -v TCG /tmp/events.err.$$)"
-	! grep -q "do not encode" /tmp/events.err.$$ || fail "-cpu $cpu: $(cat /tmp/events.err.$$)"
+	[ $rc -eq 0 ] || fail "-cpu $cpu: events exited $rc: $(grep -v TCG "$errf")"
+	! grep -q "do not encode" "$errf" || fail "-cpu $cpu: $(cat "$errf")"
 	python3 - "$out" "$pmu" "$prefix" "$@" <<'PY' || fail "-cpu $cpu"
 import json, sys
 d = json.loads(sys.argv[1])
@@ -145,8 +146,7 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null &&
 	pattern=store emulated Icelake-Server,model=173 gnr r walks=0xe13 # Granite Rapids
 	pattern=store emulated EPYC,family=25,model=0x11 amd64_fam19h_zen4 amd64_fam19h_zen4:: \
 		walks=0xf045
-	rm -f /tmp/events.err.$$
-else
+	else
 	echo "qemu-x86_64 absent or cannot run this binary: emulated CPUs not checked"
 fi
 

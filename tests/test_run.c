@@ -31,8 +31,7 @@ static char tmpdir[64];
 
 static void make_tmpdir(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mthpscope-run-XXXXXX");
-	ASSERT_TRUE(mkdtemp(tmpdir) != NULL);
+	harness_tmpdir(tmpdir, sizeof(tmpdir), "run");
 }
 
 /* Files left in tmpdir other than 'keep' (temporary files of an atomic write

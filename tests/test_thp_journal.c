@@ -599,12 +599,12 @@ TEST(non_root)
 	char msg[512];
 	int err;
 
-	char dir[] = "/tmp/mthpscope-nobody-XXXXXX";
+	char dir[128];
 
 	need_mthp(&s);
 	/* a run directory of our own: another process's journal in /run would
 	 * rightly make 'restore' ask for root */
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	harness_tmpdir(dir, sizeof(dir), "nobody");
 	chmod(dir, 0755);
 	setenv("MTHPSCOPE_RUNDIR", dir, 1);
 	ASSERT_EQ(setgid(65534), 0);

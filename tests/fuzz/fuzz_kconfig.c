@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kconfig.h"
@@ -16,20 +17,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
+	static int fd = -1;
 	char val[128];
 	bool found;
 	int kept, i;
-	FILE *f;
 
-	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/fuzz_kconfig.%d", (int)getpid());
+	/* a file in memory: nothing is left behind when the fuzzer ends */
+	if (fd < 0) {
+		if ((fd = memfd_create("fuzz_kconfig", 0)) < 0)
+			abort();
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		setenv("MTHPSCOPE_KLOG", path, 1);
 	}
-	f = fopen(path, "w");
-	if (!f)
-		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
+	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+		abort();
 	for (i = 0; kconfig_thp_options[i]; i++)
 		if (!kconfig_get(path, kconfig_thp_options[i], val, sizeof(val)) &&
 		    strlen(val) >= sizeof(val))
