@@ -63,6 +63,35 @@ TEST(char_device_written_in_place)
 	rmdir(scratch);
 }
 
+/* A document whose -o failed is saved anew: a file of its own (0600) in
+ * $TMPDIR, else /var/tmp or /tmp, whole. */
+TEST(rescue_saves_a_new_file)
+{
+	char saved[4096], missing[160];
+	json_t *doc = small_doc(), *back;
+	struct stat st;
+
+	need_scratch();
+	setenv("TMPDIR", scratch, 1);
+	ASSERT_EQ(atomic_rescue_json("t", doc, 0, saved, sizeof(saved)), 0);
+	EXPECT_TRUE(!strncmp(saved, scratch, strlen(scratch)) && strstr(saved, "/mthpscope-t-"));
+	ASSERT_EQ(stat(saved, &st), 0);
+	EXPECT_EQ(st.st_mode & 0777, 0600);
+	back = json_load_file(saved, 0, NULL);
+	EXPECT_TRUE(back && json_equal(back, doc));
+	json_decref(back);
+	unlink(saved);
+	/* $TMPDIR unusable: the next directory takes it */
+	snprintf(missing, sizeof(missing), "%s/missing", scratch);
+	setenv("TMPDIR", missing, 1);
+	ASSERT_EQ(atomic_rescue_json("t", doc, 0, saved, sizeof(saved)), 0);
+	EXPECT_TRUE(!strncmp(saved, "/var/tmp/", 9) || !strncmp(saved, "/tmp/", 5));
+	unlink(saved);
+	unsetenv("TMPDIR");
+	json_decref(doc);
+	rmdir(scratch);
+}
+
 TEST(fifo_written_in_place)
 {
 	char fifo[128], buf[64] = "";

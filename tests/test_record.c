@@ -42,8 +42,7 @@ static char tmpdir[64];
 
 static void make_tmpdir(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mthpscope-record-XXXXXX");
-	ASSERT_TRUE(mkdtemp(tmpdir) != NULL);
+	harness_tmpdir(tmpdir, sizeof(tmpdir), "record");
 }
 
 static void need_root(void)
@@ -1018,11 +1017,37 @@ TEST(sigint_writes_document)
 	record_doc_free(&d);
 }
 
-/* A full disk leaves no half-written file; /dev/null stays a device. */
+/* The documents saved in tmpdir when -o failed (mthpscope-record-*.json),
+ * each loaded and removed: how many held samples. */
+static int rescued(void)
+{
+	char path[512];
+	struct record_doc d;
+	struct dirent *e;
+	DIR *dd = opendir(tmpdir);
+	int n = 0;
+
+	while (dd && (e = readdir(dd))) {
+		if (strncmp(e->d_name, "mthpscope-record-", 17))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+		load(path, &d);
+		n += d.total.samples > 0;
+		record_doc_free(&d);
+		unlink(path);
+	}
+	if (dd)
+		closedir(dd);
+	return n;
+}
+
+/* A full disk leaves no half-written file, and the document is saved in
+ * $TMPDIR instead of lost; /dev/null stays a device. */
 TEST(full_disk)
 {
 	char doc[160], dir[128];
-	char *full[] = { "mthpscope", "record", "-o", "/dev/full", "--", "/bin/true", NULL };
+	char *full[] = { "mthpscope", "record", "-o", "/dev/full", "--", (char *)helper(), "mib=4",
+			 NULL };
 	char *null[] = { "mthpscope", "record", "-o", "/dev/null", "--", "/bin/true", NULL };
 	char *tiny[] = { "mthpscope", "record", "-c", "1", "-o", doc, "--", (char *)helper(), "mib=4",
 			 NULL };
@@ -1033,8 +1058,11 @@ TEST(full_disk)
 
 	need_root();
 	make_tmpdir();
+	setenv("TMPDIR", tmpdir, 1);
 	EXPECT_EQ(run(full, NULL, NULL), 1);
+	EXPECT_EQ(rescued(), 1);
 	EXPECT_EQ(run(null, NULL, NULL), 0);
+	EXPECT_EQ(rescued(), 0);
 	EXPECT_TRUE(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
 	path_in(dir, sizeof(dir), "tiny");
 	ASSERT_EQ(mkdir(dir, 0755), 0);
@@ -1042,6 +1070,7 @@ TEST(full_disk)
 		SKIP("cannot mount a tmpfs: %s", strerror(errno));
 	snprintf(doc, sizeof(doc), "%s/doc.json", dir);
 	EXPECT_EQ(run(tiny, NULL, NULL), 1);
+	EXPECT_EQ(rescued(), 1);
 	dd = opendir(dir);
 	while (dd && (e = readdir(dd)))
 		left += e->d_name[0] != '.';

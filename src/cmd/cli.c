@@ -335,6 +335,22 @@ int cli_check_outputs(const struct cli_cmd *cmd, const void *opts)
 	return 0;
 }
 
+int cli_write_doc(const char *cmd, const char *path, struct json_t *doc, size_t flags)
+{
+	char saved[PATH_MAX];
+	int err, rerr;
+
+	if (!(err = atomic_write_json(path, doc, flags)))
+		return 0;
+	ms_err("%s: writing '%s' failed: %s (nothing was left there)", cmd, path, strerror(-err));
+	if (!(rerr = atomic_rescue_json(cmd, doc, flags, saved, sizeof(saved))))
+		ms_note("the document was saved to %s instead", saved);
+	else
+		ms_err("%s: saving it in $TMPDIR, /var/tmp or /tmp failed as well: %s", cmd,
+		       strerror(-rerr));
+	return err;
+}
+
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
 {
 	char *end;

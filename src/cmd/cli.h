@@ -19,6 +19,7 @@
 
 struct cli_cmd;
 struct cli_opt;
+struct json_t;
 
 enum cli_type {
 	CLI_NONE,        /* not a row a parser can store: a table error */
@@ -118,6 +119,10 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv, void *opts
  * checked with atomic_check_output before anything is measured or written:
  * 0, or MS_EXIT_ENV after "CMD: cannot write ...". */
 int cli_check_outputs(const struct cli_cmd *cmd, const void *opts);
+/* The document a command made, written to its -o path. Where that fails
+ * (a full disk, a closed pipe) it is saved anew in $TMPDIR, /var/tmp or
+ * /tmp rather than lost, and both are told: 0 or the write's -errno. */
+int cli_write_doc(const char *cmd, const char *path, struct json_t *doc, size_t flags);
 /* The words of a CLI_WORD row as "a, b or c". */
 void cli_words_text(const struct cli_opt *o, char *buf, size_t size);
 

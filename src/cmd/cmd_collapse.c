@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
 #include "collapse_report.h"
@@ -95,7 +94,9 @@ static const struct cli_cmd collapse_cli = {
 		"progress is left out; during --hold it ends the hold and that run is kept.",
 	.exit_status =
 		"0 done (also when nothing collapsed), 1 runtime failure, 2 bad option,\n"
-		"3 not root, unsupported order or a span that does not fit; 128 + N: signal N.",
+		"3 not root, unsupported order or a span that does not fit; 128 + N: signal N.\n"
+		"An -o write that fails at the end (a full disk) is 1, and the document is\n"
+		"saved in $TMPDIR, /var/tmp or /tmp instead.",
 	.opts = (const struct cli_opt[]){
 		{ "mode", 'm', "MODE", "khugepaged (default) or madvise (MADV_COLLAPSE)",
 		  CLI_ROW_WORD(struct collapse_cmd_opts, cfg.mode, collapse_mode_words) },
@@ -348,10 +349,8 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 		json_dumpf(*doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 	}
-	if (o->output && (err = atomic_write_json(o->output, *doc, JSON_INDENT(2)))) {
-		ms_err("collapse: writing %s failed: %s", o->output, strerror(-err));
+	if (o->output && cli_write_doc("collapse", o->output, *doc, JSON_INDENT(2)))
 		return MS_EXIT_FAIL;
-	}
 	if (o->plot) {
 		struct plot_files files = { 0 };
 		size_t f;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic.h"
 #include "child.h"
 #include "cli.h"
 #include "commands.h"
@@ -69,7 +68,8 @@ static const struct cli_cmd record_cli = {
 		"0 recorded; 1 when the command failed (the document is written) or on a\n"
 		"runtime failure; 2 on a usage error; 3 when the event cannot be sampled here,\n"
 		"the process is gone or not ours, without root, or -o cannot be written\n"
-		"(checked before recording; a write that fails at the end, a full disk, is 1).",
+		"(checked before recording; a write that fails at the end, a full disk, is 1,\n"
+		"and the document is saved in $TMPDIR, /var/tmp or /tmp instead).",
 	.opts = (const struct cli_opt[]){
 		{ "event", 'e', "NAME", "the event to sample: page-faults (default, everywhere), "
 		  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
@@ -285,14 +285,14 @@ static int record_go(struct record_cmd_opts *o, int argc, char **argv, int i)
 	window_tlb(&d, g);
 	if (o->output) {
 		err = record_doc_json(&d, &doc);
-		if (!err)
-			err = atomic_write_json(o->output, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (err)
+			ms_err("record: %s", strerror(-err));
+		else
+			err = cli_write_doc("record", o->output, doc,
+					    JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(doc);
-		if (err) {
-			ms_err("record: writing %s: %s (nothing was left there)", o->output,
-			       strerror(-err));
+		if (err)
 			rc = MS_EXIT_FAIL;
-		}
 	}
 	if (record_report_write(&d, o->format, stderr))
 		rc = MS_EXIT_FAIL;

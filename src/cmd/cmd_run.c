@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic.h"
 #include "bench.h"
 #include "child.h"
 #include "cli.h"
@@ -147,7 +146,9 @@ static const struct cli_cmd run_cli = {
 		   "0 done, 1 runtime failure (or every trial of an order of CMD\n"
 		   "failed), 2 bad option or CMD not found, 3 not root / PMU missing for\n"
 		   "--backend pmu / span above half of MemAvailable / output not writable;\n"
-		   "128 + N: signal N ended it (--precision: 0, the target not reached).",
+		   "128 + N: signal N ended it (--precision: 0, the target not reached).\n"
+		   "An -o write that fails at the end (a full disk) is 1, and the results are\n"
+		   "saved in $TMPDIR, /var/tmp or /tmp instead.",
 	.opts = (const struct cli_opt[]){
 		{ "orders", 0, "LIST",
 		  "folio orders, e.g. 0,2-9 or all (default: 0 and every anon mTHP order)",
@@ -605,17 +606,15 @@ static int run_prepare(struct run *r, int argc, char **argv)
 static int run_finish(struct run *r)
 {
 	FILE *out = r->o.output && !strcmp(r->o.output, "-") ? stderr : stdout;
-	int err, bad;
+	int rc = MS_EXIT_OK, bad;
 
 	/* Put the user's settings back before printing: the numbers are in. */
 	thp_restore();
 	if (r->o.output) {
-		err = atomic_write_json(r->o.output, r->s.doc, JSON_INDENT(2));
-		if (err) {
-			ms_err("run: writing '%s' failed: %s", r->o.output, strerror(-err));
-			return MS_EXIT_FAIL;
-		}
-		if (strcmp(r->o.output, "-"))
+		/* not written: saved elsewhere, and the summary still printed */
+		if (cli_write_doc("run", r->o.output, r->s.doc, JSON_INDENT(2)))
+			rc = MS_EXIT_FAIL;
+		else if (strcmp(r->o.output, "-"))
 			ms_note("results written to %s (%d trials)", r->o.output,
 				(int)json_array_size(json_object_get(r->s.doc, "trials")));
 	}
@@ -628,7 +627,7 @@ static int run_finish(struct run *r)
 		ms_err("run: every trial of order %d failed: see the warnings above", bad);
 		return MS_EXIT_FAIL;
 	}
-	return MS_EXIT_OK;
+	return rc;
 }
 
 /* The spans and schedule of a micro run: an exit status or 0. */

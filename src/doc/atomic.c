@@ -163,6 +163,20 @@ static FILE *stream_of(int fd, int *err)
 	return f;
 }
 
+/* Emit into f, flushed (and synced: fsync), f closed: 0 or -errno. */
+static int emit_and_close(FILE *f, int (*emit)(FILE *f, void *ctx), void *ctx, bool sync)
+{
+	int err;
+
+	errno = 0;
+	err = emit(f, ctx);
+	if (!err && (fflush(f) || ferror(f) || (sync && fsync(fileno(f)))))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
 /* Not a regular file (a character device such as /dev/null, a FIFO, a
  * socket): written in place, never replaced by a rename. */
 static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
@@ -175,20 +189,14 @@ static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), voi
 		return -errno;
 	if (!(f = stream_of(fd, &err)))
 		return err;
-	errno = 0;
-	err = emit(f, ctx);
-	if (!err && (fflush(f) || ferror(f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = errno ? -errno : -EIO;
-	return err;
+	return emit_and_close(f, emit, ctx, false);
 }
 
 int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX + 32];
 	struct stat st;
-	FILE *f = NULL;
+	FILE *f;
 	int fd, dfd, err, slot;
 
 	if (!strcmp(path, "-")) {
@@ -212,21 +220,8 @@ int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 	if (fd < 0)
 		return -errno;
 	slot = cleanup_unlink_path(tmp);
-	if (!(f = stream_of(fd, &err)))
+	if (!(f = stream_of(fd, &err)) || (err = emit_and_close(f, emit, ctx, true)))
 		goto fail;
-	errno = 0;
-	if ((err = emit(f, ctx)))
-		goto fail;
-	if (fflush(f) || fsync(fileno(f))) {
-		err = errno ? -errno : -EIO;
-		goto fail;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		err = -errno;
-		goto fail;
-	}
-	f = NULL;
 	if (rename(tmp, path) < 0) {
 		err = -errno;
 		goto fail;
@@ -239,8 +234,6 @@ int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 	}
 	return 0;
 fail:
-	if (f)
-		fclose(f);
 	unlink(tmp);
 	cleanup_forget_path(slot);
 	return err;
@@ -265,4 +258,44 @@ int atomic_write_json(const char *path, json_t *doc, size_t json_flags)
 	struct json_ctx c = { doc, json_flags };
 
 	return atomic_write(path, emit_json, &c);
+}
+
+/* One rescue file in dir: created new (mkstemps, 0600), written, synced. */
+static int rescue_in(const char *dir, const char *tag, struct json_ctx *c, char *saved,
+		     size_t size)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	int fd, err, slot;
+
+	if (snprintf(p, sizeof(p), "%s/mthpscope-%s-XXXXXX.json", dir, tag) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	if ((fd = mkstemps(p, 5)) < 0)
+		return -errno;
+	slot = cleanup_unlink_path(p);
+	if (!(f = stream_of(fd, &err)) || (err = emit_and_close(f, emit_json, c, true)))
+		goto fail;
+	cleanup_forget_path(slot);
+	snprintf(saved, size, "%s", p);
+	return 0;
+fail:
+	unlink(p);
+	cleanup_forget_path(slot);
+	return err;
+}
+
+int atomic_rescue_json(const char *tag, json_t *doc, size_t json_flags, char *saved, size_t size)
+{
+	const char *dirs[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
+	struct json_ctx c = { doc, json_flags };
+	int err = -ENOENT;
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (!dirs[i] || !*dirs[i] || (i && dirs[0] && !strcmp(dirs[i], dirs[0])))
+			continue;
+		if (!(err = rescue_in(dirs[i], tag, &c, saved, size)))
+			return 0;
+	}
+	return err;
 }

@@ -12,6 +12,12 @@
  * file is removed on every failure and on signals. */
 int atomic_write_json(const char *path, json_t *doc, size_t json_flags);
 
+/* Where writing a document that took a measurement failed (a full disk, a
+ * closed pipe), save it anew rather than lose it: a new file
+ * mthpscope-TAG-XXXXXX.json in $TMPDIR, /var/tmp or /tmp, the first that
+ * takes it whole; its name in 'saved'. 0 or the last negative errno. */
+int atomic_rescue_json(const char *tag, json_t *doc, size_t json_flags, char *saved, size_t size);
+
 /* Generic form: 'emit' writes the content to f and returns 0 or -errno. */
 int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx);
 
