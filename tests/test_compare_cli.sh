@@ -190,6 +190,9 @@ fi
 expect 0 "" -- "$B" compare <(cat "$base") <(cat "$D/compare-slow20.json")
 grep -q 'page_faults  *9  *128M  *64.35  *77.05  *+19.74%' "$T/out" ||
 	{ echo "FAIL: compare of pipes lacks the files' rows"; fails=$((fails + 1)); }
+# a pipe is named by its path: its descriptor's number alone ("63") named nothing
+grep -Eq '^/dev/fd/[0-9]+ \(.*\) against the baseline /dev/fd/[0-9]+ ' "$T/out" ||
+	{ echo "FAIL: pipes not named by their paths: $(grep baseline "$T/out")"; fails=$((fails + 1)); }
 expect 0 "" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$D/collapse-orders.json")
 grep -q "max_ptes_none" "$T/out" || { echo "FAIL: collapse documents through pipes"; fails=$((fails + 1)); }
 expect 1 "is not a collapse document" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$base")

@@ -200,6 +200,21 @@ EOT
 		"$bin" plot "$tmp/coll-str.json" -o "$tmp/pc"
 	expect "collapse document, order key 09" 1 "hist: key '09' is not a folio order as written by collapse (expected '9')" \
 		"$bin" plot "$tmp/coll-09.json" -o "$tmp/pc"
+	# bad JSON in words that are the same for every kind of document
+	head -c 60 "$tmp/coll.json" >"$tmp/coll-cut.json"
+	expect "plot of a truncated collapse document" 1 \
+		"coll-cut.json: truncated JSON: the document ends at line 1, column 60" \
+		"$bin" plot "$tmp/coll-cut.json" -o "$tmp/pc"
+	expect "compare with a truncated collapse document" 1 \
+		"coll-cut.json: truncated JSON: the document ends at line 1, column 60" \
+		"$bin" compare "$tmp/coll.json" "$tmp/coll-cut.json"
+	printf '{"schema": "mthpscope.record/1", "x": 1, "x": 2}' >"$tmp/rec-dup.json"
+	expect "record -i of a document with a key twice" 1 \
+		"rec-dup.json: malformed JSON at line 1, column 44: duplicate object key" \
+		"$bin" record -i "$tmp/rec-dup.json"
+	: >"$tmp/rec-empty.json"
+	expect "record -i of an empty file" 1 "rec-empty.json: the file is empty" \
+		"$bin" record -i "$tmp/rec-empty.json"
 	# a large results file: trials read one at a time, medians drawn, not resampled
 	python3 - "$data/knee4.json" "$tmp/big.json" <<'EOT'
 import json, sys

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic.h"
 #include "cli.h"
 #include "collapse_doc.h"
 #include "commands.h"
@@ -117,7 +116,8 @@ static const struct cli_cmd compare_cli = {
 };
 
 /* "compare-base" for "runs/compare-base.json"; the path itself when two
- * files would get the same short name. */
+ * files would get the same short name, or for a descriptor of a pipe
+ * (<(cmd) is /dev/fd/63: "63" would name nothing). */
 static void make_labels(char **paths, int n, char **labels)
 {
 	int i, j;
@@ -129,6 +129,10 @@ static void make_labels(char **paths, int n, char **labels)
 		labels[i] = NULL;
 		if (!copy)
 			continue;
+		if (!strncmp(copy, "/dev/fd/", 8) || !strncmp(copy, "/proc/", 6)) {
+			labels[i] = copy;
+			continue;
+		}
 		base = basename(copy);
 		memmove(copy, base, strlen(base) + 1);
 		dot = strrchr(copy, '.');

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
 #include "record_doc.h"
 #include "commands.h"
+#include "json_read.h"
 #include "plot.h"
 #include "results.h"
 
@@ -59,14 +59,15 @@ enum plot_doc { PLOT_DOC_OTHER, PLOT_DOC_COLLAPSE, PLOT_DOC_RECORD };
 /* The JSON of buf: a collapse document (COLLAPSE_SCHEMA) gets its own
  * figure (order mass over time), a record document (RECORD_SCHEMA) its
  * two. *doc is the document as their readers take it (duplicate keys
- * rejected), NULL with *je saying why when it is not JSON that way. */
-static enum plot_doc doc_kind(const char *buf, size_t len, json_t **doc, json_error_t *je)
+ * rejected), NULL with 'why' saying why when it is not JSON that way. */
+static enum plot_doc doc_kind(const char *buf, size_t len, json_t **doc, char *why,
+			      size_t size)
 {
 	json_t *any;
 	const char *schema;
 	enum plot_doc kind = PLOT_DOC_OTHER;
 
-	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+	rd_parse(buf, len, doc, why, size);
 	any = *doc ? json_incref(*doc) : json_loadb(buf, len, 0, NULL);
 	schema = json_string_value(json_object_get(any, "schema"));
 	if (schema && !strncmp(schema, COLLAPSE_SCHEMA_PREFIX, strlen(COLLAPSE_SCHEMA_PREFIX)))
@@ -88,7 +89,7 @@ static void print_files(const char *dir, struct plot_files *files)
 }
 
 /* A collapse or a record document: read it, plot it, print the files written. */
-static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const json_error_t *je,
+static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const char *why,
 		    const struct plot_cmd_opts *o)
 {
 	struct plot_files files = { 0 };
@@ -97,11 +98,8 @@ static int plot_doc(const char *file, enum plot_doc kind, json_t *doc, const jso
 	char err[1024];
 	int rc;
 
-	if (!doc && kind == PLOT_DOC_COLLAPSE) { /* the readers' words for bad JSON */
-		rc = ms_fail(err, sizeof(err), -EBADMSG, "line %d: %s", je->line, je->text);
-	} else if (!doc) {
-		rc = ms_fail(err, sizeof(err), -EBADMSG, "%s:%d:%d: %s", file, je->line, je->column,
-			     je->text);
+	if (!doc) {
+		rc = ms_fail(err, sizeof(err), -EBADMSG, "%s", why);
 	} else if (kind == PLOT_DOC_COLLAPSE) {
 		rc = collapse_doc_read(doc, &cd, err, sizeof(err));
 		if (!rc)
@@ -173,8 +171,7 @@ static int plot_file(const char *file, const struct plot_cmd_opts *o)
 	struct results *r = NULL;
 	enum plot_doc kind;
 	json_t *doc = NULL;
-	json_error_t je;
-	char err[1024];
+	char err[1024], why[512];
 	size_t len;
 	char *buf;
 	int rc;
@@ -186,8 +183,9 @@ static int plot_file(const char *file, const struct plot_cmd_opts *o)
 	if (!results_load_buffer(buf ? buf : "", len, file, &r, err, sizeof(err))) {
 		rc = plot_results(file, r, o);
 		results_free(r);
-	} else if ((kind = doc_kind(buf ? buf : "", len, &doc, &je)) != PLOT_DOC_OTHER) {
-		rc = plot_doc(file, kind, doc, &je, o);
+	} else if ((kind = doc_kind(buf ? buf : "", len, &doc, why, sizeof(why))) !=
+		   PLOT_DOC_OTHER) {
+		rc = plot_doc(file, kind, doc, why, o);
 	} else {
 		ms_err("plot: %s", err);
 		rc = MS_EXIT_FAIL;

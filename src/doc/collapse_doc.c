@@ -802,14 +802,12 @@ bool collapse_doc_buffer_is(const char *buf, size_t len)
 int collapse_doc_load_buffer(const char *buf, size_t len, struct collapse_doc *d, char *err,
 			     size_t errsize)
 {
-	json_error_t je;
 	json_t *doc;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!doc)
-		return ms_fail(err, errsize, -EBADMSG, "line %d: %s", je.line, je.text);
+	if ((rc = rd_parse(buf, len, &doc, err, errsize)))
+		return rc;
 	rc = collapse_doc_read(doc, d, err, errsize);
 	json_decref(doc); /* JSON ends here: the model is what the callers use */
 	return rc;

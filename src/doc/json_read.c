@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The one JSON field-reader kit of every document (json_read.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "json_read.h"
 
@@ -286,4 +288,43 @@ int rd_want_schema(json_t *doc, const char *schema, const char *prefix, const ch
 			       "(this mthpscope reads %s)", v, schema);
 	return ms_fail(err, errsize, -EPROTO, "$.schema: '%s' is not a %s document (expected "
 		       "%s, from 'mthpscope %s')", v, noun, schema, noun);
+}
+
+/* jansson rejects NaN and Infinity as invalid tokens; say what they are. */
+static bool nonfinite_token_near(const char *buf, size_t len, size_t pos)
+{
+	static const char *const words[] = { "nan", "infinity", "inf" };
+	size_t start = pos > 12 ? pos - 12 : 0, i, w;
+
+	for (i = start; i <= pos && i < len; i++)
+		for (w = 0; w < MS_ARRAY_SIZE(words); w++) {
+			size_t wl = strlen(words[w]);
+
+			if (i + wl <= len && !strncasecmp(buf + i, words[w], wl))
+				return true;
+		}
+	return false;
+}
+
+int rd_parse(const char *buf, size_t len, json_t **doc, char *err, size_t errsize)
+{
+	json_error_t je;
+	size_t i;
+
+	for (i = 0; i < len && isspace((unsigned char)buf[i]); i++)
+		;
+	*doc = NULL;
+	if (i == len)
+		return ms_fail(err, errsize, -EBADMSG, "the file is empty");
+	if ((*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)))
+		return 0;
+	if (json_error_code(&je) == json_error_premature_end_of_input)
+		return ms_fail(err, errsize, -EBADMSG, "truncated JSON: the document ends at line "
+			       "%d, column %d before it is complete", je.line, je.column);
+	if (nonfinite_token_near(buf, len, (size_t)je.position))
+		return ms_fail(err, errsize, -EBADMSG, "NaN or infinity at line %d, column %d: JSON "
+			       "has no such numbers (a metric that was not measured must be left "
+			       "out)", je.line, je.column);
+	return ms_fail(err, errsize, -EBADMSG, "malformed JSON at line %d, column %d: %s", je.line,
+		       je.column, je.text);
 }

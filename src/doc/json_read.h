@@ -30,6 +30,10 @@ struct rd {
 };
 
 MS_PRINTF(3, 4) int rd_fail(struct rd *rd, int code, const char *fmt, ...);
+/* A document's bytes parsed, duplicate keys refused: 0 with *doc, or
+ * -EBADMSG with the same words for every document in err (empty,
+ * truncated, NaN or infinity, malformed: at which line and column). */
+int rd_parse(const char *buf, size_t len, json_t **doc, char *err, size_t errsize);
 /* "an object", "an integer", "a real number", ... */
 const char *rd_type_name(const json_t *v);
 /* The failure for v at path (an element, or a reader's argument) that is

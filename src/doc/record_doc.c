@@ -679,15 +679,11 @@ int record_doc_read(json_t *doc, struct record_doc *d, char *err, size_t errsize
 int record_doc_load(const char *path, struct record_doc *d, char *err, size_t errsize)
 {
 	char why[512];
-	json_error_t je;
 	json_t *doc;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	rc = results_read_json(strcmp(path, "-") ? path : "/dev/stdin", &doc, &je, err, errsize);
-	if (rc == -EBADMSG)
-		return ms_fail(err, errsize, rc, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	if (rc)
+	if ((rc = results_read_json(strcmp(path, "-") ? path : "/dev/stdin", &doc, err, errsize)))
 		return rc;
 	rc = record_doc_read(doc, d, why, sizeof(why));
 	json_decref(doc);

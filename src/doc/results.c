@@ -1021,22 +1021,6 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 	return 0;
 }
 
-/* jansson rejects NaN and Infinity as invalid tokens; say what they are. */
-static bool nonfinite_token_near(const char *buf, size_t len, size_t pos)
-{
-	static const char *const words[] = { "nan", "infinity", "inf" };
-	size_t start = pos > 12 ? pos - 12 : 0, i, w;
-
-	for (i = start; i <= pos && i < len; i++)
-		for (w = 0; w < MS_ARRAY_SIZE(words); w++) {
-			size_t wl = strlen(words[w]);
-
-			if (i + wl <= len && !strncasecmp(buf + i, words[w], wl))
-				return true;
-		}
-	return false;
-}
-
 static int load_dom(const char *buf, size_t len, const char *name, struct results **out,
 		    char *err, size_t errsize);
 
@@ -1229,31 +1213,16 @@ static int load_dom(const char *buf, size_t len, const char *name, struct result
 {
 	struct rd rd = { name, err, errsize };
 	struct results *r = NULL;
-	json_error_t je;
+	char why[512];
 	json_t *doc = NULL;
-	size_t i;
 	int rc;
 
 	*out = NULL;
 	if (len > RESULTS_MAX_BYTES)
 		return rd_fail(&rd, -EFBIG, "%zu bytes is more than the %u MiB limit for a results "
 			       "file", len, RESULTS_MAX_BYTES >> 20);
-	for (i = 0; i < len && isspace((unsigned char)buf[i]); i++)
-		;
-	if (i == len)
-		return rd_fail(&rd, -EBADMSG, "the file is empty");
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!doc) {
-		if (json_error_code(&je) == json_error_premature_end_of_input)
-			return rd_fail(&rd, -EBADMSG, "truncated JSON: the document ends at line %d, "
-				       "column %d before it is complete", je.line, je.column);
-		if (nonfinite_token_near(buf, len, (size_t)je.position))
-			return rd_fail(&rd, -EBADMSG, "NaN or infinity at line %d, column %d: JSON "
-				       "has no such numbers (a metric that was not measured must "
-				       "be left out)", je.line, je.column);
-		return rd_fail(&rd, -EBADMSG, "malformed JSON at line %d, column %d: %s", je.line,
-			       je.column, je.text);
-	}
+	if ((rc = rd_parse(buf, len, &doc, why, sizeof(why))))
+		return rd_fail(&rd, rc, "%s", why);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		rc = rd_fail(&rd, -ENOMEM, "out of memory");
@@ -1355,18 +1324,20 @@ out:
 	return rc;
 }
 
-int results_read_json(const char *path, json_t **doc, json_error_t *je, char *err,
-		      size_t errsize)
+int results_read_json(const char *path, json_t **doc, char *err, size_t errsize)
 {
+	char why[512];
 	size_t len;
 	char *buf;
 	int rc;
 
+	*doc = NULL;
 	if ((rc = results_read_file(path, &buf, &len, err, errsize)))
 		return rc;
-	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+	if ((rc = rd_parse(buf ? buf : "", len, doc, why, sizeof(why))))
+		snprintf(err, errsize, "%s: %s", path, why);
 	free(buf);
-	return *doc ? 0 : -EBADMSG;
+	return rc;
 }
 
 int results_load(const char *path, struct results **out, char *err, size_t errsize)

@@ -333,10 +333,9 @@ int results_load_buffer(const char *buf, size_t len, const char *name, struct re
  * before it chooses a reader, so the file is read once (plot). */
 int results_read_file(const char *path, char **buf, size_t *len, char *err, size_t errsize);
 /* Another document's file (record's, collapse's) read so, once, and
- * parsed, duplicate keys refused: 0 with *doc; -errno for the file (err
- * says why), -EBADMSG for the JSON (*je says where, err is the caller's). */
-int results_read_json(const char *path, json_t **doc, json_error_t *je, char *err,
-		      size_t errsize);
+ * parsed as rd_parse does: 0 with *doc, or -errno with err saying why,
+ * after the file's name. */
+int results_read_json(const char *path, json_t **doc, char *err, size_t errsize);
 void results_free(struct results *r);
 /* The flat summary of r (host, thp and config fields) from its typed head,
  * as results_load fills it from the file: a document built in memory (run's
