@@ -92,6 +92,72 @@ TEST(rescue_saves_a_new_file)
 	rmdir(scratch);
 }
 
+/* -o through a symbolic link writes its target (the link stays a link,
+ * a dangling one's target is made); a descriptor (/dev/fd/N) is written
+ * through, as opened; one open for reading only is refused up front. */
+TEST(links_and_descriptors)
+{
+	char target[160], link[160], dangling[160], made[160], loop[160], fdp[64], buf[64] = "";
+	json_t *doc = small_doc(), *back;
+	struct stat st;
+	int p[2], rd;
+	ssize_t n;
+
+	need_scratch();
+	snprintf(target, sizeof(target), "%s/target.json", scratch);
+	snprintf(link, sizeof(link), "%s/link.json", scratch);
+	put(target, "old");
+	ASSERT_EQ(symlink("target.json", link), 0);
+	EXPECT_EQ(atomic_check_output(link, false), 0);
+	EXPECT_TRUE(!atomic_in_place(link));
+	EXPECT_EQ(atomic_write_json(link, doc, 0), 0);
+	ASSERT_EQ(lstat(link, &st), 0);
+	EXPECT_TRUE(S_ISLNK(st.st_mode));
+	back = json_load_file(target, 0, NULL);
+	EXPECT_TRUE(back && json_equal(back, doc));
+	json_decref(back);
+	/* dangling: the target is made, in the link's directory */
+	snprintf(dangling, sizeof(dangling), "%s/dangling.json", scratch);
+	snprintf(made, sizeof(made), "%s/made.json", scratch);
+	ASSERT_EQ(symlink("made.json", dangling), 0);
+	EXPECT_EQ(atomic_write_json(dangling, doc, 0), 0);
+	EXPECT_TRUE(lstat(made, &st) == 0 && S_ISREG(st.st_mode));
+	snprintf(loop, sizeof(loop), "%s/loop.json", scratch);
+	ASSERT_EQ(symlink("loop.json", loop), 0);
+	EXPECT_EQ(atomic_write_json(loop, doc, 0), -ELOOP);
+	/* a pipe's write end */
+	ASSERT_EQ(pipe(p), 0);
+	snprintf(fdp, sizeof(fdp), "/dev/fd/%d", p[1]);
+	EXPECT_EQ(atomic_output_fd(fdp), p[1]);
+	EXPECT_TRUE(atomic_in_place(fdp));
+	EXPECT_EQ(atomic_check_output(fdp, false), 0);
+	EXPECT_EQ(atomic_write_json(fdp, doc, 0), 0);
+	close(p[1]);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	EXPECT_TRUE(n > 0 && strstr(buf, "world"));
+	close(p[0]);
+	rd = open(target, O_RDONLY);
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", rd);
+	EXPECT_EQ(atomic_check_output(fdp, false), -EBADF);
+	close(rd);
+	EXPECT_EQ(atomic_output_fd("/dev/stdout"), 1);
+	EXPECT_EQ(atomic_output_fd("-"), 1);
+	EXPECT_EQ(atomic_output_fd("/dev/fd/x"), -1);
+	EXPECT_EQ(atomic_output_fd("/tmp/x"), -1);
+	EXPECT_EQ(atomic_output_fd(link), -1);
+	snprintf(fdp, sizeof(fdp), "%s/out", scratch);
+	ASSERT_EQ(symlink("/dev/stdout", fdp), 0);
+	EXPECT_EQ(atomic_output_fd(fdp), 1); /* a link to a link to fd 1 */
+	unlink(fdp);
+	unlink(link);
+	unlink(target);
+	unlink(dangling);
+	unlink(made);
+	unlink(loop);
+	json_decref(doc);
+	rmdir(scratch);
+}
+
 TEST(fifo_written_in_place)
 {
 	char fifo[128], buf[64] = "";

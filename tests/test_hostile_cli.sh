@@ -212,6 +212,15 @@ EOT
 	expect "record -i of a document with a key twice" 1 \
 		"rec-dup.json: malformed JSON at line 1, column 44: duplicate object key" \
 		"$bin" record -i "$tmp/rec-dup.json"
+	expect "record -i of a results file" 1 \
+		"knee4.json: \$.schema: 'mthpscope.results/1' is not a record document" \
+		"$bin" record -i "$data/knee4.json"
+	# (a link of our own to stdout: a binary that replaced the link would
+	# replace this one, never /dev/stdout)
+	ln -s /proc/self/fd/1 "$tmp/stdout-link"
+	expect "record -o LINK-TO-STDOUT with a command" 2 \
+		"stdout-link would mix the document into the command's stdout" \
+		"$bin" record -o "$tmp/stdout-link" -- /bin/true
 	: >"$tmp/rec-empty.json"
 	expect "record -i of an empty file" 1 "rec-empty.json: the file is empty" \
 		"$bin" record -i "$tmp/rec-empty.json"

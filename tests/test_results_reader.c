@@ -124,6 +124,11 @@ TEST(bad_documents)
 		{ HEAD "\"trials\": [" TRIAL0, -EBADMSG, "truncated JSON" },
 		{ "{\"schema\": \"mthpscope.results/1\",, }", -EBADMSG, "malformed JSON at line 1" },
 		{ "", -EBADMSG, "empty" },
+		/* nan or inf among the bytes before an error is not the token */
+		{ "{\"info\": tru}", -EBADMSG, "malformed JSON at line 1, column 12: invalid token" },
+		{ "{\"banana\": 1,,}", -EBADMSG, "malformed JSON at line 1, column 14" },
+		{ "[1, -inf]", -EBADMSG, "NaN or infinity at line 1" },
+		{ "[info]", -EBADMSG, "malformed JSON at line 1, column 5" },
 		{ "[1, 2]", -EBADMSG, "$: expected an object" },
 		{ "{\"schema\": \"mthpscope.results/2\"}", -EPROTO, "version 'mthpscope.results/2' is not supported" },
 		{ "{\"schema\": \"mthpscope.info/1\"}", -EPROTO, "not a results file" },

@@ -342,7 +342,11 @@ int cli_write_doc(const char *cmd, const char *path, struct json_t *doc, size_t 
 
 	if (!(err = atomic_write_json(path, doc, flags)))
 		return 0;
-	ms_err("%s: writing '%s' failed: %s (nothing was left there)", cmd, path, strerror(-err));
+	ms_err("%s: writing '%s' failed: %s (%s)", cmd, path, strerror(-err),
+	       atomic_in_place(path) ? "a part of it may be there" : "nothing was left there");
+	/* told here: not again, in other words, when stdout is closed at exit */
+	if (atomic_output_fd(path) == STDOUT_FILENO)
+		clearerr(stdout);
 	if (!(rerr = atomic_rescue_json(cmd, doc, flags, saved, sizeof(saved))))
 		ms_note("the document was saved to %s instead", saved);
 	else

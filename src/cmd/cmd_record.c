@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "child.h"
 #include "cli.h"
 #include "commands.h"
@@ -137,8 +138,9 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
 		ms_err("record: --duration applies to --pid (a command runs to its end)");
 		return MS_EXIT_USAGE;
 	}
-	if (o->output && o->ro.argv && !strcmp(o->output, "-")) {
-		ms_err("record: -o - would mix the document into the command's stdout: name a file");
+	if (o->output && o->ro.argv && atomic_output_fd(o->output) == STDOUT_FILENO) {
+		ms_err("record: -o %s would mix the document into the command's stdout: name a "
+		       "file", o->output);
 		return MS_EXIT_USAGE;
 	}
 	if (o->ro.argv && (err = child_resolve(o->ro.argv[0], path, sizeof(path)))) {

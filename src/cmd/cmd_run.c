@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "child.h"
+#include "atomic.h"
 #include "cli.h"
 #include "commands.h"
 #include "kernel.h"
@@ -605,7 +606,9 @@ static int run_prepare(struct run *r, int argc, char **argv)
 
 static int run_finish(struct run *r)
 {
-	FILE *out = r->o.output && !strcmp(r->o.output, "-") ? stderr : stdout;
+	/* -o - (or /dev/stdout): the document has stdout, the summary stderr */
+	bool to_stdout = r->o.output && atomic_output_fd(r->o.output) == STDOUT_FILENO;
+	FILE *out = to_stdout ? stderr : stdout;
 	int rc = MS_EXIT_OK, bad;
 
 	/* Put the user's settings back before printing: the numbers are in. */
@@ -614,7 +617,7 @@ static int run_finish(struct run *r)
 		/* not written: saved elsewhere, and the summary still printed */
 		if (cli_write_doc("run", r->o.output, r->s.doc, JSON_INDENT(2)))
 			rc = MS_EXIT_FAIL;
-		else if (strcmp(r->o.output, "-"))
+		else if (!to_stdout)
 			ms_note("results written to %s (%d trials)", r->o.output,
 				(int)json_array_size(json_object_get(r->s.doc, "trials")));
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "atomic.h"
 #include "cleanup.h"
+#include "mthpscope.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -48,6 +49,86 @@ static int existing_ancestor(const char *path, char *dir, size_t size)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+/* The descriptor a path names by its words alone, or -1. */
+static int fd_named(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	static const char *const std[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	size_t i, n;
+	char *end;
+	long fd;
+
+	if (!strcmp(path, "-"))
+		return STDOUT_FILENO;
+	for (i = 0; i < MS_ARRAY_SIZE(std); i++)
+		if (!strcmp(path, std[i]))
+			return (int)i;
+	for (i = 0; i < MS_ARRAY_SIZE(dirs); i++) {
+		n = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], n) || !isdigit((unsigned char)path[n]))
+			continue;
+		errno = 0;
+		fd = strtol(path + n, &end, 10);
+		return !*end && !errno && fd <= INT_MAX ? (int)fd : -1;
+	}
+	return -1;
+}
+
+/* Where an output path leads: a descriptor of ours (*fd, see
+ * atomic_output_fd), or the path with its symbolic links followed (out),
+ * so that a link's target is replaced, never the link itself. */
+static int output_target(const char *path, char *out, size_t size, int *fd)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int i, err;
+
+	if (strlen(path) >= sizeof(cur))
+		return -ENAMETOOLONG;
+	strcpy(cur, path);
+	for (i = 0; i < 40; i++) {
+		if ((*fd = fd_named(cur)) >= 0)
+			return 0;
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			if (strlen(cur) >= size)
+				return -ENAMETOOLONG;
+			strcpy(out, cur);
+			return 0;
+		}
+		if ((n = readlink(cur, link, sizeof(link) - 1)) < 0)
+			return -errno;
+		link[n] = '\0';
+		if (link[0] == '/') {
+			strcpy(cur, link);
+			continue;
+		}
+		if ((err = dir_of(cur, dir, sizeof(dir))))
+			return err;
+		if (snprintf(cur, sizeof(cur), "%s/%s", dir, link) >= (int)sizeof(cur))
+			return -ENAMETOOLONG;
+	}
+	return -ELOOP;
+}
+
+int atomic_output_fd(const char *path)
+{
+	char real[PATH_MAX];
+	int fd;
+
+	return output_target(path, real, sizeof(real), &fd) ? -1 : fd;
+}
+
+/* A descriptor given as the output must be open for writing. */
+static int fd_writable(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	return (fl & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
+}
+
 /* access() lets root through where no file can be made (/proc, /sys): make
  * one, as the write will, and take it away. */
 static int probe_dir(const char *dir)
@@ -67,14 +148,21 @@ static int probe_dir(const char *dir)
 
 int atomic_check_output(const char *path, bool want_dir)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], real[PATH_MAX];
 	struct stat st;
-	int err;
+	int err, fd;
 
 	if (!want_dir && !strcmp(path, "-"))
 		return 0;
 	if (!*path)
 		return -ENOENT;
+	if (!want_dir) {
+		if ((err = output_target(path, real, sizeof(real), &fd)))
+			return err;
+		if (fd >= 0)
+			return fd_writable(fd);
+		path = real;
+	}
 	if (stat(path, &st) == 0) {
 		if (want_dir) {
 			if (!S_ISDIR(st.st_mode))
@@ -177,6 +265,39 @@ static int emit_and_close(FILE *f, int (*emit)(FILE *f, void *ctx), void *ctx, b
 	return err;
 }
 
+/* A descriptor of ours (-o /dev/stdout, /dev/fd/3): written through it,
+ * where and as its opener put it (appending, a pipe). */
+static int write_to_fd(int fd, int (*emit)(FILE *f, void *ctx), void *ctx)
+{
+	FILE *f;
+	int err;
+
+	if (fd == STDOUT_FILENO) {
+		err = emit(stdout, ctx);
+		if (!err && fflush(stdout))
+			err = -errno;
+		return err;
+	}
+	if ((err = fd_writable(fd)))
+		return err;
+	if ((fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return -errno;
+	if (!(f = stream_of(fd, &err)))
+		return err;
+	return emit_and_close(f, emit, ctx, false);
+}
+
+bool atomic_in_place(const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (output_target(path, real, sizeof(real), &fd))
+		return false;
+	return fd >= 0 || (stat(real, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+}
+
 /* Not a regular file (a character device such as /dev/null, a FIFO, a
  * socket): written in place, never replaced by a rename. */
 static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
@@ -194,17 +315,16 @@ static int write_in_place(const char *path, int (*emit)(FILE *f, void *ctx), voi
 
 int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+	char dir[PATH_MAX], tmp[PATH_MAX + 32], real[PATH_MAX];
 	struct stat st;
 	FILE *f;
 	int fd, dfd, err, slot;
 
-	if (!strcmp(path, "-")) {
-		err = emit(stdout, ctx);
-		if (!err && fflush(stdout))
-			err = -errno;
+	if ((err = output_target(path, real, sizeof(real), &fd)))
 		return err;
-	}
+	if (fd >= 0)
+		return write_to_fd(fd, emit, ctx);
+	path = real;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return -EISDIR;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
@@ -264,11 +384,14 @@ int atomic_write_json(const char *path, json_t *doc, size_t json_flags)
 static int rescue_in(const char *dir, const char *tag, struct json_ctx *c, char *saved,
 		     size_t size)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], abs[PATH_MAX];
 	FILE *f;
 	int fd, err, slot;
 
-	if (snprintf(p, sizeof(p), "%s/mthpscope-%s-XXXXXX.json", dir, tag) >= (int)sizeof(p))
+	/* named whole in the message: "rel/" or "dir//" would not be */
+	if (!realpath(dir, abs))
+		return -errno;
+	if (snprintf(p, sizeof(p), "%s/mthpscope-%s-XXXXXX.json", abs, tag) >= (int)sizeof(p))
 		return -ENAMETOOLONG;
 	if ((fd = mkstemps(p, 5)) < 0)
 		return -errno;

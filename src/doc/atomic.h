@@ -33,6 +33,16 @@ int atomic_check_writable(const char *path);
  * name mkdir -p can create; anything else is -ENOTDIR. 0 or -errno. */
 int atomic_check_output(const char *path, bool want_dir);
 
+/* The descriptor an output path leads to, written through as it is: "-"
+ * and /dev/stdout (1), /dev/stdin, /dev/stderr, /dev/fd/N, /proc/self/fd/N,
+ * or a symbolic link to one; -1 for any other path (a symbolic link
+ * elsewhere is followed, and its target replaced atomically). */
+int atomic_output_fd(const char *path);
+
+/* Whether a failed write to path can have left a part of the document
+ * there: a descriptor, a device, a FIFO or a socket, written in place. */
+bool atomic_in_place(const char *path);
+
 /* Remove PATH.tmp.PID files left by writers that died (SIGKILL during the
  * final write). Returns how many were removed. */
 int atomic_remove_stale(const char *path);

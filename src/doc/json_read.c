@@ -290,19 +290,33 @@ int rd_want_schema(json_t *doc, const char *schema, const char *prefix, const ch
 		       "%s, from 'mthpscope %s')", v, noun, schema, noun);
 }
 
-/* jansson rejects NaN and Infinity as invalid tokens; say what they are. */
-static bool nonfinite_token_near(const char *buf, size_t len, size_t pos)
+/* jansson rejects NaN and Infinity as invalid tokens; say what they are.
+ * The token is the one jansson names ("near 'NaN'"), or after a sign
+ * ("near '-'") the word where it stopped. */
+static bool nonfinite_token(const char *buf, size_t len, const json_error_t *je)
 {
-	static const char *const words[] = { "nan", "infinity", "inf" };
-	size_t start = pos > 12 ? pos - 12 : 0, i, w;
+	static const char *const words[] = { "nan", "inf", "infinity" };
+	const char *near = strstr(je->text, "near '");
+	size_t n, w, pos = (size_t)je->position;
+	char tok[16];
 
-	for (i = start; i <= pos && i < len; i++)
-		for (w = 0; w < MS_ARRAY_SIZE(words); w++) {
-			size_t wl = strlen(words[w]);
-
-			if (i + wl <= len && !strncasecmp(buf + i, words[w], wl))
-				return true;
-		}
+	if (!near)
+		return false;
+	near += 6;
+	n = strcspn(near, "'");
+	if (n == 1 && (*near == '-' || *near == '+')) {
+		for (n = 0; pos + n < len && n < sizeof(tok) - 1 &&
+			    isalpha((unsigned char)buf[pos + n]); n++)
+			tok[n] = buf[pos + n];
+	} else if (n < sizeof(tok)) {
+		memcpy(tok, near, n);
+	} else {
+		return false;
+	}
+	tok[n] = '\0';
+	for (w = 0; w < MS_ARRAY_SIZE(words); w++)
+		if (!strcasecmp(tok, words[w]))
+			return true;
 	return false;
 }
 
@@ -321,7 +335,7 @@ int rd_parse(const char *buf, size_t len, json_t **doc, char *err, size_t errsiz
 	if (json_error_code(&je) == json_error_premature_end_of_input)
 		return ms_fail(err, errsize, -EBADMSG, "truncated JSON: the document ends at line "
 			       "%d, column %d before it is complete", je.line, je.column);
-	if (nonfinite_token_near(buf, len, (size_t)je.position))
+	if (nonfinite_token(buf, len, &je))
 		return ms_fail(err, errsize, -EBADMSG, "NaN or infinity at line %d, column %d: JSON "
 			       "has no such numbers (a metric that was not measured must be left "
 			       "out)", je.line, je.column);

@@ -687,11 +687,12 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 		return rc;
 	rc = record_doc_read(doc, d, why, sizeof(why));
 	json_decref(doc);
-	/* a field's path, as a JSON error's place, after the file's name */
-	if (rc == -EBADMSG)
-		snprintf(err, errsize, "%s: %s", path, why);
-	else if (rc)
+	/* a field's path or the schema, as a JSON error's place, after the
+	 * file's name */
+	if (rc == -ENOMEM)
 		snprintf(err, errsize, "%s", why);
+	else if (rc)
+		snprintf(err, errsize, "%s: %s", path, why);
 	return rc;
 }
 

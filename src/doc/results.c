@@ -1255,8 +1255,8 @@ static int read_limited(struct rd *rd, int fd, size_t cap, char **buf, size_t *l
 			char *nb;
 
 			if (n > RESULTS_MAX_BYTES) {
-				rc = rd_fail(rd, -EFBIG, "more than the %u MiB limit for a results "
-					     "file", RESULTS_MAX_BYTES >> 20);
+				rc = rd_fail(rd, -EFBIG, "more than the %u MiB limit for a "
+					     "document", RESULTS_MAX_BYTES >> 20);
 				goto out;
 			}
 			/* a pipe: never more than the limit and a byte */
@@ -1309,12 +1309,12 @@ int results_read_file(const char *path, char **buf, size_t *len, char *err, size
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		rc = rd_fail(&rd, -EISDIR, "is a directory, not a results file");
+		rc = rd_fail(&rd, -EISDIR, "is a directory, not a document");
 		goto out;
 	}
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULTS_MAX_BYTES) {
-		rc = rd_fail(&rd, -EFBIG, "%llu bytes is more than the %u MiB limit for a results "
-			     "file", (unsigned long long)st.st_size, RESULTS_MAX_BYTES >> 20);
+		rc = rd_fail(&rd, -EFBIG, "%llu bytes is more than the %u MiB limit for a "
+			     "document", (unsigned long long)st.st_size, RESULTS_MAX_BYTES >> 20);
 		goto out;
 	}
 	rc = read_limited(&rd, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16, buf,
