@@ -193,6 +193,11 @@ grep -q 'page_faults  *9  *128M  *64.35  *77.05  *+19.74%' "$T/out" ||
 # a pipe is named by its path: its descriptor's number alone ("63") named nothing
 grep -Eq '^/dev/fd/[0-9]+ \(.*\) against the baseline /dev/fd/[0-9]+ ' "$T/out" ||
 	{ echo "FAIL: pipes not named by their paths: $(grep baseline "$T/out")"; fails=$((fails + 1)); }
+# '-' is standard input, labelled so, and read once
+expect 0 "" -- sh -c '"$0" compare - "$1" < "$2"' "$B" "$D/compare-slow20.json" "$base"
+grep -q 'against the baseline stdin (6.18.0-base)' "$T/out" ||
+	{ echo "FAIL: compare - B: $(grep baseline "$T/out")"; fails=$((fails + 1)); }
+expect 2 "- (standard input) is given twice" -- sh -c '"$0" compare - - < "$1"' "$B" "$base"
 expect 0 "" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$D/collapse-orders.json")
 grep -q "max_ptes_none" "$T/out" || { echo "FAIL: collapse documents through pipes"; fails=$((fails + 1)); }
 expect 1 "is not a collapse document" -- "$B" compare <(cat "$D/collapse-sweep.json") <(cat "$base")

@@ -221,6 +221,8 @@ EOT
 	expect "record -o LINK-TO-STDOUT with a command" 2 \
 		"stdout-link would mix the document into the command's stdout" \
 		"$bin" record -o "$tmp/stdout-link" -- /bin/true
+	expect "analyze - (standard input)" 0 "" sh -c '"$0" analyze - < "$1"' "$bin" "$data/knee4.json"
+	grep -q "^mthpscope analysis of -" "$tmp/out" || err "analyze -: $(head -1 "$tmp/out")"
 	: >"$tmp/rec-empty.json"
 	expect "record -i of an empty file" 1 "rec-empty.json: the file is empty" \
 		"$bin" record -i "$tmp/rec-empty.json"

@@ -21,7 +21,8 @@ static const struct cli_cmd analyze_cli = {
 	.name = "analyze",
 	.args = "FILE",
 	.summary = "Per-order gains with CIs and the smallest folio order worth creating.",
-	.details = "Reads a results file (schema mthpscope.results/1) written by 'mthpscope run'.\n"
+	.details = "Reads a results file (schema mthpscope.results/1) written by 'mthpscope run'\n"
+		   "(FILE '-': standard input).\n"
 		   "Primary metric, by strength of evidence: walk_cycles, walks, dtlb_misses\n"
 		   "per access (PMU), else ns_per_access (timing). Per order: median with a 95 %\n"
 		   "bootstrap CI, gain against order 0 with its CI, two-sided Mann-Whitney p\n"

@@ -63,6 +63,7 @@ static const struct cli_cmd compare_cli = {
 	.args = "A.json[,A2.json...] B.json[,B2.json...] [OTHER.json...]",
 	.summary = "Compare results files order by order: the first is the baseline.",
 	.details =
+		"A file '-' is standard input (once).\n"
 		"For every order, span and metric both files measured: the medians, the change\n"
 		"(B - A) / A in percent, its bootstrap CI, a Mann-Whitney U p-value and\n"
 		"significance after Holm correction over all rows of a pair. Lower is better\n"
@@ -117,7 +118,7 @@ static const struct cli_cmd compare_cli = {
 
 /* "compare-base" for "runs/compare-base.json"; the path itself when two
  * files would get the same short name, or for a descriptor of a pipe
- * (<(cmd) is /dev/fd/63: "63" would name nothing). */
+ * (<(cmd) is /dev/fd/63: "63" would name nothing); "stdin" for "-". */
 static void make_labels(char **paths, int n, char **labels)
 {
 	int i, j;
@@ -129,6 +130,11 @@ static void make_labels(char **paths, int n, char **labels)
 		labels[i] = NULL;
 		if (!copy)
 			continue;
+		if (!strcmp(copy, "-")) {
+			free(copy);
+			labels[i] = strdup("stdin");
+			continue;
+		}
 		if (!strncmp(copy, "/dev/fd/", 8) || !strncmp(copy, "/proc/", 6)) {
 			labels[i] = copy;
 			continue;
@@ -408,10 +414,14 @@ static bool pipe_twice(const struct sides *sd)
 
 	for (i = 0; i < sd->nfiles; i++)
 		for (j = i + 1; j < sd->nfiles; j++)
-			if (!strcmp(sd->paths[i], sd->paths[j]) && !stat(sd->paths[i], &st) &&
-			    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			if (!strcmp(sd->paths[i], sd->paths[j]) &&
+			    (!strcmp(sd->paths[i], "-") ||
+			     (!stat(sd->paths[i], &st) && !S_ISREG(st.st_mode) &&
+			      !S_ISDIR(st.st_mode)))) {
 				ms_err("compare: %s is given twice, and is not a file: its bytes "
-				       "can be read once (save them to a file)", sd->paths[i]);
+				       "can be read once (save them to a file)",
+				       strcmp(sd->paths[i], "-") ? sd->paths[i]
+								  : "- (standard input)");
 				return true;
 			}
 	return false;

@@ -34,7 +34,7 @@ static const struct cli_cmd plot_cli = {
 		   "order), gain_bloat.* (gain against sparse RSS, when sparse trials exist),\n"
 		   "faults.* (page faults per order, log y). Each figure keeps its NAME.dat and\n"
 		   "NAME.gp; 'gnuplot NAME.gp' redraws it. Needs gnuplot (Debian: gnuplot-nox).\n"
-		   "Prints the files written.\n"
+		   "Prints the files written. FILE '-' is standard input.\n"
 		   "An mthpscope collapse document (" COLLAPSE_SCHEMA ") gives collapse.*:\n"
 		   "the span's order mass over time, stacked, one panel per max_ptes_none.\n"
 		   "An mthpscope record document (" RECORD_SCHEMA ") gives record_orders.*\n"

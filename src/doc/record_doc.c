@@ -683,7 +683,7 @@ int record_doc_load(const char *path, struct record_doc *d, char *err, size_t er
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	if ((rc = results_read_json(strcmp(path, "-") ? path : "/dev/stdin", &doc, err, errsize)))
+	if ((rc = results_read_json(path, &doc, err, errsize)))
 		return rc;
 	rc = record_doc_read(doc, d, why, sizeof(why));
 	json_decref(doc);

@@ -1301,7 +1301,9 @@ int results_read_file(const char *path, char **buf, size_t *len, char *err, size
 
 	*buf = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-": standard input, read as a pipe would be (and left open) */
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC)
+			       : fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0)
 		return rd_fail(&rd, -errno, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) < 0) {

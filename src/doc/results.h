@@ -327,9 +327,9 @@ int results_load(const char *path, struct results **out, char *err, size_t errsi
 /* The same from a buffer (the fuzz target's entry point); name is used in messages. */
 int results_load_buffer(const char *buf, size_t len, const char *name, struct results **out,
 			char *err, size_t errsize);
-/* The bytes of path into a malloc'd *buf (NULL when empty; free()), with
- * results_load's checks and messages: a directory, more than
- * RESULTS_MAX_BYTES (a pipe too). For a caller that looks at the document
+/* The bytes of path ("-": standard input) into a malloc'd *buf (NULL when
+ * empty; free()), with results_load's checks and messages: a directory,
+ * more than RESULTS_MAX_BYTES (a pipe too). For a caller that looks at the document
  * before it chooses a reader, so the file is read once (plot). */
 int results_read_file(const char *path, char **buf, size_t *len, char *err, size_t errsize);
 /* Another document's file (record's, collapse's) read so, once, and
