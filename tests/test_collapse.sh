@@ -32,6 +32,16 @@ else
 	cat "$tmp/madv.err"
 fi
 check_knobs "madvise mode"
+# -o - puts the document alone on stdout (the text report goes to stderr),
+# and with --json as well it is refused
+"$BIN" collapse --mode madvise --orders 9 --span 4M --fill 50 --timeout 10 --interval 20 \
+	-o - >"$tmp/madv-o.json" 2>"$tmp/madv-o.err"
+expect_eq "madvise -o - exit" "$?" 0
+expect_eq "madvise -o -: stdout is the document" "$(py 'd["schema"]' "$tmp/madv-o.json")" \
+	mthpscope.collapse/1
+"$BIN" collapse --mode madvise --json -o - >"$tmp/madv-o.json" 2>"$tmp/madv-o.err"
+expect_eq "--json and -o - exit" "$?" 2
+check_knobs "madvise -o -"
 
 # 2. khugepaged, PMD size enabled, max_ptes_none 511: collapses within the timeout.
 "$BIN" collapse --mode khugepaged --orders 9 --max-ptes-none 511 --span 8M --fill 50 \

@@ -149,6 +149,22 @@ TEST(links_and_descriptors)
 	ASSERT_EQ(symlink("/dev/stdout", fdp), 0);
 	EXPECT_EQ(atomic_output_fd(fdp), 1); /* a link to a link to fd 1 */
 	unlink(fdp);
+	/* a link someone else planted in a sticky directory all may write
+	 * (/tmp) is not followed, as the kernel would not (protected_symlinks) */
+	if (geteuid() == 0) {
+		ASSERT_EQ(chmod(scratch, 01777), 0);
+		unlink(link);
+		ASSERT_EQ(symlink("target.json", link), 0);
+		ASSERT_EQ(lchown(link, 65534, 65534), 0);
+		put(target, "old");
+		EXPECT_EQ(atomic_check_output(link, false), -EACCES);
+		EXPECT_EQ(atomic_write_json(link, doc, 0), -EACCES);
+		back = json_load_file(target, 0, NULL);
+		EXPECT_TRUE(back == NULL); /* still "old" */
+		json_decref(back);
+		ASSERT_EQ(lchown(link, 0, 0), 0);
+		EXPECT_EQ(atomic_check_output(link, false), 0); /* ours: followed */
+	}
 	unlink(link);
 	unlink(target);
 	unlink(dangling);

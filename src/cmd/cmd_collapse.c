@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
 #include "collapse_report.h"
@@ -33,6 +34,7 @@ struct collapse_cmd_opts {
 	enum report_format format;
 	bool json, measure;      /* json: --format json */
 	const char *output, *plot;
+	FILE *report;            /* the text: stdout, or stderr when -o is stdout */
 	unsigned long long span;
 	double timeout_s;
 	unsigned hold_s;
@@ -134,7 +136,8 @@ static const struct cli_cmd collapse_cli = {
 				cli_formats_text_json_vals,
 				"text (default) or json (schema " COLLAPSE_SCHEMA ") on stdout"),
 		{ "output", 'o', "FILE", "also write the document (" COLLAPSE_SCHEMA ") to FILE, "
-					 "atomically", .type = CLI_OUTPUT_FILE, CO(output) },
+					 "atomically ('-': stdout, the text report then on stderr)",
+		  .type = CLI_OUTPUT_FILE, CO(output) },
 		{ "plot", 0, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
 				    "DIR/collapse.png (as 'mthpscope plot' does from the JSON)",
 		  .type = CLI_OUTPUT_DIR, CO(plot) },
@@ -255,7 +258,7 @@ static int one_run(struct collapse_cmd_opts *o, const struct collapse_env *env,
 		goto out;
 	}
 	if (!o->json)
-		collapse_report_run(&doc->runs[doc->nr_runs - 1], stdout);
+		collapse_report_run(&doc->runs[doc->nr_runs - 1], o->report);
 out:
 	collapse_run_free(&r);
 	collapse_span_unmap(&ref);
@@ -389,13 +392,22 @@ static int collapse_cmd(int argc, char **argv)
 	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, &o)) >= 0)
 		return i;
 	o.json = o.format == REPORT_JSON;
+	o.report = stdout;
+	if (o.output && atomic_output_fd(o.output) == STDOUT_FILENO) {
+		if (o.json) {
+			ms_err("collapse: --format json and -o %s would both write the document to "
+			       "stdout: choose one", o.output);
+			return MS_EXIT_USAGE;
+		}
+		o.report = stderr; /* as run's summary: stdout has the document */
+	}
 	if ((rc = collapse_check(&o, &env)) >= 0)
 		return rc;
 	rc = MS_EXIT_OK;
 	collapse_doc_init(&cd, &env);
 	collapse_doc_set_config(&cd, &o.cfg, &env, o.mpn, (size_t)o.nr_mpn, o.measure);
 	if (!o.json)
-		collapse_report_header(&cd, stdout);
+		collapse_report_header(&cd, o.report);
 	/* A stop (SIGINT, SIGTERM) ends the sweep: the runs whose timelines
 	 * were whole are written, then the signal ends the process. */
 	o.cfg.interrupt = &cli_stops;

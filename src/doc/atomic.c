@@ -74,6 +74,26 @@ static int fd_named(const char *path)
 	return -1;
 }
 
+/* The kernel's rule for following link (fs.protected_symlinks), which a
+ * link followed by hand would escape: in a sticky directory others may
+ * write (/tmp), only a link of ours or of the directory's owner is
+ * followed; root writing -o /tmp/x.json never follows one planted there. */
+static int may_follow(const char *link, const struct stat *lst)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int err;
+
+	if ((err = dir_of(link, dir, sizeof(dir))))
+		return err;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if ((st.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH) ||
+	    lst->st_uid == geteuid() || lst->st_uid == st.st_uid)
+		return 0;
+	return -EACCES;
+}
+
 /* Where an output path leads: a descriptor of ours (*fd, see
  * atomic_output_fd), or the path with its symbolic links followed (out),
  * so that a link's target is replaced, never the link itself. */
@@ -96,6 +116,8 @@ static int output_target(const char *path, char *out, size_t size, int *fd)
 			strcpy(out, cur);
 			return 0;
 		}
+		if ((err = may_follow(cur, &st)))
+			return err;
 		if ((n = readlink(cur, link, sizeof(link) - 1)) < 0)
 			return -errno;
 		link[n] = '\0';
