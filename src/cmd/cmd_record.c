@@ -105,8 +105,9 @@ static const struct cli_cmd record_cli = {
 		{ "precise", 0, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)",
 		  .type = CLI_INT, RO(precise), .imin = 0, .imax = 3 },
 		{ "input", 'i', "FILE", "record nothing: print the report of a record document "
-		  "(-o FILE of an earlier record; '-': standard input) on stdout, in --format (with --tlb-model: the hot "
-		  "windows' TLB figures again, under that model)", .type = CLI_PATH,
+		  "(-o FILE of an earlier record; '-': standard input) on stdout, in --format "
+		  "(with --tlb-model: the hot windows' TLB figures again, under that model)",
+		  .type = CLI_PATH,
 		  CLI_AT(struct record_cmd_opts, input) },
 		TLB_OPT_ROWS(struct record_cmd_opts, tlb),
 		CLI_END,

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "bench.h"
 #include "child.h"
-#include "atomic.h"
 #include "cli.h"
 #include "commands.h"
 #include "kernel.h"
