@@ -42,6 +42,8 @@ if command -v dpkg-deb >/dev/null && command -v cpack >/dev/null; then
 	rm -f "$deb"/mthpscope_*.deb
 	(cd "$deb" && cpack -G DEB >/dev/null)
 	bash tests/check-deb.sh "$deb"/mthpscope_*.deb
+	# a build without sanitizers, for what runs under qemu-user (test_events)
+	export MTHPSCOPE_BIN_PLAIN=$PWD/$deb/mthpscope
 else
 	echo "test.sh: package step skipped: dpkg-deb or cpack missing" >&2
 fi
