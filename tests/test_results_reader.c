@@ -129,6 +129,8 @@ TEST(bad_documents)
 		{ "{\"banana\": 1,,}", -EBADMSG, "malformed JSON at line 1, column 14" },
 		{ "[1, -inf]", -EBADMSG, "NaN or infinity at line 1" },
 		{ "[info]", -EBADMSG, "malformed JSON at line 1, column 5" },
+		{ "\xef\xbb\xbf{}", -EBADMSG, "starts with a UTF-8 byte order mark" },
+		{ "\xff{}", -EBADMSG, "malformed JSON at line 1, column 1: unable to decode byte 0xff" },
 		{ "[1, 2]", -EBADMSG, "$: expected an object" },
 		{ "{\"schema\": \"mthpscope.results/2\"}", -EPROTO, "version 'mthpscope.results/2' is not supported" },
 		{ "{\"schema\": \"mthpscope.info/1\"}", -EPROTO, "not a results file" },

@@ -330,8 +330,13 @@ int rd_parse(const char *buf, size_t len, json_t **doc, char *err, size_t errsiz
 	*doc = NULL;
 	if (i == len)
 		return ms_fail(err, errsize, -EBADMSG, "the file is empty");
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		return ms_fail(err, errsize, -EBADMSG, "malformed JSON: the file starts with a "
+			       "UTF-8 byte order mark, which JSON does not have (save it without)");
 	if ((*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)))
 		return 0;
+	if (je.column < 1) /* a byte that is not UTF-8 is told at column 0 */
+		je.column = 1;
 	if (json_error_code(&je) == json_error_premature_end_of_input)
 		return ms_fail(err, errsize, -EBADMSG, "truncated JSON: the document ends at line "
 			       "%d, column %d before it is complete", je.line, je.column);
