@@ -142,6 +142,7 @@ TEST(links_and_descriptors)
 	close(rd);
 	EXPECT_EQ(atomic_output_fd("/dev/stdout"), 1);
 	EXPECT_EQ(atomic_output_fd("-"), 1);
+	EXPECT_EQ(atomic_output_fd("/proc/thread-self/fd/7"), 7);
 	EXPECT_EQ(atomic_output_fd("/dev/fd/x"), -1);
 	EXPECT_EQ(atomic_output_fd("/tmp/x"), -1);
 	EXPECT_EQ(atomic_output_fd(link), -1);
@@ -149,6 +150,15 @@ TEST(links_and_descriptors)
 	ASSERT_EQ(symlink("/dev/stdout", fdp), 0);
 	EXPECT_EQ(atomic_output_fd(fdp), 1); /* a link to a link to fd 1 */
 	unlink(fdp);
+	/* a file replaced keeps its owner and mode: a private one stays so */
+	if (geteuid() == 0) {
+		ASSERT_EQ(chown(target, 65534, 65534), 0);
+		ASSERT_EQ(chmod(target, 0600), 0);
+		EXPECT_EQ(atomic_write_json(link, doc, 0), 0);
+		EXPECT_TRUE(stat(target, &st) == 0 && st.st_uid == 65534 &&
+			    (st.st_mode & 0777) == 0600);
+		ASSERT_EQ(chown(target, 0, 0), 0);
+	}
 	/* a link someone else planted in a sticky directory all may write
 	 * (/tmp) is not followed, as the kernel would not (protected_symlinks) */
 	if (geteuid() == 0) {

@@ -223,6 +223,8 @@ EOT
 		"$bin" record -o "$tmp/stdout-link" -- /bin/true
 	expect "analyze - (standard input)" 0 "" sh -c '"$0" analyze - < "$1"' "$bin" "$data/knee4.json"
 	grep -q "^mthpscope analysis of -" "$tmp/out" || err "analyze -: $(head -1 "$tmp/out")"
+	expect "record -o F -- CMD > F" 2 "so.json would mix the document into the command's stdout" \
+		sh -c '"$0" record -o "$1" -- /bin/true > "$1"' "$bin" "$tmp/so.json"
 	: >"$tmp/rec-empty.json"
 	expect "record -i of an empty file" 1 "rec-empty.json: the file is empty" \
 		"$bin" record -i "$tmp/rec-empty.json"

@@ -139,7 +139,7 @@ static int check(struct record_cmd_opts *o, int argc, char **argv, int i)
 		ms_err("record: --duration applies to --pid (a command runs to its end)");
 		return MS_EXIT_USAGE;
 	}
-	if (o->output && o->ro.argv && atomic_output_fd(o->output) == STDOUT_FILENO) {
+	if (o->output && o->ro.argv && atomic_output_is_stdout(o->output)) {
 		ms_err("record: -o %s would mix the document into the command's stdout: name a "
 		       "file", o->output);
 		return MS_EXIT_USAGE;

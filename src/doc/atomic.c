@@ -52,7 +52,7 @@ static int existing_ancestor(const char *path, char *dir, size_t size)
 /* The descriptor a path names by its words alone, or -1. */
 static int fd_named(const char *path)
 {
-	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/" };
 	static const char *const std[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
 	size_t i, n;
 	char *end;
@@ -107,7 +107,7 @@ static int output_target(const char *path, char *out, size_t size, int *fd)
 	if (strlen(path) >= sizeof(cur))
 		return -ENAMETOOLONG;
 	strcpy(cur, path);
-	for (i = 0; i < 40; i++) {
+	for (i = 0;; i++) {
 		if ((*fd = fd_named(cur)) >= 0)
 			return 0;
 		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
@@ -116,6 +116,8 @@ static int output_target(const char *path, char *out, size_t size, int *fd)
 			strcpy(out, cur);
 			return 0;
 		}
+		if (i == 40) /* the kernel's MAXSYMLINKS */
+			return -ELOOP;
 		if ((err = may_follow(cur, &st)))
 			return err;
 		if ((n = readlink(cur, link, sizeof(link) - 1)) < 0)
@@ -130,7 +132,6 @@ static int output_target(const char *path, char *out, size_t size, int *fd)
 		if (snprintf(cur, sizeof(cur), "%s/%s", dir, link) >= (int)sizeof(cur))
 			return -ENAMETOOLONG;
 	}
-	return -ELOOP;
 }
 
 int atomic_output_fd(const char *path)
@@ -139,6 +140,23 @@ int atomic_output_fd(const char *path)
 	int fd;
 
 	return output_target(path, real, sizeof(real), &fd) ? -1 : fd;
+}
+
+bool atomic_output_is_stdout(const char *path)
+{
+	char real[PATH_MAX];
+	struct stat a, b;
+	int fd;
+
+	if (output_target(path, real, sizeof(real), &fd))
+		return false;
+	if (fd == STDOUT_FILENO)
+		return true;
+	if (fstat(STDOUT_FILENO, &b) < 0 || (fd >= 0 ? fstat(fd, &a) : stat(real, &a)) < 0)
+		return false;
+	/* a file or a pipe (not /dev/null, not a terminal named by its path) */
+	return (S_ISREG(a.st_mode) || S_ISFIFO(a.st_mode)) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 /* A descriptor given as the output must be open for writing. */
@@ -361,6 +379,13 @@ int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	/* a file replaced keeps its owner and mode (a private one stays so) */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (fchown(fd, st.st_uid, st.st_gid)) {
+			/* not ours to give away: the mode alone */
+		}
+		fchmod(fd, st.st_mode & 0777);
+	}
 	slot = cleanup_unlink_path(tmp);
 	if (!(f = stream_of(fd, &err)) || (err = emit_and_close(f, emit, ctx, true)))
 		goto fail;

@@ -39,6 +39,10 @@ int atomic_check_output(const char *path, bool want_dir);
  * elsewhere is followed, and its target replaced atomically). */
 int atomic_output_fd(const char *path);
 
+/* Whether path leads to our stdout: fd 1, or the file or pipe it is open
+ * on (-o so.txt > so.txt, -o /dev/fd/3 3>&1). */
+bool atomic_output_is_stdout(const char *path);
+
 /* Whether a failed write to path can have left a part of the document
  * there: a descriptor, a device, a FIFO or a socket, written in place. */
 bool atomic_in_place(const char *path);
