@@ -613,7 +613,7 @@ static int rowless_fit(const struct record_doc *d, char *err, size_t errsize)
 	unsigned long long left = d->total.samples;
 	size_t i;
 
-	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+	for (i = 0; i < MS_ARRAY_SIZE(part); i++) {
 		if (part[i] > left)
 			return ms_fail(err, errsize, -EBADMSG, "$.outcome: the samples in no "
 				       "VMA row are more than $.total.total (%llu)",

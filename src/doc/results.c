@@ -1295,7 +1295,7 @@ out:
 
 int results_read_file(const char *path, char **buf, size_t *len, char *err, size_t errsize)
 {
-	struct rd rd = { strcmp(path, "-") ? path : "standard input", err, errsize };
+	struct rd rd = { path, err, errsize };
 	struct stat st;
 	int fd, rc;
 
