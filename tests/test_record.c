@@ -285,9 +285,30 @@ TEST(pid_duration)
 	/* the rings stop before the last scan: nothing after it (the old
 	 * code scanned first: 5 to 254 samples "after the process ended") */
 	EXPECT_EQ(d.outcome.process_gone, 0);
-	/* the counters stop with the rings: none "lost" while the target ran
-	 * on through the last drains (139-317 when they counted on) */
-	EXPECT_EQ(d.outcome.lost, 0);
+	/* The accounting, on any host: every sample the kernel took (the
+	 * counter beside the rings, -c 1) is read or counted lost. The counters
+	 * stop with the rings, so none is "lost" while the target ran on
+	 * through the last drains (139-317 when they counted on): read + lost
+	 * is the count exactly when some were lost, and at least the count (a
+	 * sample taken between the two stops is read, not counted) when none
+	 * were. A fast host loses some at -c 1 (59017 of 313519 on a Zen 4
+	 * VM): never silently, stderr gives the count and a -c. */
+	ASSERT_TRUE(d.outcome.has_taken);
+	printf("  taken %llu, read %llu, lost %llu\n", d.outcome.taken, d.total.samples,
+	       d.outcome.lost);
+	if (d.outcome.lost) {
+		char herr[128], said[96];
+
+		EXPECT_EQ(d.total.samples + d.outcome.lost, d.outcome.taken);
+		path_in(herr, sizeof(herr), "herr");
+		snprintf(said, sizeof(said), "%llu of the %llu samples the kernel took were lost",
+			 d.outcome.lost, d.outcome.taken);
+		EXPECT_TRUE(file_contains(herr, said));
+		EXPECT_TRUE(file_contains(herr, " would leave it half free"));
+	} else {
+		EXPECT_TRUE(d.total.samples >= d.outcome.taken);
+		EXPECT_TRUE(d.total.samples <= d.outcome.taken + 64);
+	}
 	record_doc_free(&d);
 }
 

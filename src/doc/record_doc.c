@@ -134,6 +134,8 @@ static json_t *outcome_json(const struct record_outcome *o)
 
 	if (j && o->not_looked_up)
 		json_object_set_new(j, "not_looked_up", json_integer((json_int_t)o->not_looked_up));
+	if (j && o->has_taken)
+		json_object_set_new(j, "taken", json_integer((json_int_t)o->taken));
 	if (j && o->has_exit) {
 		json_object_set_new(j, "exit_code", json_integer(o->exit_code));
 		json_object_set_new(j, "exit_signal", json_integer(o->exit_signal));
@@ -443,6 +445,7 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 	    (rc = want_ull(o, p, "process_gone", true, &r->process_gone, err, errsize)) ||
 	    (rc = want_ull(o, p, "before_exec", false, &r->before_exec, err, errsize)) ||
 	    (rc = want_ull(o, p, "not_looked_up", false, &r->not_looked_up, err, errsize)) ||
+	    (rc = want_ull(o, p, "taken", false, &r->taken, err, errsize)) ||
 	    (rc = rd_want_int(o, p, "processes", true, 0, INT_MAX, &r->nr_processes, err,
 			       errsize)) ||
 	    (rc = rd_want_int(o, p, "exit_code", false, -1, 255, &r->exit_code, err, errsize)) ||
@@ -450,6 +453,7 @@ static int read_outcome(json_t *o, struct record_outcome *r, char *err, size_t e
 		return rc;
 	if (!(r->wall_s >= 0) || !(r->exit_scan_s >= 0))
 		return ms_fail(err, errsize, -EBADMSG, "$.outcome: a negative time");
+	r->has_taken = json_object_get(o, "taken") != NULL;
 	r->has_exit = json_object_get(o, "exit_code") != NULL;
 	return 0;
 }
@@ -612,6 +616,10 @@ static int rowless_fit(const struct record_doc *d, char *err, size_t errsize)
 					    o->not_looked_up };
 	unsigned long long left = d->total.samples;
 	size_t i;
+
+	if (o->has_taken && o->lost > o->taken)
+		return ms_fail(err, errsize, -EBADMSG, "$.outcome: lost (%llu) is more than "
+			       "taken (%llu), the samples the kernel took", o->lost, o->taken);
 
 	for (i = 0; i < MS_ARRAY_SIZE(part); i++) {
 		if (part[i] > left)

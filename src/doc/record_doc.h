@@ -120,6 +120,11 @@ struct record_outcome {
 	unsigned long long process_gone; /* drained after their process ended */
 	unsigned long long before_exec; /* of an image their process exec'd from */
 	unsigned long long not_looked_up; /* a drain's time for lookups ran out first */
+	/* the samples the kernel took, from a counter beside the rings (sw and
+	 * pmu events with -c): total.samples + lost == taken when it is known
+	 * (has_taken), the accounting a reader can check */
+	bool has_taken;
+	unsigned long long taken;
 	int nr_processes;
 };
 

@@ -1732,9 +1732,11 @@ static void rings_close(struct rec *r)
 		aux_restarts += st->aux.restarts;
 		sampling_close(r->ring[k]);
 	}
-	if (exact)
+	if (exact) {
+		r->d->outcome.has_taken = true;
+		r->d->outcome.taken += count / r->o->period;
 		r->d->outcome.lost += count / r->o->period > got ? count / r->o->period - got : 0;
-	else
+	} else
 		r->d->outcome.lost += said;
 	r->nr_rings = 0;
 	if (aux_lost)
