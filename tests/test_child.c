@@ -261,9 +261,11 @@ TEST(terminal_read_from_background_ends_at_once)
 	EXPECT_EQ(rep.rc, 0);
 	EXPECT_TRUE(rep.res.needs_tty);
 	EXPECT_TRUE(!rep.res.timed_out);
-	EXPECT_TRUE(rep.wall_s < 2.0);
-	/* no spin: a spin burns about wall x 2 CPUs */
-	EXPECT_TRUE(rep.cpu_s < 1.0);
+	/* ends before the 10 s timeout, and without a spin, which burns about
+	 * wall x 2 CPUs until it (bounds that tell the bug from a slow host,
+	 * not a host's speed: 0.05 s here) */
+	EXPECT_TRUE(rep.wall_s < 9.0);
+	EXPECT_TRUE(rep.cpu_s < 2.0);
 	printf("  wall %.2f s, cpu %.2f s\n", rep.wall_s, rep.cpu_s);
 }
 
@@ -278,7 +280,7 @@ TEST(foreground_child_reads_the_terminal)
 	EXPECT_EQ(rep.rc, 0);
 	EXPECT_TRUE(!rep.res.needs_tty);
 	EXPECT_TRUE(WIFEXITED(rep.res.status) && WEXITSTATUS(rep.res.status) == 0);
-	EXPECT_TRUE(rep.wall_s < 5.0);
+	EXPECT_TRUE(rep.wall_s < 9.0); /* before the 10 s timeout */
 	EXPECT_TRUE(rep.tty_back);
 }
 
@@ -570,7 +572,7 @@ TEST(outlived_processes_are_counted)
 
 	ASSERT_EQ(run(kill_argv, true, 0, 0, &res), 0);
 	EXPECT_EQ(res.nr_outlived, 2);
-	EXPECT_TRUE(now_s() - t0 < 5);
+	EXPECT_TRUE(now_s() - t0 < 20); /* killed, not waited for: they sleep 30 s */
 	EXPECT_TRUE(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 	ASSERT_EQ(child_prepare(&c, wait_argv, &o), 0);
 	ASSERT_EQ(child_start(&c), 0);

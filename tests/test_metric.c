@@ -40,7 +40,10 @@ static void write_file(const char *path, long lines, size_t len, char c, const c
 
 static const char *tmp = "/tmp/mthpscope-test-metric.txt";
 
-/* ((a+)+)+b on one line of 1 MB of 'a': 23.5 s per 100 KB with glibc. */
+/* ((a+)+)+b on one line of 1 MB of 'a': 23.5 s per 100 KB with glibc. The
+ * time bounds of these tests tell a bounded match from a catastrophic one
+ * (minutes), with room for a slow or busy host (scripts/test-busy.sh):
+ * they are not speed goals. */
 TEST(nested_quantifiers_on_1mb_end_in_2s)
 {
 	struct bench_metric m;
@@ -54,7 +57,7 @@ TEST(nested_quantifiers_on_1mb_end_in_2s)
 	t0 = now_s();
 	err = bench_metric_extract(&m, tmp, &v, &line);
 	printf("  %.3f s, %s\n", now_s() - t0, strerror(-err));
-	EXPECT_TRUE(now_s() - t0 < 2.0);
+	EXPECT_TRUE(now_s() - t0 < 20.0);
 	EXPECT_TRUE(err == -ENOENT || err == -E2BIG || err == -ETIME);
 	bench_metric_free(&m);
 	unlink(tmp);
@@ -77,7 +80,7 @@ TEST(backtracking_hits_the_match_limit)
 	printf("  %.3f s, %s at line %ld\n", now_s() - t0, strerror(-err), line);
 	EXPECT_EQ(err, -E2BIG);
 	EXPECT_EQ(line, 1);
-	EXPECT_TRUE(now_s() - t0 < 2.0);
+	EXPECT_TRUE(now_s() - t0 < 20.0);
 	bench_metric_free(&m);
 	unlink(tmp);
 }
@@ -97,7 +100,7 @@ TEST(many_slow_lines_end_within_the_budget)
 	err = bench_metric_extract(&m, tmp, &v, &line);
 	printf("  %.3f s, %s at line %ld\n", now_s() - t0, strerror(-err), line);
 	EXPECT_TRUE(err == -ETIME || err == -ENOENT);
-	EXPECT_TRUE(now_s() - t0 < BENCH_METRIC_BUDGET_S + 1.0);
+	EXPECT_TRUE(now_s() - t0 < BENCH_METRIC_BUDGET_S + 10.0);
 	bench_metric_free(&m);
 	unlink(tmp);
 }
@@ -113,13 +116,13 @@ TEST(huge_repeat_compiles_and_matches_bounded)
 	int err;
 
 	ASSERT_EQ(bench_metric_parse("x=(a{1,1000}){1,1000}b", &m, why, sizeof(why)), 0);
-	EXPECT_TRUE(now_s() - t0 < 1.0);
+	EXPECT_TRUE(now_s() - t0 < 20.0); /* 106 s with glibc */
 	write_file(tmp, 2, 5000, 'a', "");
 	t0 = now_s();
 	err = bench_metric_extract(&m, tmp, &v, NULL);
 	printf("  %.3f s: %s\n", now_s() - t0, strerror(-err));
 	EXPECT_TRUE(err == -ENOENT || err == -E2BIG || err == -ETIME);
-	EXPECT_TRUE(now_s() - t0 < 2.0);
+	EXPECT_TRUE(now_s() - t0 < 20.0);
 	bench_metric_free(&m);
 	unlink(tmp);
 	EXPECT_EQ(bench_metric_parse("x=no group", &m, why, sizeof(why)), -EINVAL);
