@@ -138,7 +138,8 @@ int arch_derive(const struct arch_desc *d, double (*get)(const char *metric, voi
 const struct arch_formula *arch_common_formulas(void);
 
 /* Data TLB geometry from CPUID where x86 offers it (AMD leaves 0x80000005/6,
- * Intel leaf 0x18); -EOPNOTSUPP elsewhere. Entries 0 when not reported. */
+ * Intel leaf 0x18); -EOPNOTSUPP elsewhere, -ENODATA when the leaves list no
+ * data TLB (a VM's empty leaf). Entries 0 when not reported. */
 struct arch_tlb {
 	int l1d_4k, l1d_2m, l2_4k, l2_2m; /* entries */
 	const char *source;               /* "CPUID 0x80000005/0x80000006" */

@@ -513,8 +513,16 @@ int arch_tlb_geometry(struct arch_tlb *t)
 	if ((err = arch_cpu_id(&c)))
 		return err;
 	if (!strcmp(c.vendor, "AuthenticAMD") || !strcmp(c.vendor, "HygonGenuine"))
-		return amd_tlb(t);
-	if (!strcmp(c.vendor, "GenuineIntel"))
-		return intel_tlb(t);
-	return -EOPNOTSUPP;
+		err = amd_tlb(t);
+	else if (!strcmp(c.vendor, "GenuineIntel"))
+		err = intel_tlb(t);
+	else
+		return -EOPNOTSUPP;
+	/* a hypervisor may offer the leaf and leave it empty (a Firecracker
+	 * VM on a Sapphire Rapids host: leaf 0x18 lists no data TLB) */
+	if (!err && t->l1d_4k <= 0 && t->l2_4k <= 0) {
+		memset(t, 0, sizeof(*t));
+		return -ENODATA;
+	}
+	return err;
 }
