@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A/A pairs: two runs with identical settings, a minute apart, pairs FIRST..LAST
-# (the data of README "A/A on gains"). Each run's load average is logged.
+# (the data of doc/compare.md, "Drift-proof A/B"). Each run's load average is logged.
 #   scripts/aa-collect.sh BIN OUTDIR FIRST LAST [RUN-OPTIONS...]
 set -u
 bin=$1 out=$2 first=$3 last=$4

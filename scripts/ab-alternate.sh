@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A/B of two settings on this machine with several runs a side, run in turn
 # (A B A B ...), so that a change of the host during the series falls on both
-# sides; then `compare` with each side as a comma list of its runs (README
+# sides; then `compare` with each side as a comma list of its runs (doc/compare.md,
 # "Several runs a side"). For two kernels, reboot into each in turn and give
 # compare the lists yourself.
 #

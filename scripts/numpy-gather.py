@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A real program's TLB-bound work for `run -- CMD` (README, "Your own
+"""A real program's TLB-bound work for `run -- CMD` (doc/run.md, "Your own
 workload"): a random gather over a large NumPy array (Debian python3-numpy).
 Prints the program's own figure, for --metric:
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The TLB model against a measured staircase (README, "Validation of the TLB
-model"). From a `run --sweep` results file (each trial carries its layout's
+"""The TLB model against a measured staircase (doc/tlb-model.md,
+"Validation"). From a `run --sweep` results file (each trial carries its layout's
 model metrics tlb_entries_l1 / tlb_entries_l2) and `info --json` (the
 geometry: the table's capacities and CPUID's), per order:
 

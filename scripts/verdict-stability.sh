@@ -4,8 +4,8 @@
 # `mthpscope analyze --format json` N times and prints each run's verdict,
 # how often the most common one came out, and the precision of each run: the
 # widest 95 % CI of a gain, as its larger half-width in points of order 0's
-# time (what the verdict rests on; the README's goal: at most 5, or 3 on an
-# idle machine), and apart from it the half-width of order 0's own median CI
+# time (what the verdict rests on; issue 12's goal: at most 5, or 3 on an
+# idle machine; doc/analyze.md), and apart from it the half-width of order 0's own median CI
 # in % of that median (unpaired: it moves with the load between reps).
 #   scripts/verdict-stability.sh N [run options]     e.g. 20 --quick
 # Environment: MTHPSCOPE (binary, default build/mthpscope of this tree, else

@@ -25,7 +25,7 @@ done
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/list"
 for f in /usr/bin/mthpscope /usr/share/mthpscope/gnuplot/common.gp /usr/share/man/man1/mthpscope.1.gz \
 	/usr/share/man/man1/mthpscope-run.1.gz /usr/share/bash-completion/completions/mthpscope \
-	/usr/share/doc/mthpscope/README.md /usr/share/doc/mthpscope/copyright /usr/share/doc/mthpscope/changelog.gz; do
+	/usr/share/doc/mthpscope/README.md /usr/share/doc/mthpscope/run.md /usr/share/doc/mthpscope/copyright /usr/share/doc/mthpscope/changelog.gz; do
 	grep -qx "$f" "$tmp/list" || err "$f not in the package"
 done
 

@@ -402,8 +402,8 @@ static double runs_coverage(int nruns, double jump_p, int sims)
 	return (double)covered / sims;
 }
 
-/* The README's coverage figures for sides of several runs ("Several runs a
- * side"): normal run-to-run parts keep 95 %; jumps cost some. */
+/* The coverage figures for sides of several runs (doc/compare.md, "Several
+ * runs a side"): normal run-to-run parts keep 95 %; jumps cost some. */
 TEST(runs_a_side_coverage)
 {
 	double c3 = runs_coverage(3, 0, 1000), c5 = runs_coverage(5, 0, 1000);

@@ -7,7 +7,7 @@
 # corpora in tests/fuzz. Objects are cached next to the test's working directory, so a re-run only recompiles
 # what changed. FUZZ_RUNS (default 5000) bounds each target's executions,
 # FUZZ_SECONDS (default 30) its time. The long runs: tests/fuzz/run.sh NAME
-# 1000000 (README, "Fuzzing").
+# 1000000 (doc/safety.md, "Fuzzing").
 set -u
 src=${MTHPSCOPE_SRC:?}
 runs=${FUZZ_RUNS:-5000} secs=${FUZZ_SECONDS:-30}

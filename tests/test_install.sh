@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cmake --install into a scratch prefix: binary, gnuplot templates, man pages,
-# bash completion, README; the installed binary finds its templates and man
+# bash completion, README and the guides of doc/; the installed binary finds its templates and man
 # pages relative to itself (with $MTHPSCOPE_GNUPLOT_DIR still overriding).
 set -u
 export LC_ALL=C
@@ -27,6 +27,10 @@ done
 [ "$(ls "$p/share/man/man1" | wc -l)" = $(( $(echo $cmds | wc -w) + 1 )) ] || err "man1 holds $(ls "$p/share/man/man1")"
 cmp -s "$p/share/bash-completion/completions/mthpscope" "$build/completion/mthpscope" || err "completion not installed"
 cmp -s "$p/share/doc/mthpscope/README.md" "$src/README.md" || err "README not installed"
+for g in "$src"/doc/*.md; do
+	[ "$(basename "$g")" = ARCHITECTURE.md ] && continue
+	cmp -s "$p/share/doc/mthpscope/$(basename "$g")" "$g" || err "guide doc/$(basename "$g") not installed"
+done
 
 [ "$("$ib" --version)" = "$("$bin" --version)" ] || err "installed --version differs"
 "$ib" info >/dev/null || err "installed info: exit $?"

@@ -3,7 +3,7 @@
  * run --precision's sequential rule (src/analysis/precision.h): the look
  * schedule, the number of looks, the level and the width, with exact
  * values; $.precision written and read back; and the simulation behind the
- * README's coverage figures ("Precision on demand").
+ * coverage figures of doc/run.md ("Precision on demand").
  *
  * The simulation: paired log ratios of one order against order 0 with the
  * structure measured in data/vm-amd-epyc-6.18/stability/after (30 files

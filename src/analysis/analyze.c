@@ -435,7 +435,8 @@ static int choose_metric(struct ctx *c)
  * ratio of order k's time to order 0's cancels it; the gain is
  * 1 - exp(m), m the 10 % trimmed mean of the log ratios (as robust to a
  * disturbed burst as the median; on 40 recorded runs on this project's VM
- * its CIs were 28-31 % narrower: see the README), its CI a bootstrap that draws
+ * its CIs were 28-31 % narrower: see
+ * data/vm-amd-epyc-6.18/stability/after/PROVENANCE.md), its CI a bootstrap that draws
  * reps, then whole rounds inside them (all orders of a drawn round
  * together), and the test a Wilcoxon signed-rank test of the log ratios.
  */

@@ -66,7 +66,7 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 		if (x->interleaved && !x->placement_per_rep)
 			err = compare_add_warning(r, "%s predates per-rep placement: each order kept its "
 					  "physical memory for the whole run, so its gains carry a "
-					  "run-level placement effect that no CI shows (README, "
+					  "run-level placement effect that no CI shows (doc/run.md, "
 					  "\"Schedule\")", x->label);
 	for (const struct compare_input *x = a; !err && x; x = x == a ? b : NULL)
 		if (x->interrupted)

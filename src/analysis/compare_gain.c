@@ -26,7 +26,7 @@
  * part and the run-to-run part together, whatever the machine, so nothing
  * is assumed; with few runs the t quantile is large, and the CI honest
  * about it. It cannot show a change of the machine between the sides when
- * each side's runs were run together: alternate them (README).
+ * each side's runs were run together: alternate them (doc/compare.md).
  */
 #include <errno.h>
 #include <math.h>

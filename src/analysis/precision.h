@@ -8,8 +8,8 @@
  * the moment the data happen to look least noisy (a low spread among the
  * reps drawn so far), so the CIs a run stops on are too narrow: on this
  * data's structure (paired log ratios with rep-to-rep drift) the naive rule
- * covers well below 95 % (tests/test_precision.c, README "Precision on
- * demand").
+ * covers well below 95 % (tests/test_precision.c, doc/run.md "Precision
+ * on demand").
  *
  * The rule, Bonferroni over looks:
  * - no look before PRECISION_MIN_REPS reps (a CI over fewer reps has a

@@ -3,7 +3,7 @@
  * A user's TLB geometry (--tlb-geometry FILE): "key = value" lines, '#'
  * starts a comment, blank lines are ignored. Strict: an unknown key, a key
  * given twice, a value out of range or a missing required key is refused
- * with the line and the key named. The format (README, "TLB model"):
+ * with the line and the key named. The format (doc/tlb-model.md):
  *
  *   name = my-vm                 required: [a-z0-9._-], at most 31 characters
  *   desc = Zen 4 as the VM says  optional

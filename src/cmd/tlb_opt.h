@@ -21,7 +21,7 @@
 	"the CPU whose TLB the model uses: a name of '--tlb-model list', 'cpuid' (this host's " \
 	"CPUID figures), or 'list' to print every model with its sources"
 #define TLB_OPT_GEOMETRY_HELP                                                              \
-	"a TLB geometry of your own: 'key = value' lines (README, \"TLB model\")"
+	"a TLB geometry of your own: 'key = value' lines (doc/tlb-model.md)"
 /* The two rows, bound to the struct tlb_opt member m of struct T. */
 #define TLB_OPT_ROWS(T, m)                                                                 \
 	{ "tlb-model", 0, "NAME", TLB_OPT_MODEL_HELP, CLI_ROW_CB(T, m, tlb_opt_model_cb) },  \

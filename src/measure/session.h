@@ -49,7 +49,8 @@
  * 0.15 s each (9 rounds) take about the time of 10 x 0.5 s (populating 16 MiB
  * at 9 orders costs ~40 ms a rep) and gave CI half-widths of 2.6 points
  * (median; 3.8 the widest) against 3.2 (5.1) for 10 x 0.5 s, measured side
- * by side on the same machine and load: see the README.
+ * by side on the same machine and load: see
+ * data/vm-amd-epyc-6.18/stability/after/PROVENANCE.md.
  */
 #define SESSION_INTERLEAVED_REPS 30
 #define SESSION_INTERLEAVED_TRIAL_NS 0.15e9
