@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "cli.h"
 #include "collapse.h"
+#include "collapse_replay.h"
 #include "collapse_report.h"
 #include "commands.h"
 #include "counters.h"
@@ -38,6 +39,15 @@ struct collapse_cmd_opts {
 	unsigned long long span;
 	double timeout_s;
 	unsigned hold_s;
+	/* --replay */
+	int replay;              /* index into replay_words, -1: a real collapse */
+	bool mpn_given, fill_given, span_given, seed_given;
+	struct collapse_replay_opts rp;
+};
+
+/* The policies of collapse --replay (src/analysis/replay.h). */
+static const char *const replay_words[] = {
+	"merged", "pache-v1", "jain", "merged-defer", "pache-v1-defer", "jain-defer", NULL,
 };
 
 /* --max-ptes-none N[,N...]: the field is the whole struct collapse_cmd_opts. */
@@ -51,6 +61,7 @@ static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
 	if (!copy)
 		return -1;
 	o->nr_mpn = 0;
+	o->mpn_given = true;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long v;
 
@@ -110,9 +121,10 @@ static const struct cli_cmd collapse_cli = {
 		  "sweep (default: that largest value, the kernel default)",
 		  CLI_ROW_CB_ALL(struct collapse_cmd_opts, parse_mpn) },
 		{ "fill", 'f', "PCT", "percent of each PMD's pages faulted (default 50)",
-		  .type = CLI_DOUBLE, CO(cfg.fill), .dmin = 0, .dmax = 100, .div = 100.0 },
+		  .type = CLI_DOUBLE, CO(cfg.fill), .dmin = 0, .dmax = 100, .div = 100.0,
+		  CLI_GIVEN(struct collapse_cmd_opts, fill_given) },
 		{ "span", 's', "SIZE", "span, a multiple of the PMD size (default 64M)",
-		  .type = CLI_SIZE, CO(span) },
+		  .type = CLI_SIZE, CO(span), CLI_GIVEN(struct collapse_cmd_opts, span_given) },
 		{ "interval", 'i', "MS", "sampling interval in ms (default 100)",
 		  .type = CLI_INT, CO(cfg.interval_ms), .imin = 1, .imax = 60000 },
 		{ "timeout", 't', "S", "stop waiting for a steady histogram after S seconds "
@@ -122,7 +134,8 @@ static const struct cli_cmd collapse_cli = {
 		  "chase-tlb before (an identical span at order 0) and after the collapse",
 		  .type = CLI_FLAG, CO(measure) },
 		{ "seed", 0, "N", "seed of the hole pattern (default 1)",
-		  .type = CLI_INT, CO(cfg.seed), .imin = 0, .imax = LONG_MAX },
+		  .type = CLI_INT, CO(cfg.seed), .imin = 0, .imax = LONG_MAX,
+		  CLI_GIVEN(struct collapse_cmd_opts, seed_given) },
 		{ "scan-sleep", 0, "MS", "khugepaged/scan_sleep_millisecs while running (default 10)",
 		  .type = CLI_INT, CO(cfg.scan_sleep_ms), .imin = 0, .imax = 600000 },
 		{ "pages-to-scan", 0, "N",
@@ -141,6 +154,21 @@ static const struct cli_cmd collapse_cli = {
 		{ "plot", 0, "DIR", "plot order mass over time (stacked areas) with gnuplot: "
 				    "DIR/collapse.png (as 'mthpscope plot' does from the JSON)",
 		  .type = CLI_OUTPUT_DIR, CO(plot) },
+		{ "replay", 0, "POLICY",
+		  "no kernel: replay a khugepaged policy model on a presence map (merged: the 7.x "
+		  "kernel's; pache-v1; jain; each also POLICY-defer); needs no root",
+		  CLI_ROW_WORD(struct collapse_cmd_opts, replay, replay_words) },
+		{ "presence", 0, "FILE",
+		  "--replay: the map of 'scan --presence FILE' (default: the pattern --fill, --span "
+		  "and --seed give, as collapse faults it)", .type = CLI_PATH, CO(rp.presence) },
+		{ "passes", 0, "N", "--replay: khugepaged full scans to replay (default 4)",
+		  CLI_ROW_INT(struct collapse_cmd_opts, rp.passes, 1, 1000) },
+		{ "min-order", 0, "N", "--replay: the smallest mTHP order collapse makes: 2 "
+				       "(default), 3 or 4",
+		  CLI_ROW_INT(struct collapse_cmd_opts, rp.min_order, 2, 4) },
+		{ "tlb-model", 0, "LIST", "--replay: the CPU models whose TLB entries are given: all "
+					  "(default) or NAME[,NAME...] of 'info --tlb-model list'",
+		  .type = CLI_STRING, CO(rp.tlb_models), .imin = 1 },
 		CLI_END,
 	},
 };
@@ -371,6 +399,43 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 	return rc;
 }
 
+/* collapse --replay: what a real collapse only takes is refused, then the
+ * model runs: an exit status. */
+static int replay_cmd(struct collapse_cmd_opts *o)
+{
+	const char *bad = NULL;
+
+	if (o->cfg.mode != COLLAPSE_KHUGEPAGED)
+		bad = "--mode madvise";
+	else if (o->measure)
+		bad = "--measure";
+	else if (o->hold_s)
+		bad = "--hold";
+	else if (o->output)
+		bad = "--output";
+	else if (o->plot)
+		bad = "--plot";
+	else if (o->cfg.interval_ms != 100 || o->timeout_s != 60 || o->cfg.scan_sleep_ms != 10 ||
+		 o->cfg.pages_to_scan)
+		bad = "--interval, --timeout, --scan-sleep or --pages-to-scan";
+	else if (o->rp.presence && (o->fill_given || o->span_given || o->seed_given))
+		bad = "--fill, --span or --seed with --presence";
+	if (bad) {
+		ms_err("collapse: --replay runs no kernel: %s does not apply", bad);
+		return MS_EXIT_USAGE;
+	}
+	o->rp.policy = replay_words[o->replay];
+	o->rp.orders = o->orders;
+	o->rp.mpn = o->mpn;
+	o->rp.nr_mpn = o->nr_mpn;
+	o->rp.mpn_given = o->mpn_given;
+	o->rp.fill = o->cfg.fill;
+	o->rp.span = o->span;
+	o->rp.seed = o->cfg.seed;
+	o->rp.json = o->format == REPORT_JSON;
+	return collapse_replay(&o->rp);
+}
+
 static int collapse_cmd(int argc, char **argv)
 {
 	struct collapse_cmd_opts o = {
@@ -381,6 +446,8 @@ static int collapse_cmd(int argc, char **argv)
 		.timeout_s = 60,
 		.nr_mpn = 1,
 		.format = REPORT_TEXT,
+		.replay = -1,
+		.rp = { .passes = 4, .min_order = 2, .tlb_models = "all" },
 	};
 	struct collapse_env env;
 	struct collapse_doc cd = { 0 };
@@ -391,6 +458,13 @@ static int collapse_cmd(int argc, char **argv)
 	o.nr_mpn = 1;
 	if ((i = cli_parse_no_args(&collapse_cli, argc, argv, &o)) >= 0)
 		return i;
+	if (o.replay >= 0)
+		return replay_cmd(&o);
+	if (o.rp.presence || o.rp.passes != 4 || o.rp.min_order != 2 ||
+	    strcmp(o.rp.tlb_models, "all")) {
+		ms_err("collapse: --presence, --passes, --min-order and --tlb-model go with --replay");
+		return MS_EXIT_USAGE;
+	}
 	o.json = o.format == REPORT_JSON;
 	o.report = stdout;
 	if (o.output && atomic_output_fd(o.output) == STDOUT_FILENO) {

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "collapse_doc.h"
+#include "collapse_pattern.h"
 #include "folio.h"
 #include "thp.h"
 
@@ -144,16 +145,8 @@ struct collapse_env {
 int collapse_prepare(const struct collapse_config *cfg, struct collapse_env *env, char *why,
 		     size_t why_size);
 
-/*
- * The hole pattern: for each PMD, exactly round(fill * pmd_pages) present
- * pages (so every PMD has the same number of empty PTEs, which is what
- * max_ptes_none is compared against), laid out as alternating runs of holes
- * and present pages whose lengths are drawn at every scale from 1 page to
- * the whole PMD. Same seed, same pattern. 'present' has span_pages bytes,
- * 1 = faulted.
- */
-void collapse_pattern(uint64_t seed, double fill, size_t span_pages, unsigned pmd_pages,
-		      unsigned char *present);
+/* The hole pattern: collapse_pattern() (collapse_pattern.h, src/analysis/),
+ * shared with the replay model. */
 
 /* A span mapped for one run: PMD-aligned, faulted at order 0 per pattern. */
 struct collapse_span {

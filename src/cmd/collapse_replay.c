@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* collapse --replay (collapse_replay.h). */
+#include "collapse_replay.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "presence_doc.h"
+#include "replay.h"
+#include "replay_report.h"
+#include "tlb_model.h"
+
+#define MAX_MODELS 32
+
+/* --tlb-model all or a comma list of the table's names: 0 or an exit status. */
+static int pick_models(const char *arg, const struct tlb_geometry **out, size_t *nr)
+{
+	char *copy, *tok, *save = NULL;
+	size_t i;
+	int rc = 0;
+
+	*nr = 0;
+	if (!strcmp(arg, "all")) {
+		for (i = 0; tlb_geometries[i] && *nr < MAX_MODELS; i++)
+			out[(*nr)++] = tlb_geometries[i];
+		return 0;
+	}
+	if (!(copy = strdup(arg)))
+		return MS_EXIT_FAIL;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		const struct tlb_geometry *g = tlb_geometry_find(tok);
+
+		if (!g) {
+			ms_err("collapse: --tlb-model: no model '%s' ('mthpscope info --tlb-model "
+			       "list' lists them; or all)", tok);
+			rc = MS_EXIT_USAGE;
+		} else if (*nr < MAX_MODELS) {
+			out[(*nr)++] = g;
+		}
+	}
+	free(copy);
+	if (!rc && !*nr) {
+		ms_err("collapse: --tlb-model: no model named");
+		rc = MS_EXIT_USAGE;
+	}
+	return rc;
+}
+
+/* The map to replay: the presence file, or the pattern collapse faults. */
+static int load_map(const struct collapse_replay_opts *o, struct replay_map *m,
+		    struct presence_doc *pd)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	unsigned shift = 0;
+	char why[640];
+	int err;
+
+	if (o->presence) {
+		if ((err = presence_doc_load(o->presence, pd, why, sizeof(why)))) {
+			ms_err("collapse: %s", why);
+			return err == -ENOMEM ? MS_EXIT_FAIL : MS_EXIT_USAGE;
+		}
+		if (!pd->nr_ranges) {
+			ms_err("collapse: %s: no range with a present page", o->presence);
+			return MS_EXIT_USAGE;
+		}
+		err = replay_map_from_presence(pd, m);
+	} else {
+		while ((1L << shift) < ps)
+			shift++;
+		if (!o->span || o->span % ((unsigned long long)ps << (shift - 3))) {
+			ms_err("collapse: --span must be a multiple of the PMD size (%llu KiB)",
+			       ((unsigned long long)ps << (shift - 3)) >> 10);
+			return MS_EXIT_USAGE;
+		}
+		err = replay_map_synthetic(o->seed, o->fill, (size_t)(o->span >> shift), shift,
+					   (int)shift - 3, m);
+	}
+	if (err) {
+		ms_err("collapse: the map: %s", strerror(-err));
+		return MS_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* Every max_ptes_none run into runs[] (states allocated): 0 or an exit status. */
+static int run_all(const struct collapse_replay_opts *o, const struct replay_map *m,
+		   struct replay_params *p, struct replay_report_run *runs, int *mpn)
+{
+	char why[256];
+	int i, err;
+
+	for (i = 0; i < o->nr_mpn; i++) {
+		struct replay_state *st = calloc((size_t)o->passes + 1, sizeof(*st));
+
+		if (!st)
+			return MS_EXIT_FAIL;
+		runs[i].states = st;
+		p->max_ptes_none = o->mpn_given ? o->mpn[i] : (int)m->pmd_pages - 1;
+		mpn[i] = p->max_ptes_none;
+		runs[i].max_ptes_none = p->max_ptes_none;
+		err = replay_run(m, p, o->passes, st, &runs[i].rewritten, why, sizeof(why));
+		if (err) {
+			ms_err("collapse: --replay: %s", why);
+			return err == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
+static void print(const struct replay_report *rep, bool json)
+{
+	json_t *doc;
+
+	if (!json) {
+		replay_report_text(rep, stdout);
+		return;
+	}
+	if (!(doc = replay_report_json(rep))) {
+		ms_err("collapse: out of memory");
+		return;
+	}
+	json_dumpf(doc, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(doc);
+}
+
+int collapse_replay(const struct collapse_replay_opts *o)
+{
+	const struct tlb_geometry *models[MAX_MODELS];
+	struct replay_report_run runs[32] = { 0 };
+	struct replay_params p = { .min_order = o->min_order };
+	struct presence_doc pd = { 0 };
+	struct replay_map m = { 0 };
+	struct replay_report rep;
+	size_t nr_models = 0;
+	int i, rc, mpn[32];
+
+	if (replay_policy_parse(o->policy, &p.policy, &p.defer)) {
+		ms_err("collapse: --replay: no policy '%s' (merged, pache-v1, jain, each also "
+		       "with -defer)", o->policy);
+		return MS_EXIT_USAGE;
+	}
+	if ((rc = pick_models(o->tlb_models, models, &nr_models)) || (rc = load_map(o, &m, &pd)))
+		goto out;
+	p.orders = o->orders.all ? ((1UL << (m.pmd_order + 1)) - 1) & ~3UL
+				 : folio_orders_mask(&o->orders);
+	if ((rc = run_all(o, &m, &p, runs, mpn)))
+		goto out;
+	rep = (struct replay_report){ .policy = o->policy, .orders = p.orders,
+				      .min_order = o->min_order, .passes = o->passes,
+				      .presence = o->presence,
+				      .command = pd.command[0] ? pd.command : NULL,
+				      .fill = o->fill, .span = o->span, .seed = o->seed,
+				      .page_shift = m.page_shift, .pmd_order = m.pmd_order,
+				      .nr_ranges = m.nr_ranges, .models = models,
+				      .nr_models = nr_models, .runs = runs,
+				      .nr_runs = (size_t)o->nr_mpn };
+	print(&rep, o->json);
+out:
+	for (i = 0; i < 32; i++)
+		free((void *)runs[i].states);
+	replay_map_free(&m);
+	presence_doc_free(&pd);
+	return rc;
+}

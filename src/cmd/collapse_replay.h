@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * collapse --replay POLICY: the policy model over a presence map
+ * (src/analysis/replay.h) instead of the kernel. A part of cmd_collapse.c:
+ * the same --orders, --max-ptes-none, --fill, --span and --seed (the
+ * pattern collapse faults), so that a replay and a real run of one
+ * command line can be set side by side; no root, no sysfs write.
+ */
+#ifndef COLLAPSE_REPLAY_H
+#define COLLAPSE_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "folio_types.h"
+
+struct collapse_replay_opts {
+	const char *policy;      /* --replay (NULL: a real collapse) */
+	const char *presence;    /* --presence FILE (NULL: the pattern) */
+	const char *tlb_models;  /* --tlb-model all | NAME[,NAME...] */
+	int passes, min_order;
+	/* the collapse options it shares */
+	struct folio_orders orders;
+	const int *mpn;
+	int nr_mpn;
+	bool mpn_given;
+	double fill;
+	unsigned long long span, seed;
+	bool json;
+};
+
+/* The replay, printed: an exit status. */
+int collapse_replay(const struct collapse_replay_opts *o);
+
+#endif
