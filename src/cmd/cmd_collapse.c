@@ -72,8 +72,9 @@ static int parse_mpn(const struct cli_cmd *cmd, const char *arg, void *field)
 		}
 		/* the kernel takes 0 .. pages per PMD - 1: a page table page
 		 * holds page size / 8 entries (511 with 4K pages, 2047 with
-		 * 16K, 8191 with 64K) */
-		if (cli_parse_long("max-ptes-none", tok, 0, sysconf(_SC_PAGESIZE) / 8 - 1, &v)) {
+		 * 16K, 8191 with 64K); this host's limit is checked once
+		 * --replay (whose map may have another page size) is known */
+		if (cli_parse_long("max-ptes-none", tok, 0, 65536 / 8 - 1, &v)) {
 			rc = -1;
 			break;
 		}
@@ -166,6 +167,9 @@ static const struct cli_cmd collapse_cli = {
 		{ "min-order", 0, "N", "--replay: the smallest mTHP order collapse makes: 2 "
 				       "(default), 3 or 4",
 		  CLI_ROW_INT(struct collapse_cmd_opts, rp.min_order, 2, 4) },
+		{ "page-size", 0, "BYTES", "--replay without --presence: the pattern's page size, "
+					   "4096, 16384 or 65536 (default: this host's)",
+		  .type = CLI_SIZE, CO(rp.page_size), .imin = 4096 },
 		{ "tlb-model", 0, "LIST", "--replay: the CPU models whose TLB entries are given: all "
 					  "(default) or NAME[,NAME...] of 'info --tlb-model list'",
 		  .type = CLI_STRING, CO(rp.tlb_models), .imin = 1 },
@@ -418,8 +422,9 @@ static int replay_cmd(struct collapse_cmd_opts *o)
 	else if (o->cfg.interval_ms != 100 || o->timeout_s != 60 || o->cfg.scan_sleep_ms != 10 ||
 		 o->cfg.pages_to_scan)
 		bad = "--interval, --timeout, --scan-sleep or --pages-to-scan";
-	else if (o->rp.presence && (o->fill_given || o->span_given || o->seed_given))
-		bad = "--fill, --span or --seed with --presence";
+	else if (o->rp.presence &&
+		 (o->fill_given || o->span_given || o->seed_given || o->rp.page_size))
+		bad = "--fill, --span, --seed or --page-size with --presence";
 	if (bad) {
 		ms_err("collapse: --replay runs no kernel: %s does not apply", bad);
 		return MS_EXIT_USAGE;
@@ -460,9 +465,16 @@ static int collapse_cmd(int argc, char **argv)
 		return i;
 	if (o.replay >= 0)
 		return replay_cmd(&o);
-	if (o.rp.presence || o.rp.passes != 4 || o.rp.min_order != 2 ||
+	for (i = 0; i < o.nr_mpn; i++)
+		if (o.mpn[i] > sysconf(_SC_PAGESIZE) / 8 - 1) {
+			ms_err("invalid --max-ptes-none value '%d' (an integer from 0 to %ld)",
+			       o.mpn[i], sysconf(_SC_PAGESIZE) / 8 - 1);
+			return MS_EXIT_USAGE;
+		}
+	if (o.rp.presence || o.rp.passes != 4 || o.rp.page_size || o.rp.min_order != 2 ||
 	    strcmp(o.rp.tlb_models, "all")) {
-		ms_err("collapse: --presence, --passes, --min-order and --tlb-model go with --replay");
+		ms_err("collapse: --presence, --passes, --min-order, --page-size and --tlb-model go "
+		       "with --replay");
 		return MS_EXIT_USAGE;
 	}
 	o.json = o.format == REPORT_JSON;

@@ -55,7 +55,7 @@ static int pick_models(const char *arg, const struct tlb_geometry **out, size_t 
 static int load_map(const struct collapse_replay_opts *o, struct replay_map *m,
 		    struct presence_doc *pd)
 {
-	long ps = sysconf(_SC_PAGESIZE);
+	long ps = o->page_size ? (long)o->page_size : sysconf(_SC_PAGESIZE);
 	unsigned shift = 0;
 	char why[640];
 	int err;
@@ -71,6 +71,10 @@ static int load_map(const struct collapse_replay_opts *o, struct replay_map *m,
 		}
 		err = replay_map_from_presence(pd, m);
 	} else {
+		if (ps != 4096 && ps != 16384 && ps != 65536) {
+			ms_err("collapse: --page-size is 4096, 16384 or 65536, not %ld", ps);
+			return MS_EXIT_USAGE;
+		}
 		while ((1L << shift) < ps)
 			shift++;
 		if (!o->span || o->span % ((unsigned long long)ps << (shift - 3))) {

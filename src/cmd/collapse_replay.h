@@ -19,6 +19,7 @@ struct collapse_replay_opts {
 	const char *presence;    /* --presence FILE (NULL: the pattern) */
 	const char *tlb_models;  /* --tlb-model all | NAME[,NAME...] */
 	int passes, min_order;
+	unsigned long long page_size; /* --page-size (0: this host's) */
 	/* the collapse options it shares */
 	struct folio_orders orders;
 	const int *mpn;
