@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "folio.h"
+#include "presence.h"
 #include "report.h"
 #include "results.h"
 #include "scan.h"
@@ -22,7 +23,9 @@
 #include "scan_tlb.h"
 #include "tlb_host.h"
 #include "tlb_model.h"
+#include "thp.h"
 #include "tlb_opt.h"
+#include "topo.h"
 
 #define SCAN_MAX_MODELS 2 /* this CPU's, and one what-if */
 
@@ -39,6 +42,7 @@ struct scan_cmd_opts {
 	struct tlb_opt tlb;    /* --tlb-model / --tlb-geometry: a what-if */
 	const struct tlb_geometry *models[SCAN_MAX_MODELS];
 	int nr_models;
+	const char *presence;  /* --presence FILE */
 };
 
 static int add_pid(struct scan_cmd_opts *c, int pid)
@@ -169,6 +173,11 @@ static const struct cli_cmd scan_cli = {
 				  "from the physical layout and the CPU's TLB geometry)",
 		  .type = CLI_FLAG, SC(tlb_host) },
 		TLB_OPT_ROWS(struct scan_cmd_opts, tlb),
+		{ "presence", 0, "FILE",
+		  "write the presence map of one --pid instead (mthpscope.presence/1, atomically; "
+		  "'-': stdout): per PMD range of its anonymous memory the present pages, their "
+		  "folio orders and PFNs, for 'collapse --replay'", .type = CLI_OUTPUT_FILE,
+		  SC(presence) },
 		CLI_END,
 	},
 };
@@ -469,6 +478,12 @@ static int check_opts(struct scan_cmd_opts *c)
 		ms_err("scan: --pid and --cgroup exclude each other");
 		return MS_EXIT_USAGE;
 	}
+	if (c->presence && (c->nr_pids != 1 || c->cgroup || c->interval_ms || c->rollup ||
+			    c->json || c->o.layout || c->count_given)) {
+		ms_err("scan: --presence maps one --pid PID (no --cgroup, --interval, --count, "
+		       "--rollup, --format json or --tlb)");
+		return MS_EXIT_USAGE;
+	}
 	if (c->count_given && c->count > 1 && !c->interval_ms) {
 		ms_err("scan: --count needs --interval");
 		return MS_EXIT_USAGE;
@@ -551,6 +566,50 @@ static int take_samples(struct scan_cmd_opts *c, json_t *samples)
 	return rc;
 }
 
+/* scan --presence FILE: the one process's map, written: an exit status. */
+static int write_presence(const struct scan_cmd_opts *c)
+{
+	struct presence_doc d;
+	struct topo_info t;
+	struct thp_settings s;
+	char path[64], msg[256];
+	json_t *doc = NULL;
+	FILE *f;
+	int err, rc = MS_EXIT_OK;
+
+	if ((err = presence_doc_init(&d, (unsigned)sysconf(_SC_PAGESIZE)))) {
+		ms_err("scan: --presence: pages of %ld bytes have no presence map",
+		       sysconf(_SC_PAGESIZE));
+		return MS_EXIT_ENV;
+	}
+	if (!topo_describe(&t) && !thp_read(&s)) {
+		results_host_describe(&d.host, &t, &s);
+		d.has_host = true;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", c->pids[0]);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(d.command, sizeof(d.command), f))
+			d.command[strcspn(d.command, "\n")] = '\0';
+		fclose(f);
+	}
+	if ((err = presence_capture(c->pids[0], &d))) {
+		folio_strerror(err, msg, sizeof(msg));
+		ms_err("scan: --presence: pid %d: %s", c->pids[0], msg);
+		rc = err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
+	} else if (presence_doc_json(&d, &doc)) {
+		ms_err("scan: out of memory");
+		rc = MS_EXIT_FAIL;
+	} else if (cli_write_doc("scan", c->presence, doc, JSON_COMPACT)) {
+		rc = MS_EXIT_FAIL;
+	} else if (strcmp(c->presence, "-")) {
+		ms_note("scan: wrote %s: %zu PMD ranges of pid %d (%s)", c->presence, d.nr_ranges,
+			c->pids[0], d.command);
+	}
+	json_decref(doc);
+	presence_doc_free(&d);
+	return rc;
+}
+
 static int scan_cmd(int argc, char **argv)
 {
 	struct scan_cmd_opts c = { .count = 1, .format = REPORT_TEXT };
@@ -591,6 +650,11 @@ static int scan_cmd(int argc, char **argv)
 	rc = check_targets(&c);
 	if (rc)
 		goto out;
+	if (c.presence) {
+		if (!(rc = cli_check_outputs(&scan_cli, &c)))
+			rc = write_presence(&c);
+		goto out;
+	}
 	if (c.json)
 		doc = scan_doc_new(&c.o, c.interval_ms, &samples);
 	if ((rc = take_samples(&c, samples)))

@@ -80,6 +80,18 @@ int presence_doc_add_folio(struct presence_doc *d, unsigned offset, unsigned pag
 	return 0;
 }
 
+int presence_doc_set_pmd(struct presence_doc *d, unsigned long long pfn)
+{
+	struct presence_range *r = d->nr_ranges ? &d->ranges[d->nr_ranges - 1] : NULL;
+
+	if (!r || r->nr_folios || r->lo || r->hi != pmd_pages_of(d) || pfn % pmd_pages_of(d) ||
+	    pfn > (unsigned long long)PFN_MAX)
+		return -EINVAL;
+	r->pmd_mapped = true;
+	r->pmd_pfn = pfn;
+	return 0;
+}
+
 void presence_doc_free(struct presence_doc *d)
 {
 	size_t i;

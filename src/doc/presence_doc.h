@@ -74,6 +74,9 @@ int presence_doc_add_range(struct presence_doc *d, unsigned long long addr, unsi
 			   unsigned hi);
 int presence_doc_add_folio(struct presence_doc *d, unsigned offset, unsigned pages, int order,
 			   unsigned long long pfn);
+/* The last range is mapped by one PMD at pfn (a multiple of the PMD's pages)
+ * and covers its whole range: -EINVAL otherwise, or when it has rows. */
+int presence_doc_set_pmd(struct presence_doc *d, unsigned long long pfn);
 void presence_doc_free(struct presence_doc *d);
 
 /* The writer: new reference in *out. 0 or -ENOMEM. */
