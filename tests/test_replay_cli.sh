@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# collapse --replay and scan --presence from the command line: the model's
+# output for collapse's own pattern, usage errors (exit 2) for bad policies,
+# options of a real collapse, bad presence documents; and a real presence map
+# of tests/helper_alloc (4 MiB, MADV_NOHUGEPAGE: two whole PMD ranges at
+# order 0) replayed to PMD folios (root: PFNs; SKIP otherwise).
+set -u
+export LC_ALL=C
+bin=${MTHPSCOPE_BIN:?}
+helper=$(dirname "$bin")/tests/helper_alloc
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+expect_eq() { # what got want
+	if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1"; fi
+}
+usage() { # what args...: exit 2 and a message naming the problem
+	local what=$1
+	shift
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	expect_eq "$what: exit" "$?" 2
+}
+
+# 1. the pattern of a recorded guest cell (data/guest-collapse-7.3.4-amd64):
+#    the kernel's mass, labelled model, every table CPU by default
+"$bin" collapse --replay merged --fill 25 --span 8M --orders 2-9 --max-ptes-none 0,511 \
+	--passes 2 --json >"$tmp/r.json" 2>"$tmp/r.err"
+expect_eq "replay exit" "$?" 0
+expect_eq "replay schema" "$(jq -r .schema "$tmp/r.json")" mthpscope.replay/1
+expect_eq "replay computed_by" "$(jq -r .computed_by "$tmp/r.json")" model
+expect_eq "replay mass at 0" "$(jq -c '.runs[0].passes[-1].pages' "$tmp/r.json")" \
+	'{"0":44,"2":36,"3":96,"4":176,"5":96,"6":64}'
+expect_eq "replay mass at 511" "$(jq -c '.runs[1].passes[-1].pages' "$tmp/r.json")" '{"9":2048}'
+expect_eq "replay growth at 511" "$(jq '.runs[1].passes[-1].rss_growth_pct' "$tmp/r.json")" 300
+expect_eq "every table model" "$(jq '.runs[0].passes[0].tlb | length' "$tmp/r.json")" \
+	"$("$bin" info --tlb-model list --json | jq '.models | length')"
+"$bin" collapse --replay merged --fill 50 --span 4M --max-ptes-none 128 --tlb-model zen4 \
+	>"$tmp/r.txt" 2>&1
+expect_eq "text exit" "$?" 0
+grep -q "defaulting to 0" "$tmp/r.txt" || { echo "FAIL: no kernel warning at 128"; fail=1; }
+grep -q "(model)" "$tmp/r.txt" || { echo "FAIL: the text is not labelled model"; fail=1; }
+
+# 2. usage errors
+usage "unknown policy" collapse --replay pache
+usage "passes 0" collapse --replay merged --passes 0
+usage "min order 5" collapse --replay merged --min-order 5
+usage "min order 1" collapse --replay jain --min-order 1
+usage "unknown model" collapse --replay merged --tlb-model nosuchcpu
+usage "--measure" collapse --replay merged --measure
+usage "--mode madvise" collapse --replay merged --mode madvise
+usage "-o" collapse --replay merged -o "$tmp/x.json"
+usage "--presence without --replay" collapse --presence "$tmp/r.json"
+usage "--passes without --replay" collapse --passes 3
+usage "page size" collapse --replay merged --page-size 8192
+usage "span not PMD" collapse --replay merged --span 3M
+usage "mpn over 16K pages' limit" collapse --replay merged --page-size 16384 --max-ptes-none 2048
+usage "another document" collapse --replay merged --presence "$tmp/r.json"
+grep -q "scan --presence" "$tmp/err" || { echo "FAIL: another document: $(cat "$tmp/err")"; fail=1; }
+printf '{"schema": "mthpscope.presence/1", "tool": {"name": "mthpscope"' >"$tmp/trunc.json"
+usage "truncated" collapse --replay merged --presence "$tmp/trunc.json"
+grep -q "truncated JSON" "$tmp/err" || { echo "FAIL: truncated: $(cat "$tmp/err")"; fail=1; }
+cat >"$tmp/p16k.json" <<'EOT'
+{"schema": "mthpscope.presence/1", "tool": {"name": "mthpscope", "version": "t"},
+ "source": {"pid": 0}, "page_size": 16384, "pmd_order": 11, "ranges": []}
+EOT
+usage "empty map" collapse --replay merged --presence "$tmp/p16k.json"
+usage "--fill with --presence" collapse --replay merged --presence "$tmp/p16k.json" --fill 20
+usage "presence with --pid twice" scan --presence "$tmp/p.json" -p 1 -p 2
+usage "presence with --json" scan --presence "$tmp/p.json" -p 1 --json
+usage "presence without --pid" scan --presence "$tmp/p.json"
+
+# 3. a real process's map (root)
+"$helper" 4 nohuge sleep=30000 pidfile="$tmp/pid" >/dev/null &
+for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
+pid=$(cat "$tmp/pid" 2>/dev/null)
+"$bin" scan --pid "$pid" --presence "$tmp/p.json" 2>"$tmp/p.err"
+rc=$?
+if [ "$rc" = 3 ]; then
+	echo "SKIP: scan --presence cannot see PFNs here: $(head -1 "$tmp/p.err")"
+	[ "$fail" = 0 ] && exit 77
+	exit 1
+fi
+expect_eq "scan --presence exit" "$rc" 0
+full=$(printf 'f%.0s' $(seq 128))
+expect_eq "two whole order-0 ranges" \
+	"$(jq --arg f "$full" '[.ranges[] | select(.present == $f and .lo == 0 and .hi == 512
+		and ([.folios[][2]] | all(. == 0)))] | length' "$tmp/p.json")" 2
+expect_eq "the command" "$(jq -r .source.command "$tmp/p.json")" helper_alloc
+"$bin" collapse --replay merged --presence "$tmp/p.json" --orders 9 --max-ptes-none 0 \
+	--passes 1 --tlb-model zen4 --json >"$tmp/pr.json" 2>"$tmp/pr.err"
+expect_eq "replay of the map exit" "$?" 0
+expect_eq "the two ranges become PMD folios" \
+	"$(jq '.runs[0].passes[1].pages["9"]' "$tmp/pr.json")" 1024
+"$bin" scan --pid "$pid" --presence "$tmp" >/dev/null 2>&1
+expect_eq "--presence a directory: exit" "$?" 3
+exit $fail
