@@ -42,7 +42,7 @@ for c in $cmds; do
 	want=$("$bin" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | grep -oE -- '--?[a-zA-Z0-9-]+' | sort | tr '\n' ' ' | sed 's/ $//')
 	expect "$want" mthpscope "$c" -
 done
-expect "--max-ptes-none --measure --mode" mthpscope collapse --m
+expect "--max-ptes-none --measure --min-order --mode" mthpscope collapse --m
 # value words, and each accepted by the command (or named in its --help)
 expect "chase-mem chase-tlb random store stream" mthpscope run --pattern ""
 expect "chase-tlb,store chase-tlb,stream" mthpscope run --pattern chase-tlb,st
