@@ -20,7 +20,7 @@ if [ $rc -ne 0 ]; then
 	exit $rc
 fi
 fail=0
-for t in results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc ibs spe sample auxring; do
+for t in results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc presence_doc ibs spe sample auxring; do
 	"$src/tests/fuzz/run.sh" "$t" "$runs" "$secs" "$out" || fail=1
 done
 exit $fail

@@ -5,7 +5,7 @@
 # one. New inputs go to a scratch corpus (OUT/scratch-NAME); copy the
 # interesting ones into the kept corpus by hand.
 #   tests/fuzz/run.sh NAME RUNS [SECONDS] [OUT]     e.g.  tests/fuzz/run.sh journal 1000000
-# NAME: results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc ibs spe sample auxring. Exit 0 clean,
+# NAME: results results_reader collapse_doc layout journal sysfs proc pagemap cli tlb_geometry metric kconfig record_doc presence_doc ibs spe sample auxring. Exit 0 clean,
 # 1 a crash (the input is saved as OUT/crash-*), 77 no clang/libFuzzer.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +17,7 @@ corpus=$src/tests/fuzz/corpus-$name
 case $name in results|results_reader) corpus=$src/tests/fuzz/corpus;; esac
 # the JSON readers share the JSON dictionary
 case $name in
-results|results_reader|collapse_doc|layout|record_doc|journal) dict=(-dict="$src/tests/fuzz/results.dict");;
+results|results_reader|collapse_doc|layout|record_doc|presence_doc|journal) dict=(-dict="$src/tests/fuzz/results.dict");;
 *) dict=(); [ -f "$src/tests/fuzz/$name.dict" ] && dict=(-dict="$src/tests/fuzz/$name.dict");;
 esac
 mkdir -p "$out/scratch-$name"
