@@ -5,6 +5,15 @@
  * the same --orders, --max-ptes-none, --fill, --span and --seed (the
  * pattern collapse faults), so that a replay and a real run of one
  * command line can be set side by side; no root, no sysfs write.
+ *
+ * Why an option of collapse and not a command of its own: a replay answers
+ * collapse's question (which orders, at what RSS) for another algorithm, on
+ * the same inputs: --orders, --max-ptes-none (a sweep, one run each) and,
+ * without --presence, --fill/--span/--seed name exactly the span collapse
+ * faults, so 'collapse ARGS' and 'collapse --replay merged ARGS' compare
+ * page for page (scripts/replay-check.sh does so for every guest cell).
+ * The options only a kernel run takes (--mode madvise, --measure, --hold,
+ * -o, --plot, the khugepaged timings) are refused with --replay (exit 2).
  */
 #ifndef COLLAPSE_REPLAY_H
 #define COLLAPSE_REPLAY_H
