@@ -198,6 +198,36 @@ TEST(merged_matches_the_7_3_4_guest)
 	replay_map_free(&m);
 }
 
+/* The map after a replay as a presence document reads back to the same state. */
+TEST(final_map_round_trip)
+{
+	struct replay_map m, back;
+	struct replay_state st[3], again;
+	struct replay_params p = { .policy = REPLAY_PACHE_V1, .orders = ORDERS_2_9,
+				   .max_ptes_none = 200, .min_order = 2 };
+	struct presence_doc d, d2;
+	json_t *doc;
+	char err[256];
+	bool rw;
+
+	ASSERT_EQ(replay_map_synthetic(3, 0.4, 4096, 12, 9, &m), 0);
+	ASSERT_EQ(replay_run_in_place(&m, &p, 2, st, &rw, err, sizeof(err)), 0);
+	ASSERT_EQ(presence_doc_init(&d, 4096), 0);
+	ASSERT_EQ(replay_map_to_presence(&m, &d), 0);
+	ASSERT_EQ(presence_doc_json(&d, &doc), 0);
+	ASSERT_EQ(presence_doc_read(doc, &d2, err, sizeof(err)), 0);
+	ASSERT_EQ(replay_map_from_presence(&d2, &back), 0);
+	replay_state_of(&back, &again);
+	EXPECT_EQ(memcmp(again.pages, st[2].pages, sizeof(again.pages)), 0);
+	EXPECT_EQ(again.rss_pages, st[2].rss_pages);
+	EXPECT_EQ(memcmp(&again.layout, &st[2].layout, sizeof(again.layout)), 0);
+	json_decref(doc);
+	presence_doc_free(&d);
+	presence_doc_free(&d2);
+	replay_map_free(&back);
+	replay_map_free(&m);
+}
+
 TEST(bad_parameters)
 {
 	struct replay_map m;

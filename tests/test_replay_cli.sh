@@ -42,7 +42,23 @@ expect_eq "text exit" "$?" 0
 grep -q "defaulting to 0" "$tmp/r.txt" || { echo "FAIL: no kernel warning at 128"; fail=1; }
 grep -q "(model)" "$tmp/r.txt" || { echo "FAIL: the text is not labelled model"; fail=1; }
 
+# the map after the last pass (--final-map) is a presence document whose
+# replay starts where the first ended: chains of policies, and range-by-range
+# comparisons with a kernel's scan --presence
+"$bin" collapse --replay merged --fill 50 --span 8M --max-ptes-none 255 --passes 2 \
+	--tlb-model zen4 --final-map "$tmp/final.json" --json >"$tmp/f1.json" 2>"$tmp/f.err"
+expect_eq "--final-map exit" "$?" 0
+"$bin" collapse --replay jain --presence "$tmp/final.json" --max-ptes-none 0 --passes 1 \
+	--tlb-model zen4 --json >"$tmp/f2.json" 2>>"$tmp/f.err"
+expect_eq "replay of the final map exit" "$?" 0
+expect_eq "the chain starts where the first replay ended" \
+	"$(jq -c '.runs[0].passes[0].pages' "$tmp/f2.json")" "$(jq -c '.runs[0].passes[-1].pages' "$tmp/f1.json")"
+expect_eq "and needs the same entries" \
+	"$(jq -c '.runs[0].passes[0].tlb[0].levels' "$tmp/f2.json")" "$(jq -c '.runs[0].passes[-1].tlb[0].levels' "$tmp/f1.json")"
+
 # 2. usage errors
+usage "--final-map without --replay" collapse --final-map "$tmp/x.json"
+usage "--final-map - with --json" collapse --replay merged --final-map - --json
 usage "unknown policy" collapse --replay pache
 usage "passes 0" collapse --replay merged --passes 0
 usage "min order 5" collapse --replay merged --min-order 5

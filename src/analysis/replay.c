@@ -410,33 +410,86 @@ void replay_state_of(const struct replay_map *m, struct replay_state *st)
 	}
 }
 
-int replay_run(const struct replay_map *m0, const struct replay_params *p, int passes,
-	       struct replay_state *states, bool *rewritten, char *err, size_t errsize)
+int replay_run_in_place(struct replay_map *m, const struct replay_params *p, int passes,
+			struct replay_state *states, bool *rewritten, char *err, size_t errsize)
 {
-	struct replay_map m;
 	int i, k, rc;
 
 	if (passes < 1) {
 		snprintf(err, errsize, "the number of passes is at least 1");
 		return -EINVAL;
 	}
+	*rewritten = false;
+	for (k = 2; k < m->pmd_order; k++) {
+		bool rw = false;
+
+		if (p->orders & (1UL << k))
+			replay_max_ptes_none(p, k, m->pmd_order, &rw);
+		*rewritten |= rw;
+	}
+	if ((rc = replay_begin(m, p, err, errsize)))
+		return rc;
+	replay_state_of(m, &states[0]);
+	for (i = 1; i <= passes; i++)
+		replay_pass(m, p, &states[i]);
+	return 0;
+}
+
+int replay_run(const struct replay_map *m0, const struct replay_params *p, int passes,
+	       struct replay_state *states, bool *rewritten, char *err, size_t errsize)
+{
+	struct replay_map m;
+	int rc;
+
 	if ((rc = replay_map_copy(m0, &m))) {
 		snprintf(err, errsize, "%s", strerror(-rc));
 		return rc;
 	}
-	*rewritten = false;
-	for (k = 2; k < m.pmd_order; k++) {
-		bool rw = false;
-
-		if (p->orders & (1UL << k))
-			replay_max_ptes_none(p, k, m.pmd_order, &rw);
-		*rewritten |= rw;
-	}
-	if (!(rc = replay_begin(&m, p, err, errsize))) {
-		replay_state_of(&m, &states[0]);
-		for (i = 1; i <= passes; i++)
-			replay_pass(&m, p, &states[i]);
-	}
+	rc = replay_run_in_place(&m, p, passes, states, rewritten, err, errsize);
 	replay_map_free(&m);
 	return rc;
+}
+
+/* One range's rows: a run of one folio at consecutive frames is a row. */
+static int range_rows(const struct replay_map *m, size_t r, struct presence_doc *d)
+{
+	size_t base = r * m->pmd_pages;
+	unsigned i = 0, j;
+	int err;
+
+	while (i < m->pmd_pages) {
+		int id = m->folio[base + i];
+
+		if (id < 0) {
+			i++;
+			continue;
+		}
+		for (j = i + 1; j < m->pmd_pages && m->folio[base + j] == id &&
+				m->pfn[base + j] == m->pfn[base + j - 1] + 1; j++)
+			;
+		if ((err = presence_doc_add_folio(d, i, j - i, m->order[base + i], m->pfn[base + i])))
+			return err;
+		i = j;
+	}
+	return 0;
+}
+
+int replay_map_to_presence(const struct replay_map *m, struct presence_doc *d)
+{
+	size_t r;
+	int err;
+
+	if ((1u << m->page_shift) != d->page_size || m->pmd_order != d->pmd_order)
+		return -EINVAL;
+	for (r = 0; r < m->nr_ranges; r++) {
+		const struct replay_range *rg = &m->ranges[r];
+
+		if ((err = presence_doc_add_range(d, rg->addr, rg->lo, rg->hi)))
+			return err;
+		err = rg->pmd_mapped ? presence_doc_set_pmd(d, m->pfn[r * m->pmd_pages])
+				     : range_rows(m, r, d);
+		if (err)
+			return err;
+	}
+	return 0;
 }

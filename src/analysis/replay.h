@@ -130,5 +130,12 @@ void replay_pass(struct replay_map *m, const struct replay_params *p, struct rep
  * -EINVAL (err says why), -ENOMEM. */
 int replay_run(const struct replay_map *m0, const struct replay_params *p, int passes,
 	       struct replay_state *states, bool *rewritten, char *err, size_t errsize);
+/* The same on m itself: m is the map after the last pass. */
+int replay_run_in_place(struct replay_map *m, const struct replay_params *p, int passes,
+			struct replay_state *states, bool *rewritten, char *err, size_t errsize);
+/* The map as a presence document (collapse --replay --final-map): d
+ * initialised with m's page size (presence_doc_init); collapsed folios at
+ * the model's frames. -EINVAL for another page size, -ENOMEM. */
+int replay_map_to_presence(const struct replay_map *m, struct presence_doc *d);
 
 #endif

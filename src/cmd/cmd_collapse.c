@@ -167,6 +167,10 @@ static const struct cli_cmd collapse_cli = {
 		{ "min-order", 0, "N", "--replay: the smallest mTHP order collapse makes: 2 "
 				       "(default), 3 or 4",
 		  CLI_ROW_INT(struct collapse_cmd_opts, rp.min_order, 2, 4) },
+		{ "final-map", 0, "FILE",
+		  "--replay: also write the map after the last pass of the first --max-ptes-none "
+		  "value as a presence document (the model's frames; '-': stdout)",
+		  .type = CLI_OUTPUT_FILE, CO(rp.final_map) },
 		{ "page-size", 0, "BYTES", "--replay without --presence: the pattern's page size, "
 					   "4096, 16384 or 65536 (default: this host's)",
 		  .type = CLI_SIZE, CO(rp.page_size), .imin = 4096 },
@@ -408,6 +412,7 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 static int replay_cmd(struct collapse_cmd_opts *o)
 {
 	const char *bad = NULL;
+	int i;
 
 	if (o->cfg.mode != COLLAPSE_KHUGEPAGED)
 		bad = "--mode madvise";
@@ -429,6 +434,14 @@ static int replay_cmd(struct collapse_cmd_opts *o)
 		ms_err("collapse: --replay runs no kernel: %s does not apply", bad);
 		return MS_EXIT_USAGE;
 	}
+	if (o->rp.final_map && o->format == REPORT_JSON &&
+	    atomic_output_fd(o->rp.final_map) == STDOUT_FILENO) {
+		ms_err("collapse: --format json and --final-map %s would both write to stdout: "
+		       "choose one", o->rp.final_map);
+		return MS_EXIT_USAGE;
+	}
+	if ((i = cli_check_outputs(&collapse_cli, o)))
+		return i;
 	o->rp.policy = replay_words[o->replay];
 	o->rp.orders = o->orders;
 	o->rp.mpn = o->mpn;
@@ -471,10 +484,10 @@ static int collapse_cmd(int argc, char **argv)
 			       o.mpn[i], sysconf(_SC_PAGESIZE) / 8 - 1);
 			return MS_EXIT_USAGE;
 		}
-	if (o.rp.presence || o.rp.passes != 4 || o.rp.page_size || o.rp.min_order != 2 ||
+	if (o.rp.presence || o.rp.final_map || o.rp.passes != 4 || o.rp.page_size || o.rp.min_order != 2 ||
 	    strcmp(o.rp.tlb_models, "all")) {
-		ms_err("collapse: --presence, --passes, --min-order, --page-size and --tlb-model go "
-		       "with --replay");
+		ms_err("collapse: --presence, --final-map, --passes, --min-order, --page-size and "
+		       "--tlb-model go with --replay");
 		return MS_EXIT_USAGE;
 	}
 	o.json = o.format == REPORT_JSON;

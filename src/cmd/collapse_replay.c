@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "presence_doc.h"
 #include "replay.h"
@@ -92,29 +93,58 @@ static int load_map(const struct collapse_replay_opts *o, struct replay_map *m,
 	return 0;
 }
 
+/* The map after the first run's last pass, as a presence document: 0 or an
+ * exit status. */
+static int write_final(const char *path, const struct replay_map *m, const struct presence_doc *pd)
+{
+	struct presence_doc d;
+	json_t *doc = NULL;
+	int rc = MS_EXIT_FAIL;
+
+	if (presence_doc_init(&d, 1u << m->page_shift))
+		return MS_EXIT_FAIL;
+	d.pid = pd->pid;
+	snprintf(d.command, sizeof(d.command), "%s", pd->command);
+	if (!replay_map_to_presence(m, &d) && !presence_doc_json(&d, &doc))
+		rc = cli_write_doc("collapse", path, doc, JSON_COMPACT) ? MS_EXIT_FAIL : 0;
+	else
+		ms_err("collapse: --final-map: out of memory");
+	json_decref(doc);
+	presence_doc_free(&d);
+	return rc;
+}
+
 /* Every max_ptes_none run into runs[] (states allocated): 0 or an exit status. */
 static int run_all(const struct collapse_replay_opts *o, const struct replay_map *m,
-		   struct replay_params *p, struct replay_report_run *runs, int *mpn)
+		   const struct presence_doc *pd, struct replay_params *p,
+		   struct replay_report_run *runs)
 {
+	struct replay_map mm;
 	char why[256];
-	int i, err;
+	int i, err, rc = 0;
 
-	for (i = 0; i < o->nr_mpn; i++) {
+	for (i = 0; i < o->nr_mpn && !rc; i++) {
 		struct replay_state *st = calloc((size_t)o->passes + 1, sizeof(*st));
 
-		if (!st)
+		if (!st || replay_map_copy(m, &mm)) {
+			free(st);
+			ms_err("collapse: out of memory");
 			return MS_EXIT_FAIL;
+		}
 		runs[i].states = st;
 		p->max_ptes_none = o->mpn_given ? o->mpn[i] : (int)m->pmd_pages - 1;
-		mpn[i] = p->max_ptes_none;
 		runs[i].max_ptes_none = p->max_ptes_none;
-		err = replay_run(m, p, o->passes, st, &runs[i].rewritten, why, sizeof(why));
+		err = replay_run_in_place(&mm, p, o->passes, st, &runs[i].rewritten, why,
+					  sizeof(why));
 		if (err) {
 			ms_err("collapse: --replay: %s", why);
-			return err == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+			rc = err == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+		} else if (i == 0 && o->final_map) {
+			rc = write_final(o->final_map, &mm, pd);
 		}
+		replay_map_free(&mm);
 	}
-	return 0;
+	return rc;
 }
 
 static void print(const struct replay_report *rep, bool json)
@@ -143,7 +173,7 @@ int collapse_replay(const struct collapse_replay_opts *o)
 	struct replay_map m = { 0 };
 	struct replay_report rep;
 	size_t nr_models = 0;
-	int i, rc, mpn[32];
+	int i, rc;
 
 	if (replay_policy_parse(o->policy, &p.policy, &p.defer)) {
 		ms_err("collapse: --replay: no policy '%s' (merged, pache-v1, jain, each also "
@@ -154,7 +184,7 @@ int collapse_replay(const struct collapse_replay_opts *o)
 		goto out;
 	p.orders = o->orders.all ? ((1UL << (m.pmd_order + 1)) - 1) & ~3UL
 				 : folio_orders_mask(&o->orders);
-	if ((rc = run_all(o, &m, &p, runs, mpn)))
+	if ((rc = run_all(o, &m, &pd, &p, runs)))
 		goto out;
 	rep = (struct replay_report){ .policy = o->policy, .orders = p.orders,
 				      .min_order = o->min_order, .passes = o->passes,

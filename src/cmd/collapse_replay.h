@@ -27,6 +27,7 @@ struct collapse_replay_opts {
 	const char *policy;      /* --replay (NULL: a real collapse) */
 	const char *presence;    /* --presence FILE (NULL: the pattern) */
 	const char *tlb_models;  /* --tlb-model all | NAME[,NAME...] */
+	const char *final_map;   /* --final-map FILE (NULL: none) */
 	int passes, min_order;
 	unsigned long long page_size; /* --page-size (0: this host's) */
 	/* the collapse options it shares */
