@@ -59,6 +59,7 @@ expect_eq "and needs the same entries" \
 # 2. usage errors
 usage "--final-map without --replay" collapse --final-map "$tmp/x.json"
 usage "--final-map - with --json" collapse --replay merged --final-map - --json
+usage "--final-map to stdout" collapse --replay merged --final-map /dev/stdout
 usage "unknown policy" collapse --replay pache
 usage "passes 0" collapse --replay merged --passes 0
 usage "min order 5" collapse --replay merged --min-order 5

@@ -169,7 +169,7 @@ static const struct cli_cmd collapse_cli = {
 		  CLI_ROW_INT(struct collapse_cmd_opts, rp.min_order, 2, 4) },
 		{ "final-map", 0, "FILE",
 		  "--replay: also write the map after the last pass of the first --max-ptes-none "
-		  "value as a presence document (the model's frames; '-': stdout)",
+		  "value as a presence document (the model's frames), atomically",
 		  .type = CLI_OUTPUT_FILE, CO(rp.final_map) },
 		{ "page-size", 0, "BYTES", "--replay without --presence: the pattern's page size, "
 					   "4096, 16384 or 65536 (default: this host's)",
@@ -434,10 +434,9 @@ static int replay_cmd(struct collapse_cmd_opts *o)
 		ms_err("collapse: --replay runs no kernel: %s does not apply", bad);
 		return MS_EXIT_USAGE;
 	}
-	if (o->rp.final_map && o->format == REPORT_JSON &&
-	    atomic_output_fd(o->rp.final_map) == STDOUT_FILENO) {
-		ms_err("collapse: --format json and --final-map %s would both write to stdout: "
-		       "choose one", o->rp.final_map);
+	if (o->rp.final_map && atomic_output_is_stdout(o->rp.final_map)) {
+		ms_err("collapse: --final-map %s would write the map into the report on stdout: "
+		       "give it a file", o->rp.final_map);
 		return MS_EXIT_USAGE;
 	}
 	if ((i = cli_check_outputs(&collapse_cli, o)))
