@@ -22,6 +22,7 @@ static void sample(struct presence_doc *d)
 	ASSERT_EQ(presence_doc_set_pmd(d, 512 * 3), 0);
 	ASSERT_EQ(presence_doc_add_range(d, 8ULL << 20, 100, 300), 0);
 	ASSERT_EQ(presence_doc_add_folio(d, 100, 1, 0, 5), 0);
+	d->ranges[2].split = true;
 }
 
 TEST(round_trip)
@@ -42,6 +43,8 @@ TEST(round_trip)
 	EXPECT_TRUE(back.ranges[1].pmd_mapped);
 	EXPECT_EQ(back.ranges[1].pmd_pfn, 1536);
 	EXPECT_EQ(back.ranges[2].lo, 100);
+	EXPECT_TRUE(back.ranges[2].split);
+	EXPECT_TRUE(!back.ranges[0].split);
 	ASSERT_EQ(presence_doc_json(&back, &again), 0);
 	EXPECT_TRUE(json_equal(doc, again));
 	json_decref(again);
@@ -110,6 +113,7 @@ static void e_lo_hi(json_t *d) { json_object_set_new(range(d, 2), "hi", json_int
 static void e_pmd_pfn(json_t *d) { json_object_set_new(range(d, 1), "pmd_pfn", json_integer(7)); }
 static void e_pmd_rows(json_t *d) { json_object_set_new(range(d, 1), "folios", json_array()); }
 static void e_pfn(json_t *d) { json_array_set_new(row(d, 0), 3, json_integer(1LL << 56)); }
+static void e_split(json_t *d) { json_object_set_new(range(d, 2), "split", json_integer(1)); }
 static void e_tool(json_t *d) { json_object_del(d, "tool"); }
 static void e_pid(json_t *d) { json_object_set_new(json_object_get(d, "source"), "pid", json_string("1")); }
 
@@ -133,6 +137,7 @@ TEST(reader_refuses)
 	refused("PMD range with rows", e_pmd_rows, -EBADMSG, "no folios");
 	refused("frame beyond pagemap's", e_pfn, -EBADMSG, "pfn");
 	refused("no tool", e_tool, -EBADMSG, "tool");
+	refused("split not a boolean", e_split, -EBADMSG, "$.ranges[2].split");
 	refused("pid a string", e_pid, -EBADMSG, "$.source.pid");
 }
 

@@ -110,16 +110,27 @@ TEST(jain_descends_and_refuses_other_values)
 	replay_map_free(&m);
 }
 
-/* A window never leaves the VMA's part of the range: with the VMA ending at
- * page 256 no PMD collapse, the order-8 window below it is taken. */
-TEST(windows_stay_in_the_vma)
+/* khugepaged scans only PMD ranges one VMA covers whole
+ * (khugepaged_scan_mm_slot's round_up/round_down): a VMA ending at page 256
+ * leaves its range as it is at 511, and so does a whole range of two VMAs. */
+TEST(only_whole_ranges_are_scanned)
 {
 	struct replay_map m;
 	char mass[2][128];
 
 	one_range(&m, 100, 0, 256);
 	replay(&m, "merged", ORDERS_2_9, 511, 2, 1, mass);
-	EXPECT_STREQ(mass[1], "8:256");
+	EXPECT_STREQ(mass[1], "0:100");
+	replay(&m, "pache-v1", ORDERS_2_9, 511, 2, 1, mass);
+	EXPECT_STREQ(mass[1], "0:100");
+	replay_map_free(&m);
+	one_range(&m, 100, 0, 512);
+	m.ranges[0].split = true;
+	replay(&m, "jain", ORDERS_2_9, 511, 2, 1, mass);
+	EXPECT_STREQ(mass[1], "0:100");
+	m.ranges[0].split = false;
+	replay(&m, "jain", ORDERS_2_9, 511, 2, 1, mass);
+	EXPECT_STREQ(mass[1], "9:512");
 	replay_map_free(&m);
 }
 

@@ -41,7 +41,8 @@
  * What the model leaves out: allocation failures, swap entries and shared
  * pages (max_ptes_swap, max_ptes_shared), pages not referenced, new faults
  * between passes, and khugepaged's scan budget (a pass is one full scan).
- * A window must lie inside the VMA part of its range ('lo', 'hi').
+ * Only a range one VMA covers whole is scanned (as khugepaged_scan_mm_slot()
+ * scans a VMA from its first to its last whole PMD range).
  *
  * Return convention: 0 or negative errno; nothing here prints.
  */
@@ -67,6 +68,7 @@ struct replay_range {
 	unsigned long long addr; /* virtual address of the range */
 	unsigned lo, hi;         /* pages [lo, hi) lie in a collapsible VMA */
 	bool pmd_mapped;         /* mapped by one PMD (then the page arrays are not read) */
+	bool split;              /* more than one VMA covers it */
 };
 
 struct replay_map {

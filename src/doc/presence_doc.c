@@ -136,6 +136,8 @@ static json_t *range_json(const struct presence_range *r, unsigned pmd_pages)
 
 	if (!o)
 		return NULL;
+	if (r->split && json_object_set_new(o, "split", json_true()))
+		goto fail;
 	if (r->pmd_mapped) {
 		if (json_object_set_new(o, "pmd_pfn", json_integer((json_int_t)r->pmd_pfn)))
 			goto fail;
@@ -320,6 +322,8 @@ static int read_range(json_t *o, struct presence_doc *d, size_t i, char *err, si
 	if ((rc = presence_doc_add_range(d, (unsigned long long)addr, (unsigned)lo, (unsigned)hi)))
 		return rc;
 	r = &d->ranges[d->nr_ranges - 1];
+	if ((rc = rd_want_bool(o, path, "split", false, &r->split, err, errsize)))
+		return rc;
 	if (json_object_get(o, "pmd_pfn")) {
 		long long pfn = 0;
 

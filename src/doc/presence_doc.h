@@ -22,7 +22,8 @@
  * of a large folio whose order pagemap did not tell. Rows are in offset
  * order, do not overlap and cover exactly the present bits; every present
  * page lies in [lo, hi), the part of the range a VMA khugepaged may
- * collapse covers. A PMD-mapped range has "pmd_pfn" instead of both.
+ * collapse covers ("split": true when more than one VMA does: khugepaged
+ * scans no such range). A PMD-mapped range has "pmd_pfn" instead of both.
  *
  * Return convention: 0 or negative errno; nothing here prints or exits.
  */
@@ -50,6 +51,7 @@ struct presence_range {
 	unsigned lo, hi;
 	bool pmd_mapped;
 	unsigned long long pmd_pfn;
+	bool split;                /* "split": more than one VMA covers [lo, hi) */
 	struct presence_folio *folios;
 	size_t nr_folios, cap_folios;
 };

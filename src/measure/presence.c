@@ -120,7 +120,8 @@ static int one_range(struct folio_scanner *s, int pm, struct prange *r, unsigned
 	if (err)
 		return err;
 	if (last && last->addr == r->base) {
-		last->hi = hi; /* a second VMA in the range */
+		last->hi = hi; /* a second VMA in the range: khugepaged scans neither */
+		last->split = true;
 	} else if ((err = presence_doc_add_range(d, r->base, lo, hi))) {
 		return err;
 	}
