@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+T=/sys/kernel/mm/transparent_hugepage
+knobs() {
+	for d in $T/hugepages-*kB; do
+		case $d in *-2048kB) echo inherit >$d/enabled ;; *) [ -e $d/enabled ] && echo "$1" >$d/enabled ;; esac
+	done
+	echo "$2" >$T/khugepaged/scan_sleep_millisecs
+}
+echo always >$T/enabled
+echo 65536 >$T/khugepaged/pages_to_scan
+knobs never 600000
+sleep 1
+awk 'BEGIN { for (i = 0; i < 60000; i++) print (i * 7919) % 100003, "line", i, "padding padding padding" }' >/tmp/in.txt
+mkfifo /tmp/f
+sort /tmp/f >/dev/null &
+spid=$!
+(cat /tmp/in.txt; sleep 300) >/tmp/f &
+sleep 15
+mthpscope scan --pid $spid --presence sort-p0.json 2>>log
+echo 0 >$T/khugepaged/max_ptes_none
+echo "before: collapsed $(cat $T/khugepaged/pages_collapsed) scans $(cat $T/khugepaged/full_scans)" >>log
+knobs always 10
+sleep 15
+echo "after: collapsed $(cat $T/khugepaged/pages_collapsed) scans $(cat $T/khugepaged/full_scans)" >>log
+for d in $T/hugepages-*kB; do echo "$(basename $d) $(cat $d/enabled) $(cat $d/stats/collapse_alloc 2>/dev/null) $(cat $d/stats/collapse_exceed_none_pte 2>/dev/null)" >>log; done
+grep -E "^[0-9a-f]|THPeligible|VmFlags|AnonHuge|Rss" /proc/$spid/smaps | head -60 >>log
+mthpscope scan --pid $spid --presence sort-p1.json 2>>log
+echo "--- now madvise-free check: MADV_COLLAPSE is not khugepaged" >>log
+dmesg | tail -5 >>log
+cat log
