@@ -3,6 +3,7 @@
  * bad input is refused with a message naming the problem. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,71 @@ TEST(layout_round_trip)
 	ASSERT_EQ(load(HEAD "\"trials\": [" TRIAL0 "]}", &r, err, sizeof(err)), 0);
 	EXPECT_EQ(r->trials[0].has_layout, 0);
 	EXPECT_TRUE(!results_trial_metric(&r->trials[0], "tlb_entries_l2"));
+	results_free(r);
+}
+
+/* "placement": written and read back whole (the first placement without
+ * "reused"); a bad one refused with its path; an older file without it
+ * loads, has_placement false (analyze then says so: test_analyze). */
+TEST(placement_round_trip)
+{
+	static const char *bad =
+		HEAD "\"trials\": [{\"order\": 0, \"pattern\": \"chase-tlb\", \"span\": "
+		"1048576, \"rep\": 0, \"placement\": {\"id\": 1, \"reused\": 1.5}, "
+		"\"metrics\": {\"ns_per_access\": {\"value\": 1, \"source\": \"timing\"}}}]}";
+	json_t *config = json_pack("{s:s, s:i, s:i}", "pattern", "chase-tlb", "reps", 2, "seed", 1);
+	const struct results_placement want[2] = {
+		{ .id = 0, .pfn_min = 4096, .pfn_median = 70000, .pfn_max = 3000000,
+		  .reused = NAN, .ballast_bytes = 0 },
+		{ .id = 1, .pfn_min = 2900000, .pfn_median = 2950000, .pfn_max = 2999999,
+		  .reused = 0.125, .ballast_bytes = 256ULL << 20 },
+	};
+	struct results_trial typed;
+	struct results *r;
+	char *text, err[512] = "";
+	json_t *doc;
+	int i;
+
+	doc = fixture_results_doc(json_pack("{s:s, s:s, s:i, s:{s:b}}", "kernel", "6.18", "arch",
+					"x86_64", "pmd_order", 9, "pmu", "available", 0),
+			      json_object(), config);
+	ASSERT_TRUE(doc);
+	for (i = 0; i < 2; i++) {
+		results_trial_init(&typed, 0, "chase-tlb", 1 << 20, i);
+		typed.accesses = 1000;
+		typed.has_placement = true;
+		typed.placement = want[i];
+		ASSERT_TRUE(results_trial_set_metric(&typed, "ns_per_access", 10, "timing", NULL,
+						     -1));
+		ASSERT_EQ(results_doc_add_trial(doc, &typed), 0);
+		results_trial_clear(&typed);
+	}
+	text = json_dumps(doc, JSON_REAL_PRECISION(17));
+	ASSERT_TRUE(text);
+	EXPECT_TRUE(strstr(text, "\"reused\": 0.125") != NULL);
+	if (load(text, &r, err, sizeof(err))) {
+		FAIL_AT("%s", err);
+		harness_exit(1);
+	}
+	for (i = 0; i < 2; i++) {
+		const struct results_placement *p = &r->trials[i].placement;
+
+		EXPECT_EQ(r->trials[i].has_placement, 1);
+		EXPECT_EQ(p->id, want[i].id);
+		EXPECT_EQ(p->pfn_min, want[i].pfn_min);
+		EXPECT_EQ(p->pfn_median, want[i].pfn_median);
+		EXPECT_EQ(p->pfn_max, want[i].pfn_max);
+		EXPECT_EQ(p->ballast_bytes, want[i].ballast_bytes);
+	}
+	EXPECT_TRUE(isnan(r->trials[0].placement.reused));
+	EXPECT_NEAR(r->trials[1].placement.reused, 0.125, 0);
+	results_free(r);
+	free(text);
+	json_decref(doc);
+	EXPECT_EQ(load(bad, &r, err, sizeof(err)), -EBADMSG);
+	EXPECT_TRUE(strstr(err, "trials[0].placement.reused") != NULL);
+	ASSERT_EQ(load(HEAD "\"trials\": [" TRIAL0 "]}", &r, err, sizeof(err)), 0);
+	EXPECT_EQ(r->trials[0].has_placement, 0);
 	results_free(r);
 }
 

@@ -605,6 +605,31 @@ static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct r
 			       sizeof(t->tlb_model)) : 0;
 }
 
+/* "placement": {"id", "pfn_min", "pfn_median", "pfn_max", "reused",
+ * "ballast_bytes"} (results.h, struct results_placement); id required. */
+static int rd_trial_placement(struct rd *rd, const char *tpath, const json_t *v,
+			      struct results_trial *t)
+{
+	struct results_placement *pl = &t->placement;
+	json_t *o;
+	char path[80];
+	int err;
+
+	if ((err = rd_object(rd, v, tpath, "placement", false, &o)) || !o)
+		return err;
+	snprintf(path, sizeof(path), "%s.placement", tpath);
+	pl->reused = NAN;
+	if ((err = rd_int_to(rd, o, path, "id", true, 0, INT32_MAX, 0, &pl->id)) ||
+	    (err = rd_u64(rd, o, path, "pfn_min", &pl->pfn_min)) ||
+	    (err = rd_u64(rd, o, path, "pfn_median", &pl->pfn_median)) ||
+	    (err = rd_u64(rd, o, path, "pfn_max", &pl->pfn_max)) ||
+	    (err = rd_u64(rd, o, path, "ballast_bytes", &pl->ballast_bytes)) ||
+	    (err = rd_number(rd, o, path, "reused", false, 0.0, 1.0, &pl->reused)))
+		return err;
+	t->has_placement = true;
+	return 0;
+}
+
 static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		    struct results_trial *t)
 {
@@ -647,7 +672,8 @@ static int rd_trial(struct rd *rd, size_t idx, const json_t *v, int pmd_order,
 		return err;
 	if (folios && (err = rd_folios(rd, path, folios, t)))
 		return err;
-	if ((err = rd_rounds(rd, path, v, t)) || (err = rd_layout(rd, path, v, t)))
+	if ((err = rd_rounds(rd, path, v, t)) || (err = rd_layout(rd, path, v, t)) ||
+	    (err = rd_trial_placement(rd, path, v, t)))
 		return err;
 	if ((err = rd_object(rd, v, path, "metrics", true, &metrics)))
 		return err;
@@ -1550,6 +1576,19 @@ static json_t *workload_json(char *const *argv, int argc)
 	return json_pack("{s:s, s:o}", "kind", "command", "argv", a);
 }
 
+static json_t *placement_json(const struct results_placement *p)
+{
+	json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:I}", "id", (json_int_t)p->id, "pfn_min",
+			      (json_int_t)p->pfn_min, "pfn_median", (json_int_t)p->pfn_median,
+			      "pfn_max", (json_int_t)p->pfn_max, "ballast_bytes",
+			      (json_int_t)p->ballast_bytes);
+
+	/* the first placement has nothing before it: no "reused" */
+	if (j && isfinite(p->reused))
+		json_object_set_new(j, "reused", json_real(p->reused));
+	return j;
+}
+
 json_t *results_trial_json(const struct results_trial *t)
 {
 	json_t *j, *metrics, *flags;
@@ -1605,6 +1644,8 @@ json_t *results_trial_json(const struct results_trial *t)
 							   (json_int_t)t->touched_pages));
 	if (t->seq >= 0)
 		json_object_set_new(j, "seq", json_integer(t->seq));
+	if (t->has_placement)
+		json_object_set_new(j, "placement", placement_json(&t->placement));
 	return j;
 }
 

@@ -98,6 +98,23 @@ enum results_workload { RESULTS_WL_MICRO, RESULTS_WL_COMMAND };
 #define RESULTS_F_TIMEOUT      0x4u /* the command was killed by --timeout */
 
 /*
+ * "placement" of a trial (additive; absent in files from before it): the
+ * physical placement its buffer was populated in (src/measure/bench.c,
+ * populate_all). One id per populate of a rep's buffers: the unit of
+ * replication, the cluster the analysis resamples. pfn_*: the page frame
+ * numbers of the trial's own buffer (min, median, max); reused: the share
+ * of the whole placement's frames that the placement before it held (NaN
+ * for the first, or without PFNs); ballast_bytes: the order-0 ballast
+ * populated before it, which moves it in physical memory.
+ */
+struct results_placement {
+	long id;
+	uint64_t pfn_min, pfn_median, pfn_max;
+	double reused;
+	uint64_t ballast_bytes;
+};
+
+/*
  * One trial, the only shape a trial has: the engine (bench.c) fills it, the
  * writer (results_trial_json) turns it into JSON, the reader fills it back.
  * Strings and arrays it points to are owned: results_trial_clear() frees them.
@@ -141,6 +158,8 @@ struct results_trial {
 	bool has_layout;
 	struct layout_hist layout;
 	char tlb_model[32];
+	bool has_placement;    /* "placement" present (new files) */
+	struct results_placement placement;
 };
 
 struct results_size {
