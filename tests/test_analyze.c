@@ -2,6 +2,7 @@
 /* The analyzer on hand-made results files (tests/data/gen_results.py):
  * each file has a known gain curve, so the verdict is known. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -581,6 +582,82 @@ TEST(per_span_knee)
 	ASSERT_EQ(a->nr_spans, 1);
 	EXPECT_EQ(a->spans[0].min_order, 4);
 	EXPECT_STREQ(a->span_summary, "");
+	analyze_free(a);
+	results_free(r);
+}
+
+/* An interleaved file made in memory: orders 0 and 2, 'reps' placements of
+ * 'rounds' rounds; order 2's time in placement j is (1 - gain[j]) of order
+ * 0's, with +-0.5 % of round noise. */
+static struct results *placed_file(int reps, int rounds, const double *gain, bool ids)
+{
+	struct results *r = calloc(1, sizeof(*r));
+	double *v = calloc((size_t)rounds, sizeof(*v));
+	int j, k, i, n = 0;
+
+	if (!r || !v || !(r->trials = calloc((size_t)reps * 2, sizeof(*r->trials))))
+		harness_exit(1);
+	snprintf(r->path, sizeof(r->path), "placed.json");
+	r->pmd_order = 9;
+	r->config_schedule = RESULTS_SCHED_INTERLEAVED;
+	r->config_seed = 1;
+	for (j = 0; j < reps; j++)
+		for (k = 0; k <= 2; k += 2) {
+			struct results_trial *t = &r->trials[n++];
+
+			results_trial_init(t, k, "chase-tlb", 64 << 20, j);
+			t->accesses = 1000;
+			t->has_hist = t->has_folios = true;
+			t->coverage = 1.0;
+			for (i = 0; i < rounds; i++)
+				v[i] = 100.0 * (k ? 1.0 - gain[j] : 1.0) *
+				       (1.0 + 0.005 * (double)((i * 7 + j * 3 + k) % 5 - 2) / 2.0);
+			if (results_trial_set_rounds(t, v, (size_t)rounds) ||
+			    !results_trial_set_metric(t, "ns_per_access", v[0], "timing", NULL, -1))
+				harness_exit(1);
+			t->has_placement = ids;
+			t->placement = (struct results_placement){ .id = j, .reused = NAN };
+		}
+	r->nr_trials = (size_t)n;
+	free(v);
+	return r;
+}
+
+/* Issue 39: two placements that disagree (order 2 gains 10 % in one, 30 % in
+ * the other) give a gain CI that spans both, where the rounds alone would
+ * make it a point; the spread is named (SD ~14 points, the rounds' SE far
+ * below it). One placement: the rounds' CI, and a note saying a rerun may
+ * differ more. A file without placement ids: the same numbers and a note. */
+TEST(placement_clusters_widen_the_ci)
+{
+	const double two[2] = { 0.10, 0.30 }, one[1] = { 0.20 };
+	struct results *r = placed_file(2, 30, two, true);
+	struct analysis *a;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_EQ(a->method, AN_PAIRED);
+	EXPECT_TRUE(a->has_placement_ids);
+	EXPECT_TRUE(a->orders[2].gain.lo <= 0.105 && a->orders[2].gain.hi >= 0.295);
+	EXPECT_EQ(a->orders[2].placements, 2);
+	EXPECT_NEAR(a->orders[2].placement_sd, 0.141, 0.03);
+	EXPECT_TRUE(a->orders[2].round_se < 0.01);
+	EXPECT_TRUE(a->orders[2].rerun > 0.1);
+	EXPECT_TRUE(strstr(a->placement_note, "between placements: SD 1") != NULL);
+	EXPECT_TRUE(strstr(a->placement_note, "no placement ids") == NULL);
+	analyze_free(a);
+	results_free(r);
+	r = placed_file(2, 30, two, false);
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_TRUE(!a->has_placement_ids);
+	EXPECT_TRUE(strstr(a->placement_note, "no placement ids") != NULL);
+	analyze_free(a);
+	results_free(r);
+	r = placed_file(1, 30, one, true);
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	EXPECT_TRUE(a->orders[2].gain.hi - a->orders[2].gain.lo < 0.01);
+	EXPECT_TRUE(isnan(a->orders[2].placement_sd));
+	EXPECT_TRUE(strstr(a->placement_note, "one placement") != NULL);
 	analyze_free(a);
 	results_free(r);
 }

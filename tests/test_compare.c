@@ -218,6 +218,18 @@ TEST(gains_are_drift_proof)
 		EXPECT_TRUE(r.gains[0].ci_hi < -8.0 && r.gains[0].ci_lo > -12.0);
 		compare_report_free(&r);
 	}
+	/* issue 39: files whose trials carry placement ids take their reps'
+	 * (placements') spread for the run-to-run part, not the assumed 1.7
+	 * points: the reps' CI, and the rows say so */
+	a.in.placements = c.in.placements = true;
+	in[0] = a.in;
+	in[1] = c.in;
+	ASSERT_EQ(compare_build(in, 2, NULL, &r), 0);
+	EXPECT_TRUE(r.gains[0].run_sd_placements_a && r.gains[0].run_sd_placements_b);
+	EXPECT_TRUE(!r.gains[0].run_sd_estimated_a);
+	EXPECT_TRUE(r.gains[0].ci_hi < -8.0 && r.gains[0].ci_lo > -12.0);
+	compare_report_free(&r);
+	a.in.placements = c.in.placements = false;
 
 	/* not interleaved: paired by rep, one ratio per rep */
 	a.in.interleaved = c.in.interleaved = false;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run --schedule: interleaved (every order populated up front, timed in rounds
 # of short bursts, per-round times in the file, exact faults and accesses per
-# order, knobs as before) and sequential (no rounds); a bad value exits 2.
+# order, each rep's placement with its PFN range, knobs as before) and sequential (no rounds); a bad value exits 2.
 # Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
 set -u
 BIN=${MTHPSCOPE_BIN:?}
@@ -25,6 +25,14 @@ fi
 got=$(py 'len(set((t["rep"], len(t["rounds"])) for t in d["trials"])) == len(set(t["rep"] for t in d["trials"]))' "$tmp/i.json")
 [ "$got" = True ] && echo "ok: every order of a rep has the same number of rounds" ||
 	{ echo "FAIL: round counts differ within a rep"; fail=1; }
+# issue 39: every rep is a placement of its own, recorded with its PFN range:
+# two reps, two ids, and order 0's buffer in another range of frames
+got=$(py 'all("placement" in t for t in d["trials"] if t["pattern"] != "sparse"), len(set(t["placement"]["id"] for t in d["trials"] if "placement" in t)), len(set((t["placement"]["pfn_min"], t["placement"]["pfn_median"], t["placement"]["pfn_max"]) for t in d["trials"] if t["order"] == 0 and "placement" in t))' "$tmp/i.json")
+[ "$got" = "True 2 2" ] && echo "ok: two reps, two placements with differing PFN ranges" ||
+	{ echo "FAIL: placements: '$got' (want 'True 2 2')"; fail=1; }
+"$BIN" analyze "$tmp/i.json" 2>/dev/null | grep -q "^between placements: SD" &&
+	echo "ok: analyze says how far the placements spread" ||
+	{ echo "FAIL: no 'between placements' line in analyze"; fail=1; }
 "$BIN" analyze "$tmp/i.json" 2>/dev/null | grep -q "paired by round" &&
 	echo "ok: analyze takes the paired path on an interleaved file" ||
 	{ echo "FAIL: analyze does not pair the rounds"; fail=1; }

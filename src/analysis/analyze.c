@@ -640,94 +640,79 @@ static void boot_interval(const struct ctx *c, const double *boot, size_t stride
 		*lo = *hi = NAN;
 }
 
-/* A paired log ratio and its block (rep x maxr + round), sorted by value. */
-struct blk {
-	double v;
-	size_t i;
-};
-
-static int cmp_blk(const void *x, const void *y)
-{
-	double a = ((const struct blk *)x)->v, b = ((const struct blk *)y)->v;
-
-	return (a > b) - (a < b);
-}
-
-/* The trimmed mean of a resample given as a count per block: walk the
- * sorted values, weighting each by its count, and drop 'trim' of the total
- * weight at each end (fractional at the edges). Linear in the blocks, not
- * in the draws x orders; with every count 1 it is the sample's own trimmed
- * mean. NAN when nothing is drawn. */
-static double counted_trimmed_mean(const struct blk *s, size_t n, const uint32_t *cnt,
-				   size_t total, double trim)
-{
-	double lo, hi, cum = 0, sum = 0, wsum = 0;
-	size_t i;
-
-	if (total == SIZE_MAX) /* not every drawn block has a value here: count */
-		for (i = total = 0; i < n; i++)
-			total += cnt[s[i].i];
-	if (!total)
-		return NAN;
-	lo = trim * (double)total;
-	hi = (double)total - lo;
-	for (i = 0; i < n && cum < hi; i++) {
-		double w = cnt[s[i].i], a = fmin(cum + w, hi) - fmax(cum, lo);
-
-		if (a > 0) {
-			sum += a * s[i].v;
-			wsum += a;
-		}
-		cum += w;
-	}
-	return wsum > 0 ? sum / wsum : NAN;
-}
-
 /* The paired bootstrap's replicates into c->boot: reps drawn with
  * replacement, then rounds within each drawn rep; a drawn round brings every
  * order's log ratio with it, so one count per block serves all orders. */
-static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct blk *const *sorted,
+static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct stats_blk *const *sorted,
 			     const size_t *nsorted, uint32_t *cnt, size_t blocks)
 {
-	size_t cap = p->nreps * p->maxr, j, r, drawn;
 	struct stats_rng rng;
+	size_t drawn;
 	unsigned it;
 	double med;
 	int k;
 
 	stats_rng_seed(&rng, seed_for(c, 0, 60));
 	for (it = 0; it < c->iters; it++) {
-		memset(cnt, 0, (cap ? cap : 1) * sizeof(*cnt));
-		drawn = 0;
-		for (j = 0; j < p->nreps; j++) {
-			size_t rep = (size_t)(stats_rng_uniform(&rng) * (double)p->nreps);
-
-			for (r = 0; r < p->r0[rep]; r++) {
-				size_t round = (size_t)(stats_rng_uniform(&rng) * (double)p->r0[rep]);
-
-				cnt[rep * p->maxr + round]++;
-				drawn++;
-			}
-		}
+		/* the reps are the placements: the clusters, two-stage as
+		 * before (stats.h: conservative where placements agree) */
+		stats_cluster_draw(&rng, p->r0, p->nreps, p->maxr, true, cnt, &drawn);
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 			double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)k];
 
 			*row = NAN;
 			if (nsorted[k] &&
-			    isfinite(med = counted_trimmed_mean(sorted[k], nsorted[k], cnt,
-								nsorted[k] == blocks ? drawn
-										     : SIZE_MAX,
-								ANALYZE_TRIM)))
+			    isfinite(med = stats_counted_trimmed_mean(sorted[k], nsorted[k], cnt,
+								      nsorted[k] == blocks
+									      ? drawn
+									      : SIZE_MAX,
+								      ANALYZE_TRIM)))
 				*row = 1.0 - exp(med);
 		}
 	}
+}
+
+/* Order k's spread over the placements (the reps), in gain units: the
+ * between-placement SD, the rounds' SE, how many placements alone gain the
+ * threshold (analyze.h); after its CI, the rerun's half-width. */
+static int placement_spread(struct ctx *c, const struct pairs *p, int k)
+{
+	struct analyze_order *o = &c->a->orders[k];
+	size_t cap = p->nreps * p->maxr, i, n = 0, *cl = malloc((cap + 1) * sizeof(*cl));
+	double *x = malloc((cap + 1) * sizeof(*x)), *means = malloc((cap + 1) * sizeof(*means));
+	double bsd, wse, scale = 1.0 - o->gain.value; /* exp(m): d gain / d m */
+	int err = 0;
+
+	if (!cl || !x || !means) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < cap; i++)
+		if (isfinite(p->d[k][i])) {
+			x[n] = p->d[k][i];
+			cl[n++] = i / p->maxr;
+		}
+	if (n < 4 || stats_cluster_spread(x, cl, n, ANALYZE_TRIM, &bsd, &wse, means,
+					  &o->placements))
+		goto out;
+	o->placement_sd = scale * bsd;
+	o->round_se = scale * wse;
+	for (i = 0; i < o->placements; i++)
+		o->placements_gaining += 1.0 - exp(means[i]) >= c->a->threshold;
+	if (isfinite(o->gain.lo) && isfinite(o->gain.hi))
+		o->rerun = sqrt(2.0) * (o->gain.hi - o->gain.lo) / 2.0;
+out:
+	free(cl);
+	free(x);
+	free(means);
+	return err;
 }
 
 static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 {
 	struct analysis *a = c->a;
 	struct pairs p;
-	struct blk *sorted[ANALYZE_NR_ORDERS] = { 0 };
+	struct stats_blk *sorted[ANALYZE_NR_ORDERS] = { 0 };
 	size_t nsorted[ANALYZE_NR_ORDERS] = { 0 };
 	uint32_t *cnt = NULL;
 	double *tmp = NULL, med;
@@ -757,10 +742,10 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 		}
 		for (i = n = 0; i < cap; i++)
 			if (isfinite(p.d[k][i])) {
-				sorted[k][n] = (struct blk){ p.d[k][i], i };
+				sorted[k][n] = (struct stats_blk){ p.d[k][i], i };
 				tmp[n++] = p.d[k][i];
 			}
-		qsort(sorted[k], n, sizeof(*sorted[k]), cmp_blk);
+		stats_blk_sort(sorted[k], n);
 		nsorted[k] = o->n_pairs = n;
 		if (!n)
 			continue;
@@ -771,15 +756,18 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 		}
 		for (i = 0; i < cap; i++)
 			cnt[i] = 1;
-		if (isfinite(med = counted_trimmed_mean(sorted[k], n, cnt, n, ANALYZE_TRIM)))
+		if (isfinite(med = stats_counted_trimmed_mean(sorted[k], n, cnt, n, ANALYZE_TRIM)))
 			o->gain.value = 1.0 - exp(med);
 	}
 	paired_bootstrap(c, &p, sorted, nsorted, cnt, blocks);
 	/* one pair resamples to itself: no interval (as change_of with one trial) */
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
-		if (a->orders[k].n_pairs >= 2)
+		if (a->orders[k].n_pairs >= 2) {
 			boot_interval(c, c->boot, ANALYZE_NR_ORDERS, (size_t)k, tmp,
 				      &a->orders[k].gain.lo, &a->orders[k].gain.hi);
+			if ((err = placement_spread(c, &p, k)))
+				goto out;
+		}
 out:
 	pairs_free(&p);
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
@@ -874,7 +862,7 @@ static int per_order(struct ctx *c)
 		o->u = o->p = o->p_adj = NAN;
 		o->gain.value = o->gain.lo = o->gain.hi = NAN;
 		o->share = o->fault_saving = o->bloat = o->fitted = o->gain;
-		o->coverage = NAN;
+		o->coverage = o->placement_sd = o->round_se = o->rerun = NAN;
 		o->status = k == 0 ? AN_ST_BASE : AN_ST_UNCLEAR;
 		o->primary.median = o->primary.lo = o->primary.hi = NAN;
 		o->faults = o->rss = o->primary;
@@ -1710,6 +1698,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	}
 	recommend(a);
 	emulated_cpu_rule(a);
+	analyze_placement_notes(a);
 out:
 	free(c.included);
 	free(c.buf);

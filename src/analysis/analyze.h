@@ -85,6 +85,18 @@ struct analyze_order {
 	struct analyze_change fitted;
 	enum analyze_status raw_status;
 	bool violation;              /* the raw gain's CI excludes the fitted value */
+	/* Placements (issue 39; paired method): each rep is populated anew
+	 * (bench.c), so each is a placement and the gain's CI resamples them
+	 * with their rounds inside (stats.h, cluster bootstrap). placement_sd:
+	 * the SD of the placements' own gains beyond what their rounds' scatter
+	 * explains; round_se: the gain's SE from the rounds' scatter alone;
+	 * rerun: the half-width within which a rerun's gain is expected
+	 * (sqrt 2 x the CI's half-width); all gain units, NaN without.
+	 * placements_gaining: of 'placements', those whose own gain is material;
+	 * placement_split: the status is unclear and the placements disagree. */
+	double placement_sd, round_se, rerun;
+	size_t placements, placements_gaining;
+	bool placement_split;
 };
 
 /* Any metric present in the analysed trials, per order (for plots, reports). */
@@ -153,6 +165,10 @@ struct analysis {
 	char advice[512];            /* what to do next (inconclusive) or how to apply */
 	char hardware_note[1024];
 	char khugepaged_note[512];
+	/* "between placements: SD ... ; a rerun is expected within ..." for the
+	 * verdict's order, or why there is no such line (an older file) */
+	char placement_note[768];
+	bool has_placement_ids;      /* the analysed trials carry "placement" */
 };
 
 struct analyze_opts {
@@ -170,6 +186,9 @@ struct analyze_opts {
 int analyze_run(const struct results *r, const struct analyze_opts *o, struct analysis **out,
 		char *err, size_t errsize);
 void analyze_free(struct analysis *a);
+/* placement_note, has_placement_ids and the orders' placement_split (with a
+ * sentence in the reason): analyze_placement.c, after the recommendation. */
+void analyze_placement_notes(struct analysis *a);
 const char *analyze_verdict_name(enum analyze_verdict v);
 const char *analyze_status_name(enum analyze_status s);
 const char *analyze_method_name(enum analyze_method m);   /* "paired", "unpaired" */

@@ -87,6 +87,11 @@ struct compare_input {
 	size_t nr_failed;      /* trials left out: their command failed or timed out */
 	bool interleaved;      /* config.schedule "interleaved": rounds pair across orders */
 	bool placement_per_rep; /* config.placement "per-rep" (results_config) */
+	/* its trials carry placement ids (issue 39): each rep was a placement
+	 * of its own, recorded and checked by pagemap, so a side of one run
+	 * takes its run-to-run part from its placements' spread instead of
+	 * assuming gain_run_sd */
+	bool placements;
 	bool interrupted;      /* a run of it was cut by a signal ($.interrupted) */
 	/* Runs (results files) pooled in this side: 0 or 1 is one run. With two
 	 * or more, the gain rows estimate the run-to-run variance from the
@@ -195,6 +200,9 @@ struct compare_gain_row {
 	/* the run-to-run part of each side's variance: estimated from its runs'
 	 * gains (2 runs or more) or assumed (gain_run_sd) */
 	bool run_sd_estimated_a, run_sd_estimated_b;
+	/* a side of one run whose spread came from its placements (the file's
+	 * placement ids), not from gain_run_sd */
+	bool run_sd_placements_a, run_sd_placements_b;
 	double gain_a, gain_b; /* percent of order 0's value saved (lower is
 				  better) or added (higher is better) */
 	double diff;           /* gain_b - gain_a, percentage points */

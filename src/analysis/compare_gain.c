@@ -17,7 +17,11 @@
  * with Welch-Satterthwaite degrees of freedom) whose variance has a
  * run-to-run part the reps of one file cannot show.
  *
- * A side of one run assumes that part (compare.h, gain_run_sd). A side of
+ * A side of one run assumes that part (compare.h, gain_run_sd), unless its
+ * trials carry placement ids (issue 39): then each rep was populated in a
+ * placement of its own, moved by a ballast and checked by pagemap
+ * (src/measure/bench.c), and the spread of its reps is taken as the
+ * run-to-run part, nothing assumed. A side of
  * several runs (repeated runs of one kernel or setting) estimates it: its
  * gain is that of the mean of its runs' m (each run's m as above: the runs'
  * geometric mean of ratios), and the variance of that mean is the spread of
@@ -199,6 +203,7 @@ static void mean_se2(const double *x, size_t n, double *m, double *se2)
 struct gside {
 	double m, var, df;
 	size_t runs;
+	bool placed; /* one run with placement ids: no assumed run-to-run part */
 };
 
 /* The runs' mean u (m of each run) into mr[]; the number of runs with reps. */
@@ -278,7 +283,8 @@ static void gain_ci(struct compare_gain_row *w, const struct gside *a, const str
 {
 	double da = 1e4 * exp(2 * a->m) * a->var, db = 1e4 * exp(2 * b->m) * b->var;
 	double fl = o->gain_run_sd > 0 ? o->gain_run_sd * o->gain_run_sd : 0;
-	double v = da + db + (a->runs < 2 ? fl : 0) + (b->runs < 2 ? fl : 0);
+	double v = da + db + (a->runs < 2 && !a->placed ? fl : 0) +
+		   (b->runs < 2 && !b->placed ? fl : 0);
 	double se = sqrt(v), df, t;
 
 	if (!(se > 0)) {
@@ -365,6 +371,10 @@ static int gain_row(struct compare_report *r, const struct compare_opts *o, int 
 		goto out;
 	w.run_sd_estimated_a = sda.runs >= 2;
 	w.run_sd_estimated_b = sdb.runs >= 2;
+	/* issue 39: a run's reps are placements that moved; their spread is
+	 * the run-to-run part a rerun would show */
+	sda.placed = w.run_sd_placements_a = sda.runs < 2 && r->inputs[0].placements;
+	sdb.placed = w.run_sd_placements_b = sdb.runs < 2 && r->inputs[other].placements;
 	w.gain_a = gain_pct(sda.m, w.dir);
 	w.gain_b = gain_pct(sdb.m, w.dir);
 	w.diff = w.gain_b - w.gain_a;

@@ -194,6 +194,9 @@ int compare_input_from_runs(const struct results *const *res, size_t nr, const c
 		in->placement_per_rep &= res[i]->head.config.placement_per_rep;
 	for (i = 0; i < nr; i++)
 		in->interrupted |= res[i]->head.interrupted;
+	in->placements = nr > 0;
+	for (i = 0; i < nr; i++)
+		in->placements &= results_has_placements(res[i]);
 	in->nr_runs = nr;
 	in->settings = o->settings;
 	in->series = o->series;

@@ -8,6 +8,7 @@
 #ifndef STATS_H
 #define STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,5 +78,56 @@ double stats_t_quantile(double level, double df);
 
 /* Holm-Bonferroni: adjusted p-values (monotone), in the input order. */
 int stats_holm_adjust(const double *p, size_t n, double *p_adj);
+
+/* ---- clustered samples (stats_cluster.c) ---------------------------------
+ * Values that come in clusters: the rounds of one physical placement share
+ * it (issue 39), so the placement, not the round, is the independent unit.
+ * The cluster bootstrap draws clusters with replacement, then members within
+ * each drawn cluster with replacement (two-stage; Davison and Hinkley 1997,
+ * section 3.8): its CI carries the between-cluster variance that a
+ * bootstrap of the pooled values would leave out.
+ */
+/* A value and its block (cluster x stride + member), sorted by value. */
+struct stats_blk {
+	double v;
+	size_t i;
+};
+void stats_blk_sort(struct stats_blk *s, size_t n);
+/* One draw: nclusters clusters with replacement, then (within) sizes[c]
+ * members of each drawn cluster c with replacement, or (!within) each of
+ * its members once; cnt[c * stride + m] counts the draws of each block
+ * (zeroed first: nclusters * stride entries), *drawn all of them.
+ * Two-stage (within) counts the members' scatter twice, once in the
+ * clusters' means and once more in the members' draw: where the clusters
+ * do not differ its CI is about sqrt 2 too wide; it is right where the
+ * clusters differ much (Davison and Hinkley 1997, section 3.8).
+ * Clusters only is right in both cases given enough clusters. */
+void stats_cluster_draw(struct stats_rng *rng, const size_t *sizes, size_t nclusters,
+			size_t stride, bool within, uint32_t *cnt, size_t *drawn);
+/* The trimmed mean of a resample given as a count per block: the sorted
+ * values weighted by their counts, 'trim' of the total weight dropped at
+ * each end (fractional at the edges). total: the drawn count of these
+ * blocks, or SIZE_MAX to count it. With every count 1 it is the sample's
+ * own trimmed mean. NAN when nothing is drawn. */
+double stats_counted_trimmed_mean(const struct stats_blk *s, size_t n, const uint32_t *cnt,
+				  size_t total, double trim);
+/* The 'trim' trimmed mean of x and its two-stage cluster bootstrap CI at
+ * 'level'; cluster[i] (< n) is x[i]'s cluster. Every value in a cluster of
+ * its own gives the plain bootstrap of the pooled values. -EINVAL for
+ * n < 2 or a non-finite value, -ENOMEM. */
+int stats_cluster_trimmed_mean_ci(const double *x, const size_t *cluster, size_t n, double trim,
+				  bool within, double level, unsigned iters, uint64_t seed,
+				  double *est, double *lo, double *hi);
+/* The spread of clustered values (one-way random effects, method of
+ * moments): between_sd, the SD of the clusters' true means (the spread of
+ * each cluster's 'trim' trimmed mean less the part its own members'
+ * scatter explains, 0 when that part is all of it); within_se, the SE of
+ * the grand mean from the members' scatter alone (pooled within-cluster
+ * variance over all n), what a CI that takes every value as independent
+ * would show. clusters: those with 2 members or more used, their trimmed
+ * means in means[] (may be NULL; room for n). -EINVAL with fewer than 2
+ * such clusters. */
+int stats_cluster_spread(const double *x, const size_t *cluster, size_t n, double trim,
+			 double *between_sd, double *within_se, double *means, size_t *clusters);
 
 #endif

@@ -110,6 +110,7 @@ int summary_paired_precision(const struct results *r, struct summary_paired *p)
 	if (p->order < 0)
 		goto out;
 	snprintf(p->pattern, sizeof(p->pattern), "%s", a->pattern);
+	snprintf(p->placements, sizeof(p->placements), "%s", a->placement_note);
 	p->span = a->span;
 	rc = 0;
 out:

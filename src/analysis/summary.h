@@ -44,6 +44,7 @@ struct summary_paired {
 	int order;
 	char pattern[32];
 	uint64_t span;
+	char placements[768];  /* analyze's placement_note: the spread between placements */
 };
 /* 0, or -ENODATA when analyze cannot make a paired analysis (it says why). */
 int summary_paired_precision(const struct results *r, struct summary_paired *p);

@@ -80,6 +80,9 @@ static const struct cli_cmd compare_cli = {
 		"(A B A B ...) so that a change of the host falls on both sides. The runs of\n"
 		"a side must be repeats (kernel, host setup, THP settings by name,\n"
 		"patterns); their absolute rows pool the trials.\n"
+		"A side of one run whose trials carry placement ids (run from issue 39 on:\n"
+		"each rep populated in a placement of its own) takes its run-to-run part from\n"
+		"the spread of its placements instead (run_to_run \"placements\").\n"
 		"Differences in CPU, virtualization, PMU, pattern, orders or spans are warnings\n"
 		"(\"comparable\": false); THP settings that differ are warnings too. Options may\n"
 		"follow the files. Collapse documents (collapse -o) are set side by side per\n"
@@ -102,8 +105,9 @@ static const struct cli_cmd compare_cli = {
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, fail_pct, 0, 1e9) },
 		{ "gain-run-sd", 0, "POINTS", "run-to-run SD of an access-time gain per "
 					      "file, added to the gain rows' variance of a "
-					      "side of one run (default 1.7, from A/A runs on "
-					      "a shared VM; 0: within-run only)",
+					      "side of one run without placement ids (default "
+					      "1.7, from A/A runs on a shared VM; 0: within-run "
+					      "only)",
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, gain_run_sd, 0, 100) },
 		{ "alpha", 0, "A", "significance level after Holm correction (default 0.05)",
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
@@ -534,7 +538,8 @@ static void note_runs(const struct compare_report *r, double gain_run_sd)
 
 	for (i = 0; i < r->nr_gains; i++)
 		if (r->gains[i].significant &&
-		    (!r->gains[i].run_sd_estimated_a || !r->gains[i].run_sd_estimated_b)) {
+		    ((!r->gains[i].run_sd_estimated_a && !r->gains[i].run_sd_placements_a) ||
+		     (!r->gains[i].run_sd_estimated_b && !r->gains[i].run_sd_placements_b))) {
 			fflush(stdout);
 			ms_note("compare: a flagged gain row with one run a side assumes the "
 				"run-to-run part (--gain-run-sd %g points); a VM's host can move "

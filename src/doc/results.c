@@ -1649,6 +1649,16 @@ json_t *results_trial_json(const struct results_trial *t)
 	return j;
 }
 
+bool results_has_placements(const struct results *r)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->nr_trials; i++)
+		if (r->trials[i].has_placement)
+			return true;
+	return false;
+}
+
 int results_doc_add_trial(json_t *doc, const struct results_trial *t)
 {
 	json_t *trials = json_object_get(doc, "trials"), *j;

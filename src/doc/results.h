@@ -356,6 +356,8 @@ int results_read_file(const char *path, char **buf, size_t *len, char *err, size
  * after the file's name. */
 int results_read_json(const char *path, json_t **doc, char *err, size_t errsize);
 void results_free(struct results *r);
+/* Any trial of r carries "placement" (files from issue 39 on). */
+bool results_has_placements(const struct results *r);
 /* The flat summary of r (host, thp and config fields) from its typed head,
  * as results_load fills it from the file: a document built in memory (run's
  * session) is analysed without writing and reading it back. */

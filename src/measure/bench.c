@@ -21,6 +21,7 @@
 #include "child.h"
 #include "folio.h"
 #include "mthpscope.h"
+#include "placement.h"
 #include "scan.h"
 
 /* ---- plan ---------------------------------------------------------------- */
@@ -245,6 +246,9 @@ void bench_close(struct bench *b)
 	counters_set_close(b->loop_set);
 	counters_set_close(b->fault_set);
 	b->pmu_store_set = b->pmu_set = b->loop_set = b->fault_set = NULL;
+	free(b->placement_prev);
+	b->placement_prev = NULL;
+	b->placement_nprev = 0;
 }
 
 static void metric_from_ctr(struct results_trial *t, const struct counters_value *v)
@@ -622,8 +626,9 @@ unsigned long long bench_interleaved_bytes(unsigned long long span, int nr_order
 					   unsigned long pmd_size)
 {
 	/* the chase set-up's successor table is up to span/16; while populating,
-	 * a ballast of up to one span (populate_all) */
-	return (unsigned long long)nr_orders * (span + span / 16 + pmd_size) + span;
+	 * the ballast's copy of every span (populate_all; its drawn part is
+	 * the session's to fit: bench.ballast_max) */
+	return (unsigned long long)nr_orders * (2 * span + span / 16 + pmd_size);
 }
 
 int bench_rounds_for(unsigned long long accesses, double target_ns, int nr_orders)
@@ -670,6 +675,7 @@ struct slot {
 	 * steal_ns < 0: the hypervisor counts none, nothing recorded */
 	double steal_ns;
 	int disturbed;
+	struct results_placement pl; /* where populate_all put it */
 };
 
 /* Steal during one round of an interleaved rep, on the CPU this thread is
@@ -734,39 +740,90 @@ static void shuffle(int *perm, int nr, uint64_t *rng)
 }
 
 /*
- * A ballast of a seeded size (0 to the span, in PMD folios), populated before
- * a rep's buffers and unmapped after them: the buffers then start at another
- * place in the free lists each rep. Without the PMD order (or with a span
- * under one PMD) there is none, and the shuffled order alone moves them.
+ * A ballast that mirrors the rep's buffers, populated before them and
+ * unmapped after them: for each order, a span at that order plus a part
+ * drawn rep by rep (placement_ballast_bytes: evenly over [0, ballast_max /
+ * nr]). The kernel hands freed blocks out again last in, first out, per
+ * size: the ballast takes the blocks the rep before freed, and its drawn
+ * part shifts the buffers by a varying amount past them, so each rep's
+ * buffers take their frames from another part of physical memory. An
+ * order-0 ballast alone did not: 29 of 30 placements of a default run still
+ * reused 55-80 % of the frames of the one before (large orders are served
+ * from blocks order-0 pages do not touch); nor did a PMD-order one for an
+ * order-0 buffer (placement.h). *bytes: its size.
  */
-static int ballast_map(struct bench *b, const struct bench_micro *w, uint64_t *rng,
-		       struct buf *bl)
+static int ballast_map(struct bench *b, const struct bench_micro *w, const struct slot *sl,
+		       int nr, int rep, struct buf *bl, unsigned long long *bytes)
 {
 	unsigned long pmd = b->thp->pmd_size;
-	unsigned long long k;
-	int err;
+	unsigned long long max = (b->ballast_max ? b->ballast_max : w->span) / (unsigned)nr, n;
+	int i, err = 0;
 
-	memset(bl, 0, sizeof(*bl));
-	if (!pmd || b->thp->pmd_order <= 0 || w->span < pmd)
+	memset(bl, 0, (size_t)nr * sizeof(*bl));
+	*bytes = 0;
+	if (!pmd)
 		return 0;
-	k = (stats_splitmix64(rng) >> 11) % (w->span / pmd + 1);
-	if (!k || buffer_set_order(b->thp, b->thp->pmd_order))
-		return 0;
-	if ((err = buffer_map(bl, b->thp, b->thp->pmd_order, (size_t)(k * pmd))))
-		return err;
-	return buffer_populate(bl, NULL);
+	for (i = 0; i < nr && !err; i++) {
+		n = w->span + placement_ballast_bytes(mix(b->seed, 0x62616c6cULL * (uint64_t)(i + 1) +
+							      (uint64_t)w->pattern_index),
+						      rep, max, pmd);
+		if (buffer_set_order(b->thp, sl[i].order))
+			continue;
+		if (!(err = buffer_map(&bl[i], b->thp, sl[i].order, (size_t)n)))
+			err = buffer_populate(&bl[i], NULL);
+		*bytes += n;
+	}
+	return err;
+}
+
+/*
+ * The placement just populated (placement.h): its id, each buffer's PFN
+ * range, the share of its frames the placement before held. Without PFNs
+ * (pagemap hides them without root) the id and the ballast alone.
+ */
+static int placement_record(struct bench *b, struct slot *sl, int nr, unsigned long long ballast)
+{
+	uint64_t *all = NULL;
+	size_t nall = 0, start;
+	double reused = NAN;
+	long id = b->placement_next++;
+	int i, err = 0;
+
+	for (i = 0; i < nr && !err; i++) {
+		start = nall;
+		err = placement_pfns(sl[i].bf.base, sl[i].bf.span, sl[i].bf.page_size, &all, &nall);
+		if (!err)
+			placement_summary(all + start, nall - start, &sl[i].pl);
+	}
+	if (!err) {
+		placement_sort(all, nall);
+		reused = placement_reused(b->placement_prev, b->placement_nprev, all, nall);
+		free(b->placement_prev);
+		b->placement_prev = all;
+		b->placement_nprev = nall;
+		all = NULL;
+		b->placements_same += reused > 0.5;
+	}
+	for (i = 0; i < nr; i++) {
+		sl[i].pl.id = id;
+		sl[i].pl.reused = reused;
+		sl[i].pl.ballast_bytes = ballast;
+	}
+	free(all);
+	return err == -EPERM || err == -EACCES || err == -ENOENT ? 0 : err;
 }
 
 /*
  * Every order's buffer of one rep, populated at its order (the settings put
  * back after), in a seeded order of its own per rep, after a ballast of a
- * seeded size. The kernel hands freed frames
+ * size of its own. The kernel hands freed frames
  * out again last-in first-out, so in a fixed order each order would get the
  * same physical memory in every rep, and where the memory sits (a VM's host
  * backing, cache colouring) would be a property of the run, not of the rep:
  * no CI over reps could see it, and two runs' gains would differ by it
  * (data/vm-zen5-6.18-aa-default). Drawn anew per rep, placement is
- * rep-to-rep noise that the CIs over reps carry.
+ * rep-to-rep noise that the CIs over reps carry: each rep is a placement,
+ * the cluster analyze resamples (issue 39).
  */
 static int populate_all(struct bench *b, const struct bench_micro *w, int rep, struct slot *sl,
 			int nr)
@@ -774,13 +831,14 @@ static int populate_all(struct bench *b, const struct bench_micro *w, int rep, s
 	uint64_t rng = mix(b->seed, 0x706c616365ULL + (uint64_t)rep * 7919u +
 					    (uint64_t)w->pattern_index);
 	int perm[BENCH_MAX_ORDERS], i, err;
-	struct buf ballast;
+	unsigned long long ballast_bytes;
+	struct buf ballast[BENCH_MAX_ORDERS];
 	struct slot *s;
 
 	for (i = 0; i < nr; i++)
 		perm[i] = i;
 	shuffle(perm, nr, &rng);
-	err = ballast_map(b, w, &rng, &ballast);
+	err = ballast_map(b, w, sl, nr, rep, ballast, &ballast_bytes);
 	for (i = 0; i < nr && !err; i++) {
 		s = &sl[perm[i]];
 		err = micro_prepare(b, w, s->order, rep, &s->bf, &s->ks, &s->faults);
@@ -788,7 +846,10 @@ static int populate_all(struct bench *b, const struct bench_micro *w, int rep, s
 		if (!err && madvise(s->bf.base, s->bf.span, MADV_NOHUGEPAGE))
 			err = -errno;
 	}
-	buffer_unmap(&ballast);
+	for (i = 0; i < nr; i++)
+		buffer_unmap(&ballast[i]);
+	if (!err)
+		err = placement_record(b, sl, nr, ballast_bytes);
 	/* the knobs are changed only while populating */
 	return err ? err : put_sizes_back(b);
 }
@@ -850,6 +911,8 @@ static int finish_slot(struct bench *b, const struct bench_micro *w, struct slot
 	}
 	if ((err = results_trial_set_rounds(t, s->ns, (size_t)rounds)))
 		return err;
+	t->has_placement = true;
+	t->placement = s->pl;
 	if (t->has_folios && coverage < BENCH_COVERAGE_MIN) {
 		t->flags |= RESULTS_F_LOW_COVERAGE;
 		b->low_coverage++;

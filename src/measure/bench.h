@@ -94,6 +94,16 @@ struct bench {
 	int low_coverage;    /* trials flagged so far */
 	/* the TLB model of each trial's layout (tlb_* metrics); NULL: none */
 	const struct tlb_geometry *tlb;
+	/* The interleaved schedule's placements (placement.h): the largest
+	 * drawn part of the ballast before a rep's buffers, beyond a copy of
+	 * the buffers' own size (0: one span; shared by the orders), the next
+	 * placement id, the sorted PFNs of the last placement, and how many
+	 * placements reused most of the frames of the one before. */
+	unsigned long long ballast_max;
+	long placement_next;
+	uint64_t *placement_prev;
+	size_t placement_nprev;
+	int placements_same;
 };
 
 void bench_init(struct bench *b, const struct thp_settings *s, uint64_t seed,

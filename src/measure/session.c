@@ -96,6 +96,20 @@ static void choose_schedule(struct session *s, unsigned long long largest,
 	}
 }
 
+/* The random part of the ballast that moves each rep's placement
+ * (bench.h): up to SESSION_BALLAST_MAX, within what the memory share leaves
+ * beside the buffers and the ballast's fixed part; never less than one span
+ * (the engine's default). */
+static void set_ballast(struct session *s, unsigned long long largest, unsigned long long avail)
+{
+	double room = SESSION_MEM_SHARE * (double)avail -
+		      (double)bench_interleaved_bytes(largest, (int)s->orders.nr, s->s.pmd_size);
+
+	s->b.ballast_max = SESSION_BALLAST_MAX;
+	if (avail && room < (double)s->b.ballast_max)
+		s->b.ballast_max = room > (double)largest ? (unsigned long long)room : largest;
+}
+
 /* The spans asked for, each checked; the largest in *largest. */
 static int pick_spans(struct session *s, unsigned long long *largest, char *why, size_t size)
 {
@@ -160,6 +174,7 @@ int session_setup(struct session *s, char *why, size_t size)
 			       "(%s); choose a smaller --span", l, a);
 	}
 	choose_schedule(s, largest, avail);
+	set_ballast(s, largest, avail);
 	if (s->schedule == RESULTS_SCHED_INTERLEAVED && !s->o.quick) {
 		s->target_ns = SESSION_INTERLEAVED_TRIAL_NS;
 		if (!s->o.have_reps)

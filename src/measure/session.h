@@ -54,6 +54,12 @@
  */
 #define SESSION_INTERLEAVED_REPS 30
 #define SESSION_INTERLEAVED_TRIAL_NS 0.15e9
+/* The largest drawn part of the ballast before a rep's buffers (bench.h:
+ * ballast_max; the ballast is a copy of the buffers, each order's span at
+ * its order, plus this shared by the orders), within the memory share
+ * below. Drawn evenly over [0, 512 MiB], with 9 orders of 64 MiB a ballast
+ * averages 0.8 GiB, mostly in large folios that populate fast. */
+#define SESSION_BALLAST_MAX (512ULL << 20)
 /* Never map more than this share of MemAvailable: the rest of the machine
  * keeps working and the kernel keeps room to compact for the large orders. */
 #define SESSION_MEM_SHARE 0.5

@@ -264,6 +264,11 @@ int session_trials(struct session *s)
 								  : micro_trials(s);
 
 	session_progress(s, s->nr_cells, NULL);
+	if (!err && s->b.placements_same)
+		bench_say(&s->b, BENCH_EV_NOTE, "%d of %ld placements reused more than half of the "
+			  "physical frames of the placement before them (pagemap): those did not "
+			  "move, and the spread between placements may be understated",
+			  s->b.placements_same, s->b.placement_next);
 	if (!err && s->interrupted) {
 		s->res->head.interrupted = true;
 		if (json_object_set_new(s->doc, "interrupted", json_true()))

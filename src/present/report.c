@@ -58,6 +58,14 @@ static json_t *order_json(const struct analysis *a, const struct analyze_order *
 	json_object_set_new(j, "fitted_ci", interval(o->fitted.lo, o->fitted.hi));
 	json_object_set_new(j, "raw_status", json_string(analyze_status_name(o->raw_status)));
 	json_object_set_new(j, "monotone_violation", json_boolean(o->violation));
+	/* issue 39: placements */
+	json_object_set_new(j, "placement_sd", num(o->placement_sd));
+	json_object_set_new(j, "round_se", num(o->round_se));
+	json_object_set_new(j, "rerun_within", num(o->rerun));
+	json_object_set_new(j, "placements", json_integer((json_int_t)o->placements));
+	json_object_set_new(j, "placements_gaining",
+			    json_integer((json_int_t)o->placements_gaining));
+	json_object_set_new(j, "placement_split", json_boolean(o->placement_split));
 	return j;
 }
 
@@ -108,6 +116,16 @@ static bool run_interrupted(const struct results *r)
 {
 	return r->head.interrupted ||
 	       (r->head.has_precision && r->head.precision.stop == RESULTS_PREC_INTERRUPTED);
+}
+
+/* How the gains were compared, and the placements' line (issue 39). */
+static void method_fields(json_t *doc, const struct analysis *a)
+{
+	json_object_update_new(doc, json_pack("{s:s, s:s, s:s, s:s, s:b}", "method",
+					      analyze_method_name(a->method), "test",
+					      analyze_test_name(a->method), "method_note",
+					      a->method_note, "placement_note", a->placement_note,
+					      "placement_ids", a->has_placement_ids));
 }
 
 json_t *report_analysis_json(const struct analysis *a)
@@ -185,9 +203,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
-	json_object_set_new(doc, "method", json_string(analyze_method_name(a->method)));
-	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
-	json_object_set_new(doc, "method_note", json_string(a->method_note));
+	method_fields(doc, a);
 	json_object_set_new(doc, "monotone", monotone_json(a));
 	if (run_interrupted(r))
 		json_object_set_new(doc, "interrupted", json_true());
@@ -547,6 +563,12 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 		paragraph(f, md, warn);
 	}
 	span_table(a, f, md);
+	if (a->placement_note[0]) {
+		char pn[sizeof(a->placement_note) + 2];
+
+		snprintf(pn, sizeof(pn), "%s.", a->placement_note);
+		paragraph(f, md, pn);
+	}
 
 	if (a->sparse_span)
 		snprintf(buf, sizeof(buf), "Cost side: faults saved = fewer page faults than order "
@@ -645,9 +667,11 @@ static void run_fields(json_t *j, const struct compare_gain_row *g)
 	json_object_set_new(j, "runs_a", json_integer((json_int_t)g->runs_a));
 	json_object_set_new(j, "runs_b", json_integer((json_int_t)g->runs_b));
 	json_object_set_new(j, "run_to_run_a",
-			    json_string(g->run_sd_estimated_a ? "estimated" : "assumed"));
+			    json_string(g->run_sd_estimated_a ? "estimated" :
+					g->run_sd_placements_a ? "placements" : "assumed"));
 	json_object_set_new(j, "run_to_run_b",
-			    json_string(g->run_sd_estimated_b ? "estimated" : "assumed"));
+			    json_string(g->run_sd_estimated_b ? "estimated" :
+					g->run_sd_placements_b ? "placements" : "assumed"));
 }
 
 /* The gain rows: each file's gain against its own order 0, and their difference. */

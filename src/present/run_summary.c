@@ -147,6 +147,8 @@ static void print_paired_precision(const struct results *r, FILE *f)
 		"widest gain CI is +/-%.1f points of order 0's time (order %d)%s\n\n", p.pattern, sb,
 		100 * p.widest, p.order,
 		p.widest > SUMMARY_CI_TARGET ? "; more --reps or a quieter machine narrow it" : "");
+	if (p.placements[0])
+		fprintf(f, "%s.\n\n", p.placements);
 }
 
 const char *run_summary_stop_words(enum results_precision_stop s)
