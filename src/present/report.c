@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "program_report.h"
 #include "report.h"
 #include "run_summary.h"
 
 const char *const report_format_words[] = { "text", "markdown", "json", NULL };
 const char *const report_format_aliases[] = { "md", "markdown", NULL };
+const char *const analyze_format_words[] = { "text", "markdown", "json", "lkml", NULL };
 
 /* ---- JSON ------------------------------------------------------------------ */
 
@@ -110,6 +112,21 @@ static bool run_interrupted(const struct results *r)
 	       (r->head.has_precision && r->head.precision.stop == RESULTS_PREC_INTERRUPTED);
 }
 
+/* The method, the monotone fit, an interruption and a program's table. */
+static void doc_tail(json_t *doc, const struct analysis *a)
+{
+	struct program_table pt;
+
+	json_object_set_new(doc, "method", json_string(analyze_method_name(a->method)));
+	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
+	json_object_set_new(doc, "method_note", json_string(a->method_note));
+	json_object_set_new(doc, "monotone", monotone_json(a));
+	if (run_interrupted(a->res))
+		json_object_set_new(doc, "interrupted", json_true());
+	if (!program_table_build(a, &pt) && pt.available)
+		json_object_set_new(doc, "program", program_report_json(a, &pt));
+}
+
 json_t *report_analysis_json(const struct analysis *a)
 {
 	const struct results *r = a->res;
@@ -185,12 +202,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
-	json_object_set_new(doc, "method", json_string(analyze_method_name(a->method)));
-	json_object_set_new(doc, "test", json_string(analyze_test_name(a->method)));
-	json_object_set_new(doc, "method_note", json_string(a->method_note));
-	json_object_set_new(doc, "monotone", monotone_json(a));
-	if (run_interrupted(r))
-		json_object_set_new(doc, "interrupted", json_true());
+	doc_tail(doc, a);
 	return doc;
 }
 
@@ -608,18 +620,42 @@ static void recommendation(const struct analysis *a, FILE *f, bool md)
 	}
 }
 
+/* A command's table per metric (program.h): pt NULL builds it. */
+static int program_write(const struct analysis *a, const struct program_table *pt,
+			 enum report_format fmt, FILE *f)
+{
+	struct program_table own;
+
+	int rc;
+
+	if (!pt && (rc = program_table_build(a, &own)))
+		return rc;
+	return program_report_write(a, pt ? pt : &own, fmt, f);
+}
+
 int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
 {
+	struct program_table pt;
+	int rc;
+
 	if (fmt == REPORT_JSON) {
 		json_t *doc = report_analysis_json(a);
-		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 
 		json_decref(doc);
 		fputc('\n', f);
 		return rc || ferror(f) ? -EIO : 0;
 	}
+	if (fmt == REPORT_LKML && (rc = program_table_build(a, &pt)))
+		return rc;
+	if (fmt == REPORT_LKML && pt.available)
+		return program_write(a, &pt, fmt, f);
+	if (fmt == REPORT_LKML)
+		fmt = REPORT_TEXT; /* a micro-kernel run: its own table */
 	header(a, f, fmt == REPORT_MARKDOWN);
 	table(a, f, fmt == REPORT_MARKDOWN);
+	if ((rc = program_write(a, NULL, fmt, f)))
+		return rc;
 	notes(a, f, fmt == REPORT_MARKDOWN);
 	recommendation(a, f, fmt == REPORT_MARKDOWN);
 	return ferror(f) ? -EIO : 0;
