@@ -38,13 +38,23 @@ static bool others_median(const struct results *r, size_t i, double *med, size_t
 	return ok;
 }
 
+bool program_alloc_in_effect(const struct results_trial *t, unsigned long long page_size)
+{
+	const struct results_metric *a = results_trial_metric(t, "anon_fault_alloc");
+	const struct results_metric *rss = results_trial_metric(t, "max_rss_bytes");
+
+	return a && rss && rss->value > 0 &&
+	       a->value * (double)(page_size << t->order) >= PROGRAM_ALLOC_IN_EFFECT * rss->value;
+}
+
 bool program_trial_out(const struct results *r, size_t i, char *why, size_t size)
 {
 	const struct results_trial *t = &r->trials[i];
 	double med;
 	size_t n;
 
-	if (!is_command(t) || !t->has_folios || !t->order)
+	if (!is_command(t) || !t->has_folios || !t->order ||
+	    program_alloc_in_effect(t, r->page_size))
 		return false;
 	if (t->coverage < PROGRAM_COVERAGE_NEAR_ZERO) {
 		snprintf(why, size, "folio coverage %.1f %% < %.0f %%: order %d was not in effect",

@@ -27,8 +27,20 @@
 #define PROGRAM_COVERAGE_FAR_BELOW 0.50
 #define PROGRAM_MAX_METRICS 8
 
+/* A program whose buffer lives between two scans (a Python script that
+ * frees 192 MiB before it exits) leaves no trace in them; the kernel's own
+ * count does: folios of the order allocated during the trial
+ * (anon_fault_alloc, hugepages-<size>kB/stats) covering at least this share
+ * of the tree's peak RSS say the order was in effect, whatever the scans
+ * saw. The count is the whole machine's, so it is evidence, not proof. */
+#define PROGRAM_ALLOC_IN_EFFECT 0.50
+
+/* The kernel's count says order t->order was in effect (above). */
+bool program_alloc_in_effect(const struct results_trial *t, unsigned long long page_size);
+
 /* True (with the reason in words) when trial i of r, a command's, is to be
- * left out for its coverage. */
+ * left out for its coverage: its order not in effect by the scans and not
+ * by the kernel's count. */
 bool program_trial_out(const struct results *r, size_t i, char *why, size_t size);
 
 /* One column of the table: a metric per order. */

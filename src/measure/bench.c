@@ -1720,7 +1720,7 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	/* a program's coverage is stated; flagged only where the order was
 	 * clearly not in effect (program.h) */
 	if (t->has_folios && t->order && t->coverage < PROGRAM_COVERAGE_NEAR_ZERO &&
-	    !(t->flags & RESULTS_F_FAILED)) {
+	    !program_alloc_in_effect(t, b->thp->page_size) && !(t->flags & RESULTS_F_FAILED)) {
 		t->flags |= RESULTS_F_LOW_COVERAGE;
 		b->low_coverage++;
 		explain_coverage(b, t, wt, knobs);
