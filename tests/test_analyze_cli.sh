@@ -163,7 +163,7 @@ PY
 # out with the reason; the table per metric names sys time's fall
 kb=$data/command_kbuild.json
 out=$("$bin" analyze "$kb" --format lkml 2>&1) || err "kbuild: analyze --format lkml exit $?: $out"
-grep -q "^Workload: scripts/workloads/kbuild.sh" <<<"$out" || err "kbuild lkml: no workload line"
+grep -q "^Workload: make -j2 O=/tmp/kbuild tinyconfig bzImage" <<<"$out" || err "kbuild lkml: no workload line"
 grep -q "^Host: Linux 6.18.0-test, x86_64, .*3 runs per size" <<<"$out" || err "kbuild lkml: no host line"
 grep -Eq "^size +real +user +sys +faults +peak memory +coverage" <<<"$out" || err "kbuild lkml: no header"
 for row in "16K -19.2" "32K -23.3" "64K -25.8" "2M -24.8"; do
