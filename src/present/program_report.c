@@ -31,7 +31,7 @@ static void base_cell(const struct program_metric *m, char *buf, size_t size)
 	else if (m->unit[0])
 		snprintf(buf, size, "%.1f %s", v, m->unit);
 	else
-		snprintf(buf, size, fabs(v) >= 1e6 ? "%.0f" : "%.6g", v);
+		snprintf(buf, size, fabs(v) >= 1000 ? "%.0f" : "%.6g", v);
 }
 
 /* "-25.3%", "*" after it when the CI excludes 0 */
