@@ -584,10 +584,15 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 		fprintf(f, "%s\n", md ? "**Excluded trials:**\n" : "Excluded trials:");
 		for (i = 0; i < a->nr_excluded; i++) {
 			const struct analyze_excluded *e = &a->excluded[i];
+			char sp[32];
 
-			fprintf(f, "%s trial %zu (order %d, span %llu MiB, rep %d): %s\n",
-				md ? "-" : " ", e->trial, e->order,
-				(unsigned long long)(e->span >> 20), e->rep, e->reason);
+			/* a command's trial has no span: not "span 0 MiB" */
+			if (report_span_name(a, e->span, false, sp, sizeof(sp)))
+				fprintf(f, "%s trial %zu (order %d, rep %d): %s\n", md ? "-" : " ",
+					e->trial, e->order, e->rep, e->reason);
+			else
+				fprintf(f, "%s trial %zu (order %d, span %s, rep %d): %s\n",
+					md ? "-" : " ", e->trial, e->order, sp, e->rep, e->reason);
 		}
 		fprintf(f, "\n");
 	}
