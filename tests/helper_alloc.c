@@ -6,7 +6,7 @@
  * not count): at folio order k exactly N MiB / (page size << k).
  *
  *   helper_alloc MIB [fork] [sleep=MS] [exit=N] [pidfile=PATH] [thpoff] [nohuge]
- *                [shared] [memfd] [knob=PATH]
+ *                [shared] [memfd] [knob=PATH] [free=MS]
  *
  * fork: a child allocates and the parent waits for it (inherit over the
  * tree); sleep: stay alive MS ms after touching; exit: the exit status;
@@ -15,6 +15,8 @@
  * mapping; shared: MAP_SHARED anonymous; memfd: a memfd mapped shared;
  * knob=PATH: write "never" to that THP sysfs file before touching (a
  * command that rewrites the knobs). The causes of low coverage, one each.
+ * free=MS: unmap the buffer after the sleep and live MS ms more, so the
+ * exit sees none of it (a program that frees its memory before it ends).
  * Prints "faults: F" and "mib_per_s: R" on stdout.
  */
 #include <stdint.h>
@@ -30,6 +32,7 @@
 
 static const char *pidfile, *knob;
 static int nohuge, shared, use_memfd;
+static long free_ms = -1;
 
 /* The mapping as the options say: private, shared, or a shared memfd. */
 static char *map_it(size_t len)
@@ -101,6 +104,12 @@ static int allocate(unsigned long mib, long sleep_ms)
 
 		nanosleep(&ts, NULL);
 	}
+	if (free_ms >= 0) {
+		struct timespec ts = { free_ms / 1000, (free_ms % 1000) * 1000000L };
+
+		munmap(p, len + pmd);
+		nanosleep(&ts, NULL);
+	}
 	return 0;
 }
 
@@ -125,6 +134,8 @@ int main(int argc, char **argv)
 			pidfile = argv[i] + 8;
 		else if (!strncmp(argv[i], "knob=", 5))
 			knob = argv[i] + 5;
+		else if (!strncmp(argv[i], "free=", 5))
+			free_ms = atol(argv[i] + 5);
 		else if (!strcmp(argv[i], "thpoff"))
 			prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 		else if (!strcmp(argv[i], "nohuge"))

@@ -53,7 +53,7 @@ expect "khugepaged madvise" mthpscope collapse --mode =
 expect "madvise" mthpscope collapse --mode = m
 expect "json lkml markdown text" mthpscope compare --format ""
 expect "png svg" mthpscope compare --plot-format ""
-expect "json markdown text" mthpscope analyze --format ""
+expect "json lkml markdown text" mthpscope analyze --format ""
 expect "png svg" mthpscope plot --format ""
 for f in $(complete_words mthpscope analyze --format ""); do
 	"$bin" analyze "$data/knee2.json" --format "$f" >/dev/null || err "analyze --format $f: exit $?"

@@ -4,10 +4,12 @@
  * layouts give exact entry counts, now and at each order the model shows,
  * under an AMD (coalescing 4 pages), an Intel (no merging) and an arm64
  * (contiguous bit, 16 pages) model; the figures and layouts go through the
- * record document and back; the reader refuses bad ones.
+ * record document and back; the reader refuses bad ones; a window whose
+ * memory no scan saw is unknown, not 0.
  */
 #include "harness.h"
 #include "record_doc.h"
+#include "record_report.h"
 #include "record_tlb.h"
 
 enum { SCATTERED, ORDER4, PMD, PARTIAL, CONTIG0, NR_WIN };
@@ -178,6 +180,34 @@ TEST(document_round_trip)
 	json_decref(j2);
 	record_doc_free(&a);
 	record_doc_free(&b);
+}
+
+/* issue 42: a window whose memory no scan saw (sort freed its buffer before
+ * the exit scan) has an empty layout: the model's entries are unknown, in
+ * the document (no "tlb") and in words, never "0 now". */
+TEST(unscanned_memory_is_unknown)
+{
+	struct record_doc a;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j;
+
+	fill(&a);
+	layout_hist_init(&a.windows[PMD].layout, 12, 9);
+	ASSERT_EQ(record_tlb_doc(&a, tlb_geometry_find("golden-cove")), 0);
+	EXPECT_TRUE(!a.windows[PMD].has_tlb);
+	EXPECT_TRUE(a.windows[ORDER4].has_tlb);
+	ASSERT_EQ(record_doc_json(&a, &j), 0);
+	EXPECT_TRUE(!json_object_get(json_array_get(json_object_get(j, "windows"), PMD), "tlb"));
+	json_decref(j);
+	ASSERT_TRUE((f = open_memstream(&text, &len)) != NULL);
+	EXPECT_EQ(record_report_write(&a, REPORT_TEXT, f), 0);
+	fclose(f);
+	EXPECT_TRUE(strstr(text, "TLB entries (model) unknown (memory not scanned)") != NULL);
+	EXPECT_TRUE(strstr(text, "TLB entries (model) 0 now") == NULL);
+	free(text);
+	record_doc_free(&a);
 }
 
 /* One change to the good document's window 0 (or its tlb_model): refused,

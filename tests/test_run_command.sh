@@ -4,7 +4,8 @@
 # fault counts at orders 0, 2 and 9 with coverage >= 95 %, a child that forks
 # (counters and scans inherit over the tree), a failing command, --timeout,
 # SIGTERM during a trial (knobs restored, no process left), --metric parsing,
-# CMD not found before any knob is touched, analyze and compare on the results.
+# CMD not found before any knob is touched, analyze and compare on the results,
+# a buffer freed before exit counted by the scans of the program's life.
 # Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
 set -u
 BIN=${MTHPSCOPE_BIN:?}
@@ -144,6 +145,21 @@ if "$BIN" compare "$tmp/a.json" "$tmp/b.json" >"$tmp/c.out" 2>"$tmp/c.err" &&
 	echo "ok: compare of two command results"
 else
 	echo "FAIL: compare of two command results"; cat "$tmp/c.out" "$tmp/c.err"; fail=1
+fi
+# 9. issue 42: a program that frees its buffer before it exits keeps its
+#    order-2 trials: coverage comes from every scan of its life (the exit
+#    scan sees none of the buffer), and the analysis leaves nothing out
+run --orders 0,2 --reps 2 -o "$tmp/fr.json" -- "$HELPER" 64 sleep=800 free=400 \
+	>/dev/null 2>"$tmp/fr.err" || { echo "FAIL: run -- helper free= exited $?"; cat "$tmp/fr.err"; fail=1; }
+got=$(py '" ".join("%d:%s:%s:%s" % (t["order"], t["folios"]["coverage"] >= 0.5, t["folios"].get("scope"), t["folios"]["scans"] >= 2) for t in sorted(d["trials"], key=lambda t: (t["order"], t["rep"])))' "$tmp/fr.json")
+want="0:True:lifetime:True 0:True:lifetime:True 2:True:lifetime:True 2:True:lifetime:True"
+an=$("$BIN" analyze --format json "$tmp/fr.json" 2>"$tmp/fr.aerr" |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["trials_excluded"], [o["n"] for o in d["program"]["orders"]])')
+if [ "$got" = "$want" ] && [ "$an" = "0 [2, 2]" ]; then
+	echo "ok: a buffer freed before exit: the lifetime coverage saw it, both order-2 trials analysed"
+else
+	echo "FAIL: freed buffer: '$got' (want '$want'), analyze '$an' (want '0 [2, 2]')"
+	cat "$tmp/fr.err" "$tmp/fr.aerr"; fail=1
 fi
 check_knobs "the whole test"
 exit $fail

@@ -17,6 +17,7 @@
 #include "folio_types.h"
 #include "mthpscope.h"
 #include "metrics.h"
+#include "program.h"
 #include "stats.h"
 
 /* The unit of a metric (metrics.h); a metric the registry does not know is
@@ -253,7 +254,12 @@ static void select_trials(struct ctx *c)
 			exclude(c, i, "the command failed");
 		} else if (t->multiplexed) {
 			exclude(c, i, "multiplexed counters (scaled estimates)");
-		} else if (!t->sparse && t->has_folios && t->coverage < RESULTS_MIN_COVERAGE) {
+		} else if (t->workload == RESULTS_WL_COMMAND &&
+			   program_trial_out(c->r, i, why, sizeof(why))) {
+			/* a program's coverage is stated, not a gate (program.h) */
+			exclude(c, i, why);
+		} else if (t->workload != RESULTS_WL_COMMAND && !t->sparse && t->has_folios &&
+			   t->coverage < RESULTS_MIN_COVERAGE) {
 			snprintf(why, sizeof(why), "folio coverage %.1f %% < %.0f %%",
 				 100.0 * t->coverage, 100.0 * RESULTS_MIN_COVERAGE);
 			exclude(c, i, why);

@@ -70,6 +70,13 @@ int record_tlb_window(const struct tlb_geometry *g, const struct layout_hist *h,
  * once overwrote the windows before it and left the rest, and the header,
  * to the model they had (record -i FILE --tlb-model NAME).
  */
+/* A window whose scan found no memory (freed before the scan, or never
+ * scanned) has no figures: the model's entries for it are unknown, not 0. */
+static bool seen(const struct record_window *w)
+{
+	return w->has_layout && layout_hist_pages(&w->layout) > 0;
+}
+
 int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g)
 {
 	enum tlb_source src = TLB_SRC_TABLE;
@@ -84,7 +91,7 @@ int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g)
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
 
-		if (!w->has_layout)
+		if (!seen(w))
 			continue;
 		if ((err = record_tlb_window(g, &w->layout, &t[i])) ||
 		    (err = tlb_footprint(g, &w->layout, &fp)))
@@ -95,7 +102,7 @@ int record_tlb_doc(struct record_doc *d, const struct tlb_geometry *g)
 	for (i = 0; i < d->nr_windows; i++) {
 		struct record_window *w = &d->windows[i];
 
-		w->has_tlb = w->has_layout;
+		w->has_tlb = seen(w);
 		if (w->has_tlb)
 			w->tlb = t[i];
 	}

@@ -33,7 +33,11 @@ static const struct cli_cmd analyze_cli = {
 		   "Gains below the PMD order are fitted monotone (isotonic regression); the\n"
 		   "status comes from the fit, and raw gains beyond noise off it are warned of.\n"
 		   "With several spans, a verdict per span too. Trials under 95 % folio coverage or with multiplexed\n"
-		   "counters are left out and listed. Verdict: mthp (min_order = smallest order\n"
+		   "counters are left out and listed; a command's (run -- CMD) coverage is stated,\n"
+		   "not a gate: its trial is left out only under 10 % of its memory at the order,\n"
+		   "or under half its order's other trials. A command's every metric follows: real,\n"
+		   "user and sys time, faults, peak memory and each --metric, per size against\n"
+		   "4K with CIs (--format lkml: that table alone, with the host line). Verdict: mthp (min_order = smallest order\n"
 		   "with a significant gain of at least the threshold), pmd-only, no-gain (every\n"
 		   "CI rules a material gain out) or inconclusive (with what to do).\n"
 		   "Where the trials carry a layout histogram, the TLB model's prediction\n"
@@ -45,8 +49,9 @@ static const struct cli_cmd analyze_cli = {
 		   "0 analysed, 1 bad or unusable file, 2 usage error, 3 a TLB\n"
 		   "model asked for that the file cannot give (no layout histogram).",
 	.opts = (const struct cli_opt[]){
-		CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', report_format_words, NULL,
-				"text (default), markdown or json (schema mthpscope.analysis/1)",
+		CLI_FORMAT_ROWS(struct analyze_cmd_opts, format, 'f', analyze_format_words, NULL,
+				"text (default), markdown, json (schema mthpscope.analysis/1) or "
+				"lkml (a program's table per metric, for a cover letter)",
 				.aliases = report_format_aliases),
 		ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
 		{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "kernel.h"
 #include "precision.h"
+#include "program.h"
 #include "progress.h"
 #include "results.h"
 #include "run_summary.h"
@@ -625,7 +626,7 @@ static int run_finish(struct run *r)
 	if (r->s.b.low_coverage)
 		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
 			r->s.b.low_coverage, r->s.b.low_coverage == 1 ? "" : "s",
-			SESSION_COVERAGE_MIN * 100);
+			(r->s.cmd ? PROGRAM_COVERAGE_NEAR_ZERO : SESSION_COVERAGE_MIN) * 100);
 	if (r->s.cmd && (bad = summary_all_failed_order(r->s.res)) >= 0) {
 		ms_err("run: every trial of order %d failed: see the warnings above", bad);
 		return MS_EXIT_FAIL;

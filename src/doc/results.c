@@ -503,7 +503,10 @@ static int rd_folios(struct rd *rd, const char *tpath, const json_t *f, struct r
 	if ((err = rd_u64(rd, f, path, "partial", &t->partial)) ||
 	    (err = rd_u64(rd, f, path, "not_present", &t->not_present)) ||
 	    (err = rd_u64(rd, f, path, "anon_bytes", &t->anon_bytes)) ||
-	    (err = rd_u64(rd, f, path, "file_bytes", &t->file_bytes)))
+	    (err = rd_u64(rd, f, path, "file_bytes", &t->file_bytes)) ||
+	    (err = rd_u64(rd, f, path, "scans", &t->scans)) ||
+	    (err = rd_u64(rd, f, path, "processes", &t->processes)) ||
+	    (err = rd_u64(rd, f, path, "processes_scanned", &t->processes_scanned)))
 		return err;
 	json_object_foreach(hist, key, v) {
 		char *end;
@@ -1562,6 +1565,11 @@ static json_t *folios_json(const struct results_trial *t)
 		json_object_update_new(f, json_pack("{s:I, s:I}", "anon_bytes",
 						    (json_int_t)t->anon_bytes, "file_bytes",
 						    (json_int_t)t->file_bytes));
+	if (f && t->workload == RESULTS_WL_COMMAND && t->scans)
+		json_object_update_new(f, json_pack("{s:s, s:I, s:I, s:I}", "scope", "lifetime",
+						    "scans", (json_int_t)t->scans, "processes",
+						    (json_int_t)t->processes, "processes_scanned",
+						    (json_int_t)t->processes_scanned));
 	return f;
 }
 

@@ -140,7 +140,12 @@ struct results_trial {
 	double coverage;       /* NaN when not verified */
 	uint64_t hist[FOLIO_MAX_ORDER + 1]; /* base pages mapped by folios of each order */
 	uint64_t partial, not_present;        /* folios.partial / folios.not_present */
-	uint64_t anon_bytes, file_bytes;      /* command: the sample the histogram is from */
+	uint64_t anon_bytes, file_bytes;      /* command: the largest sample of the tree */
+	/* command: the histogram and coverage are of the tree's life, every
+	 * scan of every process summed (pages x scans: time-weighted), not of
+	 * one moment; how many scans, and how many of the tree's processes
+	 * they saw (0: absent, an older file) */
+	uint64_t scans, processes, processes_scanned;
 	bool multiplexed;      /* any counter ran less than the whole time */
 	bool has_multiplexed;  /* "multiplexed" written (hardware counters were read) */
 	struct results_metric *metrics;

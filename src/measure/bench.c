@@ -22,6 +22,7 @@
 #include "folio.h"
 #include "mthpscope.h"
 #include "placement.h"
+#include "program.h"
 #include "scan.h"
 
 /* ---- plan ---------------------------------------------------------------- */
@@ -1004,6 +1005,8 @@ struct watch {
 	int n, cursor;
 	size_t cap;
 	struct scan_stats sum, best;
+	struct scan_stats life;      /* every successful scan summed: the tree's life */
+	int life_scans;
 	struct evidence sum_ev, best_ev;
 	struct layout_hist sum_layout, best_layout; /* every mapping of the live tree */
 	unsigned long long best_anon;
@@ -1164,6 +1167,8 @@ static void scan_one(struct watch *w, struct wproc *p, pid_t via, bool at_exit)
 		w->scan_err = err;
 	if (err)
 		return;
+	stats_acc(&w->life, &w->cur, 1);
+	w->life_scans++;
 	if (thp_disabled(via))
 		w->cur_ev.thp_off = w->cur.total[SCAN_ANON] << w->so.page_shift;
 	/* smaps walks the page tables: only where the answer can matter */
@@ -1284,31 +1289,46 @@ static void on_exit_stop(void *ctx, pid_t pid, pid_t tid)
 	set_live(w, p, false);
 }
 
-/* The kept sample as a histogram of anonymous memory by folio order, and
- * the share at 'order' or larger. */
-static void watch_hist(const struct bench *b, const struct watch *w, int order,
-		       struct results_trial *t)
+/* Anonymous memory of 'st' as a histogram by folio order; its total pages. */
+static unsigned long long anon_hist(const struct watch *w, const struct scan_stats *st,
+				    struct folio_hist *h)
 {
-	const struct scan_stats *st = &w->best;
-	struct folio_hist h;
-	unsigned long long total = 0, at = 0;
+	unsigned long long total = 0;
 	int o;
 
-	memset(&h, 0, sizeof(h));
-	h.pages[0] = st->small[SCAN_ANON];
+	memset(h, 0, sizeof(*h));
+	h->pages[0] = st->small[SCAN_ANON];
 	for (o = 1; o <= FOLIO_MAX_ORDER; o++)
-		h.pages[o] = st->aligned[SCAN_ANON][o] + st->unaligned[SCAN_ANON][o];
+		h->pages[o] = st->aligned[SCAN_ANON][o] + st->unaligned[SCAN_ANON][o];
 	if (w->so.pmd_order <= FOLIO_MAX_ORDER)
-		h.pages[w->so.pmd_order] += st->pmd[SCAN_ANON];
-	h.partial = st->partial[SCAN_ANON];
-	for (o = 0; o <= FOLIO_MAX_ORDER; o++) {
-		total += h.pages[o];
-		at += o >= order ? h.pages[o] : 0;
-	}
-	total += h.partial;
+		h->pages[w->so.pmd_order] += st->pmd[SCAN_ANON];
+	h->partial = st->partial[SCAN_ANON];
+	for (o = 0; o <= FOLIO_MAX_ORDER; o++)
+		total += h->pages[o];
+	return total + h->partial;
+}
+
+/* The histogram of the tree's life (every scan summed: memory that lived
+ * longer was scanned more often, and a buffer freed before exit counts as
+ * long as a scan saw it) and the share at 'order' or larger; the largest
+ * sample's sizes and layout; how much of the tree the scans saw. */
+static void watch_hist(const struct bench *b, const struct watch *w, int order,
+		       const struct child_result *cr, struct results_trial *t)
+{
+	struct folio_hist h;
+	unsigned long long total = anon_hist(w, &w->life, &h), at = 0;
+	int o, seen = 0;
+
+	for (o = order; o <= FOLIO_MAX_ORDER; o++)
+		at += h.pages[o];
 	results_trial_set_hist(t, &h, total ? (double)at / (double)total : NAN);
-	t->anon_bytes = total << w->so.page_shift;
-	t->file_bytes = st->total[SCAN_FILE] << w->so.page_shift;
+	t->anon_bytes = w->best.total[SCAN_ANON] << w->so.page_shift;
+	t->file_bytes = w->best.total[SCAN_FILE] << w->so.page_shift;
+	for (o = 0; o < w->n; o++)
+		seen += w->p[o].scanned;
+	t->scans = (uint64_t)w->life_scans;
+	t->processes = (uint64_t)(cr->nr_processes > seen ? cr->nr_processes : seen);
+	t->processes_scanned = (uint64_t)seen;
 	/* a scan that failed saw part of the memory: no layout, not a wrong one */
 	if (!w->scan_err) {
 		t->layout = w->best_layout;
@@ -1703,7 +1723,7 @@ static void command_watch_report(struct bench *b, struct results_trial *t,
 	if (wt->best_live > wt->best_scanned)
 		warn(b, "order %d rep %d: the largest sample of the tree scanned %d of its %d "
 		     "live processes (the scans keep within %.0f%% of the wall time in CPU); "
-		     "anon_bytes and coverage count those only", t->order, t->rep,
+		     "anon_bytes counts those only", t->order, t->rep,
 		     wt->best_scanned, wt->best_live, CHILD_CPU_BUDGET * 100);
 }
 
@@ -1744,7 +1764,7 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	if ((err = command_run(b, w, order, t, &co, &cw, &ch, &cr, knobs, sizeof(knobs))))
 		goto out;
 	if (wt->samples)
-		watch_hist(b, wt, order, t);
+		watch_hist(b, wt, order, &cr, t);
 	command_watch_report(b, t, &cr, wt);
 	/* nothing of the command's output is read at the trial's settings */
 	if ((err = command_put_back(b)))
@@ -1760,7 +1780,10 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	if (wt->scan_err)
 		warn(b, "order %d rep %d: scanning the command's memory failed: %s", order, rep,
 		     strerror(-wt->scan_err));
-	if (t->has_folios && t->coverage < BENCH_COVERAGE_MIN && !(t->flags & RESULTS_F_FAILED)) {
+	/* a program's coverage is stated; flagged only where the order was
+	 * clearly not in effect (program.h) */
+	if (t->has_folios && t->order && t->coverage < PROGRAM_COVERAGE_NEAR_ZERO &&
+	    !program_alloc_in_effect(t, b->thp->page_size) && !(t->flags & RESULTS_F_FAILED)) {
 		t->flags |= RESULTS_F_LOW_COVERAGE;
 		b->low_coverage++;
 		explain_coverage(b, t, wt, knobs);

@@ -273,12 +273,13 @@ static void orders_line(const unsigned long long *v, char *buf, size_t size)
 }
 
 /* "512 now, 128 at order 2, 1 at order 9" (the model's entries), or "-". */
-static void tlb_line(const struct record_window *w, char *buf, size_t size)
+static void tlb_line(const struct record_window *w, bool model, char *buf, size_t size)
 {
 	int i;
 
 	if (!w->has_tlb) {
-		snprintf(buf, size, "-");
+		/* the model ran, but no scan saw this window's memory */
+		snprintf(buf, size, "%s", model ? "unknown (memory not scanned)" : "-");
 		return;
 	}
 	snprintf(buf, size, "%llu now", w->tlb.entries_now);
@@ -314,7 +315,7 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 			orders_line(w->mem.pages, mo, sizeof(mo));
 		else
 			snprintf(mo, sizeof(mo), "not scanned");
-		tlb_line(w, tl, sizeof(tl));
+		tlb_line(w, d->tlb_model[0] != '\0', tl, sizeof(tl));
 		/* the VMA with most of its samples, "+N" the others it spans */
 		if (w->nr_vmas > 1)
 			snprintf(more, sizeof(more), " +%d", w->nr_vmas - 1);
@@ -325,7 +326,8 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 		else
 			fprintf(f->f, "  %2zu. 0x%-14llx pid %-7d %-20s %8llu  samples %s  memory %s"
 				"%s%s\n", i + 1, w->start, w->pid, vm, w->s.samples, so, mo,
-				w->has_tlb ? "  TLB entries (model) " : "", w->has_tlb ? tl : "");
+				d->tlb_model[0] ? "  TLB entries (model) " : "",
+				d->tlb_model[0] ? tl : "");
 	}
 }
 

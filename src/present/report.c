@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "program_report.h"
 #include "report.h"
 #include "run_summary.h"
 
 const char *const report_format_words[] = { "text", "markdown", "json", NULL };
 const char *const report_format_aliases[] = { "md", "markdown", NULL };
+const char *const analyze_format_words[] = { "text", "markdown", "json", "lkml", NULL };
 
 /* ---- JSON ------------------------------------------------------------------ */
 
@@ -118,14 +120,22 @@ static bool run_interrupted(const struct results *r)
 	       (r->head.has_precision && r->head.precision.stop == RESULTS_PREC_INTERRUPTED);
 }
 
-/* How the gains were compared, and the placements' line (issue 39). */
-static void method_fields(json_t *doc, const struct analysis *a)
+/* The method, the placements' line (issue 39), the monotone fit, an
+ * interruption and a program's table. */
+static void doc_tail(json_t *doc, const struct analysis *a)
 {
+	struct program_table pt;
+
 	json_object_update_new(doc, json_pack("{s:s, s:s, s:s, s:s, s:b}", "method",
 					      analyze_method_name(a->method), "test",
 					      analyze_test_name(a->method), "method_note",
 					      a->method_note, "placement_note", a->placement_note,
 					      "placement_ids", a->has_placement_ids));
+	json_object_set_new(doc, "monotone", monotone_json(a));
+	if (run_interrupted(a->res))
+		json_object_set_new(doc, "interrupted", json_true());
+	if (!program_table_build(a, &pt) && pt.available)
+		json_object_set_new(doc, "program", program_report_json(a, &pt));
 }
 
 json_t *report_analysis_json(const struct analysis *a)
@@ -203,10 +213,7 @@ json_t *report_analysis_json(const struct analysis *a)
 			"other_patterns", split_list(a->other_patterns),
 			"orders", orders, "excluded", excl, "spans", spans, "metrics", metrics,
 			"recommendation", rec);
-	method_fields(doc, a);
-	json_object_set_new(doc, "monotone", monotone_json(a));
-	if (run_interrupted(r))
-		json_object_set_new(doc, "interrupted", json_true());
+	doc_tail(doc, a);
 	return doc;
 }
 
@@ -594,10 +601,15 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 		fprintf(f, "%s\n", md ? "**Excluded trials:**\n" : "Excluded trials:");
 		for (i = 0; i < a->nr_excluded; i++) {
 			const struct analyze_excluded *e = &a->excluded[i];
+			char sp[32];
 
-			fprintf(f, "%s trial %zu (order %d, span %llu MiB, rep %d): %s\n",
-				md ? "-" : " ", e->trial, e->order,
-				(unsigned long long)(e->span >> 20), e->rep, e->reason);
+			/* a command's trial has no span: not "span 0 MiB" */
+			if (report_span_name(a, e->span, false, sp, sizeof(sp)))
+				fprintf(f, "%s trial %zu (order %d, rep %d): %s\n", md ? "-" : " ",
+					e->trial, e->order, e->rep, e->reason);
+			else
+				fprintf(f, "%s trial %zu (order %d, span %s, rep %d): %s\n",
+					md ? "-" : " ", e->trial, e->order, sp, e->rep, e->reason);
 		}
 		fprintf(f, "\n");
 	}
@@ -630,18 +642,42 @@ static void recommendation(const struct analysis *a, FILE *f, bool md)
 	}
 }
 
+/* A command's table per metric (program.h): pt NULL builds it. */
+static int program_write(const struct analysis *a, const struct program_table *pt,
+			 enum report_format fmt, FILE *f)
+{
+	struct program_table own;
+
+	int rc;
+
+	if (!pt && (rc = program_table_build(a, &own)))
+		return rc;
+	return program_report_write(a, pt ? pt : &own, fmt, f);
+}
+
 int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
 {
+	struct program_table pt;
+	int rc;
+
 	if (fmt == REPORT_JSON) {
 		json_t *doc = report_analysis_json(a);
-		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 
 		json_decref(doc);
 		fputc('\n', f);
 		return rc || ferror(f) ? -EIO : 0;
 	}
+	if (fmt == REPORT_LKML && (rc = program_table_build(a, &pt)))
+		return rc;
+	if (fmt == REPORT_LKML && pt.available)
+		return program_write(a, &pt, fmt, f);
+	if (fmt == REPORT_LKML)
+		fmt = REPORT_TEXT; /* a micro-kernel run: its own table */
 	header(a, f, fmt == REPORT_MARKDOWN);
 	table(a, f, fmt == REPORT_MARKDOWN);
+	if ((rc = program_write(a, NULL, fmt, f)))
+		return rc;
 	notes(a, f, fmt == REPORT_MARKDOWN);
 	recommendation(a, f, fmt == REPORT_MARKDOWN);
 	return ferror(f) ? -EIO : 0;

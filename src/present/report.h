@@ -21,12 +21,15 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_MARKDOWN,
 	REPORT_JSON,
+	REPORT_LKML,     /* analyze: a program's table for a cover letter (program_report.h) */
 };
 
 /* The formats' words, by value, NULL-terminated; aliases: pairs of an
  * alias and its word ("md", "markdown"). */
 extern const char *const report_format_words[];
 extern const char *const report_format_aliases[];
+/* analyze's: those and lkml */
+extern const char *const analyze_format_words[];
 /* The analysis document; the caller owns the reference. */
 json_t *report_analysis_json(const struct analysis *a);
 /* 0, or -EIO when the stream fails. */

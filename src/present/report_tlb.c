@@ -178,7 +178,7 @@ int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
 	json_t *doc;
 	int rc;
 
-	if (!p)
+	if (!p || fmt == REPORT_LKML)
 		return report_write(a, fmt, f);
 	if (fmt != REPORT_JSON) {
 		if ((rc = report_write(a, fmt, f)))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "program.h"
 #include "run_summary.h"
 #include "summary.h"
 
@@ -21,12 +22,13 @@ static const char *fmt_num(double v, int prec, bool sig, char *buf, size_t size)
 	return buf;
 }
 
-static void fmt_coverage(double cov, char *buf, size_t size)
+/* '!' below 'min': a micro-kernel's 95 %, a program's near zero (program.h) */
+static void fmt_coverage(double cov, double min, char *buf, size_t size)
 {
 	if (isnan(cov))
 		snprintf(buf, size, "-");
 	else
-		snprintf(buf, size, "%.3f%s", cov, cov < RESULTS_MIN_COVERAGE ? "!" : "");
+		snprintf(buf, size, "%.3f%s", cov, cov < min ? "!" : "");
 }
 
 /* "[lo, hi]" in units of 'scale', or "-" without a CI */
@@ -97,7 +99,7 @@ static void print_micro_row(const struct results *r, FILE *f, const char *pat, u
 	fmt_ci(&med, 1, ci, sizeof(ci));
 	widest_add(w, o, &med);
 	n = summary_collect(r, pat, false, span, o, "coverage", v);
-	fmt_coverage(summary_min(v, n), cvb, sizeof(cvb));
+	fmt_coverage(summary_min(v, n), RESULTS_MIN_COVERAGE, cvb, sizeof(cvb));
 	n = summary_collect(r, pat, false, span, o, "page_faults", v);
 	fmt_num(summary_median(v, n), 0, false, fb, sizeof(fb));
 	n = summary_collect(r, pat, false, span, o, "populate_ns", v);
@@ -215,9 +217,9 @@ static void print_command_row(const struct results *r, FILE *f, int o, double *v
 			      struct widest *w)
 {
 	const struct results_config *c = &r->head.config;
-	char fol[16], ci[48], cvb[16], rssb[32], wb[32], cb[32], fb[32];
+	char fol[16], ci[48], cvb[16], rssb[32], wb[32], ub[32], sb[32], fb[32];
 	struct summary_ci med;
-	double cpu;
+	double user, sys;
 	int k, n, ran, failed;
 
 	n = summary_collect(r, "command", false, 0, o, "wall_ns", v);
@@ -225,11 +227,11 @@ static void print_command_row(const struct results *r, FILE *f, int o, double *v
 	fmt_ci(&med, 1e9, ci, sizeof(ci));
 	widest_add(w, o, &med);
 	n = summary_collect(r, "command", false, 0, o, "coverage", v);
-	fmt_coverage(summary_min(v, n), cvb, sizeof(cvb));
+	fmt_coverage(summary_min(v, n), o ? PROGRAM_COVERAGE_NEAR_ZERO : 0, cvb, sizeof(cvb));
 	n = summary_collect(r, "command", false, 0, o, "user_ns", v);
-	cpu = summary_median(v, n);
+	user = summary_median(v, n);
 	n = summary_collect(r, "command", false, 0, o, "sys_ns", v);
-	cpu += summary_median(v, n);
+	sys = summary_median(v, n);
 	n = summary_collect(r, "command", false, 0, o, "minor_faults", v);
 	fmt_num(summary_median(v, n), 0, false, fb, sizeof(fb));
 	n = summary_collect(r, "command", false, 0, o, "max_rss_bytes", v);
@@ -237,9 +239,10 @@ static void print_command_row(const struct results *r, FILE *f, int o, double *v
 	summary_count_failed(r, o, &ran, &failed);
 	snprintf(fol, sizeof(fol), "%lukB",
 		 (unsigned long)(r->head.host.topo.page_size << o) / 1024);
-	fprintf(f, "%5d %7s %8s %9s %21s %9s %10s %10s %3d/%-2d", o, fol, cvb,
+	fprintf(f, "%5d %7s %8s %9s %21s %8s %8s %10s %10s %3d/%-2d", o, fol, cvb,
 		fmt_num(med.median / 1e9, 3, false, wb, sizeof(wb)), ci,
-		fmt_num(cpu / 1e9, 3, false, cb, sizeof(cb)), fb, rssb, failed, ran);
+		fmt_num(user / 1e9, 3, false, ub, sizeof(ub)),
+		fmt_num(sys / 1e9, 3, false, sb, sizeof(sb)), fb, rssb, failed, ran);
 	for (k = 0; k < c->nr_metrics; k++) {
 		n = summary_collect(r, "command", false, 0, o, c->metrics[k].name, v);
 		fprintf(f, " %12s", fmt_num(summary_median(v, n), 6, true, wb, sizeof(wb)));
@@ -282,8 +285,8 @@ static void print_command_summary(const struct results *r, FILE *f, double *v)
 		free(e);
 	}
 	fprintf(f, "\n%ld reps, scan every %ld ms\n", c->reps, c->scan_interval_ms);
-	fprintf(f, "%5s %7s %8s %9s %21s %9s %10s %10s %6s", "order", "folio", "coverage",
-		"wall s", "95% CI", "cpu s", "faults", "max RSS", "failed");
+	fprintf(f, "%5s %7s %8s %9s %21s %8s %8s %10s %10s %6s", "order", "folio", "coverage",
+		"wall s", "95% CI", "user s", "sys s", "faults", "max RSS", "failed");
 	for (k = 0; k < c->nr_metrics; k++)
 		fprintf(f, " %12s", c->metrics[k].name);
 	fprintf(f, "\n");
@@ -292,12 +295,13 @@ static void print_command_summary(const struct results *r, FILE *f, double *v)
 	print_precision(f, &w, false);
 	print_watch_share(r, f, v);
 	fprintf(f, "\nwall s: median over the reps of the command's wall time (timing), with a %.0f%%\n"
-		"bootstrap CI of the median. cpu s: user + system time of the whole tree (kernel,\n"
-		"rusage). coverage: the lowest share over the reps of the anonymous memory in\n"
-		"folios of the order or larger, from the scan with the most anonymous memory\n"
-		"(pagemap; '!' below %.0f%%). faults: minor faults of the tree (kernel). failed:\n"
-		"trials whose command failed or timed out (left out of every median).\n",
-		SUMMARY_CI_LEVEL * 100, RESULTS_MIN_COVERAGE * 100);
+		"bootstrap CI of the median. user s, sys s: user and system time of the whole\n"
+		"tree (kernel, rusage). coverage: the lowest share over the reps of the anonymous\n"
+		"memory in folios of the order or larger, over every scan of the program's life\n"
+		"(pagemap; stated, not a gate: '!' below %.0f%%, the order not in effect). faults:\n"
+		"minor faults of the tree (kernel). failed: trials whose command failed or timed\n"
+		"out (left out of every median). analyze FILE: every metric per size with CIs.\n",
+		SUMMARY_CI_LEVEL * 100, PROGRAM_COVERAGE_NEAR_ZERO * 100);
 }
 
 void run_summary_print(FILE *f, const struct results *r)

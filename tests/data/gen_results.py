@@ -123,6 +123,45 @@ def command_doc(h, rng, ops, reps):
     del d["config"]["spans"]
     return d
 
+def kbuild_doc(h, rng, reps):
+    """A kernel build measured whole (issue 42): the published shape (Yin
+    Fengwei's x86 allmodconfig, the issue's tinyconfig on Zen 4): system
+    time falls 18.6 / 22.5 / 25.3 / 25.1 % at 16K / 32K / 64K / 2M, faults
+    43-51 %, real and user time within noise; folio coverage 85-92 %, flagged
+    low_coverage as files before it were. One more order-3 trial whose order
+    did not take (coverage 2 %) is left out, with the reason."""
+    argv = ["make", "-j2", "O=/tmp/kbuild", "tinyconfig", "bzImage"]
+    sys_fall = {0: 0.0, 2: 0.186, 3: 0.225, 4: 0.253, 9: 0.251}
+    fault_fall = {0: 0.0, 2: 0.43, 3: 0.50, 4: 0.51, 9: 0.44}
+    trials = []
+    def one(o, rep, cov, sysf, faultf):
+        n = lambda v, sd: round(v * (1 + rng.gauss(0, sd)))
+        t = {"order": o, "pattern": "command", "rep": rep,
+             "workload": {"kind": "command", "argv": argv}, "exit": {"code": 0},
+             "folios": {"hist": {"0": round(1e6 * (1 - cov)), str(o): round(1e6 * cov)} if o
+                        else {"0": 1000000}, "coverage": cov, "scope": "lifetime",
+                        "scans": 2400, "processes": 13222, "processes_scanned": 12990},
+             "metrics": {"wall_ns": {"value": n(600e9, 0.01), "source": "timing"},
+                         "user_ns": {"value": n(900e9, 0.005), "source": "kernel"},
+                         "sys_ns": {"value": n(200e9 * (1 - sysf), 0.01), "source": "kernel"},
+                         "page_faults": {"value": n(30e6 * (1 - faultf), 0.005), "source": "sw",
+                                         "event": "page-faults"},
+                         "minor_faults": {"value": n(30e6 * (1 - faultf), 0.005),
+                                          "source": "kernel"},
+                         "max_rss_bytes": {"value": n(400 * MiB, 0.01), "source": "kernel"}}}
+        if cov < 0.95 and o:
+            t["flags"] = ["low_coverage"]
+        return t
+    for rep in range(reps):
+        for o in sys_fall:
+            cov = 1.0 if not o else round(0.85 + 0.07 * rng.random(), 3)
+            trials.append(one(o, rep, cov, sys_fall[o], fault_fall[o]))
+    trials.append(one(3, reps, 0.02, 0.0, 0.0))
+    d = doc(h, "command", [], reps, trials)
+    d["config"].update({"orders": sorted(sys_fall), "workload": {"kind": "command", "argv": argv}})
+    del d["config"]["spans"]
+    return d
+
 def fixed(h, vals, span=256 * MiB):
     """Set values of ns_per_access (order -> one value a rep), exact page faults."""
     tr = [trial(o, "chase-tlb", span, r, 10_000_000,
@@ -234,6 +273,10 @@ def main(d):
     # A rate (higher is better) that no order raises by 5 %.
     rng = random.Random(16)
     write(d, "command_flat.json", command_doc(vm, rng, {0: 100.0, 2: 100.5, 4: 101.0, 9: 100.0}, 8))
+    # A kernel build measured whole (issue 42): coverage 85-92 % is no gate.
+    rng = random.Random(42)
+    intel = host("x86_64", "GenuineIntel", "Intel(R) Xeon(R) Platinum 8480+", False, True)
+    write(d, "command_kbuild.json", kbuild_doc(intel, rng, 3))
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The program table: text, lkml, markdown and JSON (program_report.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mthpscope.h"
+#include "program_report.h"
+
+#define CELL 16
+
+static void size_name(const struct analysis *a, int order, bool base, char *buf, size_t size)
+{
+	char sz[16];
+
+	analyze_order_size(a, order, sz, sizeof(sz));
+	snprintf(buf, size, "%s%s", sz, base ? " (base)" : "");
+}
+
+/* order 0's median in the column's unit */
+static void base_cell(const struct program_metric *m, char *buf, size_t size)
+{
+	double v = m->by_order[0].median * m->scale;
+
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (!strcmp(m->unit, "s"))
+		snprintf(buf, size, "%.3f s", v);
+	else if (m->unit[0])
+		snprintf(buf, size, "%.1f %s", v, m->unit);
+	else
+		snprintf(buf, size, fabs(v) >= 1000 ? "%.0f" : "%.6g", v);
+}
+
+/* "-25.3%", "*" after it when the CI excludes 0 */
+static void change_cell(const struct analyze_change *c, char *buf, size_t size)
+{
+	bool sure = isfinite(c->lo) && isfinite(c->hi) && (c->lo > 0 || c->hi < 0);
+
+	if (!isfinite(c->value))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%+.1f%%%s", 100.0 * c->value, sure ? "*" : "");
+}
+
+static void ci_cell(const struct analyze_change *c, char *buf, size_t size)
+{
+	if (!isfinite(c->lo) || !isfinite(c->hi))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%+.1f, %+.1f]", 100.0 * c->lo, 100.0 * c->hi);
+}
+
+static void coverage_cell(const struct program_table *pt, int k, char *buf, size_t size)
+{
+	if (!isfinite(pt->coverage[k]))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.0f%%", 100.0 * pt->coverage[k]);
+}
+
+/* One block of plain columns: the changes (ci false) or their CIs. */
+static void plain_block(const struct analysis *a, const struct program_table *pt, FILE *f,
+			bool ci)
+{
+	char cell[48];
+	int i, j;
+
+	fprintf(f, "%-12s", ci ? "95% CI" : "size");
+	for (j = 0; j < pt->nr_metrics; j++)
+		fprintf(f, " %*s", CELL, pt->m[j].label);
+	fprintf(f, ci ? "\n" : " %9s\n", "coverage");
+	for (i = ci ? 1 : 0; i < pt->nr_orders; i++) {
+		int k = pt->orders[i];
+
+		size_name(a, k, !k, cell, sizeof(cell));
+		fprintf(f, "%-12s", cell);
+		for (j = 0; j < pt->nr_metrics; j++) {
+			if (!k)
+				base_cell(&pt->m[j], cell, sizeof(cell));
+			else if (ci)
+				ci_cell(&pt->m[j].change[k], cell, sizeof(cell));
+			else
+				change_cell(&pt->m[j].change[k], cell, sizeof(cell));
+			fprintf(f, " %*s", CELL, cell);
+		}
+		coverage_cell(pt, k, cell, sizeof(cell));
+		if (!ci)
+			fprintf(f, " %9s", k ? cell : "-");
+		fputc('\n', f);
+	}
+}
+
+static void largest_words(const struct analysis *a, const struct program_table *pt, char *buf,
+			  size_t size)
+{
+	const struct program_metric *m;
+	char sz[16];
+
+	if (pt->largest_metric < 0) {
+		snprintf(buf, size, "no time falls by %.0f %% or more with a CI that excludes 0",
+			 100.0 * a->threshold);
+		return;
+	}
+	m = &pt->m[pt->largest_metric];
+	analyze_order_size(a, pt->largest_order, sz, sizeof(sz));
+	snprintf(buf, size, "%s %+.1f %% at %s (%s)", m->label,
+		 100.0 * m->change[pt->largest_order].value, sz, m->name);
+}
+
+static void seen_words(const struct program_table *pt, char *buf, size_t size)
+{
+	double lo = NAN;
+
+	for (int i = 0; i < pt->nr_orders; i++) {
+		double s = pt->seen[pt->orders[i]];
+
+		if (isfinite(s) && !(s >= lo))
+			lo = s;
+	}
+	if (isfinite(lo))
+		snprintf(buf, size, "the scans saw at least %.0f %% of the tree's processes "
+			 "(median per size)", 100.0 * lo);
+	else
+		snprintf(buf, size, "how much of the tree the scans saw is not in the file");
+}
+
+static void plain_legend(const struct analysis *a, const struct program_table *pt, FILE *f)
+{
+	char largest[160], seen[128];
+
+	largest_words(a, pt, largest, sizeof(largest));
+	seen_words(pt, seen, sizeof(seen));
+	fprintf(f, "Base row: order-0 medians. Other rows: change of the median against it,\n"
+		"* where the %.0f %% bootstrap CI excludes 0. real: wall time; user, sys: CPU\n"
+		"time of the whole tree (rusage); faults: page faults of the tree; peak memory:\n"
+		"the largest process's maximum RSS. coverage: share of the anonymous memory\n"
+		"scanned over the program's life in folios of the size or larger (pagemap);\n"
+		"%s.\nLargest material gain: %s.\n", 100.0 * a->level, seen, largest);
+}
+
+static void md_table(const struct analysis *a, const struct program_table *pt, FILE *f)
+{
+	char cell[48], ci[48];
+	int i, j;
+
+	fprintf(f, "| size |");
+	for (j = 0; j < pt->nr_metrics; j++)
+		fprintf(f, " %s |", pt->m[j].label);
+	fprintf(f, " coverage |\n|---|");
+	for (j = 0; j <= pt->nr_metrics; j++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (i = 0; i < pt->nr_orders; i++) {
+		int k = pt->orders[i];
+
+		size_name(a, k, !k, cell, sizeof(cell));
+		fprintf(f, "| %s |", cell);
+		for (j = 0; j < pt->nr_metrics; j++) {
+			if (!k) {
+				base_cell(&pt->m[j], cell, sizeof(cell));
+				fprintf(f, " %s |", cell);
+				continue;
+			}
+			change_cell(&pt->m[j].change[k], cell, sizeof(cell));
+			ci_cell(&pt->m[j].change[k], ci, sizeof(ci));
+			fprintf(f, " %s %s |", cell, ci);
+		}
+		coverage_cell(pt, k, cell, sizeof(cell));
+		fprintf(f, " %s |\n", k ? cell : "-");
+	}
+	fputc('\n', f);
+}
+
+static void command_line(const struct analysis *a, FILE *f, const char *lead)
+{
+	const struct results_config *c = &a->res->head.config;
+
+	fprintf(f, "%s", lead);
+	for (int i = 0; i < c->argc; i++) {
+		char *e = ms_escape(c->argv[i]);
+
+		fprintf(f, i ? " %s" : "%s", e ? e : "?");
+		free(e);
+	}
+	fputc('\n', f);
+}
+
+int program_report_write(const struct analysis *a, const struct program_table *pt,
+			 enum report_format fmt, FILE *f)
+{
+	const struct results *r = a->res;
+	char largest[160], seen[128];
+
+	if (!pt->available)
+		return 0;
+	if (fmt == REPORT_MARKDOWN) {
+		largest_words(a, pt, largest, sizeof(largest));
+		seen_words(pt, seen, sizeof(seen));
+		fprintf(f, "### The program, per metric\n\n");
+		md_table(a, pt, f);
+		fprintf(f, "Base row: order-0 medians; other rows: change of the median with its "
+			"%.0f %% bootstrap CI (* = the CI excludes 0). Coverage: share of the "
+			"anonymous memory scanned over the program's life in folios of the size or "
+			"larger; %s. Largest material gain: %s.\n\n", 100.0 * a->level, seen,
+			largest);
+		return ferror(f) ? -EIO : 0;
+	}
+	if (fmt == REPORT_LKML) {
+		command_line(a, f, "Workload: ");
+		fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld runs per size\n\n", r->kernel,
+			r->arch, r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+			r->virtualized ? " (virtual machine)" : "", r->thp_enabled,
+			r->config_reps);
+	} else {
+		fprintf(f, "The program, per metric:\n");
+	}
+	plain_block(a, pt, f, false);
+	fputc('\n', f);
+	plain_block(a, pt, f, true);
+	fputc('\n', f);
+	plain_legend(a, pt, f);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *pair(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
+static json_t *order_json(const struct analysis *a, const struct program_table *pt, int k)
+{
+	json_t *o = json_object(), *ms = json_object();
+
+	json_object_set_new(o, "order", json_integer(k));
+	json_object_set_new(o, "size_kb",
+			    json_integer((json_int_t)((a->res->page_size << k) >> 10)));
+	json_object_set_new(o, "n", json_integer((json_int_t)pt->n[k]));
+	json_object_set_new(o, "coverage", num(pt->coverage[k]));
+	json_object_set_new(o, "processes_scanned_share", num(pt->seen[k]));
+	for (int j = 0; j < pt->nr_metrics; j++) {
+		const struct program_metric *m = &pt->m[j];
+
+		json_object_set_new(ms, m->name, json_pack(
+			"{s:o, s:o, s:o, s:o, s:o}", "median", num(m->by_order[k].median),
+			"median_ci", pair(m->by_order[k].lo, m->by_order[k].hi), "change",
+			num(m->change[k].value), "ci", pair(m->change[k].lo, m->change[k].hi),
+			"p_value", num(m->p[k])));
+	}
+	json_object_set_new(o, "metrics", ms);
+	return o;
+}
+
+json_t *program_report_json(const struct analysis *a, const struct program_table *pt)
+{
+	json_t *j = json_object(), *orders = json_array(), *cols = json_array();
+	const struct program_metric *m;
+
+	for (int i = 0; i < pt->nr_metrics; i++)
+		json_array_append_new(cols, json_pack("{s:s, s:s}", "metric", pt->m[i].name,
+						      "label", pt->m[i].label));
+	for (int i = 0; i < pt->nr_orders; i++)
+		json_array_append_new(orders, order_json(a, pt, pt->orders[i]));
+	json_object_set_new(j, "coverage_scope", json_string("lifetime"));
+	json_object_set_new(j, "columns", cols);
+	json_object_set_new(j, "orders", orders);
+	if (pt->largest_metric < 0) {
+		json_object_set_new(j, "largest_gain", json_null());
+		return j;
+	}
+	m = &pt->m[pt->largest_metric];
+	json_object_set_new(j, "largest_gain",
+			    json_pack("{s:s, s:i, s:o}", "metric", m->name, "order",
+				      pt->largest_order, "change",
+				      num(m->change[pt->largest_order].value)));
+	return j;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The table of a program measured whole (program.h), in the shape the mTHP
+ * series post: a row per folio size against 4K, columns real / user / sys,
+ * faults, peak memory, then the folio coverage achieved. Text and lkml
+ * (plain columns for a mail), markdown, and the "program" object of
+ * analyze's JSON.
+ */
+#ifndef PROGRAM_REPORT_H
+#define PROGRAM_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analyze.h"
+#include "program.h"
+#include "report.h"
+
+/* The table after a heading; nothing when pt is not available. 0 or -EIO. */
+int program_report_write(const struct analysis *a, const struct program_table *pt,
+			 enum report_format fmt, FILE *f);
+/* The "program" object (new reference). */
+json_t *program_report_json(const struct analysis *a, const struct program_table *pt);
+
+#endif
