@@ -300,7 +300,7 @@ python3 - "$data/layout_sweep.json" "$tmp/cpuid.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["config"]["tlb_geometry"] = ("name = cpuid\ndesc = CPUID of the host that ran\n"
-    "merge = coalesce\nmerge_pages = 4\nlevel1.name = L1D\nlevel1.entries = 72\n"
+    "merge = coalesce\nmerge_pages = 4,8\nlevel1.name = L1D\nlevel1.entries = 72\n"
     "level1.ways = 0\nlevel2.name = L2\nlevel2.entries = 3072\nlevel2.ways = 0\n")
 for t in d["trials"]:
     if "tlb" in t:

@@ -56,8 +56,9 @@ TEST(acceptance_footprints)
 	hist_pmd(&pmd, 64 * MIB);
 	EXPECT_EQ(l2_needed("skylake", &o4), 16384ull);
 	EXPECT_EQ(l2_needed("golden-cove", &o4), 16384ull);
-	EXPECT_EQ(l2_needed("zen4", &o4), 4096ull);
-	EXPECT_EQ(l2_needed("zen5", &o4), 4096ull);
+	/* Zen merges up to 8 pages (Solomon 2024; issue 38): 16384 / 8 */
+	EXPECT_EQ(l2_needed("zen4", &o4), 2048ull);
+	EXPECT_EQ(l2_needed("zen5", &o4), 2048ull);
 	EXPECT_EQ(l2_needed("neoverse-n2", &o4), 1024ull);
 	EXPECT_EQ(l2_needed("skylake", &pmd), 32ull);
 	EXPECT_EQ(l2_needed("zen4", &pmd), 32ull);
@@ -66,7 +67,7 @@ TEST(acceptance_footprints)
 	both = o4;
 	both.pmd_maps = pmd.pmd_maps;
 	EXPECT_EQ(l2_needed("skylake", &both), 16384ull + 32);
-	EXPECT_EQ(l2_needed("zen4", &both), 4096ull + 32);
+	EXPECT_EQ(l2_needed("zen4", &both), 2048ull + 32);
 	EXPECT_EQ(l2_needed("neoverse-v2", &both), 1024ull + 32);
 	for (k = 0; k <= 4; k++)
 		EXPECT_EQ(o4.contig[k], (64 * MIB >> 12) >> k);
@@ -88,9 +89,11 @@ TEST(order0_contiguous_amd_rule)
 		h.contig[k] = 1024ull >> k;
 	h.folio[0] = 1024;
 	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
-	EXPECT_EQ(fp.entries_merged, 256ull);
+	EXPECT_EQ(fp.entries_merged, 128ull); /* 8-page entries: 1024 / 8 */
+	EXPECT_EQ(fp.merged_by_order[3], 128ull);
+	EXPECT_EQ(fp.merged_by_order[2], 0ull);
 	EXPECT_EQ(fp.entries_base, 0ull);
-	EXPECT_EQ(fp.level[1].entries_needed, 256ull);
+	EXPECT_EQ(fp.level[1].entries_needed, 128ull);
 	EXPECT_EQ(l2_needed("neoverse-n1", &h), 1024ull);
 	EXPECT_EQ(l2_needed("skylake", &h), 1024ull);
 
@@ -105,6 +108,92 @@ TEST(order0_contiguous_amd_rule)
 	EXPECT_EQ(fp.entries_merged, 128ull);
 	EXPECT_EQ(fp.entries_base, 1024ull - 512);
 	EXPECT_EQ(fp.level[1].entries_needed, 128ull + 512);
+}
+
+/* L2 entries of g (a pointer, for parsed files) for h, or ~0 when it refuses. */
+static unsigned long long l2_of(const struct tlb_geometry *g, const struct layout_hist *h)
+{
+	struct tlb_footprint fp;
+
+	if (!g || tlb_footprint(g, h, &fp))
+		return ~0ull;
+	return fp.level[fp.nr_levels - 1].entries_needed;
+}
+
+/*
+ * Issue 38: a CPU may merge 2^k PTEs for more than one k. Zen takes 8
+ * where an aligned contiguous block of 8 allows it, else 4; a geometry
+ * file from before several sizes ("merge_pages = 4") still merges 4 only.
+ * 32 MiB = 8192 pages, each layout's exact entries.
+ */
+TEST(merge_sizes_4_and_8)
+{
+	static const char four[] = "name = four\nmerge = coalesce\nmerge_pages = 4\n"
+				   "level1.entries = 72\nlevel2.entries = 3072\n";
+	static const char both[] = "name = both\nmerge = coalesce\nmerge_pages = 4,8\n"
+				   "level1.entries = 72\nlevel2.entries = 3072\n";
+	const struct tlb_geometry *zen4 = tlb_geometry_find("zen4");
+	struct tlb_geometry g4, g48;
+	struct layout_hist h;
+	struct tlb_footprint fp;
+	char err[256];
+	int k, orders[LAYOUT_MAX_K + 1];
+
+	ASSERT_EQ(tlb_geometry_parse(four, sizeof(four) - 1, "four", &g4, err, sizeof(err)), 0);
+	ASSERT_EQ(tlb_geometry_parse(both, sizeof(both) - 1, "both", &g48, err, sizeof(err)), 0);
+	EXPECT_EQ(tlb_merge_set(&g4), 4u);
+	EXPECT_EQ(tlb_merge_set(&g48), 12u);
+	EXPECT_EQ(g48.merge_pages, 8u);
+	hist_folios(&h, 12, 9, 32 * MIB, 0);
+	EXPECT_EQ(tlb_merge_orders(zen4, &h, orders), 2);
+	EXPECT_EQ(orders[0], 3);
+	EXPECT_EQ(orders[1], 2);
+	/* scattered order 0: nothing merges */
+	EXPECT_EQ(l2_of(zen4, &h), 8192ull);
+	/* order 2 folios, scattered: 4-page entries on both, none on Intel */
+	hist_folios(&h, 12, 9, 32 * MIB, 2);
+	EXPECT_EQ(l2_of(zen4, &h), 2048ull);
+	EXPECT_EQ(l2_of(&g4, &h), 2048ull);
+	EXPECT_EQ(l2_needed("sapphire-rapids", &h), 8192ull);
+	/* order 3: where 4- and 8-merging differ */
+	hist_folios(&h, 12, 9, 32 * MIB, 3);
+	EXPECT_EQ(l2_of(zen4, &h), 1024ull);
+	EXPECT_EQ(l2_of(&g48, &h), 1024ull);
+	EXPECT_EQ(l2_of(&g4, &h), 2048ull);
+	ASSERT_EQ(tlb_footprint(zen4, &h, &fp), 0);
+	EXPECT_EQ(fp.merged_by_order[3], 1024ull);
+	EXPECT_EQ(fp.merged_by_order[2], 0ull);
+	/* order 4: Zen stops at 8, contpte takes 16 */
+	hist_folios(&h, 12, 9, 32 * MIB, 4);
+	EXPECT_EQ(l2_of(zen4, &h), 1024ull);
+	EXPECT_EQ(l2_needed("neoverse-n2", &h), 512ull);
+	/* order 0 made contiguous on purpose (PFNs contiguous, folios of
+	 * order 0): Zen 8-merges, the arm64 kernel sets no contiguous bit
+	 * (it needs one folio), Intel merges nothing */
+	for (k = 0; k <= 9; k++)
+		h.contig[k] = 8192ull >> k;
+	for (k = 1; k <= 9; k++)
+		h.folio[k] = 0;
+	h.folio[0] = 8192;
+	EXPECT_EQ(l2_of(zen4, &h), 1024ull);
+	EXPECT_EQ(l2_of(&g4, &h), 2048ull);
+	EXPECT_EQ(l2_needed("neoverse-n2", &h), 8192ull);
+	EXPECT_EQ(l2_needed("sapphire-rapids", &h), 8192ull);
+	/* a mixed run of 16 pages: an 8-block, a 4-block, 4 scattered pages:
+	 * Zen 1 + 1 + 4 = 6 entries, 4-only 2 + 1 + 4 = 7 */
+	layout_hist_init(&h, 12, 9);
+	h.contig[0] = h.folio[0] = 16;
+	h.contig[1] = 6;
+	h.contig[2] = 3;
+	h.contig[3] = 1;
+	ASSERT_EQ(tlb_footprint(zen4, &h, &fp), 0);
+	EXPECT_EQ(fp.merged_by_order[3], 1ull);
+	EXPECT_EQ(fp.merged_by_order[2], 1ull);
+	EXPECT_EQ(fp.entries_base, 4ull);
+	EXPECT_EQ(fp.level[1].entries_needed, 6ull);
+	EXPECT_EQ(l2_of(&g4, &h), 7ull);
+	tlb_geometry_release(&g4);
+	tlb_geometry_release(&g48);
 }
 
 /* Linux CONT_PTE_SHIFT: 16 x 4K, 128 x 16K, 32 x 64K. */
@@ -159,7 +248,7 @@ TEST(miss_ratio)
 	struct layout_hist h;
 	struct tlb_footprint fp;
 
-	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	hist_folios(&h, 12, 9, 64 * MIB, 2); /* 4096 entries of 4 pages */
 	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
 	EXPECT_EQ(fp.level[0].capacity, 72ull);
 	EXPECT_NEAR(fp.level[0].miss_ratio, 1.0 - 72.0 / 4096, 1e-12);
@@ -172,7 +261,7 @@ TEST(miss_ratio)
 	hist_folios(&h, 12, 9, 8 * MIB, 4);
 	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
 	EXPECT_NEAR(fp.level[1].miss_ratio, 0.0, 0);
-	EXPECT_NEAR(fp.level[1].coverage, 3072.0 / 512, 1e-12);
+	EXPECT_NEAR(fp.level[1].coverage, 3072.0 / 256, 1e-12); /* 2048 pages / 8 */
 
 	/* Skylake L1: 64 4K entries and 32 2M entries, apart */
 	hist_folios(&h, 12, 9, 2 * MIB, 0); /* 512 base pages */
@@ -329,7 +418,7 @@ TEST(json_form)
 	struct tlb_footprint fp;
 	json_t *o, *lv;
 
-	hist_folios(&h, 12, 9, 64 * MIB, 4);
+	hist_folios(&h, 12, 9, 64 * MIB, 2);
 	ASSERT_EQ(tlb_footprint(tlb_geometry_find("zen4"), &h, &fp), 0);
 	o = tlb_footprint_json(&fp);
 	ASSERT_TRUE(o != NULL);
@@ -376,7 +465,10 @@ TEST(table_invariants)
 			EXPECT_EQ((int)l->source, (int)TLB_SRC_TABLE);
 		}
 		if (!strcmp((*g)->vendor, "AuthenticAMD"))
-			EXPECT_TRUE((*g)->merge == TLB_MERGE_COALESCE && (*g)->merge_pages == 4);
+			EXPECT_TRUE((*g)->merge == TLB_MERGE_COALESCE && (*g)->merge_pages == 8 &&
+				    tlb_merge_set(*g) == (4u | 8u));
+		/* every merge rule says where it comes from */
+		EXPECT_TRUE((*g)->merge_cite && strlen((*g)->merge_cite) > 20);
 		if (!strcmp((*g)->vendor, "GenuineIntel"))
 			EXPECT_TRUE((*g)->merge == TLB_MERGE_NONE);
 		if (!strcmp((*g)->vendor, "arm"))
@@ -434,6 +526,9 @@ TEST(geometry_file)
 		{ "name = a\nmerge = none\nlevel1.ways = 5\n", "t: 'level1.entries' is missing" },
 		{ "name = a\nmerge = none\n", "t: no level" },
 		{ "name = a\nmerge = coalesce\nmerge_pages = 3\nlevel1.entries = 5\n", "power of two" },
+		{ "name = a\nmerge = coalesce\nmerge_pages = 4,6\nlevel1.entries = 5\n", "power of two" },
+		{ "name = a\nmerge = coalesce\nmerge_pages = 4,\nlevel1.entries = 5\n", "wants a number" },
+		{ "name = a\nmerge = contpte\nmerge_pages = 8,16\nlevel1.entries = 5\n", "one size" },
 		{ "name = a\nmerge = coalesce\nhpa = yes\nlevel1.entries = 5\n", "'hpa' is an arm64 feature" },
 		{ "name = a\nmerge = none\nlevel1.entries = 5\nhpa = maybe\n", "t: line 4: 'hpa' wants yes or no" },
 		{ "name = a b\n", "t: line 1: 'name': character ' '" },
@@ -485,7 +580,7 @@ TEST(geometry_file)
  * figures (run carries a geometry the table lacks that way). */
 TEST(geometry_format_round_trip)
 {
-	char text[1024], err[256];
+	char text[4096], err[256];
 	struct tlb_geometry g;
 	int i, lv, n, unknown = 0;
 
@@ -506,6 +601,8 @@ TEST(geometry_format_round_trip)
 		EXPECT_STREQ(g.desc, t->desc);
 		EXPECT_EQ((int)g.merge, (int)t->merge);
 		EXPECT_EQ(g.merge_pages, t->merge_pages);
+		EXPECT_EQ(tlb_merge_set(&g), tlb_merge_set(t));
+		EXPECT_STREQ(g.merge_cite, t->merge_cite);
 		EXPECT_EQ(g.hpa, t->hpa);
 		EXPECT_EQ(g.nr_levels, t->nr_levels);
 		for (lv = 0; lv < t->nr_levels; lv++) {

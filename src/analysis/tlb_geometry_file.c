@@ -8,9 +8,11 @@
  *   name = my-vm                 required: [a-z0-9._-], at most 31 characters
  *   desc = Zen 4 as the VM says  optional
  *   merge = coalesce             none | coalesce | contpte (required)
- *   merge_pages = 4              pages of one merged entry at 4K pages
- *                                (coalesce: 2-512, a power of two; contpte: 16;
- *                                none: 1); default 4 / 16 / 1
+ *   merge_pages = 4,8            pages of a merged entry at 4K pages, one size
+ *                                or several (coalesce: powers of two in 2-512,
+ *                                the largest a block allows is taken; contpte:
+ *                                16; none: 1); default 4 / 16 / 1
+ *   cite = measured here: F      optional: where the figures come from
  *   hpa = no                     yes | no (contpte and none only)
  *   level1.name = L1D            default L1D, L2, L3
  *   level1.entries = 72          required for each level, 1..1000000
@@ -35,10 +37,10 @@
 #define GEOM_FILE_MAX (64 * 1024)
 #define GEOM_MAX_ENTRIES 1000000u
 
-enum { K_NAME, K_DESC, K_MERGE, K_MERGE_PAGES, K_HPA, K_GLOBAL_MAX };
+enum { K_NAME, K_DESC, K_MERGE, K_MERGE_PAGES, K_HPA, K_CITE, K_GLOBAL_MAX };
 enum { KL_NAME, KL_ENTRIES, KL_ENTRIES_PMD, KL_WAYS, KL_SIZES, KL_MAX };
 static const char *const global_keys[K_GLOBAL_MAX] = { "name", "desc", "merge", "merge_pages",
-							"hpa" };
+							"hpa", "cite" };
 static const char *const level_keys[KL_MAX] = { "name", "entries", "entries_pmd", "ways",
 						"sizes" };
 static const char *const default_level_names[TLB_MAX_LEVELS] = { "L1D", "L2", "L3" };
@@ -49,6 +51,7 @@ struct geom_parse {
 	int line;
 	bool seen[K_GLOBAL_MAX];
 	bool seen_level[TLB_MAX_LEVELS][KL_MAX];
+	bool merge_pages_odd; /* a merge size not a power of two */
 	char *err;
 	size_t errsize;
 };
@@ -66,6 +69,18 @@ __attribute__((format(printf, 2, 3))) static int perr(struct geom_parse *p, cons
 	else
 		snprintf(p->err, p->errsize, "%s: %s", p->origin, msg);
 	return -EINVAL;
+}
+
+static char *trim_item(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
 }
 
 static int parse_uint(struct geom_parse *p, const char *key, const char *v, unsigned min,
@@ -112,6 +127,38 @@ static int parse_sizes(struct geom_parse *p, const char *key, const char *v,
 	return 0;
 }
 
+/* "4" or "4,8": merge sizes in pages, 1..512 each, into a set (bit k: 2^k
+ * pages; a size not a power of two sets no bit and is refused later by
+ * check_whole with the rule's words); merge_pages is the largest. */
+static int parse_merge_pages(struct geom_parse *p, const char *v, struct tlb_geometry *g)
+{
+	char item[16];
+	const char *s = v;
+	unsigned n;
+	int err;
+
+	g->merge_set = 0;
+	g->merge_pages = 0;
+	do {
+		size_t len = strcspn(s, ",");
+
+		if (len >= sizeof(item))
+			return perr(p, "'merge_pages' wants numbers such as 4 or 4,8, not '%s'", v);
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if ((err = parse_uint(p, "merge_pages", trim_item(item), 1, 512, &n)))
+			return err;
+		if (n & (n - 1))
+			p->merge_pages_odd = true;
+		else
+			g->merge_set |= n;
+		if (n > g->merge_pages)
+			g->merge_pages = n;
+		s += len + (s[len] == ',');
+	} while (s[-1] == ',');
+	return 0;
+}
+
 static int parse_name(struct geom_parse *p, const char *key, const char *v, const char **out)
 {
 	const char *c;
@@ -140,7 +187,10 @@ static int set_global(struct geom_parse *p, int k, const char *v)
 			return perr(p, "'merge' wants none, coalesce or contpte, not '%s'", v);
 		return 0;
 	case K_MERGE_PAGES:
-		return parse_uint(p, "merge_pages", v, 1, 512, &g->merge_pages);
+		return parse_merge_pages(p, v, g);
+	case K_CITE:
+		g->merge_cite = strdup(v);
+		return g->merge_cite ? 0 : -ENOMEM;
 	case K_HPA:
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return perr(p, "'hpa' wants yes or no, not '%s'", v);
@@ -198,7 +248,7 @@ static int parse_kv(struct geom_parse *p, const char *key, const char *v)
 		return set_level(p, lv, k, key, v);
 	}
 	if ((k = key_index(global_keys, K_GLOBAL_MAX, key)) < 0)
-		return perr(p, "unknown key '%s' (keys: name, desc, merge, merge_pages, hpa, "
+		return perr(p, "unknown key '%s' (keys: name, desc, merge, merge_pages, hpa, cite, "
 			    "levelN.name, levelN.entries, levelN.entries_pmd, levelN.ways, "
 			    "levelN.sizes)", key);
 	if (p->seen[k])
@@ -276,9 +326,15 @@ static int check_whole(struct geom_parse *p)
 	if (!p->seen[K_MERGE_PAGES])
 		g->merge_pages = g->merge == TLB_MERGE_COALESCE ? 4 :
 				 g->merge == TLB_MERGE_CONTPTE ? 16 : 1;
-	if (g->merge == TLB_MERGE_COALESCE &&
-	    (g->merge_pages < 2 || (g->merge_pages & (g->merge_pages - 1))))
-		return perr(p, "'merge_pages' of coalesce wants a power of two in 2..512");
+	if (g->merge != TLB_MERGE_COALESCE && p->seen[K_MERGE_PAGES] &&
+	    (p->merge_pages_odd || (g->merge_set & (g->merge_set - 1))))
+		return perr(p, "'merge_pages' of %s is one size", tlb_merge_name(g->merge));
+	if (!p->seen[K_MERGE_PAGES] || g->merge != TLB_MERGE_COALESCE)
+		g->merge_set = 0; /* one size: merge_pages says it */
+	if (g->merge == TLB_MERGE_COALESCE && (p->merge_pages_odd || g->merge_pages < 2 ||
+					       (g->merge_set & 1u)))
+		return perr(p, "'merge_pages' of coalesce wants a power of two in 2..512, or "
+			    "several (4,8)");
 	if (g->merge == TLB_MERGE_CONTPTE && g->merge_pages != 16)
 		return perr(p, "'merge_pages' of contpte is 16 (the kernel's 64K block of 4K pages)");
 	if (g->merge == TLB_MERGE_NONE && g->merge_pages != 1)
@@ -293,7 +349,8 @@ static void fill_defaults(struct tlb_geometry *g, const char *origin)
 	char *cite = NULL;
 	int lv;
 
-	if (asprintf(&cite, "user geometry file %s", origin) < 0)
+	if (g->merge_cite ? asprintf(&cite, "%s (geometry file %s)", g->merge_cite, origin) < 0
+			  : asprintf(&cite, "user geometry file %s", origin) < 0)
 		cite = NULL;
 	for (lv = 0; lv < g->nr_levels; lv++) {
 		struct tlb_level_geometry *l = &g->level[lv];
@@ -342,7 +399,11 @@ int tlb_geometry_format(const struct tlb_geometry *g, char *buf, size_t size)
 	PUT("name = %s\n", g->name ? g->name : "");
 	if (g->desc)
 		PUT("desc = %s\n", g->desc);
-	PUT("merge = %s\nmerge_pages = %u\n", tlb_merge_name(g->merge), g->merge_pages);
+	tlb_merge_set_text(tlb_merge_set(g), sizes, sizeof(sizes));
+	PUT("merge = %s\nmerge_pages = %s\n", tlb_merge_name(g->merge),
+	    g->merge == TLB_MERGE_NONE ? "1" : sizes);
+	if (g->merge_cite && !strpbrk(g->merge_cite, "#\n"))
+		PUT("cite = %s\n", g->merge_cite);
 	if (g->merge != TLB_MERGE_COALESCE)
 		PUT("hpa = %s\n", g->hpa ? "yes" : "no");
 	for (lv = 0; lv < g->nr_levels; lv++) {
@@ -367,6 +428,7 @@ void tlb_geometry_release(struct tlb_geometry *g)
 
 	free((char *)g->name);
 	free((char *)g->desc);
+	free((char *)g->merge_cite);
 	for (lv = 0; lv < TLB_MAX_LEVELS; lv++) {
 		free((char *)g->level[lv].name);
 		free((char *)g->level[lv].cite);

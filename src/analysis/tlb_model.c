@@ -81,9 +81,41 @@ static int hist_check(const struct layout_hist *h)
 	return 0;
 }
 
-int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
+unsigned tlb_merge_set(const struct tlb_geometry *g)
 {
 	int m = log2_exact(g->merge_pages);
+
+	if (g->merge == TLB_MERGE_NONE)
+		return 0;
+	if (g->merge_set)
+		return g->merge_set;
+	return m >= 1 && m < 32 ? 1u << m : 0;
+}
+
+void tlb_merge_set_text(unsigned set, char *buf, size_t size)
+{
+	size_t n = 0;
+	int k;
+
+	if (size)
+		buf[0] = '\0';
+	if (!set)
+		snprintf(buf, size, "1");
+	for (k = 0; k < 32 && n < size; k++)
+		if (set & (1u << k))
+			n += (size_t)snprintf(buf + n, size - n, "%s%u", n ? "," : "", 1u << k);
+}
+
+/* The highest set bit of a non-empty set. */
+static int top_bit(unsigned set)
+{
+	return 31 - __builtin_clz(set);
+}
+
+int tlb_merge_orders(const struct tlb_geometry *g, const struct layout_hist *h, int *orders)
+{
+	unsigned set = tlb_merge_set(g);
+	int k, n = 0;
 
 	switch (g->merge) {
 	case TLB_MERGE_NONE:
@@ -92,12 +124,29 @@ int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
 		return g->vendor && strcmp(g->vendor, "arm") && h->page_shift != 12 ? -1 : 0;
 	case TLB_MERGE_COALESCE:
 		/* AMD's rule is for 4K PTEs (x86 has no other base page) */
-		return h->page_shift == 12 && m >= 1 ? m : -1;
+		if (h->page_shift != 12 || !set || (set & 1u))
+			return -1;
+		for (k = top_bit(set); k >= 1; k--)
+			if (set & (1u << k))
+				orders[n++] = k;
+		return n;
 	case TLB_MERGE_CONTPTE:
 		/* the table gives the 4K block; other granules have their own */
-		return h->page_shift == 12 ? m : arch_arm64_contpte_order(1L << h->page_shift);
+		k = h->page_shift == 12 ? (set ? top_bit(set) : -1)
+					: arch_arm64_contpte_order(1L << h->page_shift);
+		if (k < 0)
+			return -1;
+		orders[0] = k;
+		return 1;
 	}
 	return -1;
+}
+
+int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h)
+{
+	int orders[LAYOUT_MAX_K + 1], n = tlb_merge_orders(g, h, orders);
+
+	return n < 0 ? -1 : n ? orders[0] : 0;
 }
 
 /*
@@ -130,17 +179,44 @@ static void hpa_counts(const struct layout_hist *h, int m, unsigned long long bl
 	es->n[m] += blocks;
 }
 
+/*
+ * AMD's several sizes: each aligned contiguous block takes the largest
+ * merged entry it allows, the pages left the next size down (contig[] is
+ * nested: a block of 2^M pages holds 2^(M-m) of the 2^m ones).
+ */
+static void coalesce_counts(const struct layout_hist *h, const int *orders, int n,
+			    struct entry_sizes *es)
+{
+	unsigned long long pages = 0;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		unsigned long long taken = 0;
+
+		for (j = 0; j < i; j++)
+			taken += es->n[orders[j]] << (orders[j] - orders[i]);
+		es->n[orders[i]] = h->contig[orders[i]] - taken;
+		pages += es->n[orders[i]] << orders[i];
+	}
+	es->n[0] += h->contig[0] - pages;
+}
+
 /* Entries that map the PTE-mapped pages, by size: single pages and merged
  * groups (AMD coalesced, contpte blocks, HPA groups). */
 static int pte_entries(const struct tlb_geometry *g, const struct layout_hist *h,
 		       struct entry_sizes *es)
 {
+	int orders[LAYOUT_MAX_K + 1], n = tlb_merge_orders(g, h, orders), m;
 	unsigned long long blocks;
-	int m = tlb_merge_order(g, h);
 
 	memset(es, 0, sizeof(*es));
-	if (m < 0 || m > h->pmd_order)
+	if (n < 0 || (n && orders[0] > h->pmd_order))
 		return -EINVAL;
+	m = n ? orders[0] : 0;
+	if (g->merge == TLB_MERGE_COALESCE && !g->hpa) {
+		coalesce_counts(h, orders, n, es);
+		return 0;
+	}
 	if (g->merge == TLB_MERGE_NONE)
 		blocks = 0;
 	else if (g->merge == TLB_MERGE_COALESCE)
@@ -352,6 +428,8 @@ int tlb_footprint(const struct tlb_geometry *g, const struct layout_hist *h,
 	fp->entries_base = es.n[0];
 	fp->entries_merged = sizes_count(&es) - es.n[0];
 	fp->entries_pmd = h->pmd_maps;
+	for (i = 1; i <= LAYOUT_MAX_K; i++)
+		fp->merged_by_order[i] = es.n[i];
 	for (i = 0; i < g->nr_levels; i++) {
 		const struct tlb_level_geometry *lg = &g->level[i];
 
@@ -457,7 +535,9 @@ static json_t *level_geometry_json(const void *item)
 
 json_t *tlb_geometry_json(const struct tlb_geometry *g)
 {
-	json_t *levels, *o;
+	unsigned set = tlb_merge_set(g);
+	json_t *levels, *o, *sizes;
+	int k;
 
 	levels = levels_json(g->level, sizeof(g->level[0]), g->nr_levels, level_geometry_json);
 	if (!levels)
@@ -465,6 +545,14 @@ json_t *tlb_geometry_json(const struct tlb_geometry *g)
 	o = json_pack("{s:s, s:s, s:s, s:i, s:b, s:o}", "model", g->name ? g->name : "?", "desc",
 		      g->desc ? g->desc : "", "merge", tlb_merge_name(g->merge), "merge_pages",
 		      (int)g->merge_pages, "hpa", g->hpa, "levels", levels);
+	sizes = o ? json_array() : NULL;
+	for (k = 0; sizes && k < 32; k++)
+		if (set & (1u << k))
+			json_array_append_new(sizes, json_integer(1 << k));
+	if (sizes)
+		json_object_set_new(o, "merge_sizes", sizes);
+	if (o && g->merge_cite)
+		json_object_set_new(o, "merge_cite", json_string(g->merge_cite));
 	if (o && g->notes)
 		json_object_set_new(o, "notes", json_string(g->notes));
 	return o;

@@ -63,8 +63,8 @@ struct tlb_geometry {
 	const char *name;        /* "zen4", "golden-cove", "neoverse-n2", ... (--tlb-model NAME) */
 	const char *desc;        /* "AMD Zen 4 (family 19h, models 10h-1Fh, 60h-AFh)" */
 	enum tlb_merge merge;
-	unsigned merge_pages;    /* pages one merged entry maps at page_shift 12 (4 AMD, 16 contpte);
-				  * the model rescales contpte for 16K/64K pages */
+	unsigned merge_pages;    /* pages the largest merged entry maps at page_shift 12 (8 AMD,
+				  * 16 contpte); the model rescales contpte for 16K/64K pages */
 	bool hpa;                /* arm64 HPA (2-8 contiguous pages): off unless asked */
 	int nr_levels;
 	struct tlb_level_geometry level[TLB_MAX_LEVELS];
@@ -73,6 +73,13 @@ struct tlb_geometry {
 	const char *vendor;
 	struct tlb_cpu_match match[TLB_MAX_MATCH];
 	const char *notes;       /* added: what the table leaves out, in words */
+	/* added: every merged size, bit k for 2^k pages at page_shift 12 (AMD
+	 * Zen: bits 2 and 3, 4 and 8 pages); 0: merge_pages alone (a table
+	 * entry or file from before several sizes). Its top bit is
+	 * merge_pages. A layout's entries take the largest size each aligned
+	 * contiguous block allows, then the next (tlb_merge_orders). */
+	unsigned merge_set;
+	const char *merge_cite;  /* added: the source of the merge sizes, or NULL */
 };
 
 /* One level's footprint of a layout. */
@@ -92,6 +99,8 @@ struct tlb_footprint {
 	int nr_levels;
 	struct tlb_level_footprint level[TLB_MAX_LEVELS];
 	unsigned long long entries_base, entries_merged, entries_pmd; /* the breakdown */
+	/* added: entries_merged by size: merged_by_order[k] entries of 2^k pages */
+	unsigned long long merged_by_order[LAYOUT_MAX_K + 1];
 };
 
 /* The table (NULL-terminated, every CPU on every host: what-ifs need them all). */
@@ -125,6 +134,15 @@ const struct tlb_geometry *tlb_geometry_match(const char *vendor, int family, in
 /* added: the order of one merged entry under g's rule for h's page size
  * (0: g merges nothing), or -1 when the rule does not fit that page size. */
 int tlb_merge_order(const struct tlb_geometry *g, const struct layout_hist *h);
+/* added: the merge sizes of g as a set (bit k: 2^k pages at 4K pages;
+ * 0 for merge none): merge_set, or merge_pages' bit where it is 0. */
+unsigned tlb_merge_set(const struct tlb_geometry *g);
+/* added: the orders of g's merged entries for h's page size, largest first,
+ * into orders[] (room for LAYOUT_MAX_K + 1): their number (0: g merges
+ * nothing), or -1 when the rule does not fit that page size. */
+int tlb_merge_orders(const struct tlb_geometry *g, const struct layout_hist *h, int *orders);
+/* added: "4,8" (the sizes in pages, smallest first; "1" for none). */
+void tlb_merge_set_text(unsigned set, char *buf, size_t size);
 /* added: the model's assumptions in words (the JSON "assumptions"). */
 const char *tlb_model_assumptions(void);
 
@@ -156,7 +174,8 @@ enum tlb_misfit tlb_misfit_words(const struct tlb_geometry *g, const struct layo
  * "miss_ratio" are null where the geometry does not know a figure (never 0).
  * NULL on allocation failure. */
 json_t *tlb_footprint_json(const struct tlb_footprint *fp);
-/* added: a geometry as JSON: { "model", "desc", "merge", "merge_pages", "hpa",
+/* added: a geometry as JSON: { "model", "desc", "merge", "merge_pages",
+ * "merge_sizes" (pages, smallest first), "merge_cite"?, "hpa",
  * "levels": [ { "level", "entries", "shared", "entries_pmd", "ways",
  * "source", "cite" } ], "notes"? }; unknown figures null. */
 json_t *tlb_geometry_json(const struct tlb_geometry *g);

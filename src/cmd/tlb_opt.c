@@ -107,8 +107,12 @@ void tlb_opt_print_geometry(FILE *f, const struct tlb_geometry *g, const struct 
 	int i;
 
 	fprintf(f, "  %-16s %s; merge %s", g->name, g->desc ? g->desc : "", tlb_merge_name(g->merge));
-	if (g->merge != TLB_MERGE_NONE)
-		fprintf(f, " (%u x 4K)", g->merge_pages);
+	if (g->merge != TLB_MERGE_NONE) {
+		char sizes[64];
+
+		tlb_merge_set_text(tlb_merge_set(g), sizes, sizeof(sizes));
+		fprintf(f, " (%s x 4K)", sizes);
+	}
 	fprintf(f, "%s\n", g->hpa ? ", HPA on" : "");
 	for (i = 0; i < g->nr_levels; i++) {
 		beside[0] = '\0';
@@ -119,6 +123,8 @@ void tlb_opt_print_geometry(FILE *f, const struct tlb_geometry *g, const struct 
 		}
 		print_level(f, &g->level[i], beside[0] ? beside : NULL);
 	}
+	if (g->merge_cite)
+		fprintf(f, "    merge: %s\n", g->merge_cite);
 	if (g->notes)
 		fprintf(f, "    note: %s\n", g->notes);
 }

@@ -31,6 +31,8 @@ static void cpuid_geometry(struct tlb_host *h)
 	g->desc = h->cpuid_desc;
 	g->merge = h->table ? h->table->merge : amd ? TLB_MERGE_COALESCE : TLB_MERGE_NONE;
 	g->merge_pages = h->table ? h->table->merge_pages : amd ? 4 : 1;
+	g->merge_set = h->table ? h->table->merge_set : 0;
+	g->merge_cite = h->table ? h->table->merge_cite : NULL;
 	g->nr_levels = h->raw.l2_4k > 0 ? 2 : 1;
 	cpuid_level(&g->level[0], "L1D", h->raw.l1d_4k, h->raw.l1d_2m, h->raw.l1d_4k_ways,
 		    h->raw.source);

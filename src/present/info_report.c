@@ -107,6 +107,20 @@ static void print_tlb_level(json_t *lv)
 		printf("  %-13s %s\n", "  DISAGREES", str(lv, "disagreement"));
 }
 
+/* " (4 or 8 x 4K pages in one entry)": every merged size */
+static void print_merge_sizes(json_t *sizes, long long largest)
+{
+	size_t i, n = json_array_size(sizes);
+
+	printf(" (");
+	if (!n)
+		printf("%lld", largest);
+	for (i = 0; i < n; i++)
+		printf("%s%lld", i ? (i + 1 == n ? " or " : ", ") : "",
+		       json_integer_value(json_array_get(sizes, i)));
+	printf(" x 4K pages in one entry)");
+}
+
 static void print_tlb(json_t *tlb)
 {
 	json_t *cpu = json_object_get(tlb, "cpu"), *g = json_object_get(tlb, "geometry");
@@ -135,9 +149,11 @@ static void print_tlb(json_t *tlb)
 	       str(tlb, "picked_by"));
 	printf("  merge         %s", str(g, "merge"));
 	if (strcmp(str(g, "merge"), "none"))
-		printf(" (%lld x 4K pages in one entry)",
-		       json_integer_value(json_object_get(g, "merge_pages")));
+		print_merge_sizes(json_object_get(g, "merge_sizes"),
+				  json_integer_value(json_object_get(g, "merge_pages")));
 	printf("%s\n", json_is_true(json_object_get(g, "hpa")) ? ", HPA on" : "");
+	if (json_is_string(json_object_get(g, "merge_cite")))
+		printf("  merge source  %s\n", str(g, "merge_cite"));
 	json_array_foreach(json_object_get(g, "levels"), i, lv)
 		print_tlb_level(lv);
 	if (json_is_string(json_object_get(g, "notes")))
