@@ -14,6 +14,7 @@ const struct ms_command *const ms_commands[] = {
 	&cmd_scan,
 	&cmd_record,
 	&cmd_collapse,
+	&cmd_probe,
 	&cmd_events,
 	&cmd_restore,
 	NULL,

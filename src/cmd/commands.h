@@ -48,6 +48,7 @@ extern const struct ms_command cmd_scan;
 extern const struct ms_command cmd_events;
 extern const struct ms_command cmd_compare;
 extern const struct ms_command cmd_record;
+extern const struct ms_command cmd_probe;
 /* Every command, in the order of the command list; NULL-terminated
  * (commands.c). */
 extern const struct ms_command *const ms_commands[];

@@ -843,6 +843,8 @@ static int populate_all(struct bench *b, const struct bench_micro *w, int rep, s
 	for (i = 0; i < nr && !err; i++) {
 		s = &sl[perm[i]];
 		err = micro_prepare(b, w, s->order, rep, &s->bf, &s->ks, &s->faults);
+		if (!err && perm[i] < 32 && (w->pte_split & (1u << perm[i])))
+			err = buffer_split_pmd(&s->bf);
 		/* populated: no setting may change its folios from here on */
 		if (!err && madvise(s->bf.base, s->bf.span, MADV_NOHUGEPAGE))
 			err = -errno;

@@ -144,6 +144,12 @@ struct bench_micro {
 	int pattern_index;          /* seeds the layout with the rep */
 	unsigned long long span;    /* bytes, a multiple of the PMD size */
 	long sparse_k;              /* bloat trial: one page in every k; 0 none */
+	/* bench_micro_interleaved: bit i: slot i (orders[i], the PMD order)
+	 * has its PMD mappings split into 4K PTEs once populated
+	 * (buffer_split_pmd: contiguous frames, PTE-mapped; the probe's
+	 * contiguous order 0). Its trial keeps orders[i]: the layout says
+	 * pmd_maps 0. 0: none (run). */
+	unsigned pte_split;
 };
 
 /* The engine's clock: the thread's CPU time (ns_per_access) and the wall

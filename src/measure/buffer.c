@@ -153,6 +153,21 @@ int buffer_verify(const struct buf *b, struct folio_hist *h, struct layout_hist 
 	return 0;
 }
 
+int buffer_split_pmd(struct buf *b)
+{
+	size_t off;
+
+	if (!b->base || !b->pmd_size || !b->page_size)
+		return -EINVAL;
+	for (off = 0; off + b->pmd_size <= b->span; off += b->pmd_size) {
+		if (mprotect(b->base + off, b->page_size, PROT_READ))
+			return -errno;
+		if (mprotect(b->base + off, b->page_size, PROT_READ | PROT_WRITE))
+			return -errno;
+	}
+	return 0;
+}
+
 void buffer_unmap(struct buf *b)
 {
 	if (b->map)

@@ -60,6 +60,14 @@ int buffer_populate_sparse(struct buf *b, unsigned long k, unsigned long long *r
 int buffer_verify(const struct buf *b, struct folio_hist *h, struct layout_hist *lh,
 	       double *coverage);
 
+/* Split every PMD mapping of a populated span into 4K PTEs, the frames kept
+ * (mprotect of one page of each PMD range and back: the kernel splits the
+ * PMD, not the folio): 4K translations of physically contiguous, aligned
+ * memory, what PTE merging needs and order-0 faults rarely give (the
+ * probe's contiguous order 0). The span should then get MADV_NOHUGEPAGE so
+ * khugepaged leaves it. */
+int buffer_split_pmd(struct buf *b);
+
 void buffer_unmap(struct buf *b);
 
 #endif
