@@ -133,7 +133,7 @@ static const struct cli_cmd scan_cli = {
 		"  file-...                       the same for file and shmem memory\n"
 		"  zero-page, anon-ksm, hugetlb   classified apart, not counted as folios\n"
 		"With --tlb, per VMA and in total, the TLB entries each level needs under the\n"
-		"model's merge rules (AMD 4-PTE coalescing of any contiguous pages, arm64\n"
+		"model's merge rules (AMD 8- or 4-PTE coalescing of any contiguous pages, arm64\n"
 		"contpte inside one folio, PMD entries), its capacity and the miss ratio\n"
 		"predicted for uniform random access (source model; JSON: \"layout\", the\n"
 		"contiguity histogram, and \"tlb\", one footprint per model, with coverage).\n"

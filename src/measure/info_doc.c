@@ -32,6 +32,48 @@ static json_t *tlb_cpuid_json(const struct tlb_host *h)
 			 r->l2_2m_ways, "l1d_1g", r->l1d_1g, "l2_1g", r->l2_1g);
 }
 
+/* One column of the side-by-side view: where the figures come from, the
+ * merge sizes (pages; [1] for none) and each level's entries. */
+static json_t *column_json(const char *from, const struct tlb_geometry *g)
+{
+	json_t *sizes = json_array(), *lv = json_array();
+	unsigned set = tlb_merge_set(g);
+	int k;
+
+	for (k = 0; k < 32; k++)
+		if (set & (1u << k))
+			json_array_append_new(sizes, json_integer(1 << k));
+	if (!set)
+		json_array_append_new(sizes, json_integer(1));
+	for (k = 0; k < g->nr_levels; k++)
+		json_array_append_new(lv, json_pack("{s:s, s:o, s:o}", "level",
+						    g->level[k].name ? g->level[k].name : "?",
+						    "entries", g->level[k].entries
+							    ? json_integer(g->level[k].entries)
+							    : json_null(),
+						    "entries_pmd", !g->level[k].shared &&
+								   g->level[k].entries_pmd
+							    ? json_integer(g->level[k].entries_pmd)
+							    : json_null()));
+	return json_pack("{s:s, s:s, s:o, s:o}", "from", from, "model", g->name ? g->name : "?",
+			 "merge_sizes", sizes, "levels", lv);
+}
+
+/* Table, CPUID and a file (a probe's measurement) side by side, where a
+ * file was given and there is anything to set it against. */
+static json_t *side_by_side(const struct tlb_host *h, const struct tlb_geometry *g)
+{
+	json_t *a = json_array();
+
+	if (h->table)
+		json_array_append_new(a, column_json("table", h->table));
+	if (h->has_cpuid)
+		json_array_append_new(a, column_json("cpuid", &h->cpuid));
+	if (g && g != h->table && g != &h->cpuid && g->level[0].source == TLB_SRC_USER)
+		json_array_append_new(a, column_json("file", g));
+	return a;
+}
+
 /* The model's geometry for this host (or the one asked for), each level
  * with CPUID's figure beside and the disagreement in words. */
 static json_t *tlb_json(const struct tlb_host *h, const struct tlb_geometry *g,
@@ -63,6 +105,7 @@ static json_t *tlb_json(const struct tlb_host *h, const struct tlb_geometry *g,
 	}
 	json_object_set_new(o, "geometry", geo);
 	json_object_set_new(o, "disagreements", json_integer(n));
+	json_object_set_new(o, "side_by_side", side_by_side(h, g));
 	return o;
 }
 

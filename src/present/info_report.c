@@ -121,6 +121,64 @@ static void print_merge_sizes(json_t *sizes, long long largest)
 	printf(" x 4K pages in one entry)");
 }
 
+/* One row of the side-by-side view: a level's entries in every column. */
+static void print_side_row(json_t *cols, size_t lv)
+{
+	json_t *col, *l;
+	size_t i;
+	char cell[48];
+
+	l = json_array_get(json_object_get(json_array_get(cols, 0), "levels"), lv);
+	printf("  %-13s", json_is_object(l) ? str(l, "level") : "?");
+	json_array_foreach(cols, i, col) {
+		json_t *e, *p;
+
+		l = json_array_get(json_object_get(col, "levels"), lv);
+		e = json_object_get(l, "entries");
+		p = json_object_get(l, "entries_pmd");
+		if (json_is_integer(e) && json_is_integer(p))
+			snprintf(cell, sizeof(cell), "%lld + %lld PMD", json_integer_value(e),
+				 json_integer_value(p));
+		else if (json_is_integer(e))
+			snprintf(cell, sizeof(cell), "%lld", json_integer_value(e));
+		else
+			snprintf(cell, sizeof(cell), "-");
+		printf(i + 1 < json_array_size(cols) ? " %-24s" : " %s", cell);
+	}
+	printf("\n");
+}
+
+/* Table, CPUID and a file's figures (a probe's measurement) in columns. */
+static void print_side_by_side(json_t *cols)
+{
+	json_t *col, *v;
+	size_t i, k, levels = 0;
+	char cell[64];
+
+	if (json_array_size(cols) < 2)
+		return;
+	printf("  %-13s", "side by side");
+	json_array_foreach(cols, i, col) {
+		snprintf(cell, sizeof(cell), "%s (%s)", str(col, "from"), str(col, "model"));
+		printf(i + 1 < json_array_size(cols) ? " %-24s" : " %s", cell);
+		if (json_array_size(json_object_get(col, "levels")) > levels)
+			levels = json_array_size(json_object_get(col, "levels"));
+	}
+	printf("\n  %-13s", "merge pages");
+	json_array_foreach(cols, i, col) {
+		size_t n = 0;
+
+		cell[0] = '\0';
+		json_array_foreach(json_object_get(col, "merge_sizes"), k, v)
+			n += (size_t)snprintf(cell + n, n < sizeof(cell) ? sizeof(cell) - n : 0,
+					      "%s%lld", k ? "," : "", json_integer_value(v));
+		printf(i + 1 < json_array_size(cols) ? " %-24s" : " %s", cell);
+	}
+	printf("\n");
+	for (k = 0; k < levels; k++)
+		print_side_row(cols, k);
+}
+
 static void print_tlb(json_t *tlb)
 {
 	json_t *cpu = json_object_get(tlb, "cpu"), *g = json_object_get(tlb, "geometry");
@@ -158,6 +216,7 @@ static void print_tlb(json_t *tlb)
 		print_tlb_level(lv);
 	if (json_is_string(json_object_get(g, "notes")))
 		printf("  note          %s\n", str(g, "notes"));
+	print_side_by_side(json_object_get(tlb, "side_by_side"));
 }
 
 static void print_kconfig(json_t *kc)
