@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Guest smoke test: the tool in real Debian kernels under qemu (TCG here).
-#   arm64 6.12 (4K pages): info --json, run --quick --orders 0,4,9, run --backend pmu
+#   arm64 6.12 (4K pages): info --json, run --quick --orders 0,4,9, run --backend pmu;
+#                          the TLB model on the guest's own layouts (analyze
+#                          --tlb-model neoverse-n2 here): contpte entries at order 4
 #   amd64 6.12:            info --json, run --quick --orders 0,2,9
 #   amd64 6.12 -rt-:       info names CONFIG_TRANSPARENT_HUGEPAGE; run refuses (exit 3)
 # Assertions: emulated CPU detected, exact folio orders and coverage, exact
@@ -87,6 +89,15 @@ for t in dense:
     assert t["folios"]["hist"] == {str(o): 2048}, t["folios"]
     assert t["folios"]["coverage"] == 1.0
     assert t["metrics"]["page_faults"]["value"] == want[o], (o, t["metrics"]["page_faults"])'
+		# the model from the guest's own layouts (functional only: TCG timing
+		# means nothing): 8 MiB needs 2048 entries at order 0, 128 contpte
+		# blocks (64K) at order 4, 4 PMD entries at order 9 (issue 38)
+		"$bin" analyze --tlb-model neoverse-n2 --json "$work/arm64/run.json" \
+			>"$work/arm64/model.json" 2>"$work/arm64/model.err"
+		check arm64-contpte-model 'm = J("arm64/model.json")["tlb_model"]
+assert m["available"] is True and m["source"] == "model", m
+got = {o["order"]: o["entries_needed"] for s in m["spans"] for o in s["orders"]}
+assert got == {0: [2048, 2048], 4: [128, 128], 9: [4, 4]}, got'
 		check arm64-pmu 'r = J("arm64/pmu.json")
 err = open(os.path.join(w, "arm64/pmu.err")).read()
 for t in r["trials"]:

@@ -264,6 +264,10 @@ json_t *probe_report_json(const struct probe_report *r)
 		res->capacity[0], res->capacity_lo[0], res->capacity_hi[0],
 		"last_level_entries", res->capacity[1], res->capacity_lo[1], res->capacity_hi[1],
 		"source", "timing"));
+	/* "none seen" in a guest: the CPU or the host's backing, not told apart */
+	if (res->verdict == PROBE_TELLS && probe_hyp_pages[res->best] == 1 && r->host->virtualized)
+		json_object_set_new(json_object_get(o, "result"), "cannot_tell",
+				    json_string(host_backing));
 	if (r->output)
 		json_object_set_new(o, "geometry_file", json_string(r->output));
 	return o;
