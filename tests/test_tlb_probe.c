@@ -42,7 +42,7 @@ static double noise(uint64_t *s)
 
 /*
  * Times under hypothesis h (index into probe_hyp_pages) at the table's
- * capacities: 20 ns + 8 ns per L1 miss + 40 ns per last-level miss, each
+ * capacities: 100 ns + 8 ns per L1 miss + 40 ns per last-level miss, each
  * rep with noise of +-amp ns. h < 0: every variant the same time.
  */
 static void make_input(struct probe_input *in, int h, double amp, int reps)
@@ -64,7 +64,7 @@ static void make_input(struct probe_input *in, int h, double amp, int reps)
 			ideal_layout((enum probe_variant)v, in->span[sp], &in->layout[sp][v]);
 			if (h >= 0 && tlb_probe_miss(zen4, h, 3, 3, &in->layout[sp][v], miss))
 				FAIL_AT("model refused span %llu variant %d", in->span[sp], v);
-			t = 20 + 8 * miss[0] + 40 * miss[1];
+			t = 100 + 8 * miss[0] + 40 * miss[1];
 			for (r = 0; r < reps; r++)
 				in->ns[sp][v][r] = t + amp * noise(&s);
 		}
@@ -148,7 +148,7 @@ TEST(noise_cannot_tell)
 
 	make_input(&in, 2, 60.0, 4);
 	ASSERT_EQ(tlb_probe_infer(&in, &r), 0);
-	EXPECT_TRUE(r.verdict != PROBE_TELLS);
+	EXPECT_TRUE(r.verdict == PROBE_AMBIGUOUS || r.verdict == PROBE_FLAT);
 	printf("  verdict %d, support of 8: %.2f\n", (int)r.verdict, r.support[2]);
 }
 

@@ -146,6 +146,12 @@ struct probe_work {
 	/* miss ratios: [hyp][scale][span][variant], L1 and the last level */
 	double m1[PROBE_NR_HYP][PROBE_NR_SCALES][PROBE_MAX_SPANS][PROBE_NR_VARIANTS];
 	double m2[PROBE_NR_HYP][PROBE_NR_SCALES][PROBE_MAX_SPANS][PROBE_NR_VARIANTS];
+	/* the first predictor: miss(L1) + miss(last), so that the fit's slopes
+	 * are an L1 miss's cost b1 and a walk's extra cost c, both >= 0: a walk
+	 * then costs b1 + c >= b1, at least a second-level hit (a walk reads
+	 * page-table entries; a second-level hit is one lookup) */
+	double x1[PROBE_NR_HYP][PROBE_NR_SCALES][PROBE_NR_SCALES][PROBE_MAX_SPANS]
+		 [PROBE_NR_VARIANTS];
 	int valid[PROBE_MAX_SPANS][PROBE_MAX_REPS], nr_valid[PROBE_MAX_SPANS];
 };
 
@@ -247,8 +253,8 @@ static void evaluate(const struct probe_work *w, double mean[][PROBE_NR_VARIANTS
 				double f = 0;
 
 				for (sp = 0; sp < nsp; sp++)
-					f += nnls_sse(mean[sp], w->m1[h][s1][sp], w->m2[h][s2][sp],
-						      PROBE_NR_VARIANTS) / var[sp];
+					f += nnls_sse(mean[sp], w->x1[h][s1][s2][sp],
+						      w->m2[h][s2][sp], PROBE_NR_VARIANTS) / var[sp];
 				/* ties go to the table's capacity, then the smaller step */
 				if (f < pk->misfit[h] - 1e-9 ||
 				    (fabs(f - pk->misfit[h]) <= 1e-9 &&
@@ -284,6 +290,13 @@ static int precompute(struct probe_work *w)
 					w->m1[h][s][sp][v] = miss[0];
 					w->m2[h][s][sp][v] = miss[1];
 				}
+	for (h = 0; h < PROBE_NR_HYP; h++)
+		for (s = 0; s < PROBE_NR_SCALES; s++)
+			for (int s2 = 0; s2 < PROBE_NR_SCALES; s2++)
+				for (sp = 0; sp < in->nr_spans; sp++)
+					for (v = 0; v < PROBE_NR_VARIANTS; v++)
+						w->x1[h][s][s2][sp][v] = w->m1[h][s][sp][v] +
+									 w->m2[h][s2][sp][v];
 	for (sp = 0; sp < in->nr_spans; sp++) {
 		w->nr_valid[sp] = 0;
 		for (int r = 0; r < in->nr_reps; r++) {

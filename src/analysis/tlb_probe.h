@@ -11,8 +11,11 @@
  * (tlb_model.h) under that rule; each level's effective capacity is a
  * multiple of the geometry's (a grid), so a reach that differs from the
  * table is a hypothesis too. At every span the time per access is fitted
- * as a + b1 * miss(L1) + b2 * miss(L2) (b1, b2 >= 0: a miss never saves
- * time) over the variants' mean times; the hypothesis whose best fit
+ * as a + b1 * miss(L1) + b2 * miss(L2) over the variants' mean times, with
+ * 0 <= b1 <= b2 (a miss never saves time, and a page walk costs at least
+ * what a second-level hit does: without it a hypothesis could call every
+ * walk free and explain the PMD gain by the first level alone, which fits
+ * any merge size); the hypothesis whose best fit
  * leaves the least residual, in units of the means' noise, wins.
  * Resampling the reps (bootstrap) gives each hypothesis's support and the
  * capacities' intervals. It tells only when one hypothesis takes most of

@@ -138,7 +138,7 @@ static void text_hypotheses(FILE *f, const struct probe_report *r)
 	int h, last = b->nr_levels - 1;
 
 	fprintf(f, "\nhypotheses (model: each fitted at every span as a + b1 miss(L1) + b2 "
-		   "miss(%s), b >= 0; misfit = residual / noise of the means, lower fits better)\n",
+		   "miss(%s), 0 <= b1 <= b2; misfit = residual / noise of the means, lower fits better)\n",
 		b->level[last].name);
 	fprintf(f, "%-14s %10s %9s %10s %10s\n", "largest merge", "misfit", "support",
 		"L1 entries", "L2 entries");
