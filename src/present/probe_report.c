@@ -177,9 +177,12 @@ void probe_report_text(FILE *f, const struct probe_report *r)
 	fprintf(f, "\nverdict:  %s\n", words);
 	if (res->verdict != PROBE_TOO_FEW)
 		fprintf(f, "reach:    L1 %.0f entries [%.0f, %.0f], %s %.0f entries [%.0f, %.0f] "
-			   "(model fit, 95 %% bootstrap over reps)\n", res->capacity[0],
-			res->capacity_lo[0], res->capacity_hi[0], b->level[last].name,
-			res->capacity[1], res->capacity_lo[1], res->capacity_hi[1]);
+			   "(model fit, 95 %% bootstrap over reps); with %u-page entries %.0f KiB "
+			   "and %.0f KiB\n", res->capacity[0], res->capacity_lo[0],
+			res->capacity_hi[0], b->level[last].name, res->capacity[1],
+			res->capacity_lo[1], res->capacity_hi[1], probe_hyp_pages[res->best],
+			res->capacity[0] * 4 * probe_hyp_pages[res->best],
+			res->capacity[1] * 4 * probe_hyp_pages[res->best]);
 	if (r->host->virtualized)
 		fprintf(f, "note:     a VM: every miss is a two-dimensional walk, and the host's "
 			   "page size bounds what merging the guest can see\n");
