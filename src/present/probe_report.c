@@ -108,6 +108,25 @@ void probe_verdict_words(const struct probe_report *r, char *buf, size_t size)
 	}
 }
 
+/* Why each span: where entries merged by 8 fit a level and by 4 do not. */
+static void text_spans(FILE *f, const struct probe_report *r)
+{
+	const struct tlb_geometry *b = r->base;
+	int sp, lv, last = b->nr_levels - 1;
+
+	fprintf(f, "spans:    ");
+	for (sp = 0; sp < r->in->nr_spans; sp++) {
+		unsigned long long pages = r->in->span[sp] >> 12;
+		const char *why = "control: 4- and 8-merged entries both fit the last level";
+
+		for (lv = last; lv >= 0; lv -= last ? last : 1)
+			if (pages / 8 <= b->level[lv].entries && pages / 4 > b->level[lv].entries)
+				why = lv ? "last level: 8-merged entries fit, 4-merged do not"
+					 : "L1: 8-merged entries fit, 4-merged do not";
+		fprintf(f, "%s%llu MiB (%s)\n", sp ? "          " : "", r->in->span[sp] >> 20, why);
+	}
+}
+
 static void text_times(FILE *f, const struct probe_input *in)
 {
 	double lo, hi, m;
@@ -166,6 +185,7 @@ void probe_report_text(FILE *f, const struct probe_report *r)
 	fprintf(f, "measured: chase-tlb, %d reps of %.2f s per variant, interleaved rounds, "
 		   "%.0f s%s\n", r->in->nr_reps, r->trial_s, r->elapsed_s,
 		r->verified ? "" : "; layouts NOT read (no PFNs): the model assumed ideal ones");
+	text_spans(f, r);
 	text_times(f, r->in);
 	fprintf(f, "PMD saves (timing):");
 	for (sp = 0; sp < r->in->nr_spans; sp++)
