@@ -6,13 +6,14 @@
  * not count): at folio order k exactly N MiB / (page size << k).
  *
  *   helper_alloc MIB [fork] [sleep=MS] [exit=N] [pidfile=PATH] [thpoff] [nohuge]
- *                [shared] [memfd] [knob=PATH] [free=MS]
+ *                [shared] [memfd] [memfd=NAME] [knob=PATH] [free=MS]
  *
  * fork: a child allocates and the parent waits for it (inherit over the
  * tree); sleep: stay alive MS ms after touching; exit: the exit status;
  * pidfile: the allocating process writes its pid there (after touching).
  * thpoff: prctl(PR_SET_THP_DISABLE) first; nohuge: MADV_NOHUGEPAGE on the
- * mapping; shared: MAP_SHARED anonymous; memfd: a memfd mapped shared;
+ * mapping; shared: MAP_SHARED anonymous; memfd: a memfd mapped shared
+ * (memfd=NAME: named so, a hostile name for the escape tests);
  * knob=PATH: write "never" to that THP sysfs file before touching (a
  * command that rewrites the knobs). The causes of low coverage, one each.
  * free=MS: unmap the buffer after the sleep and live MS ms more, so the
@@ -30,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *pidfile, *knob;
+static const char *pidfile, *knob, *memfd_name = "helper_alloc";
 static int nohuge, shared, use_memfd;
 static long free_ms = -1;
 
@@ -41,7 +42,7 @@ static char *map_it(size_t len)
 	char *p;
 
 	if (use_memfd) {
-		fd = memfd_create("helper_alloc", 0);
+		fd = memfd_create(memfd_name, 0);
 		if (fd < 0 || ftruncate(fd, (off_t)len)) {
 			perror("memfd");
 			return MAP_FAILED;
@@ -144,6 +145,8 @@ int main(int argc, char **argv)
 			shared = 1;
 		else if (!strcmp(argv[i], "memfd"))
 			use_memfd = 1;
+		else if (!strncmp(argv[i], "memfd=", 6))
+			use_memfd = 1, memfd_name = argv[i] + 6;
 	}
 	if (fork_child) {
 		pid_t pid = fork();

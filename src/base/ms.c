@@ -151,9 +151,9 @@ char *ms_escape(const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '\\' || c == '\n' || c == '\t' || c == 27) {
+		if (c == '\\' || c == '\n' || c == '\t') {
 			*o++ = '\\';
-			*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : c == 27 ? 'e' : '\\';
+			*o++ = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
 		} else if (c < 0x20 || c == 0x7f) {
 			o += sprintf(o, "\\x%02x", c);
 		} else {

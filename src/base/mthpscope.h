@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define MS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MS_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -32,9 +33,22 @@ void ms_squeeze_spaces(char *s);
  * snprintf's count. */
 int ms_format_size(unsigned long long bytes, char *buf, size_t size);
 
-/* 's' fit for one line of a terminal: control bytes as \n, \t, \e or \xNN,
- * a backslash doubled. malloc'd (free()), NULL without memory. */
+/* 's' fit for one line of a terminal: control bytes as \n, \t or \xNN (ESC
+ * is \x1b), a backslash doubled. malloc'd (free()), NULL without memory. */
 char *ms_escape(const char *s);
+/* 's' escaped as ms_escape() does, into buf (size bytes), at most width
+ * columns: cut between whole escapes and whole UTF-8 characters, never in
+ * one, so that a name cut to a table's column is still harmless text.
+ * (src/base/term.c) */
+void ms_escape_cut(const char *s, size_t width, char *buf, size_t size);
+/* Puts a filter under stdout and stderr (fopencookie): every control byte
+ * but \n and \t, and the C1 controls of UTF-8, reach the descriptor as
+ * \xNN text, whatever a presenter prints. main() calls it first; 0 or
+ * -ENOMEM (the streams untouched). */
+int ms_term_guard(void);
+/* stderr as it was before ms_term_guard(): for the progress line's \r,
+ * whose text is escaped by the caller. */
+FILE *ms_term_raw_stderr(void);
 
 /* Bytes for people: "1.5 GiB", "12.0 MiB", "64 KiB"; "-" when not finite
  * (nothing measured). */

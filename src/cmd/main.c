@@ -89,6 +89,10 @@ int main(int argc, char **argv)
 	/* A closed pipe (mthpscope ... | head) must not kill us with the THP
 	 * knobs changed: writes fail with EPIPE instead and we exit 1. */
 	signal(SIGPIPE, SIG_IGN);
+	/* nothing a process, a document or an argument names reaches the
+	 * terminal as a control byte (src/base/term.c) */
+	if (ms_term_guard())
+		return MS_EXIT_FAIL;
 	if (argc < 2) {
 		usage(stderr);
 		return MS_EXIT_USAGE;

@@ -35,7 +35,7 @@ double progress_elapsed(const struct progress *p)
 
 void progress_show(struct progress *p, double frac, const char *fmt, ...)
 {
-	char line[PROGRESS_WIDTH + 1];
+	char line[PROGRESS_WIDTH + 1], shown[PROGRESS_WIDTH + 1];
 	double t;
 	va_list ap;
 	int n = 0, i, fill;
@@ -57,10 +57,12 @@ void progress_show(struct progress *p, double frac, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	va_end(ap);
-	for (n = 0; line[n]; n++)
+	/* the raw stream for \r: the line's text (a pattern's name) escaped */
+	ms_escape_cut(line, PROGRESS_WIDTH, shown, sizeof(shown));
+	for (n = 0; shown[n]; n++)
 		;
-	fprintf(stderr, "\r%s%*s", line, p->len > n ? p->len - n : 0, "");
-	fflush(stderr);
+	fprintf(ms_term_raw_stderr(), "\r%s%*s", shown, p->len > n ? p->len - n : 0, "");
+	fflush(ms_term_raw_stderr());
 	p->len = n;
 	p->shown = true;
 }
@@ -69,8 +71,9 @@ void progress_clear(struct progress *p)
 {
 	if (!p->shown)
 		return;
-	fprintf(stderr, "\r%*s\r", p->len, "");
-	fflush(stderr);
+	fflush(stderr); /* what was printed before, through the filter */
+	fprintf(ms_term_raw_stderr(), "\r%*s\r", p->len, "");
+	fflush(ms_term_raw_stderr());
 	p->shown = false;
 	p->len = 0;
 }

@@ -49,10 +49,14 @@ static void order_str(const struct record_doc *d, int o, char *buf, size_t size)
 static void row(struct fmt *f, const char *c0, const char *c1, const char *c2, const char *c3,
 		const char *c4, const char *c5)
 {
+	char vma[26 * 4 + 1]; /* 26 columns of UTF-8 */
+
+	/* escaped before the cut: a cut never splits an escape sequence */
+	ms_escape_cut(c0, 26, vma, sizeof(vma));
 	if (f->md)
 		fprintf(f->f, "| %s | %s | %s | %s | %s | %s |\n", c0, c1, c2, c3, c4, c5);
 	else
-		fprintf(f->f, "  %-26.26s %-8s %-10s %9s %9s %9s\n", c0, c1, c2, c3, c4, c5);
+		fprintf(f->f, "  %-26s %-8s %-10s %9s %9s %9s\n", vma, c1, c2, c3, c4, c5);
 }
 
 static void header(struct fmt *f)
@@ -306,7 +310,7 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 			"| TLB entries (model) |\n|---|--:|---|--:|---|---|---|\n");
 	for (i = 0; i < d->nr_windows; i++) {
 		const struct record_window *w = &d->windows[i];
-		char so[256], mo[256], tl[160], vm[64], more[16] = "";
+		char so[256], mo[256], tl[160], vm[128], more[16] = "";
 		const char *slash = strrchr(w->vma, '/');
 		const char *name = slash ? slash + 1 : w->vma[0] ? w->vma : "anon";
 
@@ -319,7 +323,8 @@ static void print_windows(struct fmt *f, const struct record_doc *d)
 		/* the VMA with most of its samples, "+N" the others it spans */
 		if (w->nr_vmas > 1)
 			snprintf(more, sizeof(more), " +%d", w->nr_vmas - 1);
-		snprintf(vm, sizeof(vm), "%.*s%s", 20 - (int)strlen(more), name, more);
+		ms_escape_cut(name, 20 - strlen(more), vm, sizeof(vm));
+		strcat(vm, more);
 		if (f->md)
 			fprintf(f->f, "| 0x%llx | %d | %s%s | %llu | %s | %s | %s |\n", w->start,
 				w->pid, name, more, w->s.samples, so, mo, tl);
