@@ -377,6 +377,27 @@ FAKE_GNUPLOT=short PATH=$tmp/fakebin:$PATH "$bin" plot "$data/flat.json" -o "$tm
 "$bin" plot "$data/bad/nan.json" -o "$tmp/bad" 2>"$tmp/err" >/dev/null
 [ $? -eq 1 ] || err "nan.json: not exit 1"
 grep -q "NaN" "$tmp/err" || err "nan.json: message does not name NaN"
+# issue 40, hostile pass item 2: a figure with nothing gnuplot can draw is
+# skipped with a note, and leaves no file; the others are drawn. Order 0 took
+# no time (every gain undefined: gain.png was drawn from NaNs), and every
+# value 1e308 (gnuplot: "all points y value undefined", gain_bloat.log and
+# the figures' files left, faults never drawn, exit 1)
+jq '(.trials[] | select(.order == 0) | .metrics[].value) |= 0' "$data/knee2.json" >"$tmp/zero.json"
+jq '(.trials[] | .metrics[].value) |= 1e308' "$data/knee2.json" >"$tmp/huge.json"
+"$bin" plot "$tmp/zero.json" -o "$tmp/zero" >"$tmp/list" 2>"$tmp/err" || err "order-0 time 0: exit $?"
+grep -q "note: plot: figure gain not drawn" "$tmp/err" || err "order-0 time 0: no note for gain: $(cat "$tmp/err")"
+ls "$tmp/zero" | grep -q '^gain\.' && err "order-0 time 0: gain's files left: $(ls "$tmp/zero" | grep '^gain\.' | xargs)"
+[ -s "$tmp/zero/faults.png" ] && [ -s "$tmp/zero/metric_walk_cycles.png" ] ||
+	err "order-0 time 0: the figures it can draw are not there: $(ls "$tmp/zero" | xargs)"
+"$bin" plot "$tmp/huge.json" -o "$tmp/huge" >"$tmp/list" 2>"$tmp/err" || err "1e308: exit $? ($(cat "$tmp/err"))"
+grep -q "note: plot: figure metric_sparse_page_faults not drawn" "$tmp/err" ||
+	err "1e308: no note for metric_sparse_page_faults: $(cat "$tmp/err")"
+for f in "$tmp"/huge/*; do
+	[ -e "$f" ] || continue
+	case $f in *.png) grep -qx "$f" "$tmp/list" || err "1e308: $f not listed" ;;
+	*.log) err "1e308: gnuplot's log left: $f" ;;
+	*) [ -e "${f%.*}.png" ] || err "1e308: $f left without its picture" ;; esac
+done
 "$bin" plot "$data/flat.json" >/dev/null 2>&1; [ $? -eq 2 ] || err "no -o: not exit 2"
 "$bin" plot "$data/flat.json" -o "$tmp/x" --format jpg >/dev/null 2>&1; [ $? -eq 2 ] || err "jpg: not exit 2"
 exit $fail

@@ -402,6 +402,9 @@ static int collapse_output(const struct collapse_cmd_opts *o, const struct colla
 		}
 		for (f = 0; f < files.nr; f++)
 			ms_note("collapse: wrote %s/%s", o->plot, files.name[f]);
+		for (f = 0; f < files.nr_skipped; f++)
+			ms_note("collapse: figure %s not drawn: none of its values can be drawn",
+				files.skipped[f]);
 		plot_files_free(&files);
 	}
 	return rc;

@@ -78,13 +78,17 @@ static enum plot_doc doc_kind(const char *buf, size_t len, json_t **doc, char *w
 	return kind;
 }
 
-/* The pictures written, each on a line (however many), then freed. */
+/* The pictures written, each on a line (however many), and a note for
+ * each figure not drawn, then freed. */
 static void print_files(const char *dir, struct plot_files *files)
 {
 	size_t i;
 
 	for (i = 0; i < files->nr; i++)
 		printf("%s/%s\n", dir, files->name[i]);
+	for (i = 0; i < files->nr_skipped; i++)
+		ms_note("plot: figure %s not drawn: none of its values can be drawn (none is "
+			"finite, or all are beyond %g)", files->skipped[i], PLOT_MAX_VALUE);
 	plot_files_free(files);
 }
 

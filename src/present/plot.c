@@ -112,6 +112,8 @@ static void dat_label(FILE *f, const char *s)
 /* The longest name of a figure: a file name component (NAME_MAX) less its
  * longest extension (".png", ".svg", ".dat", ".log"). */
 #define FIG_NAME_MAX (NAME_MAX - 4)
+/* fig_run's word for gnuplot's "all points y value undefined" */
+#define FIG_UNDRAWABLE 1
 
 /* One figure being written: paths of its files, and the picture's state
  * before this run (fig_wrote_out). */
@@ -463,6 +465,8 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 		if (lf)
 			fclose(lf);
 		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "all points") && strstr(line, "undefined"))
+			return FIG_UNDRAWABLE; /* nothing to draw: the caller skips it */
 		/* NAME.dat, NAME.gp and NAME.log stay for a person to read; an
 		 * empty figure goes */
 		fig_unlink_out(g, false);
@@ -473,6 +477,32 @@ static int fig_run(const struct fig *g, char *err, size_t errsize)
 	}
 	unlink(g->log);
 	return 0;
+}
+
+/* One more figure not drawn: its files go, its name to the list. */
+static int fig_skip(const struct fig *g, struct plot_files *out, char *err, size_t errsize)
+{
+	char *copy;
+
+	unlink(g->log);
+	fig_unlink_out(g, true);
+	fig_discard(g);
+	if (!out)
+		return 0;
+	if (MS_GROW(out->skipped, out->nr_skipped, out->alloc_skipped, 4) ||
+	    !(copy = strdup(g->name)))
+		return ms_fail(err, errsize, -ENOMEM, "out of memory");
+	out->skipped[out->nr_skipped++] = copy;
+	return 0;
+}
+
+/* A figure with rows of which none can be drawn: closed, gone, listed. */
+static int fig_drop_skip(const struct fig *g, FILE *dat, struct plot_files *out, char *err,
+			 size_t errsize)
+{
+	int rc = fig_drop(g, dat, err, errsize);
+
+	return rc ? rc : fig_skip(g, out, err, errsize);
 }
 
 /* One more picture in the list: every one written is listed, however many. */
@@ -489,6 +519,7 @@ static int files_add(struct plot_files *out, const char *name, char *err, size_t
 void plot_files_free(struct plot_files *f)
 {
 	ms_strings_free(f->name, f->nr);
+	ms_strings_free(f->skipped, f->nr_skipped);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -506,17 +537,23 @@ static int fig_finish(struct fig *g, FILE *script, const char *template, struct 
 		return rc;
 	}
 	rc = fig_run(g, err, errsize);
+	if (rc == FIG_UNDRAWABLE)
+		return fig_skip(g, out, err, errsize);
 	if (!rc && out)
 		rc = files_add(out, strrchr(g->out, '/') + 1, err, errsize);
 	return rc;
 }
 
-static void num(FILE *f, double v)
+/* One value of a row; NaN (a gap) where gnuplot cannot draw it. Returns
+ * whether it can. */
+static bool num(FILE *f, double v)
 {
-	if (isfinite(v))
+	if (isfinite(v) && fabs(v) <= PLOT_MAX_VALUE) {
 		fprintf(f, " %.9g", v);
-	else
-		fputs(" NaN", f);
+		return true;
+	}
+	fputs(" NaN", f);
+	return false;
 }
 
 static void subtitle_of(const struct analysis *a, char *buf, size_t size)
@@ -589,7 +626,7 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 	struct fig g;
 	FILE *d, *s;
 	double scale;
-	int k, rc, x = 0;
+	int k, rc, x = 0, drawn = 0;
 
 	snprintf(name, sizeof(name), "metric_%s%s", m->sparse ? "sparse_" : "", m->name);
 	if ((rc = fig_open(&g, dir, name, fmt, out, &d, err, errsize)))
@@ -612,11 +649,13 @@ static int plot_metric(const struct analysis *a, const struct analyze_metric *m,
 			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
-		num(d, st->median * scale);
+		drawn += num(d, st->median * scale);
 		num(d, st->lo * scale);
 		num(d, st->hi * scale);
 		fprintf(d, " %d\n", k == a->min_order);
 	}
+	if (!drawn)
+		return fig_drop_skip(&g, d, out, err, errsize);
 	if (m->sparse)
 		snprintf(title, sizeof(title), "%s per folio order, sparse trials (span %llu MiB; "
 			 "source: %s)", m->name, (unsigned long long)(a->sparse_span >> 20),
@@ -663,7 +702,7 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	char title[160], sub[512], ylabel[96], rt[96], sz[16];
 	struct fig g;
 	FILE *d, *s;
-	int k, rc, n = 0;
+	int k, rc, n = 0, drawn = 0;
 
 	if ((rc = fig_open(&g, dir, vs_bloat ? "gain_bloat" : "gain", fmt, out, &d, err, errsize)))
 		return rc;
@@ -681,7 +720,7 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 			fprintf(d, "%.9g \"%s\"", 1.0 + o->bloat.value, sz);
 		else
 			fprintf(d, "%d \"%d (%s)\"", n, k, sz);
-		num(d, 100.0 * o->gain.value);
+		drawn += num(d, 100.0 * o->gain.value);
 		num(d, 100.0 * o->gain.lo);
 		num(d, 100.0 * o->gain.hi);
 		fprintf(d, " %d", k == a->min_order);
@@ -691,6 +730,8 @@ static int plot_gain(const struct analysis *a, bool vs_bloat, const char *dir,
 	}
 	if (vs_bloat && !n)
 		return fig_drop(&g, d, err, errsize);
+	if (!drawn) /* e.g. order 0 took no time: no gain is defined */
+		return fig_drop_skip(&g, d, out, err, errsize);
 	if (vs_bloat)
 		snprintf(title, sizeof(title), "Gain in %s against memory bloat, per folio size",
 			 a->metric);
@@ -797,7 +838,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	char title[160], sub[512], sz[16];
 	struct fig g;
 	FILE *d, *s;
-	int k, rc, x = 0;
+	int k, rc, x = 0, drawn = 0;
 
 	if ((rc = fig_open(&g, dir, "faults", fmt, out, &d, err, errsize)))
 		return rc;
@@ -809,7 +850,7 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 			continue;
 		analyze_order_size(a, k, sz, sizeof(sz));
 		fprintf(d, "%d \"%d (%s)\"", x++, k, sz);
-		num(d, o->faults.median);
+		drawn += num(d, o->faults.median);
 		num(d, o->faults.lo > 0 ? o->faults.lo : o->faults.median);
 		num(d, o->faults.hi);
 		/* analyze's sign (report.c): faults saved are positive, an
@@ -821,6 +862,8 @@ static int plot_faults(const struct analysis *a, const char *dir, enum plot_form
 	}
 	if (!x)
 		return fig_drop(&g, d, err, errsize);
+	if (!drawn)
+		return fig_drop_skip(&g, d, out, err, errsize);
 	snprintf(title, sizeof(title), "Fault side: page faults to populate the span, per "
 		 "folio order (labels: faults saved vs order 0)");
 	subtitle_of(a, sub, sizeof(sub));

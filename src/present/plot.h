@@ -42,7 +42,17 @@ enum plot_format {
 struct plot_files {
 	char **name;
 	size_t nr, alloc;
+	/* the figures not drawn, by name ("gain"): none of their values is one
+	 * gnuplot can draw (none finite, or all beyond +-PLOT_MAX_VALUE; an
+	 * order-0 time of 0 leaves every gain undefined); no file of theirs stays */
+	char **skipped;
+	size_t nr_skipped, alloc_skipped;
 };
+
+/* The largest magnitude drawn: gnuplot's autoscale widens a range past its
+ * extremes (to the next power of ten on a log scale), and 1e308 overflows it
+ * ("all points y value undefined"). Beyond it a value is written as NaN. */
+#define PLOT_MAX_VALUE 1e300
 
 void plot_files_free(struct plot_files *f);
 
