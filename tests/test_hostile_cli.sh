@@ -225,6 +225,18 @@ EOT
 	grep -q "^mthpscope analysis of -" "$tmp/out" || err "analyze -: $(head -1 "$tmp/out")"
 	expect "record -o F -- CMD > F" 2 "so.json would mix the document into the command's stdout" \
 		sh -c '"$0" record -o "$1" -- /bin/true > "$1"' "$bin" "$tmp/so.json"
+	# issue 40 item 3: record -i took recording options and ignored them
+	# (exit 0, -o writing nothing); now they are a usage error, before reading
+	rec=$data/record/record-tlb.json
+	for opt in "-o $tmp/ri.json" "--pid 1" "-d 1" "-e page-faults" "-c 5" "-F 99" \
+		"--windows 3" "--interval 5" "-m 8" "--phys-addr" "--precise 1" "--no-page-size"; do
+		# shellcheck disable=SC2086 # the option and its value, two words
+		expect "record -i $opt" 2 "is an option of recording; --input only reads a document" \
+			"$bin" record -i "$rec" $opt
+	done
+	[ -e "$tmp/ri.json" ] && err "record -i -o: wrote $tmp/ri.json"
+	expect "record -i --format json --tlb-model (its own options)" 0 "" \
+		"$bin" record -i "$rec" --format json --tlb-model zen4
 	: >"$tmp/rec-empty.json"
 	expect "record -i of an empty file" 1 "rec-empty.json: the file is empty" \
 		"$bin" record -i "$tmp/rec-empty.json"

@@ -278,7 +278,24 @@ static const struct cli_opt *row_of(const struct cli_cmd *cmd, int key)
 	return NULL;
 }
 
-int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
+/* The rows the last cli_parse or cli_parse_mixed stored, in order. */
+static const struct cli_opt *given_rows[64];
+static size_t nr_given;
+
+const char *cli_given_except(const char *const *allowed)
+{
+	size_t i, k;
+
+	for (i = 0; i < nr_given; i++) {
+		for (k = 0; allowed[k] && strcmp(allowed[k], given_rows[i]->name); k++)
+			;
+		if (!allowed[k])
+			return given_rows[i]->name;
+	}
+	return NULL;
+}
+
+static int parse_more(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
 {
 	struct option lopts[64];
 	const struct cli_opt *o;
@@ -306,12 +323,20 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
 		}
 		if (!(o = row_of(cmd, c)) || store(cmd, o, optarg, opts) < 0)
 			goto usage;
+		if (nr_given < MS_ARRAY_SIZE(given_rows))
+			given_rows[nr_given++] = o;
 	}
 	return optind;
 usage:
 	fprintf(stderr, "\n");
 	cli_usage(cmd, stderr);
 	return CLI_USAGE;
+}
+
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts)
+{
+	nr_given = 0;
+	return parse_more(cmd, argc, argv, opts);
 }
 
 int cli_check_outputs(const struct cli_cmd *cmd, const void *opts)
@@ -437,7 +462,7 @@ int cli_parse_mixed(const struct cli_cmd *cmd, int argc, char **argv, void *opts
 		/* resume after the positional: it stands in for argv[0] */
 		argc -= i;
 		argv += i;
-		i = cli_parse(cmd, argc, argv, opts);
+		i = parse_more(cmd, argc, argv, opts);
 	}
 	return i < 0 ? i : n;
 }

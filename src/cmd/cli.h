@@ -106,6 +106,10 @@ struct cli_cmd {
 enum { CLI_DONE = -1, CLI_USAGE = -2 };
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *opts);
 void cli_usage(const struct cli_cmd *cmd, FILE *f);
+/* The long name of the first option the last cli_parse (or cli_parse_mixed)
+ * was given that is not in allowed (NULL-terminated), or NULL: a mode that
+ * takes some of a command's options refuses the others (record -i -o). */
+const char *cli_given_except(const char *const *allowed);
 /* cli_parse for a command without positional arguments: an exit status
  * (0 after --help, 2 after a usage message, also for an argument), or -1
  * to go on. */

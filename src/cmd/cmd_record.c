@@ -211,8 +211,18 @@ static int show(const struct record_cmd_opts *o, int argc, int i)
 	char err[1024];
 	int rc;
 
+	static const char *const report_opts[] = { "input", "format", "json", "tlb-model",
+						   "tlb-geometry", NULL };
+	const char *opt = cli_given_except(report_opts);
+
 	if (i < argc) {
 		ms_err("record: --input reads a document; it records no command");
+		return MS_EXIT_USAGE;
+	}
+	if (opt) {
+		/* it would be ignored: -o writing nothing, --pid recording nothing */
+		ms_err("record: --%s is an option of recording; --input only reads a document "
+		       "(it takes --format, --tlb-model and --tlb-geometry)", opt);
 		return MS_EXIT_USAGE;
 	}
 	rc = record_doc_load(o->input, &d, err, sizeof(err));
