@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "commands.h"
 #include "thp.h"
@@ -16,6 +17,7 @@ struct restore_cmd_opts {
 
 static const struct cli_cmd restore_cli = {
 	.name = "restore",
+	.args = "[FILE...]",
 	.summary = "Put back THP settings that a killed mthpscope left changed.",
 	.details = "Before its first write, mthpscope saves every THP knob it may touch to a\n"
 		   "journal under /run (or $MTHPSCOPE_RUNDIR) and restores it on every exit path.\n"
@@ -23,7 +25,10 @@ static const struct cli_cmd restore_cli = {
 		   "mthpscope start as root) applies it and says what it changed. A corrupt or\n"
 		   "truncated journal is refused and kept, for a person to read.\n"
 		   "Every knob is written and read back; while one cannot be put back the\n"
-		   "journal is kept and the exit status is 1.",
+		   "journal is kept and the exit status is 1.\n"
+		   "Each FILE (a document's -o path) loses the FILE.tmp.PID files that writers\n"
+		   "killed during their final write left, those of processes no longer running\n"
+		   "(the next write of FILE removes them too).",
 	.exit_status =
 		   "0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored, 2 usage error, 3 not root, or its writer is still running.",
@@ -47,9 +52,11 @@ static int restore_cmd(int argc, char **argv)
 		return MS_EXIT_OK;
 	if (i < 0)
 		return MS_EXIT_USAGE;
-	if (i < argc) {
-		ms_err("restore: unexpected argument '%s'", argv[i]);
-		return MS_EXIT_USAGE;
+	for (; i < argc; i++) {
+		int n = atomic_remove_stale(argv[i]);
+
+		printf("%s: removed %d temporary file%s of writers no longer running\n", argv[i],
+		       n, n == 1 ? "" : "s");
 	}
 	if (o.have_wait)
 		thp_set_lock_wait(o.wait_s);
