@@ -27,6 +27,15 @@ check unknown-option 2 "$bin" info --frob
 expect_in unknown-option-msg /tmp/cli.err "unknown option '--frob'"
 expect_in unknown-option-usage /tmp/cli.err "Usage: mthpscope info"
 check extra-arg 2 "$bin" info extra
+# issue 40, hostile pass item 8: MTHPSCOPE_LOCK_WAIT is a whole number of
+# seconds, 0 to 86400; anything else was atoi()'s 0 (no wait), said nothing
+for v in abc -1 1e9 86401 99999999999999999999 " 5"; do
+	check "lock-wait-'$v'" 2 env MTHPSCOPE_LOCK_WAIT="$v" "$bin" restore --help
+	expect_in "lock-wait-'$v'-msg" /tmp/cli.err "MTHPSCOPE_LOCK_WAIT='$v': seconds to wait for the THP lock"
+done
+for v in 0 5 86400 ""; do
+	check "lock-wait-'$v'" 0 env MTHPSCOPE_LOCK_WAIT="$v" "$bin" restore --help
+done
 check info-help 0 "$bin" info --help
 check restore-help 0 "$bin" restore --help
 check restore-bad-wait 2 "$bin" restore --wait x

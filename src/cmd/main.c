@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -84,7 +85,7 @@ static int report_restore(int rc)
 int main(int argc, char **argv)
 {
 	const struct ms_command *const *c;
-	int rc;
+	int rc, wait_s;
 
 	/* A closed pipe (mthpscope ... | head) must not kill us with the THP
 	 * knobs changed: writes fail with EPIPE instead and we exit 1. */
@@ -93,6 +94,11 @@ int main(int argc, char **argv)
 	 * terminal as a control byte (src/base/term.c) */
 	if (ms_term_guard())
 		return MS_EXIT_FAIL;
+	if (thp_lock_wait_env(&wait_s)) {
+		ms_err("MTHPSCOPE_LOCK_WAIT='%s': seconds to wait for the THP lock, a whole "
+		       "number from 0 to %d", getenv("MTHPSCOPE_LOCK_WAIT"), THP_LOCK_WAIT_MAX);
+		return MS_EXIT_USAGE;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return MS_EXIT_USAGE;

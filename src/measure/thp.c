@@ -319,14 +319,33 @@ void thp_set_lock_wait(int seconds)
 	lock_wait_seconds = seconds;
 }
 
+int thp_lock_wait_env(int *seconds)
+{
+	const char *e = getenv("MTHPSCOPE_LOCK_WAIT");
+	char *end;
+	long v;
+
+	*seconds = 0;
+	if (!e || !*e) /* MTHPSCOPE_LOCK_WAIT= as unset */
+		return 0;
+	/* digits only: "abc", "-1" and "1e9" were atoi()'s 0 (or 1), said nothing */
+	if (strspn(e, "0123456789") != strlen(e))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(e, &end, 10);
+	if (errno || v > THP_LOCK_WAIT_MAX)
+		return -ERANGE;
+	*seconds = (int)v;
+	return 0;
+}
+
 static int lock_wait(void)
 {
-	const char *e;
+	int s;
 
 	if (lock_wait_seconds >= 0)
 		return lock_wait_seconds;
-	e = getenv("MTHPSCOPE_LOCK_WAIT");
-	return e ? atoi(e) : 0;
+	return thp_lock_wait_env(&s) ? 0 : s;
 }
 
 int thp_journal_path(char *buf, size_t size)

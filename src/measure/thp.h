@@ -90,6 +90,10 @@ int thp_lock_holder(void);
 /* Set how long to wait for the lock (default 0: refuse at once). Also read
  * from $MTHPSCOPE_LOCK_WAIT (seconds). */
 void thp_set_lock_wait(int seconds);
+/* $MTHPSCOPE_LOCK_WAIT in *seconds (0 when unset): 0, -EINVAL when it is not
+ * a whole number of seconds, -ERANGE above THP_LOCK_WAIT_MAX (*seconds 0). */
+#define THP_LOCK_WAIT_MAX 86400
+int thp_lock_wait_env(int *seconds);
 
 int thp_strerror(int err, char *buf, size_t size);
 
