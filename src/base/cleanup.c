@@ -107,9 +107,3 @@ void cleanup_forget_path(int id)
 	if (id >= 0 && id < CLEANUP_MAX_PATHS)
 		path_used[id] = 0;
 }
-
-void cleanup_run(void)
-{
-	if (owner)
-		run_hooks();
-}

@@ -18,7 +18,5 @@ int cleanup_add(cleanup_fn fn);
  * is copied. Returns a slot id for cleanup_forget_path(). */
 int cleanup_unlink_path(const char *path);
 void cleanup_forget_path(int id);
-/* Run the hooks now (normal exit path); idempotent. */
-void cleanup_run(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The subcommands; main.c lists them in one table. */
+/* The command contract: exit statuses, struct ms_command, ms_err/ms_warn/
+ * ms_note; the subcommands are listed in one table in commands.c. */
 #ifndef COMMANDS_H
 #define COMMANDS_H
 

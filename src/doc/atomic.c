@@ -235,11 +235,6 @@ int atomic_check_output(const char *path, bool want_dir)
 	return access(dir, W_OK | X_OK) < 0 ? -errno : probe_dir(dir);
 }
 
-int atomic_check_writable(const char *path)
-{
-	return atomic_check_output(path, false);
-}
-
 int atomic_remove_stale(const char *path)
 {
 	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];

@@ -21,10 +21,6 @@ int atomic_rescue_json(const char *tag, json_t *doc, size_t json_flags, char *sa
 /* Generic form: 'emit' writes the content to f and returns 0 or -errno. */
 int atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx);
 
-/* Check before measuring that 'path' can be created: its directory exists
- * and is writable. 0 or negative errno. */
-int atomic_check_writable(const char *path);
-
 /* The one check every output option makes before anything is measured.
  * A file output (want_dir false): "-", a regular file or a new name in a
  * writable directory (replaced atomically), or a character device, FIFO or

@@ -62,13 +62,6 @@ static int topo_load(void)
 	return 0;
 }
 
-void topo_release(void)
-{
-	if (loaded)
-		hwloc_topology_destroy(topology);
-	loaded = false;
-}
-
 static int count_type(hwloc_obj_type_t t)
 {
 	int n = hwloc_get_nbobjs_by_type(topology, t);

@@ -18,7 +18,6 @@ int topo_pin_cpu(int cpu);
 /* The PU a benchmark should use by default: the last one (away from CPU 0's
  * interrupts). */
 int topo_default_cpu(void);
-void topo_release(void);
 /* MemAvailable of /proc/meminfo in bytes: 0 or -errno (-ENOENT without the line). */
 int topo_mem_available(unsigned long long *bytes);
 

@@ -28,11 +28,6 @@ void progress_init(struct progress *p)
 	p->t0 = now_s();
 }
 
-double progress_elapsed(const struct progress *p)
-{
-	return now_s() - p->t0;
-}
-
 void progress_show(struct progress *p, double frac, const char *fmt, ...)
 {
 	char line[PROGRESS_WIDTH + 1], shown[PROGRESS_WIDTH + 1];

@@ -26,6 +26,5 @@ void progress_init(struct progress *p);
 void progress_show(struct progress *p, double frac, const char *fmt, ...) MS_PRINTF(3, 4);
 /* Erase the line (before a message, and at the end). */
 void progress_clear(struct progress *p);
-double progress_elapsed(const struct progress *p);
 
 #endif
