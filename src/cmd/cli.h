@@ -63,12 +63,37 @@ struct cli_opt {
 #define CLI_GIVEN(T, m) .given = offsetof(T, m) + 1
 #define CLI_END { .name = NULL }
 
-/* The row kinds, bound to member m of struct T. */
-#define CLI_ROW_FLAG(T, m) .type = CLI_FLAG, CLI_AT(T, m)
-#define CLI_ROW_INT(T, m, lo, hi) .type = CLI_INT, CLI_AT(T, m), .imin = (lo), .imax = (hi)
-#define CLI_ROW_DOUBLE(T, m, lo, hi) .type = CLI_DOUBLE, CLI_AT(T, m), .dmin = (lo), .dmax = (hi)
-#define CLI_ROW_SIZE(T, m, lo) .type = CLI_SIZE, CLI_AT(T, m), .imin = (lo)
-#define CLI_ROW_WORD(T, m, w) .type = CLI_WORD, CLI_AT(T, m), .words = (w)
+/* CLI_AT with the member's type checked at compile time, as perf's OPT_*
+ * (check_vtype): 'ok' is a _Generic of the types the row stores, and a
+ * member of another type (a double for CLI_INT, an int for CLI_FLAG) is a
+ * negative array size. row_ok() in cli.c checks only the size, at run time. */
+#define CLI_AT_TYPED(T, m, ...)                                                              \
+	.off = offsetof(T, m) + 0 * sizeof(char[_Generic(((T *)0)->m, __VA_ARGS__: 1,          \
+							 default: 0) ? 1 : -1]),           \
+	.size = sizeof(((T *)0)->m)
+#define CLI_AT_INTEGER(T, m)                                                                 \
+	CLI_AT_TYPED(T, m, int: 1, unsigned: 1, long: 1, unsigned long: 1, long long: 1,         \
+		     unsigned long long)
+#define CLI_AT_STRING(T, m) CLI_AT_TYPED(T, m, char *: 1, const char *)
+
+/* The row kinds, bound to member m of struct T (its type checked). */
+#define CLI_ROW_FLAG(T, m) .type = CLI_FLAG, CLI_AT_TYPED(T, m, bool)
+#define CLI_ROW_CLEAR(T, m) .type = CLI_CLEAR, CLI_AT_TYPED(T, m, bool)
+/* an int or an enum (an enum is compatible with int or unsigned) */
+#define CLI_ROW_SET(T, m, v) .type = CLI_SET, CLI_AT_TYPED(T, m, int: 1, unsigned), .value = (v)
+#define CLI_ROW_INT(T, m, lo, hi) .type = CLI_INT, CLI_AT_INTEGER(T, m), .imin = (lo), .imax = (hi)
+#define CLI_ROW_DOUBLE(T, m, lo, hi)                                                         \
+	.type = CLI_DOUBLE, CLI_AT_TYPED(T, m, double), .dmin = (lo), .dmax = (hi)
+/* unsigned long long, or a uint64_t (unsigned long on LP64; row_ok checks its 8 bytes) */
+#define CLI_ROW_SIZE(T, m, lo)                                                               \
+	.type = CLI_SIZE, CLI_AT_TYPED(T, m, unsigned long long: 1, unsigned long), .imin = (lo)
+#define CLI_ROW_WORD(T, m, w) .type = CLI_WORD, CLI_AT_TYPED(T, m, int: 1, unsigned), .words = (w)
+#define CLI_ROW_ORDERS(T, m) .type = CLI_ORDERS, CLI_AT_TYPED(T, m, struct folio_orders)
+#define CLI_ROW_STRING(T, m) .type = CLI_STRING, CLI_AT_STRING(T, m)
+#define CLI_ROW_PATH(T, m) .type = CLI_PATH, CLI_AT_STRING(T, m)
+#define CLI_ROW_OUTPUT_FILE(T, m) .type = CLI_OUTPUT_FILE, CLI_AT_STRING(T, m)
+#define CLI_ROW_OUTPUT_DIR(T, m) .type = CLI_OUTPUT_DIR, CLI_AT_STRING(T, m)
+/* a callback's field is its own business: any type */
 #define CLI_ROW_CB(T, m, f) .type = CLI_CALLBACK, CLI_AT(T, m), .cb = (f)
 /* A callback given the whole options struct T. */
 #define CLI_ROW_CB_ALL(T, f) .type = CLI_CALLBACK, .off = 0, .size = sizeof(T), .cb = (f)
@@ -79,8 +104,7 @@ struct cli_opt {
  * the --format row may follow (.aliases). */
 #define CLI_FORMAT_ROWS(T, m, key, w, v, help, ...)                                         \
 	{ "format", key, "FMT", help, CLI_ROW_WORD(T, m, w), .vals = (v), __VA_ARGS__ },     \
-	{ "json", 'j', NULL, "the same as --format json", .type = CLI_SET, CLI_AT(T, m),     \
-	  .value = CLI_FORMAT_JSON }
+	{ "json", 'j', NULL, "the same as --format json", CLI_ROW_SET(T, m, CLI_FORMAT_JSON) }
 #define CLI_FORMAT_JSON 2 /* REPORT_JSON and COMPARE_FMT_JSON */
 /* The formats of a command that writes text or JSON only. */
 extern const char *const cli_formats_text_json[];

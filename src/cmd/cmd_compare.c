@@ -113,7 +113,7 @@ static const struct cli_cmd compare_cli = {
 		  CLI_ROW_DOUBLE(struct compare_cmd_opts, alpha, 1e-9, 0.5) },
 		{ "plot", 0, "DIR", "also write A/B figures (per order, A and B side by side with "
 				    "CIs; one per metric) into DIR through gnuplot",
-		  .type = CLI_OUTPUT_DIR, CLI_AT(struct compare_cmd_opts, plot_dir) },
+		  CLI_ROW_OUTPUT_DIR(struct compare_cmd_opts, plot_dir) },
 		{ "plot-format", 0, "FMT", "png (default) or svg",
 		  CLI_ROW_WORD(struct compare_cmd_opts, plot_format, plot_format_words) },
 		CLI_END,

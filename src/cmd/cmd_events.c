@@ -39,11 +39,10 @@ static const struct cli_cmd events_cli = {
 	.opts = (const struct cli_opt[]){
 		{ "pmu", 'p', "NAME",
 		  "a libpfm4 PMU name (icl, spr, amd64_fam19h_zen4, arm_n1, ...) instead of this CPU's; "
-		  "'list' prints the known names", .type = CLI_STRING,
-		  CLI_AT(struct events_cmd_opts, pmu) },
+		  "'list' prints the known names", CLI_ROW_STRING(struct events_cmd_opts, pmu) },
 		{ "pattern", 0, "NAME",
 		  "the set 'run --pattern NAME' counts with (default chase-tlb; store differs on Intel)",
-		  .type = CLI_STRING, CLI_AT(struct events_cmd_opts, pattern) },
+		  CLI_ROW_STRING(struct events_cmd_opts, pattern) },
 		CLI_FORMAT_ROWS(struct events_cmd_opts, format, 'f', cli_formats_text_json,
 				cli_formats_text_json_vals,
 				"text (default) or json (schema mthpscope.events/1)"),

@@ -46,7 +46,7 @@ static const struct cli_cmd plot_cli = {
 		   "written.",
 	.opts = (const struct cli_opt[]){
 		{ "output", 'o', "DIR", "directory for the figures (created if missing; required)",
-		  .type = CLI_OUTPUT_DIR, CLI_AT(struct plot_cmd_opts, dir) },
+		  CLI_ROW_OUTPUT_DIR(struct plot_cmd_opts, dir) },
 		{ "format", 'f', "FORMAT", "png (default) or svg",
 		  CLI_ROW_WORD(struct plot_cmd_opts, format, plot_format_words) },
 		ANALYZE_VERDICT_OPTIONS(struct plot_cmd_opts, ao),

@@ -43,7 +43,6 @@ static int mmap_pages(const struct cli_cmd *cmd, const char *arg, void *field)
 	return 0;
 }
 
-#define RO(m) CLI_AT(struct record_cmd_opts, ro.m)
 
 static const struct cli_cmd record_cli = {
 	.name = "record",
@@ -75,41 +74,43 @@ static const struct cli_cmd record_cli = {
 	.opts = (const struct cli_opt[]){
 		{ "event", 'e', "NAME", "the event to sample: page-faults (default, everywhere), "
 		  "a libpfm4 name with data addresses (icl::MEM_INST_RETIRED:STLB_MISS_LOADS), or "
-		  "ibs_op/rHEX/ (AMD IBS op, raw registers decoded)", .type = CLI_STRING, RO(event),
+		  "ibs_op/rHEX/ (AMD IBS op, raw registers decoded)",
+		  CLI_ROW_STRING(struct record_cmd_opts, ro.event),
 		  .imin = 1 },
 		{ "count", 'c', "N", "sample every N events, as perf -c (1: every page fault)",
-		  .type = CLI_INT, RO(period), .imin = 1, .imax = LONG_MAX,
+		  CLI_ROW_INT(struct record_cmd_opts, ro.period, 1, LONG_MAX),
 		  CLI_GIVEN(struct record_cmd_opts, have_count) },
 		{ "freq", 'F', "HZ", "about HZ samples a second, as perf -F (default 4000)",
-		  .type = CLI_INT, RO(freq), .imin = 1, .imax = 1000000,
+		  CLI_ROW_INT(struct record_cmd_opts, ro.freq, 1, 1000000),
 		  CLI_GIVEN(struct record_cmd_opts, have_freq) },
 		{ "pid", 'p', "PID", "record a running process (its threads, and those they "
-		  "start; not its children) instead of a command; it is never stopped", .type = CLI_INT, RO(pid), .imin = 1, .imax = INT_MAX },
+		  "start; not its children) instead of a command; it is never stopped",
+		  CLI_ROW_INT(struct record_cmd_opts, ro.pid, 1, INT_MAX) },
 		{ "duration", 'd', "S", "with --pid: stop after S seconds (default: at SIGINT "
-		  "or when the process ends)", .type = CLI_DOUBLE, RO(duration_s), .dmin = 0.001,
-		  .dmax = 86400 * 365, CLI_GIVEN(struct record_cmd_opts, have_duration) },
+		  "or when the process ends)",
+		  CLI_ROW_DOUBLE(struct record_cmd_opts, ro.duration_s, 0.001, 86400 * 365),
+		  CLI_GIVEN(struct record_cmd_opts, have_duration) },
 		{ "output", 'o', "FILE", "write the document (" RECORD_SCHEMA ") to FILE, atomically",
-		  .type = CLI_OUTPUT_FILE, CLI_AT(struct record_cmd_opts, output) },
+		  CLI_ROW_OUTPUT_FILE(struct record_cmd_opts, output) },
 		CLI_FORMAT_ROWS(struct record_cmd_opts, format, 'f', report_format_words, NULL,
 				"the report on stderr (with --input on stdout): text (default), "
 				"markdown or json", .aliases = report_format_aliases),
 		{ "mmap-pages", 'm', "N", "pages of each sample ring, a power of two (default 256)",
 		  CLI_ROW_CB(struct record_cmd_opts, ro.data_pages, mmap_pages) },
 		{ "interval", 0, "MS", "drain the ring and look samples up every MS ms (default 10)",
-		  .type = CLI_INT, RO(interval_ms), .imin = 1, .imax = 60000 },
+		  CLI_ROW_INT(struct record_cmd_opts, ro.interval_ms, 1, 60000) },
 		{ "windows", 0, "N", "how many of the hottest 2 MiB windows to keep (default 20)",
-		  .type = CLI_INT, RO(top_windows), .imin = 0, .imax = 100000 },
+		  CLI_ROW_INT(struct record_cmd_opts, ro.top_windows, 0, 100000) },
 		{ "no-page-size", 0, NULL, "do not ask for PERF_SAMPLE_DATA_PAGE_SIZE",
-		  .type = CLI_CLEAR, RO(data_page_size) },
+		  CLI_ROW_CLEAR(struct record_cmd_opts, ro.data_page_size) },
 		{ "phys-addr", 0, NULL, "also ask for PERF_SAMPLE_PHYS_ADDR (root; PEBS, IBS)",
-		  .type = CLI_FLAG, RO(phys_addr) },
+		  CLI_ROW_FLAG(struct record_cmd_opts, ro.phys_addr) },
 		{ "precise", 0, "LEVEL", "attr.precise_ip 0-3 (PEBS needs 1 or more; default 0)",
-		  .type = CLI_INT, RO(precise), .imin = 0, .imax = 3 },
+		  CLI_ROW_INT(struct record_cmd_opts, ro.precise, 0, 3) },
 		{ "input", 'i', "FILE", "record nothing: print the report of a record document "
 		  "(-o FILE of an earlier record; '-': standard input) on stdout, in --format "
 		  "(with --tlb-model: the hot windows' TLB figures again, under that model)",
-		  .type = CLI_PATH,
-		  CLI_AT(struct record_cmd_opts, input) },
+		  CLI_ROW_PATH(struct record_cmd_opts, input) },
 		TLB_OPT_ROWS(struct record_cmd_opts, tlb),
 		CLI_END,
 	},
