@@ -5,12 +5,10 @@
 # is not there: 2); a comparison that fails quoted by its error line, not a
 # warning before it, and the exit status 1 ("0 of 0 gain rows", exit 0,
 # before); the comparisons that work summed as before.
-set -u
-bin=${MTHPSCOPE_BIN:?} src=${MTHPSCOPE_SRC:?} data=${MTHPSCOPE_SRC:?}/tests/data
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+: "${bin:?MTHPSCOPE_BIN}"
+command -v jq >/dev/null || skip "jq is not installed"
 aa() { bash "$src/scripts/aa-runs.sh" "$@" >"$tmp/out" 2>"$tmp/e"; }
 
 cp "$data/compare-base.json" "$tmp/a,1.json"

@@ -2,36 +2,37 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The command line: usage errors, help, version, info on this machine, and
 # info against recorded sysfs trees (fixtures for kernels we are not on).
-set -u
-bin=${MTHPSCOPE_BIN:?}
-fail=0; pass=0
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+: "${bin:?MTHPSCOPE_BIN}"
+pass=0
 check() { # check NAME EXPECTED_STATUS CMD...
 	local name=$1 want=$2; shift 2
-	"$@" >/tmp/cli.out 2>/tmp/cli.err; local got=$?
+	"$@" >"$tmp/cli.out" 2>"$tmp/cli.err"; local got=$?
 	if [ "$got" = "$want" ]; then pass=$((pass+1)); else
-		echo "FAIL $name: exit $got, want $want"; sed 's/^/  stderr: /' /tmp/cli.err | head -5; fail=$((fail+1)); fi
+		echo "FAIL $name: exit $got, want $want"; sed 's/^/  stderr: /' "$tmp/cli.err" | head -5; fail=$((fail+1)); fi
 }
 expect_in() { # expect_in NAME FILE PATTERN
 	if grep -q -- "$3" "$2"; then pass=$((pass+1)); else echo "FAIL $1: '$3' not in $2"; fail=$((fail+1)); fi
 }
 
 check no-args 2 "$bin"
-expect_in no-args-usage /tmp/cli.err "Usage: mthpscope COMMAND"
+expect_in no-args-usage "$tmp/cli.err" "Usage: mthpscope COMMAND"
 check help 0 "$bin" --help
-expect_in help-lists-info /tmp/cli.out "info"
+expect_in help-lists-info "$tmp/cli.out" "info"
 check version 0 "$bin" --version
-expect_in version /tmp/cli.out "^mthpscope [0-9]"
+expect_in version "$tmp/cli.out" "^mthpscope [0-9]"
 check unknown-command 2 "$bin" frobnicate
-expect_in unknown-command-msg /tmp/cli.err "unknown command 'frobnicate'"
+expect_in unknown-command-msg "$tmp/cli.err" "unknown command 'frobnicate'"
 check unknown-option 2 "$bin" info --frob
-expect_in unknown-option-msg /tmp/cli.err "unknown option '--frob'"
-expect_in unknown-option-usage /tmp/cli.err "Usage: mthpscope info"
+expect_in unknown-option-msg "$tmp/cli.err" "unknown option '--frob'"
+expect_in unknown-option-usage "$tmp/cli.err" "Usage: mthpscope info"
 check extra-arg 2 "$bin" info extra
 # issue 40, hostile pass item 8: MTHPSCOPE_LOCK_WAIT is a whole number of
 # seconds, 0 to 86400; anything else was atoi()'s 0 (no wait), said nothing
 for v in abc -1 1e9 86401 99999999999999999999 " 5"; do
 	check "lock-wait-'$v'" 2 env MTHPSCOPE_LOCK_WAIT="$v" "$bin" restore --help
-	expect_in "lock-wait-'$v'-msg" /tmp/cli.err "MTHPSCOPE_LOCK_WAIT='$v': seconds to wait for the THP lock"
+	expect_in "lock-wait-'$v'-msg" "$tmp/cli.err" "MTHPSCOPE_LOCK_WAIT='$v': seconds to wait for the THP lock"
 done
 for v in 0 5 86400 ""; do
 	check "lock-wait-'$v'" 0 env MTHPSCOPE_LOCK_WAIT="$v" "$bin" restore --help
@@ -42,7 +43,7 @@ check restore-bad-wait 2 "$bin" restore --wait x
 
 # info on this machine, as JSON, checked by a second parser.
 check info-json 0 "$bin" info --json
-python3 - /tmp/cli.out <<'PY' || fail=$((fail+1))
+python3 - "$tmp/cli.out" <<'PY' || fail=$((fail+1))
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "mthpscope.info/1", d["schema"]
@@ -69,7 +70,7 @@ print("info --json ok")
 PY
 pass=$((pass+1))
 check info-text 0 "$bin" info
-expect_in info-text-thp /tmp/cli.out "Transparent huge pages"
+expect_in info-text-thp "$tmp/cli.out" "Transparent huge pages"
 
 # Recorded sysfs trees: an old kernel without hugepages-*kB, and a corrupt word.
 fx=$(mktemp -d)
@@ -78,12 +79,12 @@ old=$fx/old; mk $old/enabled "always [madvise] never"; mk $old/defrag "always de
 mk $old/hpage_pmd_size 2097152; mk $old/khugepaged/max_ptes_none 511
 check info-old-kernel 0 env MTHPSCOPE_THP_ROOT=$old "$bin" info --json
 # before 6.8: the PMD order only, following the top-level knob ("inherit")
-python3 -c 'import json,sys; d=json.load(open("/tmp/cli.out")); t=d["thp"]; s=t["sizes"]; assert t["anon_orders"]==[9] and t["per_size_mthp"] is False and len(s)==1 and s[0]["order"]==9 and s[0]["kb"]==2048 and s[0]["anon"] and s[0]["enabled"]=="inherit", t' || { echo "FAIL old-kernel json"; fail=$((fail+1)); }
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["thp"]; s=t["sizes"]; assert t["anon_orders"]==[9] and t["per_size_mthp"] is False and len(s)==1 and s[0]["order"]==9 and s[0]["kb"]==2048 and s[0]["anon"] and s[0]["enabled"]=="inherit", t' "$tmp/cli.out" || { echo "FAIL old-kernel json"; fail=$((fail+1)); }
 bad=$fx/bad; cp -r $old $bad; mk $bad/hugepages-64kB/enabled "always inherit [sometimes] never"
 check info-bad-word 1 env MTHPSCOPE_THP_ROOT=$bad "$bin" info
 none=$fx/none
 check info-no-thp 0 env MTHPSCOPE_THP_ROOT=$none "$bin" info
-expect_in info-no-thp-msg /tmp/cli.out "not available"
+expect_in info-no-thp-msg "$tmp/cli.out" "not available"
 rm -rf "$fx"
 
 echo "$pass passed, $fail failed"

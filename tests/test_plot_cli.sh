@@ -3,12 +3,10 @@
 # mthpscope plot: real PNG and SVG files from hand-made results, gnuplot
 # exiting 0 for each; the staircase only for a span sweep; a missing gnuplot
 # is an environment problem (exit 3) with advice.
-set -u
-bin=${MTHPSCOPE_BIN:?} data=${MTHPSCOPE_SRC:?}/tests/data
-command -v gnuplot >/dev/null || { echo "SKIP: gnuplot is not installed (apt-get install gnuplot-nox)"; exit 77; }
-tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+: "${bin:?MTHPSCOPE_BIN}"
+command -v gnuplot >/dev/null || skip "gnuplot is not installed (apt-get install gnuplot-nox)"
 png_magic=$(printf '\211PNG')
 
 "$bin" plot "$data/knee2.json" -o "$tmp/png/sub" >"$tmp/list" || err "plot png: exit $?"

@@ -5,18 +5,16 @@
 # longer running, and nothing else: not a live writer's, not another file's,
 # not a name that only looks like one, not a directory or a link. The run
 # directory is a scratch one: no THP knob and no real journal is touched.
-set -u
-bin=${MTHPSCOPE_BIN:?}
-tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+: "${bin:?MTHPSCOPE_BIN}"
 export MTHPSCOPE_RUNDIR=$tmp/run
 mkdir "$tmp/run" "$tmp/d"
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
 
 # a writer that was there and is gone: its pid is no longer running
 sh -c 'echo $$ >"$0/dead"' "$tmp"
 dead=$(cat "$tmp/dead")
-kill -0 "$dead" 2>/dev/null && { echo "SKIP: pid $dead is running again"; exit 77; }
+kill -0 "$dead" 2>/dev/null && skip "pid $dead is running again"
 f=$tmp/d/c.json
 echo '{"half": ' >"$f.tmp.$dead"              # the killed write: goes
 echo live >"$f.tmp.$$"                        # a live writer's (this shell): stays

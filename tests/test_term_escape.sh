@@ -7,18 +7,11 @@
 # bytes in pattern names, VMA names and config.command, print no ESC, BEL or
 # other control byte (but \n and \t), nor a C1 control of UTF-8, and no
 # escape cut in the middle ("\x1" without its second digit).
-set -u
-bin=${MTHPSCOPE_BIN:?} src=${MTHPSCOPE_SRC:?} data=${MTHPSCOPE_SRC:?}/tests/data
-helper=$(dirname "$bin")/tests/helper_alloc
-tmp=$(mktemp -d)
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+helper=$(dirname "${bin:?MTHPSCOPE_BIN}")/tests/helper_alloc
 pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+at_exit '[ -n "$pid" ] && kill "$pid" 2>/dev/null'
 evil=$'\e[31mEVIL\e[0m\e]0;PWNED\a'
 pat=$'\e[31mEVIL\e]0;P\a' # a pattern's name is at most 31 bytes
 # clean NAME FILE [MUST]: FILE holds no control byte but \n and \t, no C1
