@@ -11,7 +11,7 @@
 #
 # One document per (mode, orders, fill): DIR/<mode>-o<orders>-f<fill>.json, each
 # with one run per max_ptes_none value (the sweep), its text next to it (.txt),
-# plus DIR/info.json, DIR/provenance (kernel packages, qemu, host, tool commit,
+# plus DIR/info.json, DIR/PROVENANCE (kernel packages, qemu, host, tool commit,
 # the command) and DIR/cells.sh.txt (a record of the script the guest ran: text,
 # not a script of this tree). --mpn values above the guest's PMD pages - 1 are
 # left out of that guest's sweep (16K pages: 0-2047).
@@ -86,5 +86,5 @@ kimg=$("$here/guest-kernel.sh" --arch "$arch" "$kernel" 2>/dev/null || true)
 	echo "tool         $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "command      scripts/collapse-matrix.sh --kernel $kernel --arch $arch --fills '$fills' --mpn $mpn --orders '$orders' --modes '$modes' --span $span --timeout $timeout"
 	echo "guest exit   $rc"
-} >"$out/provenance"
+} >"$out/PROVENANCE"
 exit "$rc"
