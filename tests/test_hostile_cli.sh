@@ -8,30 +8,14 @@
 # collapse-document reader; a large results file. Device nodes are made with
 # mknod in a scratch directory, never the real /dev ones. No THP knob is
 # written here (fixture THP root and run directory where a journal is used).
-set -u
-bin=${MTHPSCOPE_BIN:?} src=${MTHPSCOPE_SRC:?} data=${MTHPSCOPE_SRC:?}/tests/data
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (mknod, tmpfs, run/collapse checks)"; exit 77; }
-tmp=$(mktemp -d) && chmod 755 "$tmp"
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+: "${bin:?MTHPSCOPE_BIN}"
+[ "$(id -u)" = 0 ] || skip "needs root (mknod, tmpfs, run/collapse checks)"
+chmod 755 "$tmp"
 sleeper=
-cleanup() {
-	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
-	mountpoint -q "$tmp/small" && umount "$tmp/small"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
-# expect NAME STATUS PATTERN CMD...: exit status and a stderr pattern ('' = none)
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" = "$want" ] || err "$name: exit $rc, expected $want ($(head -c 300 "$tmp/err"))"
-	if [ -n "$pat" ]; then
-		grep -q -- "$pat" "$tmp/err" || err "$name: stderr lacks '$pat': $(head -c 300 "$tmp/err")"
-	fi
-}
+at_exit '[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null'
+at_exit 'mountpoint -q "$tmp/small" && umount "$tmp/small"'
 
 # 1. outputs checked before anything is measured
 mkdir "$tmp/dir" && : >"$tmp/file"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mthpscope.h"
 
@@ -140,6 +141,23 @@ void ms_strings_free(char **v, size_t n)
 	for (i = 0; v && i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+int ms_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 char *ms_escape(const char *s)

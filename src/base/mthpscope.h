@@ -70,6 +70,8 @@ int ms_grow(void *arrayp, size_t n, size_t *cap, size_t elem, size_t first);
 /* A copy of the NULL-terminated argv, its strings too, with *argc (when not
  * NULL) set to their number; NULL without memory. ms_argv_free() frees it. */
 char **ms_argv_dup(char *const argv[], int *argc);
+/* All n bytes of buf to fd, through short writes and EINTR: 0 or -errno. */
+int ms_write_all(int fd, const void *buf, size_t n);
 /* Frees a NULL-terminated array of strings and each string; NULL is fine. */
 void ms_argv_free(char **argv);
 /* Frees the n strings of v, then v. */

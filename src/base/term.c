@@ -29,19 +29,14 @@ static bool passes(unsigned char c)
 	return c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f);
 }
 
+/* ms_write_all, as a cookie wants it: -1 with errno */
 static int put_all(int fd, const char *b, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, b, n);
+	int err = ms_write_all(fd, b, n);
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	if (err)
+		errno = -err;
+	return err ? -1 : 0;
 }
 
 /* One byte as the text that shows it: itself, or \xNN; a C1 control (U+0080

@@ -17,8 +17,8 @@ struct restore_cmd_opts {
 
 static const struct cli_cmd restore_cli = {
 	.name = "restore",
-	.args = "[FILE...]",
 	.summary = "Put back THP settings that a killed mthpscope left changed.",
+	.args = "[FILE...]",
 	.details = "Before its first write, mthpscope saves every THP knob it may touch to a\n"
 		   "journal under /run (or $MTHPSCOPE_RUNDIR) and restores it on every exit path.\n"
 		   "Only SIGKILL or a power loss can leave it behind; this command (or the next\n"

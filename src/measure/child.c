@@ -120,21 +120,6 @@ int child_tmpfile(int *fd)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int child_stdin_snapshot(int in, unsigned long long max_bytes, void (*waiting)(void *ctx),
 			 void *ctx, int *fd)
 {
@@ -173,7 +158,7 @@ int child_stdin_snapshot(int in, unsigned long long max_bytes, void (*waiting)(v
 			err = -EFBIG;
 			goto out;
 		}
-		if ((err = write_all(f, buf, (size_t)n)))
+		if ((err = ms_write_all(f, buf, (size_t)n)))
 			goto out;
 	}
 	*fd = f;
