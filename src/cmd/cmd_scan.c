@@ -337,6 +337,12 @@ static struct scan_tlb_view tlb_view(const struct scan_cmd_opts *c)
 				       .this_cpu = c->tlb_host, .inc_empty = c->inc_empty };
 }
 
+/* A label tools/mm/thpmaps prints too (scan_labels: all but the last three). */
+static bool thpmaps_label(const char *name)
+{
+	return strcmp(name, "zero-page") && strcmp(name, "anon-ksm") && strcmp(name, "hugetlb");
+}
+
 static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats *st)
 {
 	struct scan_label l[SCAN_MAX_LABELS];
@@ -347,7 +353,9 @@ static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats 
 	for (i = 0; i < n; i++) {
 		int pad = 32 - (int)strlen(l[i].name) - 1;
 
-		if (!l[i].kb && !c->inc_empty)
+		/* --inc-empty prints thpmaps' labels, as thpmaps --inc-empty does, byte
+		 * for byte; ours (zero-page, anon-ksm, hugetlb) only when they hold memory */
+		if (!l[i].kb && (!c->inc_empty || !thpmaps_label(l[i].name)))
 			continue;
 		printf("%s:%*s%8llu kB", l[i].name, pad > 0 ? pad : 0, "", l[i].kb);
 		if (l[i].type >= 0 && tot[l[i].type])
