@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scan --inc-empty against the kernel's tools/mm/thpmaps --inc-empty on the
-# same idle process: byte for byte (issue 40; zero-page, anon-ksm and hugetlb,
-# scan's own labels, were printed at 0 where thpmaps has no such line). Runs
+# scan --inc-empty and --inc-smaps against the kernel's tools/mm/thpmaps with
+# the same options on the same idle process: byte for byte (issue 40;
+# zero-page, anon-ksm and hugetlb, scan's own labels, were printed at 0 where
+# thpmaps has no such line, and --inc-smaps was refused). Runs
 # where $THPMAPS names the script (a kernel tree's tools/mm/thpmaps; it needs
 # numpy and root), else skips: the script is GPL-2.0-only and not ours to ship.
 # The labels' set and order are checked everywhere.
@@ -33,10 +34,21 @@ want=$(for t in anon file; do echo "$t-thp-pmd-aligned-${pmd}kB"; done
 	done)
 got=$(awk '/^[0-9]+: /{if (n++) exit} n && !/^[0-9]+: /{sub(/:.*/, ""); print}' "$tmp/ours")
 [ "$got" = "$want" ] || err "labels of the first VMA: $(diff <(echo "$want") <(echo "$got") | head -5)"
+# --inc-smaps: the VMA's additive smaps fields first, in smaps' order, no percent
+"$bin" scan --pid "$p" --inc-smaps >"$tmp/smaps" 2>"$tmp/err" || err "scan --inc-smaps: exit $?"
+got=$(awk '/^[0-9]+: .*\[heap\]/{h=1; next} h && /^[0-9]+: /{exit} h' "$tmp/smaps" | sed 's/:.*//' | head -3 | xargs)
+[ "$got" = "Size Rss Pss" ] || err "--inc-smaps: the heap's first fields are '$got'"
+grep -qE '^Rss: +[0-9]+ kB \(' "$tmp/smaps" && err "--inc-smaps: a percent after an smaps field"
 if [ -n "${THPMAPS:-}" ] && [ -f "$THPMAPS" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-	/usr/bin/python3 "$THPMAPS" --pid "$p" --inc-empty >"$tmp/theirs" 2>"$tmp/err" ||
-		err "thpmaps: exit $? ($(cat "$tmp/err"))"
-	cmp -s "$tmp/ours" "$tmp/theirs" || err "scan --inc-empty differs from thpmaps --inc-empty: $(diff "$tmp/theirs" "$tmp/ours" | head -8)"
+	for mode in "--inc-empty" "--inc-smaps" "--inc-smaps --inc-empty" "--rollup --inc-smaps --inc-empty" \
+		"--inc-empty --cont 64K"; do
+		# shellcheck disable=SC2086 # the options, each a word
+		"$bin" scan --pid "$p" --smaps $mode >"$tmp/ours" 2>&1
+		# shellcheck disable=SC2086
+		/usr/bin/python3 "$THPMAPS" --pid "$p" $mode >"$tmp/theirs" 2>&1 || err "thpmaps $mode: exit $?"
+		cmp -s "$tmp/ours" "$tmp/theirs" ||
+			err "scan $mode differs from thpmaps $mode: $(diff "$tmp/theirs" "$tmp/ours" | head -8)"
+	done
 else
 	echo "note: \$THPMAPS (tools/mm/thpmaps) not given or numpy missing: labels checked, not the bytes"
 fi

@@ -33,7 +33,7 @@ struct scan_cmd_opts {
 	int *pids;
 	size_t nr_pids, cap_pids;
 	const char *cgroup;
-	bool rollup, json, inc_empty, pids_given; /* json: --format json */
+	bool rollup, json, inc_empty, inc_smaps, pids_given; /* json: --format json */
 	enum report_format format;
 	long interval_ms, count;
 	bool count_given;
@@ -164,6 +164,8 @@ static const struct cli_cmd scan_cli = {
 				"text (default) or json (schema mthpscope.scan/1)"),
 		{ "inc-empty", 0, NULL, "text: print labels whose value is 0 too",
 		  .type = CLI_FLAG, SC(inc_empty) },
+		{ "inc-smaps", 0, NULL, "text: each VMA's additive smaps fields first, as thpmaps "
+					"--inc-smaps (implies --smaps)", CLI_ROW_FLAG(struct scan_cmd_opts, inc_smaps) },
 		{ "smaps", 0, NULL, "take PMD-mapped amounts and percent bases from smaps, as "
 				    "thpmaps does (slower; the default where PAGEMAP_SCAN "
 				    "shows PMD mappings)", .type = CLI_FLAG, SC(o.use_smaps) },
@@ -324,6 +326,10 @@ struct sample {
 	struct scan_cmd_opts *c;
 	int pid;
 	struct scan_stats rollup;
+	/* --inc-smaps --rollup: each smaps field's sum, in the order first seen */
+	unsigned long long smaps_kb[SCAN_NR_SMAPS];
+	unsigned char smaps_field[SCAN_NR_SMAPS];
+	int nr_smaps;
 	struct layout_hist layout; /* --tlb: the sum over every VMA scanned */
 	json_t *procs, *vmas, *skipped;
 };
@@ -343,6 +349,44 @@ static bool thpmaps_label(const char *name)
 	return strcmp(name, "zero-page") && strcmp(name, "anon-ksm") && strcmp(name, "hugetlb");
 }
 
+/* One line as thpmaps prints it: the label padded to 32 columns, kB. */
+static void print_kb(const char *label, unsigned long long kb)
+{
+	int pad = 32 - (int)strlen(label) - 1;
+
+	printf("%s:%*s%8llu kB", label, pad > 0 ? pad : 0, "", kb);
+}
+
+/* --inc-smaps: the smaps fields (no percent: thpmaps' type None). */
+static void print_smaps(const struct scan_cmd_opts *c, const unsigned long long *kb,
+			const unsigned char *field, int nr)
+{
+	int k;
+
+	for (k = 0; k < nr; k++) {
+		if (!kb[field[k]] && !c->inc_empty)
+			continue;
+		print_kb(scan_smaps_names[field[k]], kb[field[k]]);
+		putchar('\n');
+	}
+}
+
+/* A VMA's smaps fields into the --rollup sums, new ones in the order seen. */
+static void add_smaps(struct sample *s, const struct scan_vma *v)
+{
+	int k, j;
+
+	for (k = 0; k < v->nr_smaps; k++) {
+		int f = v->smaps_field[k];
+
+		for (j = 0; j < s->nr_smaps && s->smaps_field[j] != f; j++)
+			;
+		if (j == s->nr_smaps)
+			s->smaps_field[s->nr_smaps++] = (unsigned char)f;
+		s->smaps_kb[f] += v->smaps_kb[f];
+	}
+}
+
 static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats *st)
 {
 	struct scan_label l[SCAN_MAX_LABELS];
@@ -351,13 +395,11 @@ static void print_labels(const struct scan_cmd_opts *c, const struct scan_stats 
 	int n = scan_labels(st, &c->o, l, SCAN_MAX_LABELS), i;
 
 	for (i = 0; i < n; i++) {
-		int pad = 32 - (int)strlen(l[i].name) - 1;
-
 		/* --inc-empty prints thpmaps' labels, as thpmaps --inc-empty does, byte
 		 * for byte; ours (zero-page, anon-ksm, hugetlb) only when they hold memory */
 		if (!l[i].kb && (!c->inc_empty || !thpmaps_label(l[i].name)))
 			continue;
-		printf("%s:%*s%8llu kB", l[i].name, pad > 0 ? pad : 0, "", l[i].kb);
+		print_kb(l[i].name, l[i].kb);
 		if (l[i].type >= 0 && tot[l[i].type])
 			/* the share first, then x100: thpmaps' rounding, to the digit */
 			printf(" (%2.0f%%)", (double)l[i].kb / (double)tot[l[i].type] * 100.0);
@@ -371,6 +413,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	struct scan_cmd_opts *c = s->c;
 
 	scan_stats_add(&s->rollup, &v->st);
+	if (c->inc_smaps)
+		add_smaps(s, v);
 	if (c->o.layout && v->scanned && layout_hist_add(&s->layout, &v->layout))
 		return -EINVAL;
 	if (c->rollup)
@@ -385,6 +429,8 @@ static int on_vma(const struct scan_vma *v, void *arg)
 	}
 	printf("%010d: %016lx-%016lx %s %08llx %02x:%02x %08llu %s\n", s->pid, v->start, v->end,
 	       v->perms, v->pgoff, v->major, v->minor, v->inode, v->name);
+	if (c->inc_smaps)
+		print_smaps(c, v->smaps_kb, v->smaps_field, v->nr_smaps);
 	if (v->scanned)
 		print_labels(c, &v->st);
 	if (v->scanned && c->o.layout)
@@ -467,6 +513,8 @@ static int take_sample(struct scan_cmd_opts *c, json_t *samples, double t)
 			scan_tlb_json(tlb_view(c), &s.layout, json_object_get(j, "rollup"));
 		json_array_append_new(samples, j);
 	} else if (c->rollup) {
+		if (c->inc_smaps)
+			print_smaps(c, s.smaps_kb, s.smaps_field, s.nr_smaps);
 		print_labels(c, &s.rollup);
 	}
 	if (!c->json && c->o.layout)
@@ -641,6 +689,7 @@ static int scan_cmd(int argc, char **argv)
 		goto out;
 	}
 	c.json = c.format == REPORT_JSON;
+	c.o.use_smaps |= c.inc_smaps; /* the fields come from smaps */
 	c.o.layout = c.tlb_host || c.tlb.model || c.tlb.have_user;
 	rc = tlb_opt_done(&c.tlb, c.json) ? CLI_DONE : pick_models(&c, &host);
 	if (rc)

@@ -90,6 +90,29 @@ static int parse_header(const char *line, struct scan_vma *v)
 	return 0;
 }
 
+const char *const scan_smaps_names[SCAN_NR_SMAPS] = {
+	"Size", "Rss", "Pss", "Pss_Dirty", "Shared_Clean", "Shared_Dirty", "Private_Clean",
+	"Private_Dirty", "Referenced", "Anonymous", "KSM", "LazyFree", "AnonHugePages",
+	"ShmemPmdMapped", "FilePmdMapped", "Shared_Hugetlb", "Private_Hugetlb", "Swap", "SwapPss",
+	"Locked",
+};
+
+/* One of scan_smaps_names, kept in the order the file gives them. */
+static void parse_smaps_kb(const char *line, struct scan_vma *v)
+{
+	size_t i, len;
+
+	for (i = 0; i < SCAN_NR_SMAPS; i++) {
+		len = strlen(scan_smaps_names[i]);
+		if (strncmp(line, scan_smaps_names[i], len) || line[len] != ':')
+			continue;
+		v->smaps_kb[i] = strtoull(line + len + 1, NULL, 10);
+		if (v->nr_smaps < SCAN_NR_SMAPS)
+			v->smaps_field[v->nr_smaps++] = (unsigned char)i;
+		return;
+	}
+}
+
 static void parse_field(const char *line, struct scan_vma *v)
 {
 	static const struct {
@@ -104,6 +127,7 @@ static void parse_field(const char *line, struct scan_vma *v)
 	};
 	size_t i;
 
+	parse_smaps_kb(line, v);
 	if (!strncmp(line, "VmFlags:", 8)) {
 		/* two-letter words separated by spaces */
 		v->vm_nohuge = strstr(line + 8, " nh") != NULL;

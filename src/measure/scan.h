@@ -50,6 +50,10 @@ struct scan_stats {
 	unsigned long long total[2];  /* smaps Anonymous, Rss - Anonymous: the percent base */
 };
 
+/* The additive smaps fields (kB) thpmaps --inc-smaps prints: its vma_all_stats. */
+#define SCAN_NR_SMAPS 20
+extern const char *const scan_smaps_names[SCAN_NR_SMAPS];
+
 struct scan_vma {
 	unsigned long start, end;
 	char perms[5];
@@ -63,6 +67,11 @@ struct scan_vma {
 	/* smaps VmFlags (only where smaps was read): "nh" (MADV_NOHUGEPAGE),
 	 * "hg" (MADV_HUGEPAGE) */
 	bool vm_nohuge, vm_hugepage;
+	/* the scan_smaps_names fields this VMA's smaps has (only where smaps was
+	 * read), in the file's order: smaps_kb[smaps_field[k]] for k < nr_smaps */
+	unsigned long long smaps_kb[SCAN_NR_SMAPS];
+	unsigned char smaps_field[SCAN_NR_SMAPS];
+	int nr_smaps;
 	struct scan_stats st;
 	struct layout_hist layout; /* with scan_opts.layout: the VMA's physical layout */
 };
