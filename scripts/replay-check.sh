@@ -23,6 +23,13 @@ shift $((OPTIND - 1))
 dir=$1
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 3; }
 [ -f "$dir/cells.tsv" ] || { echo "$0: no $dir/cells.tsv" >&2; exit 2; }
+# the cells' documents packed (data/guest-collapse-*/cells.tar.xz): read them unpacked
+if [ -f "$dir/cells.tar.xz" ] && ! ls "$dir"/khugepaged-o*.json >/dev/null 2>&1; then
+	unpacked=$(mktemp -d) || exit 1
+	trap 'rm -rf "$unpacked"' EXIT
+	tar -xJf "$dir/cells.tar.xz" -C "$unpacked" && cp "$dir/cells.tsv" "$unpacked/" || exit 1
+	dir=$unpacked
+fi
 
 printf 'orders\tfill\tmax_ptes_none\tkernel\treplay\tagree\n'
 n=0 ok=0

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# data/replay-vm-intel-6.18 (see its PROVENANCE): the diagnosis run in the 7.3.4 guest
 T=/sys/kernel/mm/transparent_hugepage
 knobs() {
 	for d in $T/hugepages-*kB; do
