@@ -18,7 +18,6 @@ struct restore_cmd_opts {
 static const struct cli_cmd restore_cli = {
 	.name = "restore",
 	.summary = "Put back THP settings that a killed mthpscope left changed.",
-	.args = "[FILE...]",
 	.details = "Before its first write, mthpscope saves every THP knob it may touch to a\n"
 		   "journal under /run (or $MTHPSCOPE_RUNDIR) and restores it on every exit path.\n"
 		   "Only SIGKILL or a power loss can leave it behind; this command (or the next\n"
@@ -32,6 +31,7 @@ static const struct cli_cmd restore_cli = {
 	.exit_status =
 		   "0 restored or nothing to do, 1 corrupt journal or a knob not\n"
 		   "restored, 2 usage error, 3 not root, or its writer is still running.",
+	.args = "[FILE...]", /* documents whose killed writers' FILE.tmp.PID go */
 	.opts = (const struct cli_opt[]){
 		{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
 		  "$MTHPSCOPE_LOCK_WAIT, else 0)", CLI_ROW_INT(struct restore_cmd_opts, wait_s, 0, 3600),
