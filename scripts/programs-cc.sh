@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# data/programs-vm-intel-6.18 (its PROVENANCE; run -- cc.sh, paths of that run):
 # compile mthpscope's analysis, doc and present sources at -O2, two at a time, into a fresh directory
 set -e
 src=/tmp/p42
