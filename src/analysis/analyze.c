@@ -17,6 +17,7 @@
 #include "folio_types.h"
 #include "mthpscope.h"
 #include "metrics.h"
+#include "plateau.h"
 #include "program.h"
 #include "stats.h"
 
@@ -1705,6 +1706,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	recommend(a);
 	emulated_cpu_rule(a);
 	analyze_placement_notes(a);
+	rc = analyze_plateau(a, c.boot, c.iters);
 out:
 	free(c.included);
 	free(c.buf);
@@ -1785,6 +1787,17 @@ static void span_summary(struct analysis *a)
 	}
 }
 
+/* The plateau and every order's gain at one span, from its own analysis. */
+static void span_plateau(struct analyze_span *sp, const struct analysis *sub)
+{
+	int k;
+
+	sp->plateau_order = sub->plateau.order;
+	sp->plateau_gain = sub->plateau.gain;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		sp->gains[k] = sub->orders[k].gain;
+}
+
 /* The recommendation at every span of a sweep, each from its own trials. */
 static void per_span(struct analysis *a, const struct results *r, const struct analyze_opts *o)
 {
@@ -1801,6 +1814,10 @@ static void per_span(struct analysis *a, const struct results *r, const struct a
 		sp->min_order = sp->candidate_order = -1;
 		sp->verdict = AN_INCONCLUSIVE;
 		sp->gain.value = sp->gain.lo = sp->gain.hi = NAN;
+		sp->plateau_order = -1;
+		sp->plateau_gain = sp->gain;
+		for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+			sp->gains[k] = sp->gain;
 		so.span = sp->span;
 		if (analyze_core(r, &so, true, &sub, err, sizeof(err)))
 			continue;
@@ -1811,6 +1828,7 @@ static void per_span(struct analysis *a, const struct results *r, const struct a
 		k = sub->min_order >= 0 ? sub->min_order : sub->candidate_order;
 		if (k >= 0)
 			sp->gain = sub->orders[k].gain;
+		span_plateau(sp, sub);
 		analyze_free(sub);
 	}
 	span_summary(a);
@@ -1834,6 +1852,7 @@ int analyze_run(const struct results *r, const struct analyze_opts *opts,
 		a->spans[0].candidate_order = a->candidate_order;
 		a->spans[0].gain = k >= 0 ? a->orders[k].gain :
 			(struct analyze_change){ NAN, NAN, NAN };
+		span_plateau(&a->spans[0], a);
 	}
 	return rc;
 }

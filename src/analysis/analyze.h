@@ -27,6 +27,11 @@
 #define ANALYZE_TRIM 0.10        /* paired gain: mean of the log ratios, 10 % cut each end */
 #define ANALYZE_MAX_METRICS 32
 #define ANALYZE_MAX_SPANS 32
+/* An order is on the plateau when its gain is statistically
+ * indistinguishable from the best gain below the PMD order (the CI of the
+ * difference reaches 0) or reaches this share of it: within a tenth, no
+ * one sets a larger minimum order for the rest (src/analysis/plateau.c). */
+#define ANALYZE_PLATEAU_SHARE 0.90
 #define ANALYZE_NR_ORDERS (FOLIO_MAX_ORDER + 1)
 
 enum analyze_verdict {
@@ -109,6 +114,23 @@ struct analyze_metric {
 	struct analyze_stat by_order[ANALYZE_NR_ORDERS];
 };
 
+/* Where the gain below the PMD order saturates (src/analysis/plateau.c):
+ * the seed's question, "which smallest order should khugepaged create". */
+struct analyze_plateau {
+	int order;                   /* -1 = null: no claim (reason says why) */
+	int best;                    /* the order below PMD with the largest gain; -1 none */
+	bool by_share;               /* on the plateau by ANALYZE_PLATEAU_SHARE, not by the CI */
+	const char *rule;            /* "indistinguishable", "share", "largest" (no order
+				      * above it below PMD), "none" */
+	struct analyze_change gain;  /* of order */
+	struct analyze_change share; /* gain(order) / mean gain of the orders above it below
+				      * PMD; of the largest, gain(order) / gain(best) */
+	struct analyze_change diff;  /* that mean (or gain(best)) - gain(order), in points */
+	struct analyze_change min_share; /* gain(min_order) / gain(order) */
+	char reason[384];            /* why null, or which rule put the order there */
+	char setting[256];           /* what to set, in one sentence; "" without a claim */
+};
+
 /* The primary metric per order at one span (the staircase of a sweep). */
 struct analyze_span {
 	uint64_t span;
@@ -119,6 +141,9 @@ struct analyze_span {
 	int min_order;               /* -1 = null */
 	int candidate_order;         /* -1 = none */
 	struct analyze_change gain;  /* of min_order (or candidate), NaN without one */
+	int plateau_order;           /* -1 = null (src/analysis/plateau.c) */
+	struct analyze_change plateau_gain;
+	struct analyze_change gains[ANALYZE_NR_ORDERS]; /* every order's gain at this span */
 };
 
 struct analyze_excluded {
@@ -169,6 +194,7 @@ struct analysis {
 	 * verdict's order, or why there is no such line (an older file) */
 	char placement_note[768];
 	bool has_placement_ids;      /* the analysed trials carry "placement" */
+	struct analyze_plateau plateau;
 };
 
 struct analyze_opts {

@@ -82,6 +82,32 @@ static void span_verdict_json(json_t *j, const struct analyze_span *sp)
 			    json_integer(sp->candidate_order) : json_null());
 	json_object_set_new(j, "gain", num(sp->gain.value));
 	json_object_set_new(j, "gain_ci", interval(sp->gain.lo, sp->gain.hi));
+	json_object_set_new(j, "plateau_order", sp->plateau_order >= 0 ?
+			    json_integer(sp->plateau_order) : json_null());
+	json_object_set_new(j, "plateau_gain", num(sp->plateau_gain.value));
+	json_object_set_new(j, "plateau_gain_ci", interval(sp->plateau_gain.lo,
+							   sp->plateau_gain.hi));
+}
+
+/* recommendation.plateau: where the gain below PMD saturates (plateau.c). */
+static json_t *plateau_json(const struct analysis *a)
+{
+	const struct analyze_plateau *p = &a->plateau;
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:s, s:s}",
+			      "order", p->order >= 0 ? json_integer(p->order) : json_null(),
+			      "gain", num(p->gain.value), "ci", interval(p->gain.lo, p->gain.hi),
+			      "share", num(p->share.value), "share_ci",
+			      interval(p->share.lo, p->share.hi), "best_order",
+			      p->best >= 0 ? json_integer(p->best) : json_null(),
+			      "diff_from_best", num(p->diff.value), "diff_ci",
+			      interval(p->diff.lo, p->diff.hi), "min_order_share",
+			      num(p->min_share.value), "min_order_share_ci",
+			      interval(p->min_share.lo, p->min_share.hi), "share_rule",
+			      ANALYZE_PLATEAU_SHARE, "rule", p->rule ? p->rule : "none", "reason", p->reason);
+
+	json_object_set_new(j, "what_to_set", p->setting[0] ? json_string(p->setting) :
+			    json_null());
+	return j;
 }
 
 static json_t *monotone_json(const struct analysis *a)
@@ -198,6 +224,9 @@ json_t *report_analysis_json(const struct analysis *a)
 	if (a->candidate_order >= 0)
 		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
 	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
+	json_object_set_new(rec, "plateau_order", a->plateau.order >= 0 ?
+			    json_integer(a->plateau.order) : json_null());
+	json_object_set_new(rec, "plateau", plateau_json(a));
 	doc = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, "
 			"s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", ANALYSIS_SCHEMA, "tool", results_tool_json(),
@@ -526,15 +555,15 @@ static void span_table(const struct analysis *a, FILE *f, bool md)
 		return;
 	if (md)
 		fprintf(f, "**Per working-set size** (each span from its own trials):\n\n"
-			"| span | verdict | min_order | gain of min_order | 95%% CI |\n"
-			"|---:|---|---:|---:|---|\n");
+			"| span | verdict | min_order | gain of min_order | 95%% CI | plateau_order |\n"
+			"|---:|---|---:|---:|---|---:|\n");
 	else
 		fprintf(f, "Per working-set size (each span from its own trials):\n"
-			"%10s %-13s %9s %7s %16s\n", "span", "verdict", "min_order", "gain",
-			"gain CI (%)");
+			"%10s %-13s %9s %7s %16s %8s\n", "span", "verdict", "min_order", "gain",
+			"gain CI (%)", "plateau");
 	for (s = 0; s < a->nr_spans; s++) {
 		const struct analyze_span *sp = &a->spans[s];
-		char span[24], mo[16], g[16], ci[40];
+		char span[24], mo[16], g[16], ci[40], pl[16] = "-";
 
 		snprintf(span, sizeof(span), "%llu MiB", (unsigned long long)(sp->span >> 20));
 		if (sp->min_order >= 0)
@@ -545,12 +574,14 @@ static void span_table(const struct analysis *a, FILE *f, bool md)
 			snprintf(mo, sizeof(mo), "-");
 		fmt_pct(g, sizeof(g), 100.0 * sp->gain.value, 1, "-");
 		fmt_ci_pct(ci, sizeof(ci), &sp->gain);
+		if (sp->plateau_order >= 0)
+			snprintf(pl, sizeof(pl), "%d", sp->plateau_order);
 		if (md)
-			fprintf(f, "| %s | %s | %s | %s | %s |\n", span, sp->analysed ?
-				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+			fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci, pl);
 		else
-			fprintf(f, "%10s %-13s %9s %7s %16s\n", span, sp->analysed ?
-				analyze_verdict_name(sp->verdict) : "-", mo, g, ci);
+			fprintf(f, "%10s %-13s %9s %7s %16s %8s\n", span, sp->analysed ?
+				analyze_verdict_name(sp->verdict) : "-", mo, g, ci, pl);
 	}
 	fputc('\n', f);
 	if (a->span_summary[0])
@@ -615,6 +646,26 @@ static void notes(const struct analysis *a, FILE *f, bool md)
 	}
 }
 
+/* What to set (the plateau's sentence) and why, or why no plateau is claimed. */
+static void plateau_words(const struct analysis *a, FILE *f, bool md)
+{
+	const struct analyze_plateau *p = &a->plateau;
+	char buf[sizeof(p->reason) + sizeof(p->setting) + 160], g[16], ci[40];
+
+	if (p->order < 0) {
+		snprintf(buf, sizeof(buf), "Plateau: none claimed (%s).", p->reason);
+	} else {
+		fmt_pct(g, sizeof(g), 100.0 * p->gain.value, 1, "n/a");
+		fmt_ci_pct(ci, sizeof(ci), &p->gain);
+		snprintf(buf, sizeof(buf), "%s%s.%s Plateau: order %d gains %s %s; %s.",
+			 md ? "**" : "", p->setting, md ? "**" : "", p->order, g, ci, p->reason);
+	}
+	if (md)
+		fprintf(f, "%s\n\n", buf);
+	else
+		wrap(f, "  ", buf);
+}
+
 /* The verdict line, then its notes: the reason always, the others where
  * there are any; markdown paragraphs (the advice in italics) or text
  * wrapped under the line. */
@@ -629,7 +680,12 @@ static void recommendation(const struct analysis *a, FILE *f, bool md)
 		fprintf(f, md ? ", min_order **%d**" : ", min_order %d", a->min_order);
 	else if (!md)
 		fprintf(f, ", min_order none");
+	if (a->plateau.order >= 0)
+		fprintf(f, md ? ", plateau_order **%d**" : ", plateau_order %d", a->plateau.order);
+	else if (!md)
+		fprintf(f, ", plateau_order none");
 	fprintf(f, md ? "\n\n" : "\n");
+	plateau_words(a, f, md);
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
 		if (i && !notes[i][0])
 			continue;
