@@ -49,6 +49,16 @@ static bool trial_used(const struct analysis *a, size_t idx)
 	       !trial_excluded(a, idx);
 }
 
+static bool has_hists(const struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->res->nr_trials; i++)
+		if (a->res->trials[i].has_hist && trial_used(a, i))
+			return true;
+	return false;
+}
+
 bool tlb_predict_has_layouts(const struct analysis *a)
 {
 	size_t i;
@@ -99,17 +109,63 @@ static bool scattered(const struct tlb_geometry *g, const struct layout_hist *h,
 	return want && have * 10 < want * 9;
 }
 
+/* The layout of an ideal placement of the trial's folio histogram: every
+ * folio aligned and physically contiguous within itself, folios scattered
+ * against each other (nothing merges across them), PMD-size ones mapped by
+ * a PMD (tests/data/gen_layout.py makes the same). */
+static bool assumed_layout(const struct analysis *a, const struct results_trial *t,
+			   struct layout_hist *h)
+{
+	unsigned shift = 0;
+	int k, j, pmd = a->res->pmd_order;
+
+	while (shift < 30 && (1ULL << shift) < a->res->page_size)
+		shift++;
+	if (!t->has_hist || pmd < 1 || pmd > LAYOUT_MAX_K || (1ULL << shift) != a->res->page_size)
+		return false;
+	layout_hist_init(h, shift, pmd);
+	for (k = 0; k <= FOLIO_MAX_ORDER; k++) {
+		if (!t->hist[k])
+			continue;
+		if (k >= pmd) {
+			h->pmd_maps += t->hist[k] >> pmd;
+			continue;
+		}
+		for (j = 0; j <= k; j++) {
+			h->contig[j] += t->hist[k] >> j;
+			h->folio[j] += t->hist[k] >> j;
+		}
+	}
+	return true;
+}
+
+const struct layout_hist *tlb_predict_layout(const struct analysis *a,
+					     const struct tlb_prediction *p, size_t i,
+					     struct layout_hist *buf)
+{
+	const struct results_trial *t = &a->res->trials[i];
+
+	if (!trial_used(a, i))
+		return NULL;
+	if (t->has_layout)
+		return &t->layout;
+	return p->assumed && assumed_layout(a, t, buf) ? buf : NULL;
+}
+
 /*
  * The footprints of the trials at (span, order), their medians per level. A
  * layout that maps nothing (0 pages: nothing seen mapped) is left out, as
  * run's own metrics leave it (bench.c, bench_model_metrics): it would be "0
  * entries, fits at order 0", a prediction of nothing.
  */
-static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uint64_t span,
+static int cell_fill(const struct analysis *a, const struct tlb_prediction *p, uint64_t span,
 		     int order, struct tlb_predict_cell *c, const struct cell_scratch *sc,
 		     const struct layout_hist **bad)
 {
-	const struct layout_hist *last = NULL;
+	static struct layout_hist badbuf;
+	const struct tlb_geometry *g = p->g;
+	const struct layout_hist *last = NULL, *h;
+	struct layout_hist buf, lastbuf;
 	struct tlb_footprint fp;
 	size_t i, n = 0;
 	int lv, err;
@@ -118,21 +174,23 @@ static int cell_fill(const struct analysis *a, const struct tlb_geometry *g, uin
 	for (i = 0; i < a->res->nr_trials; i++) {
 		const struct results_trial *t = &a->res->trials[i];
 
-		if (!t->has_layout || t->span != span || t->order != order || !trial_used(a, i))
+		if (t->span != span || t->order != order || !(h = tlb_predict_layout(a, p, i, &buf)))
 			continue;
-		if (!layout_hist_pages(&t->layout)) {
+		if (!layout_hist_pages(h)) {
 			c->empty++;
 			continue;
 		}
-		if ((err = tlb_footprint(g, &t->layout, &fp))) {
-			*bad = &t->layout;
+		if ((err = tlb_footprint(g, h, &fp))) {
+			badbuf = *h;
+			*bad = &badbuf;
 			return err;
 		}
 		for (lv = 0; lv < g->nr_levels; lv++) {
 			sc->ent[lv][n] = (double)fp.level[lv].entries_needed;
 			sc->mr[lv][n] = fp.level[lv].miss_ratio;
 		}
-		last = &t->layout;
+		lastbuf = *h;
+		last = &lastbuf;
 		n++;
 	}
 	c->scatter = last && scattered(g, last, order);
@@ -156,6 +214,9 @@ static void cause(const struct analysis *a, const struct tlb_prediction *p,
 		snprintf(s->cause, sizeof(s->cause), "physical scatter: the order-%d folios are not "
 			 "contiguous and aligned enough for %s to merge them (fewer merged blocks "
 			 "than the order gives)", k, tlb_merge_name(p->g->merge));
+	else if (s->fit[0] && (s->best_fit.mask != s->table_fit.mask ||
+			       s->best_fit.scale != s->table_fit.scale))
+		snprintf(s->cause, sizeof(s->cause), "%s", s->fit);
 	else if (model_more && a->res->virtualized)
 		snprintf(s->cause, sizeof(s->cause), "host backing in a VM: the guest's contiguous "
 			 "pages may sit on smaller or scattered host pages, and the nested walk "
@@ -184,6 +245,8 @@ const char *tlb_predict_unknown_words(enum tlb_predict_unknown u)
 		return "the order-0 layouts at this span map no memory";
 	case TLB_PREDICT_NO_CAPACITY:
 		return "a level's capacity is not known";
+	case TLB_PREDICT_NO_CALIBRATION:
+		return "no PMD gain at this span to calibrate the walk cost";
 	}
 	return "";
 }
@@ -223,12 +286,15 @@ static void span_knee(const struct analysis *a, struct tlb_prediction *p, int si
 		if (!c->n || !s->by_order[0].n || isnan(m0) || isnan(c->miss[last]))
 			continue;
 		c->gain = m0 > 0 ? 1.0 - c->miss[last] / m0 : 0.0;
-		if (s->knee < 0 && c->gain >= a->threshold)
-			s->knee = k;
 	}
-	/* no layouts, no baseline or a level of unknown capacity: no knee to
-	 * set against the measured one */
+	/* the knee in the measured one's units: the predicted time gain
+	 * against the threshold (tlb_time.c), not the walks saved */
+	tlb_time_span(a, p, si);
+	/* no layouts, no baseline, a level of unknown capacity or nothing to
+	 * calibrate the walk cost: no knee to set against the measured one */
 	s->unknown = span_unknown(s, m0);
+	if (s->unknown == TLB_PREDICT_KNOWN && !s->fits && !s->calibrated)
+		s->unknown = TLB_PREDICT_NO_CALIBRATION;
 	s->predicted_known = s->unknown == TLB_PREDICT_KNOWN;
 	s->measured_known = as->analysed && as->verdict != AN_INCONCLUSIVE;
 	s->measured_knee = as->analysed ? as->min_order : -1;
@@ -331,7 +397,10 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 	int si, k, lv;
 
 	memset(p, 0, sizeof(*p));
-	if (!tlb_predict_has_layouts(a)) {
+	/* a model named for a file without layouts: each trial's folio
+	 * histogram laid out ideally, and said so */
+	p->assumed = g && !tlb_predict_has_layouts(a) && has_hists(a);
+	if (!tlb_predict_has_layouts(a) && !p->assumed) {
 		snprintf(p->reason, sizeof(p->reason), "the trials carry no layout histogram (a "
 			 "results file from before it, or PFNs hidden without root): unavailable, "
 			 "not zero");
@@ -351,7 +420,7 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 		if (a->spans[si].span == a->span)
 			p->verdict_span = si;
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
-			if (cell_fill(a, p->g, a->spans[si].span, k, &p->spans[si].by_order[k], &sc,
+			if (cell_fill(a, p, a->spans[si].span, k, &p->spans[si].by_order[k], &sc,
 				      &bad)) {
 				misfit_reason(p, bad);
 				goto out;
@@ -381,9 +450,18 @@ static json_t *cell_json(const struct tlb_prediction *p, const struct tlb_predic
 		json_array_append_new(e, json_integer((json_int_t)c->entries[lv]));
 		json_array_append_new(m, num(c->miss[lv]));
 	}
-	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:o, s:b}", "order", k, "trials",
-			 (json_int_t)c->n, "entries_needed", e, "miss_ratio", m, "predicted_gain",
-			 num(c->gain), "measured_gain", num(c->measured_gain), "scatter", c->scatter);
+	json_t *o = json_pack("{s:i, s:I, s:o, s:o, s:o, s:o, s:b}", "order", k, "trials",
+			      (json_int_t)c->n, "entries_needed", e, "miss_ratio", m,
+			      "predicted_gain", num(c->gain), "measured_gain",
+			      num(c->measured_gain), "scatter", c->scatter);
+
+	json_t *t = tlb_time_cell_json(c);
+
+	/* the time model's members beside them (tlb_time.c) */
+	if (o && t)
+		json_object_update(o, t);
+	json_decref(t);
+	return o;
 }
 
 static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s)
@@ -406,6 +484,7 @@ static json_t *span_json(const struct tlb_prediction *p, const struct tlb_predic
 	if (o && !s->predicted_known)
 		json_object_set_new(o, "predicted_unknown",
 				    json_string(tlb_predict_unknown_words(s->unknown)));
+	tlb_time_span_json(p, s, o);
 	return o;
 }
 
@@ -435,5 +514,10 @@ json_t *tlb_prediction_json(const struct tlb_prediction *p)
 		      "source", "model", "assumptions", tlb_model_assumptions(), "levels", levels,
 		      "verdict_span", (json_int_t)p->spans[p->verdict_span].span, "disagreements",
 		      p->nr_disagree, "spans", spans);
+	if (o) {
+		json_object_set_new(o, "order_disagreements", json_integer(p->nr_order_disagree));
+		json_object_set_new(o, "layouts", json_string(p->assumed ? "assumed from each "
+				    "trial's folio histogram" : "measured"));
+	}
 	return o;
 }

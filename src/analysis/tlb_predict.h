@@ -18,6 +18,26 @@
 #include "analyze.h"
 #include "tlb_model.h"
 
+/* Why a predicted time gain and a measured one disagree (tlb_time.c). */
+enum tlb_time_cause {
+	TLB_CAUSE_NONE,
+	TLB_CAUSE_SCATTER,   /* the folios are not contiguous and aligned enough to merge */
+	TLB_CAUSE_MERGE,     /* another merge rule fits the data better than the table's */
+	TLB_CAUSE_CAPACITY,  /* another last-level capacity fits better */
+	TLB_CAUSE_HOST,      /* a VM: the host's backing shapes the nested walk */
+	TLB_CAUSE_OTHER,     /* not translation as modelled: caches, faults */
+};
+
+/* One hypothesis of what the CPU merges and holds, fitted to the measured
+ * gains of the orders below PMD at one span (tlb_time.c). */
+#define TLB_NR_RULES 6
+struct tlb_hypothesis {
+	unsigned mask;       /* merge sizes: bit j for 2^j pages (0: none) */
+	double scale;        /* last-level capacity against the table's */
+	double chi2;         /* sum of ((measured - predicted) / se)^2; NaN: not fitted */
+	int n;               /* orders in the sum */
+};
+
 struct tlb_predict_cell {
 	size_t n;                                   /* trials with a layout that maps memory */
 	size_t empty;         /* trials left out: their layout maps nothing (0 pages) */
@@ -26,6 +46,12 @@ struct tlb_predict_cell {
 	double gain;          /* 1 - miss_last(k) / miss_last(0); NaN when not computable */
 	double measured_gain; /* the analysis' gain at the verdict span; NaN elsewhere */
 	bool scatter;         /* fewer merged blocks than folios of this order would give */
+	/* the time model (tlb_time.c), source model: this order's gain of the
+	 * primary metric from the walk cost calibrated at order 0 and PMD */
+	struct analyze_change time_gain;
+	struct analyze_change measured;   /* the analysis' gain at this span */
+	int agree;            /* 1, 0, or -1 when not judged (no interval on a side) */
+	enum tlb_time_cause cause;
 };
 
 /* Why a span has no predicted knee (tlb_predict_unknown_words says it). */
@@ -36,6 +62,7 @@ enum tlb_predict_unknown {
 	TLB_PREDICT_NO_ORDER0,   /* none of order 0 does: no baseline for the gains */
 	TLB_PREDICT_EMPTY_ORDER0, /* those of order 0 map no memory */
 	TLB_PREDICT_NO_CAPACITY, /* the last level's capacity is not known */
+	TLB_PREDICT_NO_CALIBRATION, /* no PMD gain at this span to calibrate the walk cost */
 };
 
 struct tlb_predict_span {
@@ -48,7 +75,13 @@ struct tlb_predict_span {
 	int measured_knee;    /* the analysis' min_order at this span; -1 none */
 	bool measured_known;  /* the measurement is conclusive at this span */
 	bool agree;
-	char cause[320];      /* where they disagree: the likely cause in words */
+	char cause[512];      /* where they disagree: the likely cause in words */
+	/* the time model (tlb_time.c) */
+	bool calibrated;      /* order 0 and PMD measured, the model saves walks at PMD */
+	double walk_cost;     /* metric units per unit of last-level miss ratio (model) */
+	int nr_judged, nr_order_disagree; /* orders 1 .. PMD-1 set against the measurement */
+	struct tlb_hypothesis table_fit, best_fit, rule_fit[TLB_NR_RULES];
+	char fit[512];        /* the hypotheses in words, "" when not fitted */
 };
 
 struct tlb_prediction {
@@ -62,6 +95,9 @@ struct tlb_prediction {
 	int nr_spans;
 	int verdict_span;     /* index of the analysis' verdict span */
 	int nr_disagree;
+	bool assumed;         /* no trial has a layout: assumed from each trial's folio
+			       * histogram (aligned, contiguous folios, scattered apart) */
+	int nr_order_disagree; /* orders whose predicted time gain misses the measured one */
 };
 
 /* The model beside a; g NULL: the model the trials name (results "tlb"),
@@ -74,5 +110,24 @@ json_t *tlb_prediction_json(const struct tlb_prediction *p);
 /* Why a span's knee is not predicted, in words ("no layouts at this span");
  * "" for TLB_PREDICT_KNOWN. */
 const char *tlb_predict_unknown_words(enum tlb_predict_unknown u);
+
+/* For tlb_time.c: the layout the model reads for trial i (its own, or
+ * with p->assumed one made from its folio histogram into *buf), or NULL
+ * when the trial is not one the analysis used or has neither. */
+const struct layout_hist *tlb_predict_layout(const struct analysis *a,
+					     const struct tlb_prediction *p, size_t i,
+					     struct layout_hist *buf);
+/* The time model at span si (tlb_time.c): every order's predicted time
+ * gain with its interval, the knee in the measured knee's units, each
+ * order set against the measured gain, the hypotheses fitted and the
+ * likely cause of each disagreement. */
+void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si);
+const char *tlb_time_cause_name(enum tlb_time_cause c); /* "scatter", "merge", ... */
+/* "4 and 8", "none", "16": a hypothesis' merge sizes in pages. */
+void tlb_time_rule_words(unsigned mask, char *buf, size_t size);
+/* The span's time model as JSON members of o (source model). */
+void tlb_time_span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s,
+			json_t *o);
+json_t *tlb_time_cell_json(const struct tlb_predict_cell *c);
 
 #endif

@@ -62,6 +62,24 @@ static const struct cli_cmd analyze_cli = {
 	},
 };
 
+/* --tlb-model all: the trials' own model where they carry layouts, then
+ * every table model beside the measurement (the fleet view). */
+static int analyze_fleet(const struct analysis *a, const struct analyze_cmd_opts *o)
+{
+	static struct tlb_prediction p;
+	static struct tlb_fleet fleet;
+	bool own = tlb_predict_has_layouts(a);
+
+	if (own)
+		tlb_predict(a, NULL, &p);
+	if (tlb_fleet_build(a, &fleet)) {
+		ms_err("analyze: out of memory");
+		return MS_EXIT_FAIL;
+	}
+	return report_write_fleet(a, own ? &p : NULL, &fleet, o->format, stdout) ? MS_EXIT_FAIL
+										  : MS_EXIT_OK;
+}
+
 /* The analysis, with the TLB model where the trials carry layouts or a
  * model was asked for (a file without layouts and no option prints what it
  * always printed). Exit 3 when a model was asked for and cannot be had. */
@@ -73,6 +91,8 @@ static int analyze_print(const struct analysis *a, const struct analyze_cmd_opts
 	bool asked = tlb_opt_given(&o->tlb);
 	struct tlb_host host = { 0 };
 
+	if (o->tlb.all)
+		return analyze_fleet(a, o);
 	if (!asked && !tlb_predict_has_layouts(a))
 		return report_write(a, o->format, stdout) ? MS_EXIT_FAIL : MS_EXIT_OK;
 	if (o->tlb.cpuid)

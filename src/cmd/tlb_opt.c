@@ -22,6 +22,10 @@ int tlb_opt_model_cb(const struct cli_cmd *c, const char *name, void *field)
 		o->list = true;
 		return 0;
 	}
+	if (!strcmp(name, "all") && !strcmp(cmd, "analyze")) {
+		o->all = true;
+		return 0;
+	}
 	if (!strcmp(name, "cpuid")) {
 		o->cpuid = true;
 		return 0;

@@ -19,7 +19,8 @@
 
 #define TLB_OPT_MODEL_HELP                                                                 \
 	"the CPU whose TLB the model uses: a name of '--tlb-model list', 'cpuid' (this host's " \
-	"CPUID figures), or 'list' to print every model with its sources"
+	"CPUID figures), or 'list' to print every model with its sources (analyze: 'all', " \
+	"every model's knee and plateau from the file's layouts)"
 #define TLB_OPT_GEOMETRY_HELP                                                              \
 	"a TLB geometry of your own: 'key = value' lines (doc/tlb-model.md)"
 /* The two rows, bound to the struct tlb_opt member m of struct T. */
@@ -31,6 +32,7 @@
 struct tlb_opt {
 	const char *model;         /* --tlb-model as given (NULL: not given) */
 	bool list;                 /* --tlb-model list */
+	bool all;                  /* --tlb-model all (analyze: the fleet view) */
 	bool cpuid;                /* --tlb-model cpuid */
 	const struct tlb_geometry *table; /* --tlb-model NAME of the table */
 	bool have_user;            /* --tlb-geometry FILE read */

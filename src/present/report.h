@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "compare.h"
+#include "tlb_fleet.h"
 #include "tlb_predict.h"
 
 enum report_format {
@@ -45,6 +46,12 @@ bool report_span_name(const struct analysis *a, uint64_t span, bool gib, char *b
  * object (JSON); p NULL: exactly report_write. 0 or -EIO. */
 int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
 		     enum report_format f, FILE *out);
+
+/* The same with the fleet view after it (analyze --tlb-model all): every
+ * table model's knee, plateau and entries per order beside the measured
+ * row; JSON "tlb_fleet". p may be NULL (no section of the trials' model). */
+int report_write_fleet(const struct analysis *a, const struct tlb_prediction *p,
+		       const struct tlb_fleet *fleet, enum report_format f, FILE *out);
 
 /* compare: the mthpscope.compare/1 document (new reference), and the report
  * in one format (text, markdown, json, lkml). 0 or -EIO. */

@@ -25,11 +25,26 @@ static void span_words(const struct analysis *a, uint64_t span, char *buf, size_
 		snprintf(buf, size, "%s", sp);
 }
 
-static void order_rows(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
+/* A gain with its interval: "+12.3% [10.1, 14.5]", "-" without one. */
+static void gain_ci(const struct analyze_change *c, char *buf, size_t size)
 {
-	const struct tlb_predict_span *s = &p->spans[p->verdict_span];
-	char size[16], m[16], g[16], mg[16];
-	int k, lv;
+	if (!isfinite(c->value))
+		snprintf(buf, size, "-");
+	else if (isfinite(c->lo) && isfinite(c->hi))
+		snprintf(buf, size, "%.1f [%.1f, %.1f]", 100.0 * c->value, 100.0 * c->lo,
+			 100.0 * c->hi);
+	else
+		snprintf(buf, size, "%.1f", 100.0 * c->value);
+}
+
+static const char *agree_words(const struct tlb_predict_cell *c)
+{
+	return c->agree < 0 ? "-" : c->agree ? "agree" : tlb_time_cause_name(c->cause);
+}
+
+static void order_head(const struct tlb_prediction *p, FILE *f, bool md)
+{
+	int lv;
 
 	fprintf(f, md ? "| order | size |" : "  %5s %6s", "order", "size");
 	for (lv = 0; lv < p->g->nr_levels; lv++) {
@@ -42,14 +57,24 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 		else
 			fprintf(f, " %10s %8s", name, "miss");
 	}
-	fprintf(f, md ? " walks saved (model) | measured gain |\n" : " %12s %14s\n", "walks saved",
-		"measured gain");
+	fprintf(f, md ? " walks saved (model) | time gain %% (model) | measured gain %% | time "
+		      "model vs measured |\n" : " %11s  %-20s %-20s %s\n", "walks saved",
+		"time gain % (model)", "measured gain %", "vs measured");
 	if (md) {
 		fprintf(f, "|---|---|");
 		for (lv = 0; lv < p->g->nr_levels; lv++)
 			fprintf(f, "---|---|");
-		fprintf(f, "---|---|\n");
+		fprintf(f, "---|---|---|---|\n");
 	}
+}
+
+static void order_rows(const struct analysis *a, const struct tlb_prediction *p, FILE *f, bool md)
+{
+	const struct tlb_predict_span *s = &p->spans[p->verdict_span];
+	char size[16], m[16], g[16], tg[48], mg[48];
+	int k, lv;
+
+	order_head(p, f, md);
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		const struct tlb_predict_cell *c = &s->by_order[k];
 
@@ -62,9 +87,15 @@ static void order_rows(const struct analysis *a, const struct tlb_prediction *p,
 			fprintf(f, md ? " %llu | %s |" : " %10llu %8s", c->entries[lv], m);
 		}
 		ms_format_share(c->gain, g, sizeof(g));
-		ms_format_share(c->measured_gain, mg, sizeof(mg));
-		fprintf(f, md ? " %s | %s%s |\n" : " %12s %14s%s\n", k ? g : "baseline",
-			k ? mg : "baseline", c->scatter ? " (scattered)" : "");
+		gain_ci(&c->time_gain, tg, sizeof(tg));
+		gain_ci(&c->measured, mg, sizeof(mg));
+		if (!k)
+			fprintf(f, md ? " baseline | baseline | baseline | - |\n" : " %11s  %-20s "
+				"%-20s %s\n", "baseline", "baseline", "baseline", "-");
+		else
+			fprintf(f, md ? " %s | %s | %s | %s%s |\n" : " %11s  %-20s %-20s %s%s\n", g,
+				tg, mg, k == a->pmd_order && s->calibrated ? "calibration" :
+				agree_words(c), c->scatter ? " (scattered)" : "");
 	}
 }
 
@@ -122,6 +153,12 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 		span_words(a, s->span, sp, sizeof(sp));
 		knee_words(s, w, sizeof(w));
 		fprintf(f, md ? "- %s: %s\n" : "    %-9s %s\n", sp, w);
+		if (s->nr_judged)
+			fprintf(f, md ? "  - time model: %d of %d orders below PMD within the "
+				"measured CI (a walk costs %.3g in %s, calibrated at order 0 and PMD)\n" :
+				"              time model: %d of %d orders below PMD within the "
+				"measured CI (a walk costs %.3g in %s)\n", s->nr_judged -
+				s->nr_order_disagree, s->nr_judged, s->walk_cost, a->metric);
 		if (s->cause[0] && md)
 			fprintf(f, "  - likely cause: %s\n", s->cause);
 		else if (s->cause[0])
@@ -188,6 +225,110 @@ int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
 	}
 	doc = report_analysis_json(a);
 	json_object_set_new(doc, "tlb_model", tlb_prediction_json(p));
+	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(doc);
+	fputc('\n', f);
+	return rc || ferror(f) ? -EIO : 0;
+}
+
+/* ---- the fleet view (src/analysis/tlb_fleet.h) --------------------------- */
+
+static void fleet_order(int v, char *buf, size_t size)
+{
+	if (v >= 0)
+		snprintf(buf, size, "%d", v);
+	else
+		snprintf(buf, size, v == TLB_FLEET_PMD_ONLY ? "PMD only" : "unknown");
+}
+
+/* The orders any row has entries for, as the table's columns. */
+static int fleet_columns(const struct tlb_fleet *fl, int *cols)
+{
+	int k, i, n = 0;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		for (i = 0; i < fl->nr; i++)
+			if (fl->rows[i].entries[k]) {
+				cols[n++] = k;
+				break;
+			}
+	return n;
+}
+
+static void fleet_row(const struct analysis *a, const struct tlb_fleet_row *r, const int *cols,
+		      int nc, FILE *f, bool md)
+{
+	char kn[16], pl[16];
+	int c;
+
+	fleet_order(r->knee == a->pmd_order ? TLB_FLEET_PMD_ONLY : r->knee, kn, sizeof(kn));
+	fleet_order(r->plateau, pl, sizeof(pl));
+	fprintf(f, md ? "| %s | %s | %s | %s |" : "  %-8s %-16s %9s %9s ", r->measured ? "measured" :
+		"model", r->measured ? "(this run)" : r->model, kn, pl);
+	for (c = 0; c < nc; c++) {
+		if (r->entries[cols[c]])
+			fprintf(f, md ? " %llu |" : " %7llu", r->entries[cols[c]]);
+		else
+			fprintf(f, md ? " - |" : " %7s", "-");
+	}
+	if (!r->available || r->plateau == TLB_FLEET_UNKNOWN)
+		fprintf(f, md ? " %s |" : "  (%s)", r->reason);
+	else if (md)
+		fprintf(f, " |");
+	fputc('\n', f);
+}
+
+static void fleet_section(const struct analysis *a, const struct tlb_fleet *fl, FILE *f, bool md)
+{
+	int cols[ANALYZE_NR_ORDERS], nc = fleet_columns(fl, cols), c, i;
+	char sp[32], words[512];
+
+	span_words(a, fl->span, sp, sizeof(sp));
+	fprintf(f, md ? "\n### Every CPU at once (fleet view, %s)\n\n" :
+		"\nEvery CPU at once (fleet view, %s; source: model, but the measured row)\n", sp);
+	snprintf(words, sizeof(words), "From this file's %s layouts: each table model's "
+		 "predicted knee (the smallest order whose predicted time gain reaches the "
+		 "threshold), plateau (the smallest order within %.0f %% of the best predicted "
+		 "below PMD) and the entries its last TLB level needs at each order (oN); the "
+		 "measured row is this run's.", fl->assumed ? "assumed (each trial's folio "
+		 "histogram laid out ideally)" : "measured", 100.0 * ANALYZE_PLATEAU_SHARE);
+	if (md)
+		fprintf(f, "%s\n\n", words);
+	else
+		wrap(f, " ", words);
+	fprintf(f, md ? "| source | model | knee | plateau |" : "  %-8s %-16s %9s %9s ", "source",
+		"model", "knee", "plateau");
+	for (c = 0; c < nc; c++) {
+		char col[16];
+
+		snprintf(col, sizeof(col), md ? "order %d" : "o%d", cols[c]);
+		fprintf(f, md ? " entries %s |" : " %7s", col);
+	}
+	fprintf(f, md ? " note |\n|---|---|---:|---:|" : "\n");
+	for (c = 0; md && c < nc; c++)
+		fprintf(f, "---:|");
+	if (md)
+		fprintf(f, "---|\n");
+	for (i = 0; i < fl->nr; i++)
+		fleet_row(a, &fl->rows[i], cols, nc, f, md);
+}
+
+int report_write_fleet(const struct analysis *a, const struct tlb_prediction *p,
+		       const struct tlb_fleet *fleet, enum report_format fmt, FILE *f)
+{
+	json_t *doc;
+	int rc;
+
+	if (fmt != REPORT_JSON) {
+		if ((rc = p ? report_write_tlb(a, p, fmt, f) : report_write(a, fmt, f)))
+			return rc;
+		fleet_section(a, fleet, f, fmt == REPORT_MARKDOWN);
+		return ferror(f) ? -EIO : 0;
+	}
+	doc = report_analysis_json(a);
+	if (p)
+		json_object_set_new(doc, "tlb_model", tlb_prediction_json(p));
+	json_object_set_new(doc, "tlb_fleet", tlb_fleet_json(a, fleet));
 	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(doc);
 	fputc('\n', f);
