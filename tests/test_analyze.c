@@ -735,3 +735,77 @@ TEST(tlb_geometry_carried_that_does_not_parse)
 }
 
 HARNESS_MAIN
+
+/*
+ * Issue 38: the plateau, where the gain below PMD stops growing (the seed's
+ * "which smallest order should khugepaged create"), beside min_order. A
+ * step at order 3 (order 2 about half of orders 3-8, as the Zen 4 default
+ * runs) gives 3, a step at 4 gives 4, a flat profile gives min_order; noise
+ * alone (no-gain, inconclusive) claims none and says why.
+ */
+TEST(plateau_order)
+{
+	static const struct {
+		const char *file;
+		int min_order, plateau;
+		const char *words; /* in the setting, or in the reason of a null */
+	} rows[] = {
+		{ "plateau_step3.json", 2, 3, "smallest collapse order: 3 on this CPU (order 2 gets" },
+		{ "plateau_step4.json", 2, 4, "smallest collapse order: 4 on this CPU (order 2 gets" },
+		{ "plateau_flat.json", 2, 2, "the gain is flat from order 2 on" },
+		{ "flat.json", -1, -1, "no order gains materially" },
+		{ "noisy.json", -1, -1, "inconclusive: no plateau is claimed" },
+		{ "pmd_only.json", 9, -1, "only the PMD order gains materially" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct results *r = fixture_load(rows[i].file);
+		struct analysis *a;
+		const struct analyze_plateau *p;
+		char err[512];
+
+		if (analyze_run(r, NULL, &a, err, sizeof(err))) {
+			FAIL_AT("%s: %s", rows[i].file, err);
+			continue;
+		}
+		p = &a->plateau;
+		if (a->min_order != rows[i].min_order || p->order != rows[i].plateau ||
+		    !strstr(p->order >= 0 ? p->setting : p->reason, rows[i].words))
+			FAIL_AT("%s: min_order %d plateau %d (want %d %d '%s'): '%s' / '%s'",
+				rows[i].file, a->min_order, p->order, rows[i].min_order,
+				rows[i].plateau, rows[i].words, p->setting, p->reason);
+		/* a claim carries its gain with a CI, and the span's verdict has it */
+		if (p->order >= 0 && (!isfinite(p->gain.lo) || p->gain.lo > p->gain.value ||
+				      a->spans[0].plateau_order != p->order))
+			FAIL_AT("%s: plateau gain %g [%g, %g], span %d", rows[i].file,
+				p->gain.value, p->gain.lo, p->gain.hi, a->spans[0].plateau_order);
+		if (p->order < 0 && p->setting[0])
+			FAIL_AT("%s: a setting without a plateau: %s", rows[i].file, p->setting);
+		analyze_free(a);
+		results_free(r);
+	}
+}
+
+/* The JSON carries both orders: recommendation.plateau_order and .plateau. */
+TEST(plateau_json)
+{
+	struct results *r = fixture_load("plateau_step3.json");
+	struct analysis *a;
+	json_t *doc, *rec, *pl;
+	char err[512];
+
+	ASSERT_EQ(analyze_run(r, NULL, &a, err, sizeof(err)), 0);
+	doc = report_analysis_json(a);
+	rec = json_object_get(doc, "recommendation");
+	pl = json_object_get(rec, "plateau");
+	EXPECT_EQ(json_integer_value(json_object_get(rec, "min_order")), 2);
+	EXPECT_EQ(json_integer_value(json_object_get(rec, "plateau_order")), 3);
+	EXPECT_EQ(json_integer_value(json_object_get(pl, "order")), 3);
+	EXPECT_TRUE(json_is_array(json_object_get(pl, "ci")));
+	EXPECT_TRUE(json_is_real(json_object_get(pl, "share")));
+	EXPECT_TRUE(json_is_string(json_object_get(pl, "what_to_set")));
+	json_decref(doc);
+	analyze_free(a);
+	results_free(r);
+}

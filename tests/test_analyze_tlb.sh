@@ -37,7 +37,7 @@ grep -q "^TLB model (source: model)" "$tmp/s.txt" && grep -q "128 MiB   predicte
 # the markdown table's header names each level over both of its columns (it
 # said "| L1D entries | miss miss |": the word "miss" where the level's name goes)
 "$bin" analyze --format markdown --tlb-model skylake "$data/layout_sweep.json" >"$tmp/s.md"
-want='| order | size | L1D entries | L1D miss | L2 entries | L2 miss | walks saved (model) | measured gain |'
+want='| order | size | L1D entries | L1D miss | L2 entries | L2 miss | walks saved (model) | time gain % (model) | measured gain % | time model vs measured |'
 grep -qxF "$want" "$tmp/s.md" || err "markdown header: $(grep '^| order' "$tmp/s.md")"
 
 # a command's trials have no span (0 in the file): the model's section names
@@ -49,9 +49,9 @@ gather=${MTHPSCOPE_SRC}/data/numpy-gather-vm-zen5-6.18/results.json
 grep -qE "span [0-9]+ MiB|(^|[^0-9.])0 MiB" "$tmp/g.txt" "$tmp/g.md" &&
 	err "a command's span in MiB: $(grep -hE "span [0-9]+ MiB|(^|[^0-9.])0 MiB" "$tmp/g.txt" "$tmp/g.md")"
 grep -qxF "  entries needed and predicted miss ratio at span - (a command):" "$tmp/g.txt" &&
-	grep -qxF "    span - (a command) predicted order 2, measured inconclusive" "$tmp/g.txt" &&
+	grep -qxF "    span - (a command) predicted order 9, measured inconclusive" "$tmp/g.txt" &&
 	grep -qxF "Entries needed and predicted miss ratio at span - (a command):" "$tmp/g.md" &&
-	grep -qxF -- "- span - (a command): predicted order 2, measured inconclusive" "$tmp/g.md" ||
+	grep -qxF -- "- span - (a command): predicted order 9, measured inconclusive" "$tmp/g.md" ||
 	err "a command's span: $(grep -h "a command\|knee" -A1 "$tmp/g.txt" "$tmp/g.md")"
 
 # what-ifs from the file alone: Intel merges nothing (order 2 needs as many
@@ -69,12 +69,25 @@ printf 'name = vm-cpuid\nmerge = coalesce\nlevel1.entries = 96\nlevel2.entries =
 "$bin" analyze "$data/layout_knee4.json" | grep -q "likely cause: physical scatter: the order-4 folios" ||
 	err "layout_knee4: no scatter"
 
-# an old file: the same output as ever without options; with one, unavailable + exit 3
+# an old file: the same output as ever without options; with one, the model
+# reads each trial's folio histogram laid out ideally and says so (issue 38:
+# it was unavailable, exit 3); without folio histograms either, unavailable + exit 3
 "$bin" analyze "$data/knee2.json" | grep -q "TLB model" && err "old file: a TLB section appeared"
 "$bin" analyze --format json --tlb-model zen4 "$data/knee2.json" >"$tmp/u.json" 2>"$tmp/u.err"; rc=$?
-[ $rc = 3 ] || err "old file with --tlb-model: exit $rc"
-[ "$(jv "$tmp/u.json" "d['tlb_model']['available']")" = False ] || err "old file: not unavailable"
-grep -q "TLB model unavailable: the trials carry no layout" "$tmp/u.err" || err "old file: $(cat "$tmp/u.err")"
+[ $rc = 0 ] || err "old file with --tlb-model: exit $rc"
+[ "$(jv "$tmp/u.json" "d['tlb_model']['available'], d['tlb_model']['layouts']")" = \
+  "(True, \"assumed from each trial's folio histogram\")" ] || err "old file: $(jv "$tmp/u.json" "d['tlb_model'].get('layouts')")"
+python3 - "$data/knee2.json" "$tmp/nohist.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["trials"]:
+    t.pop("folios", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" analyze --format json --tlb-model zen4 "$tmp/nohist.json" >"$tmp/u.json" 2>"$tmp/u.err"; rc=$?
+[ $rc = 3 ] || err "no layouts, no histograms, with --tlb-model: exit $rc"
+[ "$(jv "$tmp/u.json" "d['tlb_model']['available']")" = False ] || err "nohist: not unavailable"
+grep -q "TLB model unavailable: the trials carry no layout" "$tmp/u.err" || err "nohist: $(cat "$tmp/u.err")"
 
 # bad options: exit 2 with the reason
 "$bin" analyze --tlb-model nosuch "$data/layout_sweep.json" >"$tmp/out" 2>"$tmp/e"; rc=$?
@@ -282,7 +295,7 @@ for t in d["trials"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$bin" analyze --tlb-model skylake "$tmp/big0.json" >"$tmp/big0.txt" || err "big0: exit $?"
-grep -qxF "      0     4K     524288   >99.9%     524288    99.7%     baseline       baseline" "$tmp/big0.txt" ||
+grep -qE "^      0     4K     524288   >99.9%     524288    99.7%    baseline  baseline +baseline +-$" "$tmp/big0.txt" ||
 	err "big0: $(grep '^      0     4K' "$tmp/big0.txt")"
 
 # a level that lists its entry sizes without the base page: the reason says
@@ -313,6 +326,40 @@ grep -q "cpuid" "$tmp/cpuid.txt" && ! grep -q "unavailable" "$tmp/cpuid.txt" || 
 diff <(grep -E '^ +[0-9]+ +[0-9]+[KM] ' "$tmp/cpuid.txt") <(grep -E '^ +[0-9]+ +[0-9]+[KM] ' "$tmp/zen4.txt") >/dev/null ||
 	err "cpuid: its table differs from zen4's"
 [ "$(grep -cE '^ +[0-9]+ +[0-9]+[KM] ' "$tmp/cpuid.txt")" -gt 8 ] || err "cpuid: no table rows"
+
+# issue 38: the model predicts time, order by order. On gains that follow
+# zen4's table (4 PTEs merged: at 64 MiB orders 2-8 each get 0.69 of the PMD
+# gain) every order agrees; on a step at order 3 (8 merged) the orders 3-8
+# disagree, and the fit names the merge size (4 and 8 beat the table's 4)
+"$bin" analyze --format json "$data/layout_time_zen4.json" >"$tmp/tz.json" || err "time_zen4: exit $?"
+[ "$(jv "$tmp/tz.json" "[(s['calibrated'], s['orders_judged'], s['orders_disagree'], s['predicted_knee']) for s in d['tlb_model']['spans']]")" = \
+  "[(True, 7, 0, 2)]" ] || err "time_zen4: $(jv "$tmp/tz.json" "[(s['orders_judged'], s['orders_disagree']) for s in d['tlb_model']['spans']]")"
+[ "$(jv "$tmp/tz.json" "[o['time_agree'] for o in d['tlb_model']['spans'][0]['orders'] if 0 < o['order'] < 9]")" = \
+  "[True, True, True, True, True, True, True]" ] || err "time_zen4 orders"
+"$bin" analyze --format json "$data/layout_time_step3.json" >"$tmp/t3.json" || err "time_step3: exit $?"
+[ "$(jv "$tmp/t3.json" "[(o['order'], o['time_agree'], o['cause']) for o in d['tlb_model']['spans'][0]['orders'] if 0 < o['order'] < 5]")" = \
+  "[(2, True, None), (3, False, 'merge size'), (4, False, 'merge size')]" ] ||
+	err "time_step3 orders: $(jv "$tmp/t3.json" "[(o['order'], o['time_agree'], o['cause']) for o in d['tlb_model']['spans'][0]['orders']]")"
+[ "$(jv "$tmp/t3.json" "d['tlb_model']['spans'][0]['hypotheses']['best']['merge_pages'], d['tlb_model']['spans'][0]['hypotheses']['table']['merge_pages']")" = \
+  "('4 and 8', '4')" ] || err "time_step3 best fit: $(jv "$tmp/t3.json" "d['tlb_model']['spans'][0].get('hypotheses')")"
+"$bin" analyze "$data/layout_time_step3.json" | grep -A1 "orders that disagree, likely cause:" | tr -s ' \n' ' ' |
+	grep -q "merge size differs from the table: the data fit merging 4 and 8 pages" || err "time_step3 text"
+# the predicted gains carry an interval and the label model
+[ "$(jv "$tmp/t3.json" "d['tlb_model']['source'], len(d['tlb_model']['spans'][0]['orders'][1]['predicted_time_gain_ci'])")" = \
+  "('model', 2)" ] || err "time_step3: interval or label"
+
+# analyze --tlb-model all: every table model from the file's own layouts,
+# each row labelled; 2 on Zen (4 merged), 4 on Neoverse (contpte), PMD only on Intel
+"$bin" analyze --format json --tlb-model all "$data/layout_time_zen4.json" >"$tmp/all.json" || err "all: exit $?"
+[ "$(jv "$tmp/all.json" "[(r['source'], r['plateau_order']) for r in d['tlb_fleet']['rows'] if r['model'] in ('measured', 'zen4', 'skylake', 'neoverse-n2')]")" = \
+  "[('measured', 2), ('model', 2), ('model', 'pmd-only'), ('model', 4)]" ] ||
+	err "all: $(jv "$tmp/all.json" "[(r['model'], r['plateau_order']) for r in d['tlb_fleet']['rows']]")"
+[ "$(jv "$tmp/all.json" "[r['entries_needed'].get('2') for r in d['tlb_fleet']['rows'] if r['model'] in ('zen4', 'skylake')]")" = \
+  "[4096, 16384]" ] || err "all: entries"
+"$bin" analyze --tlb-model all "$data/knee2.json" >"$tmp/all.txt" || err "all, no layouts: exit $?"
+grep -q "^Every CPU at once" "$tmp/all.txt" && grep -q "assumed (each trial's folio" "$tmp/all.txt" &&
+	grep -qE "^  measured \(this run\) +2 " "$tmp/all.txt" || err "all text: $(sed -n '/Every CPU/,$p' "$tmp/all.txt" | head -8)"
+"$bin" scan --tlb-model all >/dev/null 2>&1; [ $? = 2 ] || err "scan --tlb-model all: not a usage error"
 
 # info: each figure with its source; a user's geometry is 'user'
 "$bin" info --json --tlb-geometry "$tmp/g.tlb" >"$tmp/i.json" || err "info: exit $?"

@@ -163,6 +163,11 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 			fprintf(f, "  - likely cause: %s\n", s->cause);
 		else if (s->cause[0])
 			wrap(f, "              likely cause:", s->cause);
+		/* orders that disagree where the knees agree: the fit says why */
+		if (!s->cause[0] && s->fit[0] && md)
+			fprintf(f, "  - orders that disagree, likely cause: %s\n", s->fit);
+		else if (!s->cause[0] && s->fit[0])
+			wrap(f, "              orders that disagree, likely cause:", s->fit);
 	}
 }
 

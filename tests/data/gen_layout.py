@@ -45,6 +45,10 @@ def main(d):
     add(os.path.join(d, "sweep_knee2.json"), os.path.join(d, "layout_sweep.json"), "zen4")
     add(os.path.join(d, "knee4.json"), os.path.join(d, "layout_knee4.json"), "neoverse-n1",
         scatter=(4, 256 << 20))
+    # issue 38: the time model against gains that follow zen4's table, and
+    # against a step at order 3 that only 8-page merging makes
+    for name in ("time_zen4", "time_step3"):
+        add(os.path.join(d, name + ".json"), os.path.join(d, "layout_" + name + ".json"), "zen4")
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
