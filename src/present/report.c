@@ -164,6 +164,23 @@ static void doc_tail(json_t *doc, const struct analysis *a)
 		json_object_set_new(doc, "program", program_report_json(a, &pt));
 }
 
+static json_t *recommendation_json(const struct analysis *a)
+{
+	json_t *rec = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s}", "min_order",
+				a->min_order >= 0 ? json_integer(a->min_order) : json_null(),
+				"verdict", analyze_verdict_name(a->verdict), "reason", a->reason,
+				"advice", a->advice, "hardware", a->hardware_note, "khugepaged",
+				a->khugepaged_note);
+
+	if (a->candidate_order >= 0)
+		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
+	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
+	json_object_set_new(rec, "plateau_order", a->plateau.order >= 0 ?
+			    json_integer(a->plateau.order) : json_null());
+	json_object_set_new(rec, "plateau", plateau_json(a));
+	return rec;
+}
+
 json_t *report_analysis_json(const struct analysis *a)
 {
 	const struct results *r = a->res;
@@ -217,16 +234,7 @@ json_t *report_analysis_json(const struct analysis *a)
 							 m->unit, "per_access", m->per_access,
 							 "sparse", m->sparse, "orders", per));
 	}
-	rec = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s}", "min_order",
-			a->min_order >= 0 ? json_integer(a->min_order) : json_null(), "verdict",
-			analyze_verdict_name(a->verdict), "reason", a->reason, "advice", a->advice,
-			"hardware", a->hardware_note, "khugepaged", a->khugepaged_note);
-	if (a->candidate_order >= 0)
-		json_object_set_new(rec, "candidate_order", json_integer(a->candidate_order));
-	json_object_set_new(rec, "span_summary", json_string(a->span_summary));
-	json_object_set_new(rec, "plateau_order", a->plateau.order >= 0 ?
-			    json_integer(a->plateau.order) : json_null());
-	json_object_set_new(rec, "plateau", plateau_json(a));
+	rec = recommendation_json(a);
 	doc = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:s, s:b, s:b, s:i}, s:s, s:I, s:s, s:s, "
 			"s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", ANALYSIS_SCHEMA, "tool", results_tool_json(),
