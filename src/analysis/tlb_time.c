@@ -234,7 +234,8 @@ static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int s
 {
 	struct tlb_predict_span *s = &p->spans[si];
 	double *tmp = malloc((a->res->nr_trials + 1) * sizeof(*tmp));
-	int r, i;
+	struct tlb_hypothesis best;
+	int r, i, tr = -1;
 
 	s->fit[0] = '\0';
 	s->table_fit = (struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
@@ -242,7 +243,7 @@ static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int s
 	if (!tmp)
 		return;
 	hyp_fit(a, p, si, &s->table_fit, tmp);
-	s->best_fit = s->table_fit;
+	best = s->table_fit;
 	for (r = 0; r < TLB_NR_RULES; r++) {
 		s->rule_fit[r] = (struct tlb_hypothesis){ rules[r], 1.0, NAN, 0 };
 		for (i = SCALE_LO; i <= SCALE_HI; i++) {
@@ -252,11 +253,20 @@ static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int s
 			if (better(&h, &s->rule_fit[r]))
 				s->rule_fit[r] = h;
 		}
-		if (better(&s->rule_fit[r], &s->best_fit) &&
-		    s->rule_fit[r].chi2 < s->table_fit.chi2 - CHI2_MARGIN)
-			s->best_fit = s->rule_fit[r];
+		if (better(&s->rule_fit[r], &best))
+			best = s->rule_fit[r];
+		if (rules[r] == s->table_fit.mask)
+			tr = r;
 	}
 	free(tmp);
+	/* the table stands unless the data reject it: its rule at its own
+	 * capacity, else at another capacity, else another rule */
+	if (s->table_fit.chi2 <= best.chi2 + CHI2_MARGIN)
+		s->best_fit = s->table_fit;
+	else if (tr >= 0 && s->rule_fit[tr].chi2 <= best.chi2 + CHI2_MARGIN)
+		s->best_fit = s->rule_fit[tr];
+	else
+		s->best_fit = best;
 	if (isfinite(s->table_fit.chi2) && (s->best_fit.mask != s->table_fit.mask ||
 					    s->best_fit.scale != s->table_fit.scale))
 		fit_words(a, p, s);
@@ -295,7 +305,9 @@ static void predict(const struct analysis *a, struct tlb_prediction *p, int si, 
 	const struct analyze_change *G = &a->spans[si].gains[a->pmd_order];
 	int last = p->g->nr_levels - 1, k;
 
-	s->calibrated = m0 > 0 && m0 - mp > 0 && isfinite(G->value);
+	/* a PMD order that gains nothing (a VM's host backing can make it
+	 * lose) calibrates no walk cost: unknown, not "no order gains" */
+	s->calibrated = m0 > 0 && m0 - mp > 0 && isfinite(G->value) && G->value > 0;
 	if (s->calibrated)
 		s->walk_cost = G->value * a->spans[si].by_order[0].median / (m0 - mp);
 	for (k = 1; k <= a->pmd_order && k < ANALYZE_NR_ORDERS; k++) {
@@ -327,6 +339,10 @@ void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
 	s->calibrated = false;
 	s->walk_cost = NAN;
 	s->nr_judged = s->nr_order_disagree = 0;
+	s->fit[0] = '\0';
+	s->table_fit = s->best_fit = (struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
+	for (k = 0; k < TLB_NR_RULES; k++)
+		s->rule_fit[k] = (struct tlb_hypothesis){ rules[k], 1.0, NAN, 0 };
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 		struct tlb_predict_cell *c = &s->by_order[k];
 

@@ -153,7 +153,12 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 		span_words(a, s->span, sp, sizeof(sp));
 		knee_words(s, w, sizeof(w));
 		fprintf(f, md ? "- %s: %s\n" : "    %-9s %s\n", sp, w);
-		if (s->nr_judged)
+		if (s->nr_judged && !s->calibrated)
+			fprintf(f, md ? "  - time model: %d of %d orders below PMD within the "
+				"measured CI (no walks to save: order 0 fits)\n" : "              time "
+				"model: %d of %d orders below PMD within the measured CI (order 0 fits)\n",
+				s->nr_judged - s->nr_order_disagree, s->nr_judged);
+		else if (s->nr_judged)
 			fprintf(f, md ? "  - time model: %d of %d orders below PMD within the "
 				"measured CI (a walk costs %.3g in %s, calibrated at order 0 and PMD)\n" :
 				"              time model: %d of %d orders below PMD within the "
