@@ -97,6 +97,10 @@ struct compare_input {
 	 * or more, the gain rows estimate the run-to-run variance from the
 	 * spread of the runs' gains instead of assuming gain_run_sd. */
 	size_t nr_runs;
+	/* analyze's recommendation of the side's first run (compare --format
+	 * lkml: the cover letter's "which order"); has_rec false: not given */
+	bool has_rec;
+	int min_order, plateau_order; /* -1: none */
 	void *owned;
 };
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "collapse_doc.h"
 #include "commands.h"
@@ -530,6 +531,26 @@ static int load_inputs(struct sides *sd, struct results **res, struct compare_in
 	return 0;
 }
 
+/* analyze's min_order and plateau_order of each side's first run, for the
+ * lkml table's "Order" row; a file analyze refuses has none. */
+static void recommend_inputs(const struct sides *sd, struct results **res,
+			     struct compare_input *inputs)
+{
+	char msg[256];
+	int k;
+
+	for (k = 0; k < sd->nsides; k++) {
+		struct analysis *a;
+
+		if (analyze_run(res[sd->first[k]], NULL, &a, msg, sizeof(msg)))
+			continue;
+		inputs[k].has_rec = true;
+		inputs[k].min_order = a->min_order;
+		inputs[k].plateau_order = a->plateau.order;
+		analyze_free(a);
+	}
+}
+
 /* Where a gain row of a side of one run is flagged: how to tell it from
  * the run-to-run part, which that side only assumes. */
 static void note_runs(const struct compare_report *r, double gain_run_sd)
@@ -621,6 +642,8 @@ static int compare_results(struct sides *sd, const struct compare_cmd_opts *o)
 	}
 	if (load_inputs(sd, res, inputs))
 		goto out;
+	if (o->format == COMPARE_FMT_LKML)
+		recommend_inputs(sd, res, inputs);
 	err = build_report(inputs, sd->nsides, o, &report);
 	for (k = 0; k < report.nr_warnings; k++)
 		ms_warn("%s", report.warnings[k]);

@@ -1266,6 +1266,33 @@ static void lkml_gains(const struct compare_report *r, FILE *f, int lw, int vw)
 	}
 }
 
+/* analyze's two orders per side: "min_order/plateau_order" (where given). */
+static void lkml_orders(const struct compare_report *r, FILE *f, int lw, int cw)
+{
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < r->nr_inputs && !r->inputs[i].has_rec; i++)
+		;
+	if (i == r->nr_inputs)
+		return;
+	fprintf(f, "%-6s %-*s", "Order", lw, "min/plateau");
+	for (i = 0; i < r->nr_inputs; i++) {
+		const struct compare_input *in = &r->inputs[i];
+
+		if (!in->has_rec)
+			snprintf(buf, sizeof(buf), "n/a");
+		else if (in->min_order < 0)
+			snprintf(buf, sizeof(buf), "none");
+		else if (in->plateau_order < 0)
+			snprintf(buf, sizeof(buf), "%d/none", in->min_order);
+		else
+			snprintf(buf, sizeof(buf), "%d/%d", in->min_order, in->plateau_order);
+		fprintf(f, "  %*s", cw, buf);
+	}
+	fputc('\n', f);
+}
+
 static void write_lkml(const struct compare_report *r, FILE *f)
 {
 	int lw = 0, vw = 6, cw;
@@ -1310,6 +1337,7 @@ static void write_lkml(const struct compare_report *r, FILE *f)
 	vw = cw - 11;
 	lkml_header(r, f, lw, cw);
 	lkml_gains(r, f, lw, vw);
+	lkml_orders(r, f, lw, cw);
 	for (k = 0; k < nkeys; k++) {
 		lkml_label(r, keys[k], buf, sizeof(buf));
 		fprintf(f, "%-6s %-*s", "Median", lw, buf);
