@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "stats.h"
 #include "tlb_predict.h"
 
 /* The merge rules tried, as sets of merge sizes (bit j: 2^j pages). */
@@ -145,9 +146,10 @@ static double hyp_miss(const struct analysis *a, const struct tlb_prediction *p,
  * degenerate interval from weighing without bound). */
 static double se_of(const struct analysis *a, const struct analyze_change *m)
 {
-	double z = 2.0 * 1.959964 * (a->level > 0.9 ? 1.0 : a->level / 0.95);
+	/* the interval is about 2 z standard errors wide (z of the analysis' level) */
+	double z = 2.0 * stats_t_quantile(a->level, 1e9);
 
-	return fmax((m->hi - m->lo) / z, 0.002);
+	return fmax((m->hi - m->lo) / (isfinite(z) && z > 0 ? z : 3.92), 0.002);
 }
 
 /* One hypothesis' chi2 at span si. */
