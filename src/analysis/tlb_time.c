@@ -67,16 +67,10 @@ void tlb_time_rule_words(unsigned mask, char *buf, size_t size)
 	}
 }
 
-/* The table's rule as a set of sizes (one size per geometry today). */
+/* The table's rule as a set of sizes (tlb_model.h: bit k for 2^k pages). */
 static unsigned table_mask(const struct tlb_geometry *g)
 {
-	unsigned m = g->merge_pages, j = 0;
-
-	if (g->merge == TLB_MERGE_NONE || m < 2)
-		return 0;
-	while ((1u << (j + 1)) <= m)
-		j++;
-	return 1u << j;
+	return g->merge == TLB_MERGE_NONE ? 0 : tlb_merge_set(g);
 }
 
 /* The last level's miss ratio of layout h under merge sizes 'mask' and a
