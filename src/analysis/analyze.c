@@ -1280,8 +1280,10 @@ static void hardware_note(struct analysis *a, int knee)
 		       (unsigned long long)r->page_size >> 10, co);
 		knee_clause(n, size, co, knee);
 	} else if (vendor_is(r, "AuthenticAMD", "AMD")) {
-		append(n, size, "AMD Zen cores coalesce 4 contiguous, aligned 4K PTEs (order 2) "
-		       "into one TLB entry, so the hardware predicts a knee at order 2");
+		append(n, size, "AMD Zen cores coalesce aligned, contiguous runs of 4 or 8 4K "
+		       "PTEs (orders 2 and 3; 8 per Solomon, Rice 2024, and the Zen 4 data "
+		       "of data/vm-amd-epyc-6.18) into one TLB entry, so the hardware predicts "
+		       "a knee at order 2 and the gain to stop growing at order 3");
 		knee_clause(n, size, 2, knee);
 	} else if (vendor_is(r, "GenuineIntel", "Intel")) {
 		append(n, size, "Intel cores are not documented to coalesce 4K PTEs in the data "
