@@ -407,20 +407,13 @@ out:
 	return rc;
 }
 
+static int read_presence(json_t *doc, void *d, char *err, size_t errsize)
+{
+	return presence_doc_read(doc, d, err, errsize);
+}
+
 int presence_doc_load(const char *path, struct presence_doc *d, char *err, size_t errsize)
 {
-	char why[512];
-	json_t *doc;
-	int rc;
-
 	memset(d, 0, sizeof(*d));
-	if ((rc = results_read_json(path, &doc, err, errsize)))
-		return rc;
-	rc = presence_doc_read(doc, d, why, sizeof(why));
-	json_decref(doc);
-	if (rc == -ENOMEM)
-		snprintf(err, errsize, "%s", why);
-	else if (rc)
-		snprintf(err, errsize, "%s: %s", path, why);
-	return rc;
+	return results_load_doc(path, read_presence, d, err, errsize);
 }

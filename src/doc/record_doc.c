@@ -684,24 +684,15 @@ int record_doc_read(json_t *doc, struct record_doc *d, char *err, size_t errsize
 	return rc;
 }
 
+static int read_record(json_t *doc, void *d, char *err, size_t errsize)
+{
+	return record_doc_read(doc, d, err, errsize);
+}
+
 int record_doc_load(const char *path, struct record_doc *d, char *err, size_t errsize)
 {
-	char why[512];
-	json_t *doc;
-	int rc;
-
 	memset(d, 0, sizeof(*d));
-	if ((rc = results_read_json(path, &doc, err, errsize)))
-		return rc;
-	rc = record_doc_read(doc, d, why, sizeof(why));
-	json_decref(doc);
-	/* a field's path or the schema, as a JSON error's place, after the
-	 * file's name */
-	if (rc == -ENOMEM)
-		snprintf(err, errsize, "%s", why);
-	else if (rc)
-		snprintf(err, errsize, "%s: %s", path, why);
-	return rc;
+	return results_load_doc(path, read_record, d, err, errsize);
 }
 
 void record_doc_free(struct record_doc *d)

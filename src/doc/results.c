@@ -1371,6 +1371,26 @@ int results_read_json(const char *path, json_t **doc, char *err, size_t errsize)
 	return rc;
 }
 
+int results_load_doc(const char *path, results_doc_reader read, void *d, char *err,
+		     size_t errsize)
+{
+	char why[512];
+	json_t *doc;
+	int rc;
+
+	if ((rc = results_read_json(path, &doc, err, errsize)))
+		return rc;
+	rc = read(doc, d, why, sizeof(why));
+	json_decref(doc);
+	/* a field's path or the schema, as a JSON error's place, after the
+	 * file's name */
+	if (rc == -ENOMEM)
+		snprintf(err, errsize, "%s", why);
+	else if (rc)
+		snprintf(err, errsize, "%s: %s", path, why);
+	return rc;
+}
+
 int results_load(const char *path, struct results **out, char *err, size_t errsize)
 {
 	size_t len;

@@ -360,6 +360,13 @@ int results_read_file(const char *path, char **buf, size_t *len, char *err, size
  * parsed as rd_parse does: 0 with *doc, or -errno with err saying why,
  * after the file's name. */
 int results_read_json(const char *path, json_t **doc, char *err, size_t errsize);
+/* A document's reader: 0 or -errno with err saying why (a field's path). */
+typedef int (*results_doc_reader)(json_t *doc, void *d, char *err, size_t errsize);
+/* path read with results_read_json and its document handed to read, into
+ * d: a reader's failure after the file's name ("PATH: $.x: missing"), out
+ * of memory alone (the record and presence documents' loaders). */
+int results_load_doc(const char *path, results_doc_reader read, void *d, char *err,
+		     size_t errsize);
 void results_free(struct results *r);
 /* Any trial of r carries "placement" (files from issue 39 on). */
 bool results_has_placements(const struct results *r);
