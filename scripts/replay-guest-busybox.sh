@@ -1,19 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# runs inside the 7.3.4 guest (scripts/guest-run.sh --shell): two busybox
+# runs inside the 7.3.4 guest (scripts/guest-run.sh --shell) after
+# scripts/replay-guest-knobs.sh (T and knobs): two busybox
 # programs hold a heap; their presence maps before (P0) and after (P1)
 # khugepaged runs with orders 2-9 enabled at max_ptes_none N
-T=/sys/kernel/mm/transparent_hugepage
-knobs() { # mthp-word scan-sleep
-	for d in $T/hugepages-*kB; do
-		case $d in *-2048kB) echo inherit >$d/enabled ;; *) [ -e $d/enabled ] && echo "$1" >$d/enabled ;; esac
-	done
-	echo "$2" >$T/khugepaged/scan_sleep_millisecs
-}
-echo always >$T/enabled
-echo 65536 >$T/khugepaged/pages_to_scan
-knobs never 600000
-sleep 1
-
 awk 'BEGIN { for (i = 0; i < 60000; i++) print (i * 7919) % 100003, "line", i, "padding padding padding" }' >/tmp/in.txt
 for mpn in 0 255 511; do
 	mkfifo /tmp/f.$mpn

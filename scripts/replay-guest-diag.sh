@@ -1,16 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# data/replay-vm-intel-6.18 (see its PROVENANCE): the diagnosis run in the 7.3.4 guest
-T=/sys/kernel/mm/transparent_hugepage
-knobs() {
-	for d in $T/hugepages-*kB; do
-		case $d in *-2048kB) echo inherit >$d/enabled ;; *) [ -e $d/enabled ] && echo "$1" >$d/enabled ;; esac
-	done
-	echo "$2" >$T/khugepaged/scan_sleep_millisecs
-}
-echo always >$T/enabled
-echo 65536 >$T/khugepaged/pages_to_scan
-knobs never 600000
-sleep 1
+# data/replay-vm-intel-6.18 (see its PROVENANCE): the diagnosis run in the 7.3.4 guest,
+# after scripts/replay-guest-knobs.sh (T and knobs)
 awk 'BEGIN { for (i = 0; i < 60000; i++) print (i * 7919) % 100003, "line", i, "padding padding padding" }' >/tmp/in.txt
 mkfifo /tmp/f
 sort /tmp/f >/dev/null &
