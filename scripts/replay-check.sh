@@ -9,17 +9,11 @@
 #
 #   scripts/replay-check.sh [-b BIN] [-p PASSES] DATADIR > check.tsv
 set -eu
-bin=${MTHPSCOPE_BIN:-build/mthpscope}
-passes=4
-while getopts b:p: opt; do
-	case $opt in
-	b) bin=$OPTARG ;;
-	p) passes=$OPTARG ;;
-	*) echo "usage: $0 [-b BIN] [-p PASSES] DATADIR" >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-b BIN] [-p PASSES] DATADIR" >&2; exit 2; }
+# shellcheck source=scripts/replay-lib.sh
+. "$(dirname "$0")/replay-lib.sh"
+replay_args '[-b BIN] [-p PASSES] DATADIR' b:p: "$@"
+shift "$replay_shift"
+[ $# -eq 1 ] || replay_usage
 dir=$1
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 3; }
 [ -f "$dir/cells.tsv" ] || { echo "$0: no $dir/cells.tsv" >&2; exit 2; }

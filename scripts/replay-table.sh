@@ -10,18 +10,11 @@
 #
 #   scripts/replay-table.sh [-b BIN] [-p PASSES] [-g DIR] PRESENCE.json > table.tsv
 set -eu
-bin=${MTHPSCOPE_BIN:-build/mthpscope}
-passes=4 plot=
-while getopts b:p:g: opt; do
-	case $opt in
-	b) bin=$OPTARG ;;
-	p) passes=$OPTARG ;;
-	g) plot=$OPTARG ;;
-	*) echo "usage: $0 [-b BIN] [-p PASSES] [-g DIR] PRESENCE.json" >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-b BIN] [-p PASSES] [-g DIR] PRESENCE.json" >&2; exit 2; }
+# shellcheck source=scripts/replay-lib.sh
+. "$(dirname "$0")/replay-lib.sh"
+replay_args '[-b BIN] [-p PASSES] [-g DIR] PRESENCE.json' b:p:g: "$@"
+shift "$replay_shift"
+[ $# -eq 1 ] || replay_usage
 map=$1
 models=zen4,zen5,golden-cove,neoverse-n2
 policies="merged pache-v1 jain merged-defer pache-v1-defer jain-defer"
