@@ -71,7 +71,9 @@ __attribute__((format(printf, 2, 3))) static int perr(struct geom_parse *p, cons
 	return -EINVAL;
 }
 
-static char *trim_item(char *s)
+/* s without its leading and trailing white space (cut in place): a line,
+ * a key, a value, an item of a list */
+static char *trim(char *s)
 {
 	char *e;
 
@@ -146,7 +148,7 @@ static int parse_merge_pages(struct geom_parse *p, const char *v, struct tlb_geo
 			return perr(p, "'merge_pages' wants numbers such as 4 or 4,8, not '%s'", v);
 		memcpy(item, s, len);
 		item[len] = '\0';
-		if ((err = parse_uint(p, "merge_pages", trim_item(item), 1, 512, &n)))
+		if ((err = parse_uint(p, "merge_pages", trim(item), 1, 512, &n)))
 			return err;
 		if (n & (n - 1))
 			p->merge_pages_odd = true;
@@ -255,18 +257,6 @@ static int parse_kv(struct geom_parse *p, const char *key, const char *v)
 		return perr(p, "'%s' given twice", key);
 	p->seen[k] = true;
 	return set_global(p, k, v);
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
 }
 
 static int parse_line(struct geom_parse *p, char *line)
