@@ -3,8 +3,10 @@
 #include "commands.h"
 #include "mthpscope.h"
 #include "atomic.h"
+#include "bench.h"
 #include "folio_types.h"
 #include "compare.h"
+#include "progress.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -49,6 +51,15 @@ void ms_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("note: ", fmt, ap);
 	va_end(ap);
+}
+
+void ms_bench_message(const struct bench_event *ev, struct progress *pg)
+{
+	progress_clear(pg);
+	if (ev->kind == BENCH_EV_WARN)
+		ms_warn("%s", ev->what);
+	else
+		ms_note("%s", ev->what);
 }
 
 int ms_exit_for_errno(int err)

@@ -85,12 +85,8 @@ static void on_event(const struct bench_event *ev, void *ctx)
 
 	switch (ev->kind) {
 	case BENCH_EV_WARN:
-		progress_clear(&c->pg);
-		ms_warn("%s", ev->what);
-		return;
 	case BENCH_EV_NOTE:
-		progress_clear(&c->pg);
-		ms_note("%s", ev->what);
+		ms_bench_message(ev, &c->pg);
 		return;
 	case BENCH_EV_CALIBRATE:
 		progress_show(&c->pg, -1, "calibrating span %llu MiB", ev->span >> 20);

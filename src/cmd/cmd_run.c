@@ -355,12 +355,8 @@ static void on_event(const struct bench_event *ev, void *ctx)
 
 	switch (ev->kind) {
 	case BENCH_EV_WARN:
-		progress_clear(&r->pg);
-		ms_warn("%s", ev->what);
-		return;
 	case BENCH_EV_NOTE:
-		progress_clear(&r->pg);
-		ms_note("%s", ev->what);
+		ms_bench_message(ev, &r->pg);
 		return;
 	case BENCH_EV_CALIBRATE:
 		progress_show(&r->pg, -1, "calibrating %s, span %llu MiB", ev->what, ev->span >> 20);

@@ -28,6 +28,12 @@ void ms_err(const char *fmt, ...) MS_PRINTF(1, 2);  /* "mthpscope: ..." to stder
 void ms_warn(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: warning: ..." */
 void ms_note(const char *fmt, ...) MS_PRINTF(1, 2); /* "mthpscope: note: ..." */
 
+struct bench_event;
+struct progress;
+/* A bench engine's BENCH_EV_WARN or BENCH_EV_NOTE (run, probe): the
+ * progress line pg erased, then the message as a warning or a note. */
+void ms_bench_message(const struct bench_event *ev, struct progress *pg);
+
 /* Map a negative errno from a module to an exit status: 3 for what the
  * environment lacks (permission, a missing kernel feature, a busy lock), else 1.
  * Usage errors (2) come from the option parsers only. */
