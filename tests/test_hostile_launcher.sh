@@ -170,7 +170,7 @@ mkdir -p "$tmp/bin" && printf '#!/bin/sh\necho "During startup program exited wi
 "$BIN" run --orders 0 --reps 1 -- "$tmp/bin/gdb" >/dev/null 2>"$tmp/g.err"
 has "$tmp/g.err" "a process has one tracer" "gdb" && ok "a debugger under run: the one-tracer rule explained"
 "$BIN" run --orders 0 --reps 1 -- sh -c $'exit 0\n\e[31mred' >"$tmp/e.out" 2>/dev/null
-if head -1 "$tmp/e.out" | grep -qF 'sh -c exit 0\n\e[31mred' && ! grep -q $'\e' "$tmp/e.out"; then
+if head -1 "$tmp/e.out" | grep -qF 'sh -c exit 0\n\x1b[31mred' && ! grep -q $'\e' "$tmp/e.out"; then
 	ok "a newline and an escape code in an argument are escaped in the table header"
 else
 	bad "argument escapes:"; head -2 "$tmp/e.out" | cat -A
