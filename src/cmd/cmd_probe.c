@@ -159,10 +159,8 @@ static int probe_begin(struct probe_cmd *c)
 		       "available", need >> 20, avail >> 20);
 		return MS_EXIT_ENV;
 	}
-	if ((err = topo_pin_cpu(cpu))) {
-		ms_err("probe: cannot pin to CPU %d: %s", cpu, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if ((err = topo_pin_cpu(cpu)))
+		return cli_pin_failed("probe", cpu, err);
 	bench_init(&c->b, &c->s, c->seed, on_event, c);
 	bench_open_counters(&c->b, BENCH_BACKEND_TIMING, cpu, why, sizeof(why));
 	if ((err = thp_journal_begin_read(&c->s))) {
