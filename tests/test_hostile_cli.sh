@@ -119,6 +119,11 @@ grep -q "was kept" "$tmp/err" || err "restore does not say the journal was kept"
 [ -e "$run/mthpscope.journal.tmp.$deadpid" ] && err "restore left a dead writer's temporary"
 [ "$(cat "$root/enabled")" = never ] || err "restore did not write the knob it could"
 grep -q "enabled: madvise -> never" "$tmp/out" || err "restore does not list what it changed"
+# restore FILE: '' names nothing (exit 2), a directory not there is said
+# (exit 3); both were "removed 0 temporary files", exit 0
+expect "restore ''" 2 "invalid FILE ''" env MTHPSCOPE_RUNDIR="$run" "$bin" restore ""
+expect "restore FILE, no directory" 3 "$tmp/nodir/x: cannot read its directory: No such file" \
+	env MTHPSCOPE_RUNDIR="$run" "$bin" restore "$tmp/nodir/x"
 
 # 7. a non-root command beside a live writer's journal: no "died" warning
 if command -v setpriv >/dev/null; then
