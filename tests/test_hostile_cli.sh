@@ -97,6 +97,12 @@ grep -q '"schema": "mthpscope.compare/1"' "$tmp/out" || err "compare A --format 
 
 # 6. --span 0 is a usage error, not "not given"
 expect "run --span 0" 2 "invalid --span" "$bin" run --span 0
+# a kernel thread has no memory map: said so, not "no such process"
+if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+	expect "scan --presence of a kernel thread" 1 "pid 2: no memory map (a kernel thread" \
+		"$bin" scan --pid 2 --presence "$tmp/kthread.json"
+	[ -e "$tmp/kthread.json" ] && err "scan --presence of a kernel thread wrote a map"
+fi
 expect "analyze --span 0" 2 "invalid --span" "$bin" analyze --span 0 "$data/flat.json"
 expect "plot --span 0" 2 "invalid --span" "$bin" plot --span 0 -o "$tmp/p0" "$data/flat.json"
 
