@@ -300,6 +300,16 @@ if command -v flock >/dev/null; then
 		kill -KILL "$waiter"
 	fi
 	wait "$waiter" 2>/dev/null
+	# under nohup (SIGHUP ignored since the start) a hangup is ignored, as
+	# nohup asks: it ended the wait (and a run, once the lock was taken)
+	(trap '' HUP; exec env MTHPSCOPE_THP_ROOT="$root" MTHPSCOPE_RUNDIR="$run2" \
+		MTHPSCOPE_LOCK_WAIT=25 "$bin" restore) >/dev/null 2>"$tmp/err" & waiter=$!
+	sleep 1
+	kill -HUP "$waiter"
+	sleep 1
+	kill -0 "$waiter" 2>/dev/null || err "nohup'd: SIGHUP ended the wait for the lock"
+	kill -TERM "$waiter" 2>/dev/null
+	wait "$waiter" 2>/dev/null
 	expect "restore, lock held after a wait" 3 "still after waiting 1 s for it" \
 		env MTHPSCOPE_THP_ROOT="$root" MTHPSCOPE_RUNDIR="$run2" MTHPSCOPE_LOCK_WAIT=1 "$bin" restore
 	expect "restore, lock held, no wait" 3 "set MTHPSCOPE_LOCK_WAIT=SECONDS to wait" \
