@@ -113,6 +113,12 @@ EOT
 	expect "compare, placement PFNs not in order" 1 "pfn_min 1000000000000000, pfn_median 5, pfn_max 1 are not in order" \
 		"$bin" compare "$data/results-head-micro.json" "$tmp/pl.json"
 fi
+# analyze --format lkml of access patterns' results: the text report, said
+expect "analyze --format lkml of a micro run" 0 "format lkml is the table of a command's trials" \
+	"$bin" analyze --format lkml "$data/flat.json"
+grep -q "^Workload:" "$tmp/out" && err "analyze --format lkml of a micro run: a program table"
+expect "analyze --format lkml of a command" 0 "" "$bin" analyze --format lkml "$data/command_flat.json"
+grep -q "format lkml is the table" "$tmp/err" && err "analyze --format lkml of a command: the note"
 # a kernel thread has no memory map: said so, not "no such process"
 if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
 	expect "scan --presence of a kernel thread" 1 "pid 2: no memory map (a kernel thread" \
