@@ -40,6 +40,15 @@ done
 check info-help 0 "$bin" info --help
 check restore-help 0 "$bin" restore --help
 check restore-bad-wait 2 "$bin" restore --wait x
+# hostile pass: a --cpu this host lacks is the user's error (exit 2, how many
+# are online), not "cannot pin to CPU 4095: Invalid argument" (exit 3). A run
+# directory that does not exist stops them at the journal should they pin.
+if [ "$(id -u)" = 0 ] && [ "$(nproc)" -lt 4095 ]; then
+	for c in probe run; do
+		check "$c-cpu-absent" 2 env MTHPSCOPE_RUNDIR="$tmp/none" "$bin" $c --quick --cpu 4095
+		expect_in "$c-cpu-absent-msg" "$tmp/cli.err" "invalid --cpu value '4095': no such CPU"
+	done
+fi
 
 # info on this machine, as JSON, checked by a second parser.
 check info-json 0 "$bin" info --json

@@ -65,4 +65,15 @@ esac
 "$BIN" info --tlb-geometry "$tmp/geo.tlb" >"$tmp/info.txt" 2>&1 ||
 	{ echo "FAIL: info does not read the probe's geometry"; cat "$tmp/info.txt"; fail=1; }
 grep -q "measured here by mthpscope probe" "$tmp/geo.tlb" || { echo "FAIL: no cite"; fail=1; }
+# hostile pass: -o on a full device (mknod'd here, as /dev/full) fails after
+# the measuring: exit 1 and the report still shown (it printed nothing)
+if mknod "$tmp/full" c 1 7 2>/dev/null; then
+	"$BIN" probe --quick -o "$tmp/full" >"$tmp/f.txt" 2>"$tmp/f.err"
+	rc=$?
+	check_knobs "probe -o full"
+	[ "$rc" = 1 ] && grep -q "cannot write $tmp/full: No space left on device" "$tmp/f.err" ||
+		{ echo "FAIL: probe -o full: exit $rc, $(cat "$tmp/f.err")"; fail=1; }
+	grep -q "^hypotheses" "$tmp/f.txt" && ! grep -q "^geometry: written" "$tmp/f.txt" ||
+		{ echo "FAIL: probe -o full: no report, or one that says it wrote"; fail=1; }
+fi
 exit "$fail"

@@ -63,8 +63,15 @@ static void install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigfillset(&sa.sa_mask); /* no second signal inside the restore */
-	for (i = 0; i < sizeof(exit_signals) / sizeof(exit_signals[0]); i++)
+	for (i = 0; i < sizeof(exit_signals) / sizeof(exit_signals[0]); i++) {
+		struct sigaction old;
+
+		/* nohup's SIGHUP stays ignored: a hangup did end a nohup'd run */
+		if (exit_signals[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(exit_signals[i], &sa, NULL);
+	}
 	sa.sa_flags = SA_RESETHAND;
 	for (i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
 		sigaction(fatal_signals[i], &sa, NULL);

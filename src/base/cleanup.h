@@ -3,7 +3,8 @@
  * Exit paths: one owner for the signal handlers. On normal exit, on SIGINT,
  * SIGTERM, SIGHUP and on fatal signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
  * SIGILL) it runs the registered hooks (async-signal-safe ones only) in
- * reverse order of registration, then re-raises the signal.
+ * reverse order of registration, then re-raises the signal. A SIGHUP
+ * ignored at the start (nohup) stays ignored.
  *
  * Hooks run only in the process that registered them: a forked child that
  * exits does not restore the parent's knobs or remove its files.

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 MS_PRINTF(2, 0) static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
@@ -561,6 +562,17 @@ void cli_catch_stops(bool on)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+}
+
+int cli_pin_failed(const char *cmd, int cpu, int err)
+{
+	if (err == -EINVAL) { /* hwloc's answer for a CPU outside the set */
+		ms_err("%s: invalid --cpu value '%d': no such CPU, or not one this process may "
+		       "run on (%ld online)", cmd, cpu, sysconf(_SC_NPROCESSORS_ONLN));
+		return MS_EXIT_USAGE;
+	}
+	ms_err("%s: cannot pin to CPU %d: %s", cmd, cpu, strerror(-err));
+	return MS_EXIT_ENV;
 }
 
 double cli_now_s(void)

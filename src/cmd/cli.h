@@ -171,6 +171,10 @@ void cli_end_of_stop(void);
 /* CLOCK_MONOTONIC in seconds; and a sleep until such a time or a stop
  * (cli_stops), whichever comes first (scan --interval, collapse --hold). */
 double cli_now_s(void);
+
+/* topo_pin_cpu()'s failure as the user's --cpu: no such CPU (or not in this
+ * process's CPU set) is a usage error; prints; an exit status. */
+int cli_pin_failed(const char *cmd, int cpu, int err);
 void cli_sleep_until(double t);
 
 /* Value parsers for callbacks: return 0 or -1 after printing "invalid

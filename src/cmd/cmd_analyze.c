@@ -83,6 +83,16 @@ static int analyze_fleet(const struct analysis *a, const struct analyze_cmd_opts
 /* The analysis, with the TLB model where the trials carry layouts or a
  * model was asked for (a file without layouts and no option prints what it
  * always printed). Exit 3 when a model was asked for and cannot be had. */
+static bool has_command(const struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->res->nr_trials; i++)
+		if (a->res->trials[i].workload == RESULTS_WL_COMMAND)
+			return true;
+	return false;
+}
+
 static int analyze_print(const struct analysis *a, const struct analyze_cmd_opts *o,
 			 const char *file)
 {
@@ -91,6 +101,10 @@ static int analyze_print(const struct analysis *a, const struct analyze_cmd_opts
 	bool asked = tlb_opt_given(&o->tlb);
 	struct tlb_host host = { 0 };
 
+	/* the text report came without a word: "where is my lkml table?" */
+	if (o->format == REPORT_LKML && !has_command(a))
+		ms_note("analyze: %s: --format lkml is the table of a command's trials (run -- "
+			"CMD); this file's are access patterns: the text report follows", file);
 	if (o->tlb.all)
 		return analyze_fleet(a, o);
 	if (!asked && !tlb_predict_has_layouts(a))

@@ -155,10 +155,8 @@ static int probe_begin(struct probe_cmd *c)
 		       "available", need >> 20, avail >> 20);
 		return MS_EXIT_ENV;
 	}
-	if ((err = topo_pin_cpu(cpu))) {
-		ms_err("probe: cannot pin to CPU %d: %s", cpu, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if ((err = topo_pin_cpu(cpu)))
+		return cli_pin_failed("probe", cpu, err);
 	bench_init(&c->b, &c->s, c->seed, on_event, c);
 	bench_open_counters(&c->b, BENCH_BACKEND_TIMING, cpu, why, sizeof(why));
 	if ((err = thp_journal_begin_read(&c->s))) {
@@ -228,24 +226,25 @@ static int probe_finish(struct probe_cmd *c, double elapsed)
 				  .elapsed_s = elapsed, .verified = c->plan.verified,
 				  .low_coverage = c->plan.low_coverage };
 	json_t *doc;
-	int err;
+	int err = 0;
 
 	geometry_words(c);
-	if (c->output && (err = atomic_write(c->output, emit_geometry, c))) {
-		ms_err("probe: cannot write %s: %s", c->output, strerror(-err));
-		return MS_EXIT_FAIL;
-	}
-	r.output = c->output;
+	/* a failed -o (a full disk, /dev/full) loses the file, not the report:
+	 * the minutes measured are still shown, then exit 1 */
+	if (c->output && (err = atomic_write(c->output, emit_geometry, c)))
+		ms_err("probe: cannot write %s: %s (the report follows; the geometry was not "
+		       "written)", c->output, strerror(-err));
+	r.output = err ? NULL : c->output;
 	if (c->format != REPORT_JSON) {
 		probe_report_text(stdout, &r);
-		return MS_EXIT_OK;
+		return err ? MS_EXIT_FAIL : MS_EXIT_OK;
 	}
 	if (!(doc = probe_report_json(&r)))
 		return MS_EXIT_FAIL;
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(doc);
-	return MS_EXIT_OK;
+	return err ? MS_EXIT_FAIL : MS_EXIT_OK;
 }
 
 static double now_s(void)

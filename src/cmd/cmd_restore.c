@@ -30,7 +30,8 @@ static const struct cli_cmd restore_cli = {
 		   "(the next write of FILE removes them too).",
 	.exit_status =
 		   "0 restored or nothing to do, 1 corrupt journal or a knob not\n"
-		   "restored, 2 usage error, 3 not root, or its writer is still running.",
+		   "restored, 2 usage error, 3 not root, its writer is still running, or\n"
+		   "a FILE's directory cannot be read.",
 	.args = "[FILE...]", /* documents whose killed writers' FILE.tmp.PID go */
 	.opts = (const struct cli_opt[]){
 		{ "wait", 'w', "SECONDS", "wait this long for a running mthpscope to finish (default: "
@@ -53,8 +54,16 @@ static int restore_cmd(int argc, char **argv)
 	if (i < 0)
 		return MS_EXIT_USAGE;
 	for (; i < argc; i++) {
-		int n = atomic_remove_stale(argv[i]);
+		int n = *argv[i] ? atomic_remove_stale(argv[i]) : -EINVAL;
 
+		if (n == -EINVAL) { /* '' names nothing: not "removed 0" */
+			ms_err("restore: invalid FILE '' (a document's name)");
+			return MS_EXIT_USAGE;
+		}
+		if (n < 0) { /* a typo in the directory: not "removed 0", exit 0 */
+			ms_err("restore: %s: cannot read its directory: %s", argv[i], strerror(-n));
+			return MS_EXIT_ENV;
+		}
 		printf("%s: removed %d temporary file%s of writers no longer running\n", argv[i],
 		       n, n == 1 ? "" : "s");
 	}

@@ -407,10 +407,8 @@ static int run_begin(struct run *r)
 	if ((err = cli_check_outputs(&run_cli, r)))
 		return err;
 	/* a command runs where the scheduler puts it, unless --cpu says */
-	if (cpu >= 0 && (err = topo_pin_cpu(cpu))) {
-		ms_err("run: cannot pin to CPU %d: %s", cpu, strerror(-err));
-		return MS_EXIT_ENV;
-	}
+	if (cpu >= 0 && (err = topo_pin_cpu(cpu)))
+		return cli_pin_failed("run", cpu, err);
 	/* a store pattern needs the store side's events where they differ */
 	for (int p = 0; p < r->s.nr_pats; p++)
 		r->s.b.stores |= r->s.pats[p]->stores;

@@ -650,6 +650,9 @@ static int write_presence(const struct scan_cmd_opts *c)
 	}
 	if ((err = presence_capture(c->pids[0], &d))) {
 		folio_strerror(err, msg, sizeof(msg));
+		if (err == -ENODATA) /* was "no such process" of a live kernel thread */
+			snprintf(msg, sizeof(msg), "no memory map (a kernel thread, or a process "
+				 "that has exited and not been reaped)");
 		ms_err("scan: --presence: pid %d: %s", c->pids[0], msg);
 		rc = err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
 	} else if (presence_doc_json(&d, &doc)) {

@@ -250,7 +250,7 @@ int atomic_remove_stale(const char *path)
 	blen = strlen(base);
 	d = opendir(dir);
 	if (!d)
-		return 0;
+		return -errno;
 	while ((de = readdir(d))) {
 		const char *p = de->d_name + blen;
 		char *end, full[PATH_MAX + 256];

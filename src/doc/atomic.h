@@ -44,7 +44,8 @@ bool atomic_output_is_stdout(const char *path);
 bool atomic_in_place(const char *path);
 
 /* Remove PATH.tmp.PID files left by writers that died (SIGKILL during the
- * final write). Returns how many were removed. */
+ * final write). Returns how many were removed, or -errno when PATH's
+ * directory cannot be read (-ENOENT: it does not exist). */
 int atomic_remove_stale(const char *path);
 
 #endif

@@ -629,6 +629,11 @@ static int rd_trial_placement(struct rd *rd, const char *tpath, const json_t *v,
 	    (err = rd_u64(rd, o, path, "ballast_bytes", &pl->ballast_bytes)) ||
 	    (err = rd_number(rd, o, path, "reused", false, 0.0, 1.0, &pl->reused)))
 		return err;
+	/* a hand edit's min above its max was taken as it was */
+	if (pl->pfn_min > pl->pfn_median || pl->pfn_median > pl->pfn_max)
+		return rd_fail(rd, -EBADMSG, "%s: pfn_min %llu, pfn_median %llu, pfn_max %llu are "
+			       "not in order", path, (unsigned long long)pl->pfn_min,
+			       (unsigned long long)pl->pfn_median, (unsigned long long)pl->pfn_max);
 	t->has_placement = true;
 	return 0;
 }

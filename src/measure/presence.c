@@ -177,7 +177,13 @@ int presence_capture(int pid, struct presence_doc *d)
 		err = errno == ENOENT ? -ESRCH : -errno;
 		goto out;
 	}
-	if ((err = scan_parse_smaps(maps, &v, &nr)) || (err = folio_scanner_open(&s, pid)))
+	if ((err = scan_parse_smaps(maps, &v, &nr)))
+		goto out;
+	if (!nr) { /* a kernel thread's (or a zombie's): pagemap says ESRCH */
+		err = -ENODATA;
+		goto out;
+	}
+	if ((err = folio_scanner_open(&s, pid)))
 		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
 	if ((pm = open(path, O_RDONLY | O_CLOEXEC)) < 0) {

@@ -377,17 +377,24 @@ int thp_lock_holder(void)
 	return atoi(buf);
 }
 
+static void restore_hook(void);
+
 /* flock() on a file that may be unlinked by its holder at exit: after taking
  * the lock, make sure the path still names the file we locked, else retry. */
 static int lock_take(void)
 {
 	char p[4096], buf[32];
 	struct stat a, b;
-	int fd, tries = 0, wait_s = lock_wait();
+	int fd, rc, tries = 0, wait_s = lock_wait();
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 	if (lock_fd >= 0)
 		return 0;
+	/* The exit signals end the wait for the lock as they end the run after
+	 * it: a SIGINT ignored since the start (a background job of a script)
+	 * was caught once the lock was taken, but did not end the wait. */
+	if ((rc = cleanup_add(restore_hook)))
+		return rc;
 	snprintf(p, sizeof(p), "%s/%s", thp_rundir(), LOCK_NAME);
 	for (;;) {
 		fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -941,6 +948,10 @@ int thp_strerror(int err, char *buf, size_t size)
 		 * holder that is not mthpscope (flock(1) in a script) */
 		if (pid > 0)
 			snprintf(who, sizeof(who), " (pid %d)", pid);
+		if (lock_wait() > 0) /* it waited already: "set it to wait" misled */
+			return snprintf(buf, size,
+					"another mthpscope%s is changing THP settings: still after "
+					"waiting %d s for it (MTHPSCOPE_LOCK_WAIT)", who, lock_wait());
 		return snprintf(buf, size,
 				"another mthpscope%s is changing THP settings; wait for it to finish"
 				" (set MTHPSCOPE_LOCK_WAIT=SECONDS to wait)", who);
