@@ -298,7 +298,14 @@ if command -v flock >/dev/null; then
 	sleep 0.5
 	(trap '' INT; exec env MTHPSCOPE_THP_ROOT="$root" MTHPSCOPE_RUNDIR="$run2" \
 		MTHPSCOPE_LOCK_WAIT=25 "$bin" restore) >/dev/null 2>"$tmp/err" & waiter=$!
-	sleep 1
+	# a SIGINT sent before the handler is there is lost (it was ignored):
+	# wait until the waiter catches SIGINT (SigCgt bit 1), however slowly
+	# a loaded host starts it, instead of a fixed second
+	for _ in $(seq 100); do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$waiter/status" 2>/dev/null)
+		[ -n "$cgt" ] && [ $((0x$cgt & 2)) -ne 0 ] && break
+		sleep 0.2
+	done
 	kill -INT "$waiter"
 	for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$waiter" 2>/dev/null || break; sleep 0.5; done
 	if kill -0 "$waiter" 2>/dev/null; then
