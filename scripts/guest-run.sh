@@ -7,7 +7,7 @@
 #
 #   scripts/guest-run.sh [--arch x86_64|arm64] [--accel auto|kvm|tcg] [--mem SIZE]
 #                        [--cpus N] [--timeout SEC] [--bin PATH] [--out DIR] [--no-icount]
-#                        --kernel PATH|DEBIAN-PACKAGE -- MTHPSCOPE-ARGS...
+#                        [--with PATH]... --kernel PATH|DEBIAN-PACKAGE -- MTHPSCOPE-ARGS...
 #   scripts/guest-run.sh [same options] --shell -- 'SHELL COMMAND'   (diagnostics:
 #                        the guest's busybox sh runs the command instead of mthpscope)
 #
@@ -47,12 +47,18 @@ shell=0
 
 die() { local rc=$1; shift; echo "guest-run.sh: $*" >&2; exit "$rc"; }
 usage() { sed -n '7,11p' "$0" >&2; exit 2; }
+withs=()
 
 . "$here/opts.sh"
 while [ $# -gt 0 ]; do
 	if opt_value "arch accel mem cpus timeout kernel bin out" "$@"; then shift 2; continue; fi
 	case "$1" in
 	--shell) shell=1; shift ;;
+	--with)
+		[ $# -ge 2 ] && [ -n "$2" ] || die 2 "--with needs a value"
+		[ -e "$2" ] || die 2 "--with $2: no such file or directory"
+		case "$2" in /*) ;; *) die 2 "--with $2: give an absolute path (the guest's path is the same)" ;; esac
+		withs+=("$2"); shift 2 ;;
 	--no-icount) icount=0; shift ;;
 	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	--) shift; break ;;
@@ -152,16 +158,19 @@ fi
 
 # shared libraries: x86_64 from ldd; arm64 from the NEEDED entries, resolved in
 # Debian's multiarch and cross directories
-if [ "$arch" = x86_64 ]; then
-	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' | while read -r lib; do
+done_libs=" "
+libs_x86() { # ELF
+	ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' | while read -r lib; do
+		[ -e "$ir$lib" ] && continue
 		mkdir -p "$ir$(dirname "$lib")"
 		cp -L "$lib" "$ir$lib"
 	done
-else
+}
+libs_arm64() { # ELF
+	local todo next so path d
 	mkdir -p "$ir/lib/aarch64-linux-gnu"
 	dirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
-	todo=$(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
-	done_libs=" "
+	todo=$(readelf -d "$1" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 	while [ -n "$todo" ]; do
 		next=""
 		for so in $todo; do
@@ -175,6 +184,12 @@ else
 		done
 		todo=$next
 	done
+}
+libs() { # ELF: its libraries and loader into the initramfs
+	if [ "$arch" = x86_64 ]; then libs_x86 "$1"; else libs_arm64 "$1"; fi
+}
+libs "$bin"
+if [ "$arch" = arm64 ]; then
 	ld=""
 	for c in /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /lib/aarch64-linux-gnu/ld-linux-aarch64.so.1; do
 		[ -e "$c" ] && { ld=$c; break; }
@@ -182,6 +197,17 @@ else
 	[ -n "$ld" ] || die 3 "arm64 loader ld-linux-aarch64.so.1 not found"
 	cp -L "$ld" "$ir/lib/ld-linux-aarch64.so.1"
 fi
+# --with: each path as it is on the host, and the libraries of its ELF files
+for w in ${withs[@]+"${withs[@]}"}; do
+	mkdir -p "$ir$(dirname "$w")"
+	cp -a -L "$w" "$ir$(dirname "$w")/" || die 3 "cannot copy --with $w into the initramfs"
+	find -L "$w" -type f | while read -r f; do
+		readelf -h "$f" >/dev/null 2>&1 || continue
+		readelf -h "$f" | grep -q "Machine:.*$elf_machine" ||
+			die 2 "--with $f is not an $arch ELF file"
+		libs "$f"
+	done || exit $?
+done
 
 # the tool's arguments, one per line, base64'd so any character survives
 : >"$ir/args"

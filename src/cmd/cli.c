@@ -8,6 +8,8 @@
 #include "compare.h"
 #include "progress.h"
 #include "report.h"
+#include "thp.h"
+#include "topo.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -390,6 +392,36 @@ int cli_write_doc(const char *cmd, const char *path, struct json_t *doc, size_t 
 		ms_err("%s: saving it in $TMPDIR, /var/tmp or /tmp failed as well: %s", cmd,
 		       strerror(-rerr));
 	return err;
+}
+
+void cli_presence_host(struct presence_doc *d)
+{
+	struct topo_info t;
+	struct thp_settings s;
+
+	if (!topo_describe(&t) && !thp_read(&s)) {
+		results_host_describe(&d->host, &t, &s);
+		d->has_host = true;
+	}
+}
+
+int cli_write_presence(const char *cmd, const char *path, const struct presence_doc *d,
+		       const char *where)
+{
+	json_t *doc = NULL;
+	int rc = MS_EXIT_OK;
+
+	if (presence_doc_json(d, &doc)) {
+		ms_err("%s: out of memory", cmd);
+		rc = MS_EXIT_FAIL;
+	} else if (cli_write_doc(cmd, path, doc, JSON_COMPACT)) {
+		rc = MS_EXIT_FAIL;
+	} else if (strcmp(path, "-")) {
+		ms_note("%s: wrote %s: %zu PMD ranges of pid %d (%s)%s", cmd, path, d->nr_ranges,
+			d->pid, d->command, where);
+	}
+	json_decref(doc);
+	return rc;
 }
 
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out)

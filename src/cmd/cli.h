@@ -151,6 +151,14 @@ int cli_check_outputs(const struct cli_cmd *cmd, const void *opts);
  * (a full disk, a closed pipe) it is saved anew in $TMPDIR, /var/tmp or
  * /tmp rather than lost, and both are told: 0 or the write's -errno. */
 int cli_write_doc(const char *cmd, const char *path, struct json_t *doc, size_t flags);
+struct presence_doc;
+/* A presence map's host (this machine and its THP settings now). */
+void cli_presence_host(struct presence_doc *d);
+/* A presence map (scan --presence, run --presence) written to path (as
+ * cli_write_doc), and "CMD: wrote PATH: N PMD ranges of pid P (COMM)WHERE"
+ * noted: an exit status. */
+int cli_write_presence(const char *cmd, const char *path, const struct presence_doc *d,
+		       const char *where);
 /* The words of a CLI_WORD row as "a, b or c". */
 void cli_words_text(const struct cli_opt *o, char *buf, size_t size);
 

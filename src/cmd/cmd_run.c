@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kernel.h"
+#include "folio.h"
 #include "precision.h"
 #include "program.h"
 #include "progress.h"
@@ -37,6 +38,7 @@ struct run_cmd_opts {
 	bool cmd_only_opt; /* an option that only applies to -- CMD was given */
 	bool have_max_time; /* --max-time given */
 	const char *stdin_file; /* --stdin */
+	const char *presence;   /* --presence FILE */
 };
 
 struct run {
@@ -45,6 +47,7 @@ struct run {
 	struct progress pg;
 	char stdin_path[64]; /* every trial's stdin (child_input); "" the default */
 	int stdin_fd;        /* the unlinked copy of piped stdin, or -1 */
+	struct bench_presence pres; /* --presence: the engine fills it */
 };
 
 /* --metric NAME=REGEX: the field is the struct session_opts. */
@@ -223,6 +226,11 @@ static const struct cli_cmd run_cli = {
 		  "-- CMD: every trial's standard input, read from the start (default: piped "
 		  "input, read once and given whole to every trial; a terminal: /dev/null)",
 		  .type = CLI_STRING, CLI_AT(struct run, o.stdin_file), CMD_ONLY },
+		{ "presence", 0, "FILE",
+		  "-- CMD: write the presence map (mthpscope.presence/1, as scan --presence) of the "
+		  "largest process at the tree's largest sample in the trials of the lowest order, "
+		  "for 'collapse --replay'", .type = CLI_OUTPUT_FILE, CLI_AT(struct run, o.presence),
+		  CMD_ONLY },
 		{ "wait-descendants", 0, NULL,
 		  "-- CMD: wait for processes that outlive the command (default: kill them, and say "
 		  "how many)", .type = CLI_FLAG, S(wait_descendants), CMD_ONLY },
@@ -450,7 +458,8 @@ static int check_kind(struct run *r, int argc, char **argv, int i)
 	}
 	if (!r->s.cmd && r->o.cmd_only_opt) {
 		ms_err("run: --scan-interval, --timeout, --metric, --better, --log, --show-output, "
-		       "--stdin and --wait-descendants apply to a command only (run [OPTIONS] -- CMD)");
+		       "--stdin, --presence and --wait-descendants apply to a command only "
+		       "(run [OPTIONS] -- CMD)");
 		return MS_EXIT_USAGE;
 	}
 	if (r->s.cmd && (r->o.patterns_arg || r->s.o.span || r->s.o.sweep_min || r->s.o.accesses ||
@@ -560,6 +569,47 @@ static bool has_order0(const struct session *s)
 	return false;
 }
 
+/* --presence: the map the engine keeps, of the trials of the lowest order
+ * (order 0 by default: the memory as faulted, where a replay starts). */
+static int presence_setup(struct run *r)
+{
+	size_t i;
+
+	if (!r->o.presence)
+		return 0;
+	if (presence_doc_init(&r->pres.doc, (unsigned)sysconf(_SC_PAGESIZE))) {
+		ms_err("run: --presence: pages of %ld bytes have no presence map",
+		       sysconf(_SC_PAGESIZE));
+		return MS_EXIT_ENV;
+	}
+	cli_presence_host(&r->pres.doc);
+	r->pres.order = r->s.orders.order[0];
+	for (i = 1; i < r->s.orders.nr; i++)
+		if (r->s.orders.order[i] < r->pres.order)
+			r->pres.order = r->s.orders.order[i];
+	r->s.o.presence = &r->pres;
+	return 0;
+}
+
+/* --presence FILE written: an exit status. */
+static int presence_finish(struct run *r)
+{
+	char where[96], msg[256];
+
+	if (r->pres.doc.pid) {
+		snprintf(where, sizeof(where), " at the largest sample (order %d, rep %d)",
+			 r->pres.order, r->pres.rep);
+		return cli_write_presence("run", r->o.presence, &r->pres.doc, where);
+	}
+	if (r->pres.err)
+		folio_strerror(r->pres.err, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "no scan of its order-%d trials saw anonymous memory",
+			 r->pres.order);
+	ms_err("run: --presence: no map of %s written: %s", r->s.cmd[0], msg);
+	return r->pres.err ? ms_exit_for_errno(r->pres.err) : MS_EXIT_FAIL;
+}
+
 /* Parse and check everything that needs no privilege; an exit status, or
  * -1 to go on. */
 static int run_prepare(struct run *r, int argc, char **argv)
@@ -588,6 +638,8 @@ static int run_prepare(struct run *r, int argc, char **argv)
 		       "at least one other order");
 		return MS_EXIT_USAGE;
 	}
+	if ((rc = presence_setup(r)))
+		return rc;
 	topo_describe(&r->s.topo);
 	if (r->s.topo.page_size <= 0)
 		r->s.topo.page_size = sysconf(_SC_PAGESIZE);
@@ -616,6 +668,8 @@ static int run_finish(struct run *r)
 			ms_note("results written to %s (%d trials)", r->o.output,
 				(int)json_array_size(json_object_get(r->s.doc, "trials")));
 	}
+	if (r->o.presence && (bad = presence_finish(r)))
+		rc = bad;
 	run_summary_print(out, r->s.res);
 	if (r->s.b.low_coverage)
 		ms_warn("%d trial%s below %.0f%% coverage (flagged in the results)",
@@ -721,6 +775,7 @@ out_opts:
 		close(r.stdin_fd);
 	for (i = 0; i < r.s.o.nr_metrics; i++)
 		bench_metric_free(&r.s.o.metrics[i]);
+	presence_doc_free(&r.pres.doc);
 	return rc;
 }
 

@@ -626,28 +626,15 @@ static int take_samples(struct scan_cmd_opts *c, json_t *samples)
 static int write_presence(const struct scan_cmd_opts *c)
 {
 	struct presence_doc d;
-	struct topo_info t;
-	struct thp_settings s;
-	char path[64], msg[256];
-	json_t *doc = NULL;
-	FILE *f;
-	int err, rc = MS_EXIT_OK;
+	char msg[256];
+	int err, rc;
 
 	if ((err = presence_doc_init(&d, (unsigned)sysconf(_SC_PAGESIZE)))) {
 		ms_err("scan: --presence: pages of %ld bytes have no presence map",
 		       sysconf(_SC_PAGESIZE));
 		return MS_EXIT_ENV;
 	}
-	if (!topo_describe(&t) && !thp_read(&s)) {
-		results_host_describe(&d.host, &t, &s);
-		d.has_host = true;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", c->pids[0]);
-	if ((f = fopen(path, "re"))) {
-		if (fgets(d.command, sizeof(d.command), f))
-			d.command[strcspn(d.command, "\n")] = '\0';
-		fclose(f);
-	}
+	cli_presence_host(&d);
 	if ((err = presence_capture(c->pids[0], &d))) {
 		folio_strerror(err, msg, sizeof(msg));
 		if (err == -ENODATA) /* was "no such process" of a live kernel thread */
@@ -655,16 +642,9 @@ static int write_presence(const struct scan_cmd_opts *c)
 				 "that has exited and not been reaped)");
 		ms_err("scan: --presence: pid %d: %s", c->pids[0], msg);
 		rc = err == -ESRCH ? MS_EXIT_FAIL : ms_exit_for_errno(err);
-	} else if (presence_doc_json(&d, &doc)) {
-		ms_err("scan: out of memory");
-		rc = MS_EXIT_FAIL;
-	} else if (cli_write_doc("scan", c->presence, doc, JSON_COMPACT)) {
-		rc = MS_EXIT_FAIL;
-	} else if (strcmp(c->presence, "-")) {
-		ms_note("scan: wrote %s: %zu PMD ranges of pid %d (%s)", c->presence, d.nr_ranges,
-			c->pids[0], d.command);
+	} else {
+		rc = cli_write_presence("scan", c->presence, &d, "");
 	}
-	json_decref(doc);
 	presence_doc_free(&d);
 	return rc;
 }

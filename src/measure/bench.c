@@ -22,6 +22,7 @@
 #include "folio.h"
 #include "mthpscope.h"
 #include "placement.h"
+#include "presence.h"
 #include "program.h"
 #include "scan.h"
 
@@ -1015,6 +1016,8 @@ struct watch {
 	int live, scanned_live, best_live, best_scanned;
 	long long slice_ns;
 	int samples, exit_samples, scan_err;
+	struct bench_presence *pres; /* this trial's samples map into it, or NULL */
+	int rep;
 	/* the scan in progress */
 	struct scan_stats cur;
 	struct evidence cur_ev;
@@ -1193,6 +1196,37 @@ static void scan_one(struct watch *w, struct wproc *p, pid_t via, bool at_exit)
 	p->scanned = true;
 }
 
+/* --presence: the largest live process of a sample that is the largest yet,
+ * mapped; the map replaces the one kept. */
+static void presence_of_best(struct watch *w, unsigned long long anon)
+{
+	struct bench_presence *bp = w->pres;
+	struct presence_doc d;
+	const struct wproc *big = NULL;
+	int i, err;
+
+	if (anon <= bp->anon)
+		return;
+	for (i = 0; i < w->n; i++)
+		if (w->p[i].live && w->p[i].scanned &&
+		    (!big || w->p[i].st.total[SCAN_ANON] > big->st.total[SCAN_ANON]))
+			big = &w->p[i];
+	if (!big || presence_doc_init(&d, bp->doc.page_size))
+		return;
+	d.has_host = bp->doc.has_host;
+	d.host = bp->doc.host;
+	if ((err = presence_capture(big->pid, &d))) {
+		if (err != -ESRCH)
+			bp->err = err;
+		presence_doc_free(&d);
+		return;
+	}
+	presence_doc_free(&bp->doc);
+	bp->doc = d;
+	bp->anon = anon;
+	bp->rep = w->rep;
+}
+
 static void keep_if_best(struct watch *w)
 {
 	unsigned long long anon = w->sum.total[SCAN_ANON];
@@ -1212,6 +1246,8 @@ static void keep_if_best(struct watch *w)
 		w->best_anon = anon;
 		w->best_live = w->live;
 		w->best_scanned = w->scanned_live;
+		if (w->pres)
+			presence_of_best(w, anon);
 	}
 }
 
@@ -1762,6 +1798,8 @@ int bench_command_trial(struct bench *b, const struct bench_command *w, int orde
 	if ((err = watch_new(&wt)))
 		goto out;
 	cw.ctx = wt;
+	if (w->presence && w->presence->order == order)
+		wt->pres = w->presence, wt->rep = rep;
 	wt->slice_ns = (long long)((double)w->scan_interval_ms * 1e6 * CHILD_CPU_BUDGET);
 	if ((err = command_run(b, w, order, t, &co, &cw, &ch, &cr, knobs, sizeof(knobs))))
 		goto out;

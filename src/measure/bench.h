@@ -24,6 +24,7 @@
 #include "counters.h"
 #include "kernel.h"
 #include "mthpscope.h"
+#include "presence_doc.h"
 #include "results.h"
 #include "thp.h"
 #include "tlb_model.h"
@@ -237,6 +238,21 @@ void bench_metric_free(struct bench_metric *m);
 int bench_metric_extract(const struct bench_metric *m, const char *path, double *value,
 			 long *line);
 
+/*
+ * run -- CMD --presence: the presence map (presence.h) of the tree's largest
+ * sample in the trials of one order: at each sample whose anonymous memory
+ * is the largest yet, the largest process of it is mapped again (a second
+ * walk of its page tables, in the watcher's CPU time). The caller
+ * initialises doc (presence_doc_init) and order, and frees doc.
+ */
+struct bench_presence {
+	int order;                  /* the trials whose samples count */
+	struct presence_doc doc;    /* the map kept; pid 0 while none */
+	unsigned long long anon;    /* the tree's anonymous pages at that sample */
+	int rep;                    /* the trial it came from */
+	int err;                    /* the last capture's failure (not -ESRCH), or 0 */
+};
+
 struct bench_command {
 	char *const *argv;
 	unsigned scan_interval_ms;  /* periodic scans of the tree; 0 none */
@@ -247,6 +263,7 @@ struct bench_command {
 	int nr_metrics;
 	const char *stdin_path;     /* every trial's stdin from the start; NULL: as child.h */
 	bool wait_descendants;      /* wait for processes that outlive the command */
+	struct bench_presence *presence; /* NULL, or the map of the largest sample */
 };
 
 /*

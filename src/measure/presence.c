@@ -154,6 +154,22 @@ static int capture_vmas(struct folio_scanner *s, int pm, const struct scan_vma *
 	return 0;
 }
 
+/* The process's name, where the caller left it empty. */
+static void read_comm(int pid, struct presence_doc *d)
+{
+	char path[64];
+	FILE *f;
+
+	if (d->command[0])
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (fgets(d->command, sizeof(d->command), f))
+		d->command[strcspn(d->command, "\n")] = '\0';
+	fclose(f);
+}
+
 int presence_capture(int pid, struct presence_doc *d)
 {
 	struct prange r = { .pmd_pages = 1u << d->pmd_order };
@@ -190,6 +206,7 @@ int presence_capture(int pid, struct presence_doc *d)
 		err = errno == ENOENT ? -ESRCH : -errno;
 		goto out;
 	}
+	read_comm(pid, d);
 	err = capture_vmas(s, pm, v, nr, &r, d);
 	if (!err)
 		d->pid = pid;

@@ -18,7 +18,8 @@
 
 #include "presence_doc.h"
 
-/* d initialised with presence_doc_init; adds the process's ranges.
+/* d initialised with presence_doc_init; adds the process's ranges, and its
+ * name (/proc/PID/comm) where d->command is empty.
  * -ESRCH: no such process; -ENODATA: it has no memory map (a kernel thread). */
 int presence_capture(int pid, struct presence_doc *d);
 

@@ -83,6 +83,7 @@ struct session_opts {
 	bool show_output;
 	const char *stdin_path;   /* every trial's stdin (child.h: child_input); NULL default */
 	bool wait_descendants;    /* wait for processes that outlive CMD */
+	struct bench_presence *presence; /* --presence: the largest sample's map, or NULL */
 	/* --precision: the target half-width in gain units (0.03 = 3 points),
 	 * 0 for a fixed number of reps; --precision-all, --max-time */
 	double precision;

@@ -110,7 +110,8 @@ static int command_trials(struct session *s)
 				   .show_output = s->o.show_output, .metrics = s->o.metrics,
 				   .nr_metrics = s->o.nr_metrics,
 				   .stdin_path = s->o.stdin_path,
-				   .wait_descendants = s->o.wait_descendants };
+				   .wait_descendants = s->o.wait_descendants,
+				   .presence = s->o.presence };
 	int i, err;
 
 	for (i = 0; i < s->nr_cells; i++) {
