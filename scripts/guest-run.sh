@@ -56,8 +56,8 @@ while [ $# -gt 0 ]; do
 	--shell) shell=1; shift ;;
 	--with)
 		[ $# -ge 2 ] && [ -n "$2" ] || die 2 "--with needs a value"
-		[ -e "$2" ] || die 2 "--with $2: no such file or directory"
 		case "$2" in /*) ;; *) die 2 "--with $2: give an absolute path (the guest's path is the same)" ;; esac
+		[ -e "$2" ] || die 2 "--with $2: no such file or directory"
 		withs+=("$2"); shift 2 ;;
 	--no-icount) icount=0; shift ;;
 	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;

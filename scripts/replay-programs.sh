@@ -11,7 +11,8 @@
 # PROG-N-replay.json (--final-map), scripts/replay-compare.sh compares it with
 # P1 range by range into PROG-N-compare.tsv. Prints one line per pair and the
 # total, "agree: N of M ranges (P%)"; with -m PCT, exit 1 when the total is
-# below PCT. Needs jq.
+# below PCT. A DIR with the maps packed (maps.tar.xz, as in data/) is read
+# from a copy: the replays and comparisons go there, not into DIR. Needs jq.
 #
 #   scripts/replay-programs.sh [-b BIN] [-p PASSES] [-m PCT] [-k KERNEL [-g GUEST-BIN]] DIR
 # -g: the binary the guest runs (default BIN; a Release build is faster under TCG).
@@ -58,6 +59,12 @@ $(cat "$here/replay-guest-knobs.sh" "$here/replay-guest-programs.sh")"
 		--with /usr/bin/sort --with "$here/replay-sparse.py" --shell -- "$cmd" >"$dir/guest.log"
 fi
 
+if [ -z "$kernel" ] && [ -f "$dir/maps.tar.xz" ] && ! ls "$dir"/*-p0.json >/dev/null 2>&1; then
+	unpacked=$(mktemp -d) || exit 1
+	trap 'rm -rf "$unpacked"' EXIT
+	tar -xJf "$dir/maps.tar.xz" -C "$unpacked" || exit 1
+	dir=$unpacked
+fi
 total=0 ok=0 pairs=0
 for p0 in "$dir"/*-p0.json; do
 	[ -e "$p0" ] || break

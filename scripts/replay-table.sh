@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The seed's table for one presence map (scan --presence): every policy of
 # collapse --replay x max_ptes_none x minimum order -> the orders made, the
-# RSS growth after the last pass and the TLB entries (last level, model) on
+# RSS growth after the last pass and the TLB entries (last level) on
 # zen4, zen5, golden-cove and neoverse-n2. TSV on stdout (every figure a
-# model's; '?' counts pages of large folios whose order pagemap did not
-# tell); with -g DIR also DIR/replay.png: entries on zen4 against RSS
-# growth, one point per policy and setting (gnuplot). Needs jq.
+# model's, in a column named _model; '?' counts pages of large folios whose
+# order pagemap did not tell); with -g DIR also DIR/replay.png: entries on
+# zen4 against RSS growth, one point per policy and setting (gnuplot). Needs jq.
 #
 #   scripts/replay-table.sh [-b BIN] [-p PASSES] [-g DIR] PRESENCE.json > table.tsv
 set -eu
@@ -20,7 +20,7 @@ models=zen4,zen5,golden-cove,neoverse-n2
 policies="merged pache-v1 jain merged-defer pache-v1-defer jain-defer"
 tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
-printf 'policy\tmin_order\tmax_ptes_none\tpasses\trss_start_kib\trss_growth_pct\tpages_by_order\tzen4\tzen5\tgolden-cove\tneoverse-n2\n' >"$tsv"
+printf 'policy\tmin_order\tmax_ptes_none\tpasses\trss_start_kib\trss_growth_pct_model\tpages_by_order_model\tzen4_entries_model\tzen5_entries_model\tgolden-cove_entries_model\tneoverse-n2_entries_model\n' >"$tsv"
 for policy in $policies; do
 	for min in 2 3 4; do
 		"$bin" collapse --replay "$policy" --presence "$map" --min-order "$min" \

@@ -596,14 +596,17 @@ static int presence_finish(struct run *r)
 {
 	char where[96], msg[256];
 
+	if (r->pres.err)
+		folio_strerror(r->pres.err, msg, sizeof(msg));
 	if (r->pres.doc.pid) {
+		if (r->pres.err)
+			ms_warn("run: --presence: mapping a larger sample failed (%s): the map is "
+				"of the largest one mapped", msg);
 		snprintf(where, sizeof(where), " at the largest sample (order %d, rep %d)",
 			 r->pres.order, r->pres.rep);
 		return cli_write_presence("run", r->o.presence, &r->pres.doc, where);
 	}
-	if (r->pres.err)
-		folio_strerror(r->pres.err, msg, sizeof(msg));
-	else
+	if (!r->pres.err)
 		snprintf(msg, sizeof(msg), "no scan of its order-%d trials saw anonymous memory",
 			 r->pres.order);
 	ms_err("run: --presence: no map of %s written: %s", r->s.cmd[0], msg);
