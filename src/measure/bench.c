@@ -1225,6 +1225,7 @@ static void presence_of_best(struct watch *w, unsigned long long anon)
 	bp->doc = d;
 	bp->anon = anon;
 	bp->rep = w->rep;
+	bp->err = 0; /* a failure of a smaller sample does not matter now */
 }
 
 static void keep_if_best(struct watch *w)

@@ -250,7 +250,8 @@ struct bench_presence {
 	struct presence_doc doc;    /* the map kept; pid 0 while none */
 	unsigned long long anon;    /* the tree's anonymous pages at that sample */
 	int rep;                    /* the trial it came from */
-	int err;                    /* the last capture's failure (not -ESRCH), or 0 */
+	int err;                    /* a failure (not -ESRCH) of a sample larger than
+				     * the map's, or 0 */
 };
 
 struct bench_command {
