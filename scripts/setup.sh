@@ -25,6 +25,8 @@ if [ "$want_tests" = 1 ]; then
 	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh)
 	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian
 	       qemu-system-x86 qemu-system-arm busybox-static cpio)
+	# jq: the guest programs test (tests/test_guest_programs.sh) reads maps with it
+	pkgs+=(jq)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 		    libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64
 		    libpcre2-dev:arm64)
