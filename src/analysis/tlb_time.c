@@ -45,6 +45,8 @@ const char *tlb_time_cause_name(enum tlb_time_cause c)
 		[TLB_CAUSE_NONE] = "none", [TLB_CAUSE_SCATTER] = "scatter",
 		[TLB_CAUSE_MERGE] = "merge size", [TLB_CAUSE_CAPACITY] = "capacity",
 		[TLB_CAUSE_HOST] = "host backing", [TLB_CAUSE_OTHER] = "not translation",
+		[TLB_CAUSE_LOCALITY] = "host locality", [TLB_CAUSE_FIRST] = "first level",
+		[TLB_CAUSE_UNEXPLAINED] = "not explained",
 	};
 
 	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "none";
@@ -73,14 +75,14 @@ static unsigned table_mask(const struct tlb_geometry *g)
 	return g->merge == TLB_MERGE_NONE ? 0 : tlb_merge_set(g);
 }
 
-/* The last level's miss ratio of layout h under merge sizes 'mask' and a
- * capacity 'scale' times the table's: entries counted largest block first
- * (an aligned block of a smaller size inside a larger one is taken with
- * it), one size's miss ratio max(0, 1 - capacity / entries). */
-static double simple_miss(const struct tlb_geometry *g, const struct layout_hist *h,
-			  unsigned mask, double scale)
+/* A level's miss ratio of layout h under merge sizes 'mask' and a capacity
+ * 'scale' times the table's: entries counted largest block first (an
+ * aligned block of a smaller size inside a larger one is taken with it),
+ * one size's miss ratio max(0, 1 - capacity / entries). */
+static double level_miss(const struct tlb_geometry *g, const struct layout_hist *h,
+			 unsigned mask, double scale, int lv)
 {
-	const struct tlb_level_geometry *l = &g->level[g->nr_levels - 1];
+	const struct tlb_level_geometry *l = &g->level[lv];
 	const unsigned long long *b = g->merge == TLB_MERGE_CONTPTE ? h->folio : h->contig;
 	unsigned long long cov = 0, n = 0, e;
 	double cap = l->entries * scale, capp = l->entries_pmd * scale, pte, pmd, mp, mq;
@@ -114,26 +116,79 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The median over the trials at (span, order) of simple_miss; NaN: none. */
-static double hyp_miss(const struct analysis *a, const struct tlb_prediction *p, uint64_t span,
-		       int order, unsigned mask, double scale, double *tmp)
+static double median_of(double *v, size_t n)
 {
-	const struct layout_hist *h;
-	struct layout_hist buf;
-	size_t i, n = 0;
-
-	for (i = 0; i < a->res->nr_trials; i++) {
-		const struct results_trial *t = &a->res->trials[i];
-
-		if (t->span != span || t->order != order || !(h = tlb_predict_layout(a, p, i, &buf)) ||
-		    !layout_hist_pages(h) || h->page_shift != 12)
-			continue;
-		tmp[n++] = simple_miss(p->g, h, mask, scale);
-	}
 	if (!n)
 		return NAN;
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The PMD-size guest-physical regions trial i's buffer falls in: measured
+ * (placement.regions_pmd), else each folio in a region of its own (an
+ * upper bound; *assumed set). */
+static double trial_regions(const struct analysis *a, size_t i, const struct layout_hist *h,
+			    bool *assumed)
+{
+	const struct results_trial *t = &a->res->trials[i];
+	int pmd = h->pmd_order, k;
+	double r = 0;
+
+	if (t->has_placement && t->placement.has_regions)
+		return (double)t->placement.regions_pmd;
+	*assumed = true;
+	if (!t->has_hist)
+		return (double)layout_hist_pages(h);
+	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
+		r += ldexp((double)t->hist[k], -(k < pmd ? k : pmd));
+	return r;
+}
+
+/* Host-side capacities tried: 2^(3 + c) PMD-size regions, 8 to 16384. */
+#define NR_CAPS 12
+static double cap_regions(int c)
+{
+	return ldexp(1.0, 3 + c);
+}
+
+/* A hypothesis' drivers at one span, the median over each order's trials:
+ * the last level's miss ratio, the first level's, and for each host-side
+ * capacity the walks whose region misses it (u x max(0, 1 - cap / R)). */
+struct drivers {
+	double u[ANALYZE_NR_ORDERS], l1[ANALYZE_NR_ORDERS];
+	double host[NR_CAPS][ANALYZE_NR_ORDERS];
+};
+
+/* tmp: room for 4 values per trial of the file */
+static void cell_drivers(const struct analysis *a, const struct tlb_prediction *p,
+			 uint64_t span, int k, unsigned mask, double scale, struct drivers *d,
+			 double *tmp, bool *assumed)
+{
+	size_t nt = a->res->nr_trials, i, n = 0;
+	double *u = tmp, *l1 = tmp + nt, *r = tmp + 2 * nt;
+	const struct layout_hist *h;
+	struct layout_hist buf;
+	int c;
+
+	for (i = 0; i < nt; i++) {
+		const struct results_trial *t = &a->res->trials[i];
+
+		if (t->span != span || t->order != k || !(h = tlb_predict_layout(a, p, i, &buf)) ||
+		    !layout_hist_pages(h) || h->page_shift != 12)
+			continue;
+		u[n] = level_miss(p->g, h, mask, scale, p->g->nr_levels - 1);
+		l1[n] = p->g->nr_levels > 1 ? level_miss(p->g, h, mask, 1.0, 0) : NAN;
+		r[n++] = trial_regions(a, i, h, assumed);
+	}
+	for (c = 0; c < NR_CAPS; c++) {
+		double *x = tmp + 3 * nt;
+
+		for (i = 0; i < n; i++)
+			x[i] = u[i] * (r[i] > cap_regions(c) ? 1.0 - cap_regions(c) / r[i] : 0.0);
+		d->host[c][k] = median_of(x, n);
+	}
+	d->u[k] = median_of(u, n);
+	d->l1[k] = median_of(l1, n);
 }
 
 /* The measured gain's standard error from its interval (a floor keeps a
@@ -146,35 +201,126 @@ static double se_of(const struct analysis *a, const struct analyze_change *m)
 	return fmax((m->hi - m->lo) / (isfinite(z) && z > 0 ? z : 3.92), 0.002);
 }
 
-/* One hypothesis' chi2 at span si. */
-static void hyp_fit(const struct analysis *a, const struct tlb_prediction *p, int si,
-		    struct tlb_hypothesis *hy, double *tmp)
+static bool judged_order(const struct analyze_change *mk)
+{
+	return isfinite(mk->value) && isfinite(mk->lo) && isfinite(mk->hi);
+}
+
+/* Normalised savings of a driver x: (x_0 - x_k) / (x_0 - x_pmd); false
+ * when it saves nothing at PMD (no calibration) or an order lacks it. A
+ * driver that is 0 at order 0 saves nothing anywhere: all 0. */
+static bool savings(const double *x, int pmd, double *out)
+{
+	double d = x[0] - x[pmd];
+	int k;
+
+	if (isnan(d) || (d <= 0 && x[0] > 0))
+		return false;
+	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
+		out[k] = x[0] > 0 ? (x[0] - x[k]) / d : 0.0;
+	return true;
+}
+
+/*
+ * The share s in [0, 1] of the PMD gain G that driver B carries beside A
+ * (predicted gain G ((1 - s) A_k + s B_k)), by weighted least squares over
+ * the orders below PMD, and the chi2 it leaves. B NULL: s = 0.
+ */
+static double fit_share(const struct analysis *a, int si, const double *A, const double *B,
+			double *share, int *n)
 {
 	const struct analyze_span *as = &a->spans[si];
-	const struct analyze_change *G = &as->gains[a->pmd_order];
-	double m[ANALYZE_NR_ORDERS], d;
+	double G = as->gains[a->pmd_order].value, num = 0, den = 0, chi2 = 0, s = 0;
 	int k, pmd = a->pmd_order;
 
-	hy->chi2 = NAN;
-	hy->n = 0;
-	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
-		m[k] = hyp_miss(a, p, as->span, k, hy->mask, hy->scale, tmp);
-	d = m[0] - m[pmd];
-	if (isnan(d) || (d <= 0 && m[0] > 0))
-		return;
-	hy->chi2 = 0;
+	for (k = 1; B && k < pmd && k < ANALYZE_NR_ORDERS; k++) {
+		const struct analyze_change *mk = &as->gains[k];
+		double w, dk;
+
+		if (isnan(A[k]) || isnan(B[k]) || !judged_order(mk))
+			continue;
+		w = pow(se_of(a, mk), -2.0);
+		dk = G * (B[k] - A[k]);
+		num += w * (mk->value - G * A[k]) * dk;
+		den += w * dk * dk;
+	}
+	if (den > 0)
+		s = fmin(1.0, fmax(0.0, num / den));
+	*n = 0;
 	for (k = 1; k < pmd && k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_change *mk = &as->gains[k];
-		double pred;
+		double f;
 
-		if (isnan(m[k]) || !isfinite(mk->value) || !isfinite(mk->lo) || !isfinite(mk->hi))
+		if (isnan(A[k]) || (B && isnan(B[k])) || !judged_order(mk))
 			continue;
-		pred = m[0] > 0 ? G->value * (m[0] - m[k]) / d : 0.0;
-		hy->chi2 += pow((mk->value - pred) / se_of(a, mk), 2.0);
-		hy->n++;
+		f = B ? (1 - s) * A[k] + s * B[k] : A[k];
+		chi2 += pow((mk->value - G * f) / se_of(a, mk), 2.0);
+		(*n)++;
 	}
-	if (!hy->n)
-		hy->chi2 = NAN;
+	*share = s;
+	return *n ? chi2 : NAN;
+}
+
+/* A term is kept when it lowers chi2 by more than this per parameter it
+ * fits (the 5 % point of chi2 with 1 and 2 degrees of freedom). */
+#define TERM_MARGIN_FIRST 3.84
+#define TERM_MARGIN_HOST 5.99
+
+/* Try driver x as the second term of hy; better by its margin: taken. */
+static void try_term(const struct analysis *a, int si, const double *A, const double *x,
+		     enum tlb_term_kind kind, double regions, struct tlb_hypothesis *hy,
+		     double *Bbest)
+{
+	double B[ANALYZE_NR_ORDERS], s, chi2, margin;
+	int n, k;
+
+	if (!savings(x, a->pmd_order, B))
+		return;
+	chi2 = fit_share(a, si, A, B, &s, &n);
+	margin = kind == TLB_TERM_HOST ? TERM_MARGIN_HOST : TERM_MARGIN_FIRST;
+	if (!isfinite(chi2) || s <= 0 || chi2 + margin >= hy->chi2_plain ||
+	    (hy->term != TLB_TERM_NONE && chi2 >= hy->chi2))
+		return;
+	hy->term = kind;
+	hy->share = s;
+	hy->regions = regions;
+	hy->chi2 = chi2;
+	hy->n = n;
+	for (k = 0; Bbest && k <= a->pmd_order && k < ANALYZE_NR_ORDERS; k++)
+		Bbest[k] = B[k];
+}
+
+/* One hypothesis' chi2 at span si, with its best second term (the first
+ * level's; in a VM also the host side's at each capacity). B non-NULL:
+ * the chosen term's normalised savings. tmp: 4 values per trial. */
+static void hyp_fit(const struct analysis *a, struct tlb_prediction *p, int si,
+		    struct tlb_hypothesis *hy, double *tmp, double *B)
+{
+	const struct analyze_span *as = &a->spans[si];
+	struct drivers d;
+	double A[ANALYZE_NR_ORDERS];
+	bool assumed = false;
+	int k, c, pmd = a->pmd_order;
+
+	hy->chi2 = hy->chi2_plain = NAN;
+	hy->n = 0;
+	hy->term = TLB_TERM_NONE;
+	hy->share = 0;
+	hy->regions = NAN;
+	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
+		cell_drivers(a, p, as->span, k, hy->mask, hy->scale, &d, tmp, &assumed);
+	if (!isfinite(as->gains[pmd].value) || !savings(d.u, pmd, A))
+		return;
+	hy->chi2 = hy->chi2_plain = fit_share(a, si, A, NULL, &hy->share, &hy->n);
+	if (!isfinite(hy->chi2))
+		return;
+	try_term(a, si, A, d.l1, TLB_TERM_FIRST, NAN, hy, B);
+	for (c = 0; a->res->virtualized && c < NR_CAPS; c++)
+		try_term(a, si, A, d.host[c], TLB_TERM_HOST, cap_regions(c), hy, B);
+	if (hy->term == TLB_TERM_HOST) {
+		p->regions_assumed |= assumed;
+		p->regions_measured |= !assumed;
+	}
 }
 
 static bool better(const struct tlb_hypothesis *x, const struct tlb_hypothesis *y)
@@ -182,7 +328,6 @@ static bool better(const struct tlb_hypothesis *x, const struct tlb_hypothesis *
 	return isfinite(x->chi2) && (!isfinite(y->chi2) || x->chi2 < y->chi2);
 }
 
-/* The hypotheses in words: the best, against the table's, each rule's best. */
 /* The best fit merges nothing where the table merges, in a VM: the host's
  * small pages under the guest's are the likelier reason. */
 static bool host_like(const struct analysis *a, const struct tlb_predict_span *s)
@@ -190,6 +335,104 @@ static bool host_like(const struct analysis *a, const struct tlb_predict_span *s
 	return a->res->virtualized && !s->best_fit.mask && s->table_fit.mask;
 }
 
+/* The index of the table's rule among rules[], -1 when it is none of them. */
+static int table_rule(const struct tlb_predict_span *s)
+{
+	int r;
+
+	for (r = 0; r < TLB_NR_RULES; r++)
+		if (rules[r] == s->table_fit.mask)
+			return r;
+	return -1;
+}
+
+/* The best fit under the table's own rule (at any capacity). */
+static const struct tlb_hypothesis *table_rule_fit(const struct tlb_predict_span *s)
+{
+	int tr = table_rule(s);
+
+	return tr >= 0 && better(&s->rule_fit[tr], &s->table_fit) ? &s->rule_fit[tr]
+								  : &s->table_fit;
+}
+
+/*
+ * The span's cause, from the fits: another merge rule only where it fits
+ * clearly better than the table's rule at its best capacity and something
+ * makes merging plausible (p->merge_plausible); else another capacity
+ * where it fits clearly better; else the second term that fits (the host's
+ * side of the nested walk, the first level's reach); else not explained.
+ */
+static enum tlb_time_cause span_cause(const struct analysis *a, const struct tlb_prediction *p,
+				      const struct tlb_predict_span *s)
+{
+	const struct tlb_hypothesis *tf = table_rule_fit(s);
+
+	if (s->best_fit.mask != s->table_fit.mask && better(&s->best_fit, tf) &&
+	    s->best_fit.chi2 + CHI2_MARGIN < tf->chi2 && p->merge_plausible)
+		return host_like(a, s) ? TLB_CAUSE_HOST : TLB_CAUSE_MERGE;
+	if (tf != &s->table_fit && tf->chi2 + CHI2_MARGIN < s->table_fit.chi2)
+		return TLB_CAUSE_CAPACITY;
+	if (s->table_fit.term == TLB_TERM_HOST)
+		return TLB_CAUSE_LOCALITY;
+	if (s->table_fit.term == TLB_TERM_FIRST)
+		return TLB_CAUSE_FIRST;
+	return TLB_CAUSE_UNEXPLAINED;
+}
+
+const char *tlb_time_term_name(enum tlb_term_kind k)
+{
+	return k == TLB_TERM_FIRST ? "first level" : k == TLB_TERM_HOST ? "host side" : "none";
+}
+
+void tlb_time_term_words(const struct tlb_prediction *p, const struct tlb_hypothesis *h,
+			 char *buf, size_t size)
+{
+	const struct tlb_level_geometry *l1 = &p->g->level[0];
+
+	buf[0] = '\0';
+	if (h->term == TLB_TERM_FIRST)
+		snprintf(buf, size, "misses of the first level (%s, %u entries) carry %.0f %% of "
+			 "the PMD gain", l1->name ? l1->name : "L1", l1->entries, 100.0 * h->share);
+	else if (h->term == TLB_TERM_HOST)
+		snprintf(buf, size, "walks whose guest-physical 2 MiB region misses the host's side "
+			 "of the nested walk (capacity %.0f regions) carry %.0f %% of the PMD gain",
+			 h->regions, 100.0 * h->share);
+}
+
+/* The cause's lead words (the span's fit begins with them). */
+static void cause_lead(const struct analysis *a, const struct tlb_prediction *p,
+		       const struct tlb_predict_span *s, enum tlb_time_cause c, char *buf,
+		       size_t size)
+{
+	char best[48], tw[192];
+
+	tlb_time_rule_words(s->best_fit.mask, best, sizeof(best));
+	tlb_time_term_words(p, &s->table_fit, tw, sizeof(tw));
+	if (c == TLB_CAUSE_HOST)
+		snprintf(buf, size, "host backing in a VM: the data fit no merging at all, as when "
+			 "the host maps the guest's memory with 4K pages");
+	else if (c == TLB_CAUSE_MERGE)
+		snprintf(buf, size, "merge size differs from the %s: the data fit %s%s",
+			 p->g->level[0].source == TLB_SRC_USER ? "geometry file" : "table",
+			 s->best_fit.mask ? "merging " : "no merging", s->best_fit.mask ? best : "");
+	else if (c == TLB_CAUSE_CAPACITY)
+		snprintf(buf, size, "an effective capacity other than the table's");
+	else if (c == TLB_CAUSE_LOCALITY)
+		snprintf(buf, size, "physical locality (host side of the nested walk): larger folios "
+			 "put the buffer in fewer guest-physical regions; %s (model)", tw);
+	else if (c == TLB_CAUSE_FIRST)
+		snprintf(buf, size, "the first level's reach: PMD entries fit in it, smaller ones do "
+			 "not; %s (model)", tw);
+	else if (a->res->virtualized)
+		snprintf(buf, size, "not explained by the model (a VM: the host's side of the "
+			 "nested walk, which no term here fits, may be part of it)");
+	else
+		snprintf(buf, size, "not explained by the model");
+}
+
+/* The hypotheses in words: the cause, the best against the table's, each
+ * rule's best; a merge rule that fits better where nothing makes merging
+ * plausible is said to be set aside. */
 static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 		      struct tlb_predict_span *s)
 {
@@ -197,24 +440,20 @@ static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 	char best[48], table[48], rw[48];
 	int r;
 
+	cause_lead(a, p, s, s->cause_kind, s->fit, sizeof(s->fit));
 	tlb_time_rule_words(s->best_fit.mask, best, sizeof(best));
 	tlb_time_rule_words(s->table_fit.mask, table, sizeof(table));
-	if (host_like(a, s))
-		snprintf(s->fit, sizeof(s->fit), "host backing in a VM: the data fit no merging "
-			 "at all, as when the host maps the guest's memory with 4K pages");
-	else if (s->best_fit.mask != s->table_fit.mask && !s->best_fit.mask)
-		snprintf(s->fit, sizeof(s->fit), "merge size differs from the table: the data fit "
-			 "no merging");
-	else if (s->best_fit.mask != s->table_fit.mask)
-		snprintf(s->fit, sizeof(s->fit), "merge size differs from the table: the data fit "
-			 "merging %s pages", best);
-	else
-		snprintf(s->fit, sizeof(s->fit), "an effective capacity other than the table's");
-	ms_appendf(s->fit, sizeof(s->fit), "; best fit: merging %s with %.0f %s entries (model; "
-		   "the table has %u), chi2 %.1f over %d orders, against %.1f for the table's "
-		   "rule (%s)", best, s->best_fit.scale *
-		   l->entries, l->name ? l->name : "last-level", l->entries, s->best_fit.chi2,
-		   s->best_fit.n, s->table_fit.chi2, table);
+	if (s->cause_kind != TLB_CAUSE_MERGE && s->best_fit.mask != s->table_fit.mask &&
+	    !p->merge_plausible && s->best_fit.chi2 + CHI2_MARGIN < table_rule_fit(s)->chi2)
+		ms_appendf(s->fit, sizeof(s->fit), "; merging %s fits better, but nothing makes "
+			   "merging plausible here (%s merges nothing and no probe geometry file "
+			   "says so)", best, p->g->name);
+	ms_appendf(s->fit, sizeof(s->fit), "; best fit: merging %s with %.0f %s entries%s%s "
+		   "(model; the table has %u), chi2 %.1f over %d orders, against %.1f for the "
+		   "table's rule (%s)", best, s->best_fit.scale * l->entries,
+		   l->name ? l->name : "last-level", s->best_fit.term ? " and the " : "",
+		   s->best_fit.term ? tlb_time_term_name(s->best_fit.term) : "", l->entries,
+		   s->best_fit.chi2, s->best_fit.n, s->table_fit.chi2, table);
 	ms_appendf(s->fit, sizeof(s->fit), "; each rule at its best capacity:");
 	for (r = 0; r < TLB_NR_RULES; r++) {
 		if (!isfinite(s->rule_fit[r].chi2))
@@ -225,47 +464,57 @@ static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 	}
 }
 
-/* Fit every hypothesis at span si: the table's, each rule's best, the best. */
+/* Fit every hypothesis at span si (each with its best second term): the
+ * table's, each rule's best, the best; then the span's cause. */
 static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int si)
 {
 	struct tlb_predict_span *s = &p->spans[si];
-	double *tmp = malloc((a->res->nr_trials + 1) * sizeof(*tmp));
+	double *tmp = malloc((4 * a->res->nr_trials + 1) * sizeof(*tmp));
 	struct tlb_hypothesis best;
-	int r, i, tr = -1;
+	int r, i;
 
 	s->fit[0] = '\0';
-	s->table_fit = (struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
-	s->best_fit = s->table_fit;
 	if (!tmp)
 		return;
-	hyp_fit(a, p, si, &s->table_fit, tmp);
+	s->table_fit = s->model_fit;
 	best = s->table_fit;
 	for (r = 0; r < TLB_NR_RULES; r++) {
 		s->rule_fit[r] = (struct tlb_hypothesis){ rules[r], 1.0, NAN, 0 };
 		for (i = SCALE_LO; i <= SCALE_HI; i++) {
 			struct tlb_hypothesis h = { rules[r], pow(2.0, i / 2.0), NAN, 0 };
 
-			hyp_fit(a, p, si, &h, tmp);
+			hyp_fit(a, p, si, &h, tmp, NULL);
 			if (better(&h, &s->rule_fit[r]))
 				s->rule_fit[r] = h;
 		}
 		if (better(&s->rule_fit[r], &best))
 			best = s->rule_fit[r];
-		if (rules[r] == s->table_fit.mask)
-			tr = r;
 	}
 	free(tmp);
-	/* the table stands unless the data reject it: its rule at its own
-	 * capacity, else at another capacity, else another rule */
-	if (s->table_fit.chi2 <= best.chi2 + CHI2_MARGIN)
-		s->best_fit = s->table_fit;
-	else if (tr >= 0 && s->rule_fit[tr].chi2 <= best.chi2 + CHI2_MARGIN)
-		s->best_fit = s->rule_fit[tr];
+	s->best_fit = best;
+	if (!isfinite(s->table_fit.chi2))
+		return;
+	s->cause_kind = span_cause(a, p, s);
+	fit_words(a, p, s);
+}
+
+void tlb_time_plausible(const struct analysis *a, struct tlb_prediction *p)
+{
+	const struct tlb_geometry *g = p->g;
+	const char *v = a->res->cpu_vendor;
+
+	/* a file (mthpscope probe's, or the user's) outranks the table; the
+	 * table's rule counts only on its own vendor's CPU: zen4's asked of
+	 * an Intel file is a what-if, no evidence that this CPU merges */
+	if (!g || g->merge == TLB_MERGE_NONE)
+		p->merge_plausible = false;
+	else if (g->level[0].source == TLB_SRC_USER)
+		p->merge_plausible = true;
+	else if (g->vendor && (!strcmp(g->vendor, "GenuineIntel") ||
+			       !strcmp(g->vendor, "AuthenticAMD")))
+		p->merge_plausible = !v[0] || !strcmp(v, g->vendor);
 	else
-		s->best_fit = best;
-	if (isfinite(s->table_fit.chi2) && (s->best_fit.mask != s->table_fit.mask ||
-					    s->best_fit.scale != s->table_fit.scale))
-		fit_words(a, p, s);
+		p->merge_plausible = strcmp(v, "GenuineIntel") && strcmp(v, "AuthenticAMD");
 }
 
 /* Does the predicted interval (or value) meet the measured one? -1: no interval. */
@@ -279,33 +528,29 @@ static int judge(const struct tlb_predict_cell *c)
 	return hi >= m->lo && lo <= m->hi;
 }
 
-static enum tlb_time_cause cause_of(const struct analysis *a, const struct tlb_predict_span *s,
+static enum tlb_time_cause cause_of(const struct tlb_predict_span *s,
 				    const struct tlb_predict_cell *c)
 {
 	if (c->scatter)
 		return TLB_CAUSE_SCATTER;
-	if (s->fit[0] && host_like(a, s))
-		return TLB_CAUSE_HOST;
-	if (s->fit[0] && s->best_fit.mask != s->table_fit.mask)
-		return TLB_CAUSE_MERGE;
-	if (s->fit[0])
-		return TLB_CAUSE_CAPACITY;
-	return a->res->virtualized ? TLB_CAUSE_HOST : TLB_CAUSE_OTHER;
+	return s->fit[0] ? s->cause_kind : TLB_CAUSE_UNEXPLAINED;
 }
 
-/* Predicted time gains from the calibrated walk cost; the knee. */
+/* Predicted time gains from the calibrated walk cost and the model's
+ * second term (B: its normalised savings); the knee. */
 static void predict(const struct analysis *a, struct tlb_prediction *p, int si, double m0,
-		    double mp)
+		    double mp, const double *B)
 {
 	struct tlb_predict_span *s = &p->spans[si];
 	const struct analyze_change *G = &a->spans[si].gains[a->pmd_order];
+	double sh = s->model_fit.term ? s->model_fit.share : 0.0;
 	int last = p->g->nr_levels - 1, k;
 
 	/* a PMD order that gains nothing (a VM's host backing can make it
 	 * lose) calibrates no walk cost: unknown, not "no order gains" */
 	s->calibrated = m0 > 0 && m0 - mp > 0 && isfinite(G->value) && G->value > 0;
 	if (s->calibrated)
-		s->walk_cost = G->value * a->spans[si].by_order[0].median / (m0 - mp);
+		s->walk_cost = (1 - sh) * G->value * a->spans[si].by_order[0].median / (m0 - mp);
 	for (k = 1; k <= a->pmd_order && k < ANALYZE_NR_ORDERS; k++) {
 		struct tlb_predict_cell *c = &s->by_order[k];
 		double f, lo, hi;
@@ -317,6 +562,8 @@ static void predict(const struct analysis *a, struct tlb_prediction *p, int si, 
 			continue;
 		}
 		f = (m0 - c->miss[last]) / (m0 - mp);
+		if (sh > 0 && !isnan(B[k]))
+			f = (1 - sh) * f + sh * B[k];
 		lo = G->lo * f;
 		hi = G->hi * f;
 		c->time_gain = (struct analyze_change){ G->value * f, fmin(lo, hi), fmax(lo, hi) };
@@ -325,18 +572,38 @@ static void predict(const struct analysis *a, struct tlb_prediction *p, int si, 
 	}
 }
 
-void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
+/* The prediction's own fit: the geometry's rule at its capacity, with the
+ * second term that fits by its margin; B its normalised savings. */
+static void model_term(const struct analysis *a, struct tlb_prediction *p, int si, double *B)
 {
 	struct tlb_predict_span *s = &p->spans[si];
-	int last = p->g->nr_levels - 1, k, pmd = a->pmd_order;
-	double m0 = s->by_order[0].miss[last], mp = NAN;
+	double *tmp = malloc((4 * a->res->nr_trials + 1) * sizeof(*tmp));
+	int k;
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		B[k] = NAN;
+	s->model_fit = (struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
+	s->model_fit.chi2_plain = s->model_fit.regions = NAN;
+	if (!tmp)
+		return;
+	if (a->pmd_order < ANALYZE_NR_ORDERS && s->by_order[a->pmd_order].n)
+		hyp_fit(a, p, si, &s->model_fit, tmp, B);
+	free(tmp);
+}
+
+static void span_reset(const struct analysis *a, struct tlb_prediction *p, int si)
+{
+	struct tlb_predict_span *s = &p->spans[si];
+	int k;
 
 	s->knee = -1;
 	s->calibrated = false;
 	s->walk_cost = NAN;
 	s->nr_judged = s->nr_order_disagree = 0;
 	s->fit[0] = '\0';
-	s->table_fit = s->best_fit = (struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
+	s->cause_kind = TLB_CAUSE_NONE;
+	s->table_fit = s->best_fit = s->model_fit =
+		(struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
 	for (k = 0; k < TLB_NR_RULES; k++)
 		s->rule_fit[k] = (struct tlb_hypothesis){ rules[k], 1.0, NAN, 0 };
 	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
@@ -348,11 +615,21 @@ void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
 		c->agree = -1;
 		c->cause = TLB_CAUSE_NONE;
 	}
+}
+
+void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
+{
+	struct tlb_predict_span *s = &p->spans[si];
+	int last = p->g->nr_levels - 1, k, pmd = a->pmd_order;
+	double m0 = s->by_order[0].miss[last], mp = NAN, B[ANALYZE_NR_ORDERS];
+
+	span_reset(a, p, si);
 	if (!s->by_order[0].n || isnan(m0))
 		return;
 	if (pmd < ANALYZE_NR_ORDERS && s->by_order[pmd].n)
 		mp = s->by_order[pmd].miss[last];
-	predict(a, p, si, m0, mp);
+	model_term(a, p, si, B);
+	predict(a, p, si, m0, mp, B);
 	for (k = 1; k < pmd && k < ANALYZE_NR_ORDERS; k++) {
 		struct tlb_predict_cell *c = &s->by_order[k];
 
@@ -366,7 +643,7 @@ void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
 		hypotheses(a, p, si);
 	for (k = 1; k < pmd && k < ANALYZE_NR_ORDERS; k++)
 		if (s->by_order[k].agree == 0)
-			s->by_order[k].cause = cause_of(a, s, &s->by_order[k]);
+			s->by_order[k].cause = cause_of(s, &s->by_order[k]);
 	p->nr_order_disagree += s->nr_order_disagree;
 }
 
@@ -394,9 +671,13 @@ static json_t *hyp_json(const struct tlb_prediction *p, const struct tlb_hypothe
 	char w[48];
 
 	tlb_time_rule_words(h->mask, w, sizeof(w));
-	return json_pack("{s:s, s:f, s:f, s:o, s:i}", "merge_pages", w, "capacity_scale", h->scale,
-			 "capacity", h->scale * p->g->level[p->g->nr_levels - 1].entries, "chi2",
-			 num(h->chi2), "orders", h->n);
+	return json_pack("{s:s, s:f, s:f, s:o, s:i, s:s, s:o, s:o, s:o, s:s}", "merge_pages", w,
+			 "capacity_scale", h->scale, "capacity",
+			 h->scale * p->g->level[p->g->nr_levels - 1].entries, "chi2", num(h->chi2),
+			 "orders", h->n, "term", tlb_time_term_name(h->term), "term_share",
+			 h->term ? num(h->share) : json_null(), "host_regions",
+			 h->term == TLB_TERM_HOST ? num(h->regions) : json_null(), "chi2_without_term",
+			 num(h->chi2_plain), "computed_by", "model");
 }
 
 void tlb_time_span_json(const struct tlb_prediction *p, const struct tlb_predict_span *s,
@@ -411,6 +692,10 @@ void tlb_time_span_json(const struct tlb_prediction *p, const struct tlb_predict
 	json_object_set_new(o, "walk_cost", num(s->walk_cost));
 	json_object_set_new(o, "orders_judged", json_integer(s->nr_judged));
 	json_object_set_new(o, "orders_disagree", json_integer(s->nr_order_disagree));
+	if (isfinite(s->model_fit.chi2))
+		json_object_set_new(o, "model_fit", hyp_json(p, &s->model_fit));
+	json_object_set_new(o, "cause", s->fit[0] ? json_string(tlb_time_cause_name(s->cause_kind))
+						 : json_null());
 	if (!s->fit[0] && !isfinite(s->table_fit.chi2))
 		return;
 	rl = json_array();

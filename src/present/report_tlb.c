@@ -120,6 +120,22 @@ static void wrap(FILE *f, const char *lead, const char *text)
 	fputc('\n', f);
 }
 
+/* The model's second term at a span (tlb_time.c), fitted beside the walks. */
+static void term_line(const struct tlb_prediction *p, const struct tlb_predict_span *s, FILE *f,
+		      bool md)
+{
+	char tw[192], line[320];
+
+	tlb_time_term_words(p, &s->model_fit, tw, sizeof(tw));
+	snprintf(line, sizeof(line), "%s (model; chi2 %.1f over %d orders, %.1f without it)", tw,
+		 s->model_fit.chi2, s->model_fit.n, s->model_fit.chi2_plain);
+	if (md)
+		fprintf(f, "  - with the %s term: %s\n", tlb_time_term_name(s->model_fit.term), line);
+	else
+		wrap(f, s->model_fit.term == TLB_TERM_HOST ? "              with the host side term:"
+			: "              with the first level term:", line);
+}
+
 static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 {
 	char pr[96], me[48];
@@ -164,6 +180,8 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 				"              time model: %d of %d orders below PMD within the "
 				"measured CI (a walk costs %.3g in %s)\n", s->nr_judged -
 				s->nr_order_disagree, s->nr_judged, s->walk_cost, a->metric);
+		if (s->nr_judged && s->calibrated && s->model_fit.term)
+			term_line(p, s, f, md);
 		if (s->cause[0] && md)
 			fprintf(f, "  - likely cause: %s\n", s->cause);
 		else if (s->cause[0])
