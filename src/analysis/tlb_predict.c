@@ -538,11 +538,10 @@ json_t *tlb_prediction_json(const struct tlb_prediction *p)
 		json_object_set_new(o, "layouts", json_string(p->assumed ? "assumed from each "
 				    "trial's folio histogram" : "measured"));
 		/* the host term's regions, where it is fitted (tlb_time.c) */
-		json_object_set_new(o, "regions", p->regions_measured && p->regions_assumed ?
-				    json_string("measured and assumed") : p->regions_measured ?
-				    json_string("measured") : p->regions_assumed ?
-				    json_string("assumed from each trial's folio histogram") :
-				    json_null());
+		json_object_set_new(o, "regions", p->regions_missing ?
+				    json_string("not recorded (a file from before "
+						"placement.regions_pmd): no host-side term") :
+				    p->regions_measured ? json_string("measured") : json_null());
 		json_object_set_new(o, "merge_plausible", json_boolean(p->merge_plausible));
 	}
 	return o;

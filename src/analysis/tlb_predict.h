@@ -102,6 +102,7 @@ struct tlb_predict_span {
 	struct tlb_hypothesis model_fit;
 	struct tlb_hypothesis table_fit, best_fit, rule_fit[TLB_NR_RULES];
 	enum tlb_time_cause cause_kind; /* the span's cause of the orders that disagree */
+	unsigned merge_mask;  /* TLB_CAUSE_MERGE: the plausible rule that fits best */
 	char fit[768];        /* the hypotheses in words, "" when not fitted */
 };
 
@@ -119,15 +120,15 @@ struct tlb_prediction {
 	bool assumed;         /* no trial has a layout: assumed from each trial's folio
 			       * histogram (aligned, contiguous folios, scattered apart) */
 	int nr_order_disagree; /* orders whose predicted time gain misses the measured one */
-	/* the guest-physical regions the host term reads: measured (the trials'
-	 * placement.regions_pmd), assumed from the folio histograms (a file from
-	 * before them: each folio in a region of its own, an upper bound), or
-	 * both in one file */
-	bool regions_measured, regions_assumed;
+	/* the guest-physical regions the host term reads (the trials'
+	 * placement.regions_pmd): measured at some fitted span; missing at some
+	 * span of a VM's file (a file from before them: no host term there) */
+	bool regions_measured, regions_missing;
 	/* may a merge size be named as a cause: the geometry is a file that
 	 * merges (mthpscope probe's, --tlb-geometry), or the table's and it
 	 * merges on this vendor's CPU; never on Intel without such a file */
 	bool merge_plausible;
+	unsigned merge_max;   /* pages: no size above the geometry's largest is plausible */
 };
 
 /* The model beside a; g NULL: the model the trials name (results "tlb"),

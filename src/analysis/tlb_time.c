@@ -116,32 +116,31 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The median; NaN when n is 0 or any value is NaN. */
 static double median_of(double *v, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return NAN;
 	if (!n)
 		return NAN;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The PMD-size guest-physical regions trial i's buffer falls in: measured
- * (placement.regions_pmd), else each folio in a region of its own (an
- * upper bound; *assumed set). */
-static double trial_regions(const struct analysis *a, size_t i, const struct layout_hist *h,
-			    bool *assumed)
+/* The PMD-size guest-physical regions trial i's buffer falls in, as run
+ * measured them (placement.regions_pmd); NaN in a file from before them.
+ * Not assumed from the folio histogram: "each folio in a region of its
+ * own" is a step at an order of the fit's choosing, which any merge rule's
+ * or capacity's step would hide behind. */
+static double trial_regions(const struct analysis *a, size_t i)
 {
 	const struct results_trial *t = &a->res->trials[i];
-	int pmd = h->pmd_order, k;
-	double r = 0;
 
-	if (t->has_placement && t->placement.has_regions)
-		return (double)t->placement.regions_pmd;
-	*assumed = true;
-	if (!t->has_hist)
-		return (double)layout_hist_pages(h);
-	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
-		r += ldexp((double)t->hist[k], -(k < pmd ? k : pmd));
-	return r;
+	return t->has_placement && t->placement.has_regions ? (double)t->placement.regions_pmd
+							     : NAN;
 }
 
 /* Host-side capacities tried: 2^(3 + c) PMD-size regions, 8 to 16384. */
@@ -156,13 +155,14 @@ static double cap_regions(int c)
  * capacity the walks whose region misses it (u x max(0, 1 - cap / R)). */
 struct drivers {
 	double u[ANALYZE_NR_ORDERS], l1[ANALYZE_NR_ORDERS];
+	double regions[ANALYZE_NR_ORDERS]; /* NaN: some trial has none */
 	double host[NR_CAPS][ANALYZE_NR_ORDERS];
 };
 
 /* tmp: room for 4 values per trial of the file */
 static void cell_drivers(const struct analysis *a, const struct tlb_prediction *p,
 			 uint64_t span, int k, unsigned mask, double scale, struct drivers *d,
-			 double *tmp, bool *assumed)
+			 double *tmp)
 {
 	size_t nt = a->res->nr_trials, i, n = 0;
 	double *u = tmp, *l1 = tmp + nt, *r = tmp + 2 * nt;
@@ -178,17 +178,20 @@ static void cell_drivers(const struct analysis *a, const struct tlb_prediction *
 			continue;
 		u[n] = level_miss(p->g, h, mask, scale, p->g->nr_levels - 1);
 		l1[n] = p->g->nr_levels > 1 ? level_miss(p->g, h, mask, 1.0, 0) : NAN;
-		r[n++] = trial_regions(a, i, h, assumed);
+		r[n++] = trial_regions(a, i);
 	}
 	for (c = 0; c < NR_CAPS; c++) {
 		double *x = tmp + 3 * nt;
 
+		/* a trial without regions leaves the host side unknown (NaN) */
 		for (i = 0; i < n; i++)
-			x[i] = u[i] * (r[i] > cap_regions(c) ? 1.0 - cap_regions(c) / r[i] : 0.0);
+			x[i] = isnan(r[i]) ? NAN : u[i] * (r[i] > cap_regions(c) ?
+							  1.0 - cap_regions(c) / r[i] : 0.0);
 		d->host[c][k] = median_of(x, n);
 	}
 	d->u[k] = median_of(u, n);
 	d->l1[k] = median_of(l1, n);
+	d->regions[k] = median_of(r, n);
 }
 
 /* The measured gain's standard error from its interval (a floor keeps a
@@ -206,28 +209,28 @@ static bool judged_order(const struct analyze_change *mk)
 	return isfinite(mk->value) && isfinite(mk->lo) && isfinite(mk->hi);
 }
 
-/* Normalised savings of a driver x: (x_0 - x_k) / (x_0 - x_pmd); false
- * when it saves nothing at PMD (no calibration) or an order lacks it. A
- * driver that is 0 at order 0 saves nothing anywhere: all 0. */
-static bool savings(const double *x, int pmd, double *out)
+/* Normalised savings of a driver x: (x_0 - x_k) / (x_0 - x_pmd); returns
+ * x_0 - x_pmd, NaN when it saves nothing at PMD (no calibration) or an
+ * order lacks it. A driver that is 0 at order 0 saves nothing: all 0. */
+static double savings(const double *x, int pmd, double *out)
 {
 	double d = x[0] - x[pmd];
 	int k;
 
 	if (isnan(d) || (d <= 0 && x[0] > 0))
-		return false;
+		return NAN;
 	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
 		out[k] = x[0] > 0 ? (x[0] - x[k]) / d : 0.0;
-	return true;
+	return d;
 }
 
 /*
- * The share s in [0, 1] of the PMD gain G that driver B carries beside A
+ * The share s in [0, smax] of the PMD gain G that driver B carries beside A
  * (predicted gain G ((1 - s) A_k + s B_k)), by weighted least squares over
  * the orders below PMD, and the chi2 it leaves. B NULL: s = 0.
  */
 static double fit_share(const struct analysis *a, int si, const double *A, const double *B,
-			double *share, int *n)
+			double smax, double *share, int *n)
 {
 	const struct analyze_span *as = &a->spans[si];
 	double G = as->gains[a->pmd_order].value, num = 0, den = 0, chi2 = 0, s = 0;
@@ -245,7 +248,7 @@ static double fit_share(const struct analysis *a, int si, const double *A, const
 		den += w * dk * dk;
 	}
 	if (den > 0)
-		s = fmin(1.0, fmax(0.0, num / den));
+		s = fmin(smax, fmax(0.0, num / den));
 	*n = 0;
 	for (k = 1; k < pmd && k < ANALYZE_NR_ORDERS; k++) {
 		const struct analyze_change *mk = &as->gains[k];
@@ -266,17 +269,24 @@ static double fit_share(const struct analysis *a, int si, const double *A, const
 #define TERM_MARGIN_FIRST 3.84
 #define TERM_MARGIN_HOST 5.99
 
-/* Try driver x as the second term of hy; better by its margin: taken. */
-static void try_term(const struct analysis *a, int si, const double *A, const double *x,
-		     enum tlb_term_kind kind, double regions, struct tlb_hypothesis *hy,
-		     double *Bbest)
+/*
+ * Try driver x as the second term of hy; better by its margin: taken. Its
+ * cost per event (a first-level miss that hits the last level, a host-side
+ * miss) is bounded by a walk's: s / X <= (1 - s) / U with X and U the
+ * savings of x and of the walks at PMD, so s <= X / (X + U). Without that
+ * bound s = 1 says walks cost nothing, and any shape below PMD fits.
+ */
+static void try_term(const struct analysis *a, int si, const double *A, double U,
+		     const double *x, enum tlb_term_kind kind, double regions,
+		     struct tlb_hypothesis *hy, double *Bbest)
 {
-	double B[ANALYZE_NR_ORDERS], s, chi2, margin;
+	double B[ANALYZE_NR_ORDERS], s, chi2, margin, X;
 	int n, k;
 
-	if (!savings(x, a->pmd_order, B))
+	X = savings(x, a->pmd_order, B);
+	if (isnan(X) || X <= 0)
 		return;
-	chi2 = fit_share(a, si, A, B, &s, &n);
+	chi2 = fit_share(a, si, A, B, U > 0 ? X / (X + U) : 1.0, &s, &n);
 	margin = kind == TLB_TERM_HOST ? TERM_MARGIN_HOST : TERM_MARGIN_FIRST;
 	if (!isfinite(chi2) || s <= 0 || chi2 + margin >= hy->chi2_plain ||
 	    (hy->term != TLB_TERM_NONE && chi2 >= hy->chi2))
@@ -290,16 +300,28 @@ static void try_term(const struct analysis *a, int si, const double *A, const do
 		Bbest[k] = B[k];
 }
 
+/* Every order's regions known at a span (the host term can be fitted)? */
+static bool regions_known(const struct drivers *d, int pmd)
+{
+	int k;
+
+	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
+		if (isnan(d->regions[k]) && !isnan(d->u[k]))
+			return false;
+	return true;
+}
+
 /* One hypothesis' chi2 at span si, with its best second term (the first
- * level's; in a VM also the host side's at each capacity). B non-NULL:
- * the chosen term's normalised savings. tmp: 4 values per trial. */
+ * level's; in a VM whose file has the regions, also the host side's at
+ * each capacity). B non-NULL: the chosen term's normalised savings. tmp: 4
+ * values per trial. */
 static void hyp_fit(const struct analysis *a, struct tlb_prediction *p, int si,
 		    struct tlb_hypothesis *hy, double *tmp, double *B)
 {
 	const struct analyze_span *as = &a->spans[si];
 	struct drivers d;
-	double A[ANALYZE_NR_ORDERS];
-	bool assumed = false;
+	double A[ANALYZE_NR_ORDERS], U;
+	bool host;
 	int k, c, pmd = a->pmd_order;
 
 	hy->chi2 = hy->chi2_plain = NAN;
@@ -307,32 +329,27 @@ static void hyp_fit(const struct analysis *a, struct tlb_prediction *p, int si,
 	hy->term = TLB_TERM_NONE;
 	hy->share = 0;
 	hy->regions = NAN;
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		d.u[k] = d.l1[k] = d.regions[k] = NAN;
 	for (k = 0; k <= pmd && k < ANALYZE_NR_ORDERS; k++)
-		cell_drivers(a, p, as->span, k, hy->mask, hy->scale, &d, tmp, &assumed);
-	if (!isfinite(as->gains[pmd].value) || !savings(d.u, pmd, A))
+		cell_drivers(a, p, as->span, k, hy->mask, hy->scale, &d, tmp);
+	U = savings(d.u, pmd, A);
+	if (!isfinite(as->gains[pmd].value) || isnan(U))
 		return;
-	hy->chi2 = hy->chi2_plain = fit_share(a, si, A, NULL, &hy->share, &hy->n);
+	hy->chi2 = hy->chi2_plain = fit_share(a, si, A, NULL, 0.0, &hy->share, &hy->n);
 	if (!isfinite(hy->chi2))
 		return;
-	try_term(a, si, A, d.l1, TLB_TERM_FIRST, NAN, hy, B);
-	for (c = 0; a->res->virtualized && c < NR_CAPS; c++)
-		try_term(a, si, A, d.host[c], TLB_TERM_HOST, cap_regions(c), hy, B);
-	if (hy->term == TLB_TERM_HOST) {
-		p->regions_assumed |= assumed;
-		p->regions_measured |= !assumed;
-	}
+	try_term(a, si, A, U, d.l1, TLB_TERM_FIRST, NAN, hy, B);
+	host = a->res->virtualized && regions_known(&d, pmd);
+	p->regions_missing |= a->res->virtualized && !host;
+	p->regions_measured |= host;
+	for (c = 0; host && c < NR_CAPS; c++)
+		try_term(a, si, A, U, d.host[c], TLB_TERM_HOST, cap_regions(c), hy, B);
 }
 
 static bool better(const struct tlb_hypothesis *x, const struct tlb_hypothesis *y)
 {
 	return isfinite(x->chi2) && (!isfinite(y->chi2) || x->chi2 < y->chi2);
-}
-
-/* The best fit merges nothing where the table merges, in a VM: the host's
- * small pages under the guest's are the likelier reason. */
-static bool host_like(const struct analysis *a, const struct tlb_predict_span *s)
-{
-	return a->res->virtualized && !s->best_fit.mask && s->table_fit.mask;
 }
 
 /* The index of the table's rule among rules[], -1 when it is none of them. */
@@ -355,21 +372,48 @@ static const struct tlb_hypothesis *table_rule_fit(const struct tlb_predict_span
 								  : &s->table_fit;
 }
 
+/* Is rule 'mask' plausible here: merging at all, no size above the largest
+ * the geometry file or the vendor's table names (AMD folds 4 or 8, so a 16
+ * is no reading of its data; 4 where a probe saw 8 is)? */
+static bool rule_plausible(const struct tlb_prediction *p, unsigned mask)
+{
+	return p->merge_plausible && (!mask || (1u << (31 - __builtin_clz(mask))) <= p->merge_max);
+}
+
+/* The best plausible rule other than the table's (NULL: none). */
+static const struct tlb_hypothesis *merge_candidate(const struct tlb_prediction *p,
+						    const struct tlb_predict_span *s)
+{
+	const struct tlb_hypothesis *m = NULL;
+	int r;
+
+	for (r = 0; r < TLB_NR_RULES; r++)
+		if (s->rule_fit[r].mask != s->table_fit.mask &&
+		    rule_plausible(p, s->rule_fit[r].mask) &&
+		    (!m || better(&s->rule_fit[r], m)))
+			m = &s->rule_fit[r];
+	return m;
+}
+
 /*
- * The span's cause, from the fits: another merge rule only where it fits
- * clearly better than the table's rule at its best capacity and something
- * makes merging plausible (p->merge_plausible); else another capacity
- * where it fits clearly better; else the second term that fits (the host's
- * side of the nested walk, the first level's reach); else not explained.
+ * The span's cause, from the fits: another merge rule only where a
+ * plausible one fits clearly better than the table's rule at its best
+ * capacity; else another capacity where it fits clearly better; else the
+ * second term that fits (the host's side of the nested walk, the first
+ * level's reach); else not explained.
  */
 static enum tlb_time_cause span_cause(const struct analysis *a, const struct tlb_prediction *p,
-				      const struct tlb_predict_span *s)
+				      struct tlb_predict_span *s)
 {
-	const struct tlb_hypothesis *tf = table_rule_fit(s);
+	const struct tlb_hypothesis *tf = table_rule_fit(s), *m = merge_candidate(p, s);
 
-	if (s->best_fit.mask != s->table_fit.mask && better(&s->best_fit, tf) &&
-	    s->best_fit.chi2 + CHI2_MARGIN < tf->chi2 && p->merge_plausible)
-		return host_like(a, s) ? TLB_CAUSE_HOST : TLB_CAUSE_MERGE;
+	if (m && better(m, tf) && m->chi2 + CHI2_MARGIN < tf->chi2) {
+		s->merge_mask = m->mask;
+		/* no merging at all where the table merges, in a VM: the host's
+		 * small pages under the guest's are the likelier reason */
+		return a->res->virtualized && !m->mask && s->table_fit.mask ? TLB_CAUSE_HOST
+									     : TLB_CAUSE_MERGE;
+	}
 	if (tf != &s->table_fit && tf->chi2 + CHI2_MARGIN < s->table_fit.chi2)
 		return TLB_CAUSE_CAPACITY;
 	if (s->table_fit.term == TLB_TERM_HOST)
@@ -399,6 +443,29 @@ void tlb_time_term_words(const struct tlb_prediction *p, const struct tlb_hypoth
 			 h->regions, 100.0 * h->share);
 }
 
+/* The capacity cause: the table's rule at its best capacity, and a
+ * plausible merge rule that fits about as well (the timings then cannot
+ * tell the two apart). */
+static void capacity_words(const struct tlb_prediction *p, const struct tlb_predict_span *s,
+			   char *buf, size_t size)
+{
+	const struct tlb_hypothesis *tf = table_rule_fit(s), *m = merge_candidate(p, s);
+	const struct tlb_level_geometry *l = &p->g->level[p->g->nr_levels - 1];
+	char rw[48];
+
+	tlb_time_rule_words(tf->mask, rw, sizeof(rw));
+	snprintf(buf, size, "an effective capacity other than the %s's: its rule (%s) fits with "
+		 "%.0f %s entries (model), chi2 %.1f against %.1f at %u",
+		 p->g->level[0].source == TLB_SRC_USER ? "geometry" : "table", rw,
+		 tf->scale * l->entries, l->name ? l->name : "last-level", tf->chi2,
+		 s->table_fit.chi2, l->entries);
+	if (m && isfinite(m->chi2) && m->chi2 < tf->chi2 + CHI2_MARGIN) {
+		tlb_time_rule_words(m->mask, rw, sizeof(rw));
+		ms_appendf(buf, size, "; merging %s fits about as well (chi2 %.1f): these timings "
+			   "do not tell that merge size from that capacity", rw, m->chi2);
+	}
+}
+
 /* The cause's lead words (the span's fit begins with them). */
 static void cause_lead(const struct analysis *a, const struct tlb_prediction *p,
 		       const struct tlb_predict_span *s, enum tlb_time_cause c, char *buf,
@@ -412,11 +479,12 @@ static void cause_lead(const struct analysis *a, const struct tlb_prediction *p,
 		snprintf(buf, size, "host backing in a VM: the data fit no merging at all, as when "
 			 "the host maps the guest's memory with 4K pages");
 	else if (c == TLB_CAUSE_MERGE)
-		snprintf(buf, size, "merge size differs from the %s: the data fit %s%s",
+		snprintf(buf, size, "merge size differs from the %s: the data fit %s%s%s",
 			 p->g->level[0].source == TLB_SRC_USER ? "geometry file" : "table",
-			 s->best_fit.mask ? "merging " : "no merging", s->best_fit.mask ? best : "");
+			 s->merge_mask ? "merging " : "no merging", s->merge_mask ? best : "",
+			 s->merge_mask ? " pages" : "");
 	else if (c == TLB_CAUSE_CAPACITY)
-		snprintf(buf, size, "an effective capacity other than the table's");
+		capacity_words(p, s, buf, size);
 	else if (c == TLB_CAUSE_LOCALITY)
 		snprintf(buf, size, "physical locality (host side of the nested walk): larger folios "
 			 "put the buffer in fewer guest-physical regions; %s (model)", tw);
@@ -437,6 +505,7 @@ static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 		      struct tlb_predict_span *s)
 {
 	const struct tlb_level_geometry *l = &p->g->level[p->g->nr_levels - 1];
+	const char *src = p->g->level[0].source == TLB_SRC_USER ? "geometry" : "table";
 	char best[48], table[48], rw[48];
 	int r;
 
@@ -444,16 +513,21 @@ static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 	tlb_time_rule_words(s->best_fit.mask, best, sizeof(best));
 	tlb_time_rule_words(s->table_fit.mask, table, sizeof(table));
 	if (s->cause_kind != TLB_CAUSE_MERGE && s->best_fit.mask != s->table_fit.mask &&
-	    !p->merge_plausible && s->best_fit.chi2 + CHI2_MARGIN < table_rule_fit(s)->chi2)
+	    !rule_plausible(p, s->best_fit.mask) &&
+	    s->best_fit.chi2 + CHI2_MARGIN < table_rule_fit(s)->chi2)
 		ms_appendf(s->fit, sizeof(s->fit), "; merging %s fits better, but nothing makes "
-			   "merging plausible here (%s merges nothing and no probe geometry file "
-			   "says so)", best, p->g->name);
+			   "merging plausible here (%s)", best, p->g->level[0].source == TLB_SRC_USER ?
+			   "the geometry file merges nothing" : p->g->merge == TLB_MERGE_NONE ?
+			   "the table documents no merging for this CPU and no probe geometry file "
+			   "(--tlb-geometry) says otherwise" : !p->merge_plausible ? "the table's "
+			   "merging is another vendor's: a what-if" : "a size larger than any the "
+			   "geometry names");
 	ms_appendf(s->fit, sizeof(s->fit), "; best fit: merging %s with %.0f %s entries%s%s "
-		   "(model; the table has %u), chi2 %.1f over %d orders, against %.1f for the "
-		   "table's rule (%s)", best, s->best_fit.scale * l->entries,
+		   "(model; the %s has %u), chi2 %.1f over %d orders, against %.1f for the "
+		   "%s's rule (%s)", best, s->best_fit.scale * l->entries,
 		   l->name ? l->name : "last-level", s->best_fit.term ? " and the " : "",
-		   s->best_fit.term ? tlb_time_term_name(s->best_fit.term) : "", l->entries,
-		   s->best_fit.chi2, s->best_fit.n, s->table_fit.chi2, table);
+		   s->best_fit.term ? tlb_time_term_name(s->best_fit.term) : "", src, l->entries,
+		   s->best_fit.chi2, s->best_fit.n, s->table_fit.chi2, src, table);
 	ms_appendf(s->fit, sizeof(s->fit), "; each rule at its best capacity:");
 	for (r = 0; r < TLB_NR_RULES; r++) {
 		if (!isfinite(s->rule_fit[r].chi2))
@@ -506,6 +580,7 @@ void tlb_time_plausible(const struct analysis *a, struct tlb_prediction *p)
 	/* a file (mthpscope probe's, or the user's) outranks the table; the
 	 * table's rule counts only on its own vendor's CPU: zen4's asked of
 	 * an Intel file is a what-if, no evidence that this CPU merges */
+	p->merge_max = g ? 1u << (31 - __builtin_clz(tlb_merge_set(g) | 1u)) : 1;
 	if (!g || g->merge == TLB_MERGE_NONE)
 		p->merge_plausible = false;
 	else if (g->level[0].source == TLB_SRC_USER)
@@ -602,6 +677,7 @@ static void span_reset(const struct analysis *a, struct tlb_prediction *p, int s
 	s->nr_judged = s->nr_order_disagree = 0;
 	s->fit[0] = '\0';
 	s->cause_kind = TLB_CAUSE_NONE;
+	s->merge_mask = 0;
 	s->table_fit = s->best_fit = s->model_fit =
 		(struct tlb_hypothesis){ table_mask(p->g), 1.0, NAN, 0 };
 	for (k = 0; k < TLB_NR_RULES; k++)
@@ -617,20 +693,13 @@ static void span_reset(const struct analysis *a, struct tlb_prediction *p, int s
 	}
 }
 
-void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
+/* Set every order below PMD against the measurement: the counts. */
+static void judge_orders(const struct analysis *a, struct tlb_predict_span *s)
 {
-	struct tlb_predict_span *s = &p->spans[si];
-	int last = p->g->nr_levels - 1, k, pmd = a->pmd_order;
-	double m0 = s->by_order[0].miss[last], mp = NAN, B[ANALYZE_NR_ORDERS];
+	int k;
 
-	span_reset(a, p, si);
-	if (!s->by_order[0].n || isnan(m0))
-		return;
-	if (pmd < ANALYZE_NR_ORDERS && s->by_order[pmd].n)
-		mp = s->by_order[pmd].miss[last];
-	model_term(a, p, si, B);
-	predict(a, p, si, m0, mp, B);
-	for (k = 1; k < pmd && k < ANALYZE_NR_ORDERS; k++) {
+	s->nr_judged = s->nr_order_disagree = 0;
+	for (k = 1; k < a->pmd_order && k < ANALYZE_NR_ORDERS; k++) {
 		struct tlb_predict_cell *c = &s->by_order[k];
 
 		if ((c->agree = judge(c)) < 0)
@@ -638,6 +707,33 @@ void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
 		s->nr_judged++;
 		if (!c->agree)
 			s->nr_order_disagree++;
+	}
+}
+
+void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si)
+{
+	struct tlb_predict_span *s = &p->spans[si];
+	int last = p->g->nr_levels - 1, k, pmd = a->pmd_order;
+	double m0 = s->by_order[0].miss[last], mp = NAN, B[ANALYZE_NR_ORDERS];
+
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		B[k] = NAN;
+	span_reset(a, p, si);
+	if (!s->by_order[0].n || isnan(m0))
+		return;
+	if (pmd < ANALYZE_NR_ORDERS && s->by_order[pmd].n)
+		mp = s->by_order[pmd].miss[last];
+	predict(a, p, si, m0, mp, B);
+	judge_orders(a, s);
+	/* the second term only where the table's figures alone disagree:
+	 * where they agree the prediction is what it was */
+	if (s->nr_order_disagree && s->calibrated) {
+		model_term(a, p, si, B);
+		if (s->model_fit.term) {
+			s->knee = -1;
+			predict(a, p, si, m0, mp, B);
+			judge_orders(a, s);
+		}
 	}
 	if (s->nr_order_disagree && isfinite(a->spans[si].gains[pmd].value))
 		hypotheses(a, p, si);

@@ -120,6 +120,11 @@ static void wrap(FILE *f, const char *lead, const char *text)
 	fputc('\n', f);
 }
 
+#define REGIONS_NOTE                                                                       \
+	"the host side of the nested walk is not fitted: the trials carry no guest-physical "  \
+	"regions (placement.regions_pmd, recorded by run from this version on), so only the "  \
+	"first level's term was tried"
+
 /* The model's second term at a span (tlb_time.c), fitted beside the walks. */
 static void term_line(const struct tlb_prediction *p, const struct tlb_predict_span *s, FILE *f,
 		      bool md)
@@ -235,6 +240,11 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 		order_rows(a, p, f, md);
 	}
 	knees(a, p, f, md);
+	/* a VM's file from before placement.regions_pmd: the host term unfitted */
+	if (p->regions_missing && md)
+		fprintf(f, "\nNote: %s.\n", REGIONS_NOTE);
+	else if (p->regions_missing)
+		wrap(f, "  note:", REGIONS_NOTE);
 }
 
 int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
