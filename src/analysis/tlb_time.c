@@ -28,6 +28,8 @@
 #include "stats.h"
 #include "tlb_predict.h"
 
+static bool probe_file(const struct tlb_geometry *g);
+
 /* The merge rules tried, as sets of merge sizes (bit j: 2^j pages). */
 static const unsigned rules[TLB_NR_RULES] = {
 	0, 1u << 2, 1u << 3, (1u << 2) | (1u << 3), 1u << 4, (1u << 2) | (1u << 3) | (1u << 4),
@@ -516,12 +518,11 @@ static void fit_words(const struct analysis *a, const struct tlb_prediction *p,
 	    !rule_plausible(p, s->best_fit.mask) &&
 	    s->best_fit.chi2 + CHI2_MARGIN < table_rule_fit(s)->chi2)
 		ms_appendf(s->fit, sizeof(s->fit), "; merging %s fits better, but nothing makes "
-			   "merging plausible here (%s)", best, p->g->level[0].source == TLB_SRC_USER ?
-			   "the geometry file merges nothing" : p->g->merge == TLB_MERGE_NONE ?
-			   "the table documents no merging for this CPU and no probe geometry file "
-			   "(--tlb-geometry) says otherwise" : !p->merge_plausible ? "the table's "
-			   "merging is another vendor's: a what-if" : "a size larger than any the "
-			   "geometry names");
+			   "merging plausible here (%s)", best, p->merge_plausible ? "a size larger "
+			   "than any the geometry or this CPU's vendor names" : probe_file(p->g) ?
+			   "mthpscope probe's geometry file saw no merging" : "the table documents no "
+			   "merging for this CPU and no probe geometry file (--tlb-geometry) says "
+			   "otherwise");
 	ms_appendf(s->fit, sizeof(s->fit), "; best fit: merging %s with %.0f %s entries%s%s "
 		   "(model; the %s has %u), chi2 %.1f over %d orders, against %.1f for the "
 		   "%s's rule (%s)", best, s->best_fit.scale * l->entries,
@@ -572,24 +573,43 @@ static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int s
 	fit_words(a, p, s);
 }
 
+/* The merge sizes the table documents for the host's CPU vendor: every
+ * Zen entry of arch/tlb_geometry.c folds 4 and 8, arm64's contpte maps 16
+ * 4K pages (the kernel sets the bit), Intel documents none. */
+static unsigned vendor_set(const struct results *r)
+{
+	const struct tlb_geometry *zen = tlb_geometry_find("zen4");
+
+	if (!strcmp(r->cpu_vendor, "AuthenticAMD"))
+		return zen ? tlb_merge_set(zen) : 0;
+	if (!strcmp(r->arch, "aarch64") && r->page_size == 4096)
+		return 1u << 4;
+	return 0;
+}
+
+static bool probe_file(const struct tlb_geometry *g)
+{
+	return g->level[0].source == TLB_SRC_USER && g->merge_cite &&
+	       strstr(g->merge_cite, "mthpscope probe");
+}
+
 void tlb_time_plausible(const struct analysis *a, struct tlb_prediction *p)
 {
 	const struct tlb_geometry *g = p->g;
-	const char *v = a->res->cpu_vendor;
+	unsigned set = 0;
 
-	/* a file (mthpscope probe's, or the user's) outranks the table; the
-	 * table's rule counts only on its own vendor's CPU: zen4's asked of
-	 * an Intel file is a what-if, no evidence that this CPU merges */
-	p->merge_max = g ? 1u << (31 - __builtin_clz(tlb_merge_set(g) | 1u)) : 1;
-	if (!g || g->merge == TLB_MERGE_NONE)
-		p->merge_plausible = false;
-	else if (g->level[0].source == TLB_SRC_USER)
-		p->merge_plausible = true;
-	else if (g->vendor && (!strcmp(g->vendor, "GenuineIntel") ||
-			       !strcmp(g->vendor, "AuthenticAMD")))
-		p->merge_plausible = !v[0] || !strcmp(v, g->vendor);
-	else
-		p->merge_plausible = strcmp(v, "GenuineIntel") && strcmp(v, "AuthenticAMD");
+	/* a probe's file outranks the table: what it measured is the evidence,
+	 * merging or none; another geometry file merging is the user's word,
+	 * beside what the table documents for this vendor; the table's rule of
+	 * another vendor (zen4's asked of an Intel file) is a what-if, none */
+	if (g && probe_file(g))
+		set = tlb_merge_set(g);
+	else if (g && g->level[0].source == TLB_SRC_USER)
+		set = tlb_merge_set(g) | vendor_set(a->res);
+	else if (g)
+		set = vendor_set(a->res);
+	p->merge_plausible = set != 0;
+	p->merge_max = 1u << (31 - __builtin_clz(set | 1u));
 }
 
 /* Does the predicted interval (or value) meet the measured one? -1: no interval. */
