@@ -57,7 +57,7 @@ def host_files(d):
     64 MiB PMD-mapped buffer needs); host_gradual_old: the same without the
     regions (a file from before them); host_step2: every order from 2 on
     gains 60 % of the PMD gain (the shape 4-page merging makes), regions
-    those of a real run here (data/model38-vm-intel-6.18: about 1450, 300,
+    those of a real run here (data/timemodel-vm-intel-6.18: about 1450, 300,
     55, then 33-35 down to 32 at PMD)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import gen_results as gr
