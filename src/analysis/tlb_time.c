@@ -552,6 +552,9 @@ static void hypotheses(const struct analysis *a, struct tlb_prediction *p, int s
 	if (!tmp)
 		return;
 	s->table_fit = s->model_fit;
+	/* not fitted for the prediction (no calibration: order 0 fits) */
+	if (!isfinite(s->table_fit.chi2))
+		hyp_fit(a, p, si, &s->table_fit, tmp, NULL);
 	best = s->table_fit;
 	for (r = 0; r < TLB_NR_RULES; r++) {
 		s->rule_fit[r] = (struct tlb_hypothesis){ rules[r], 1.0, NAN, 0 };
