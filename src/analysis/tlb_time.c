@@ -12,12 +12,23 @@
  * with the interval of G carried through. That is a time gain, in the
  * measured gains' units, so the predicted knee (the smallest order whose
  * predicted gain reaches the threshold) and every order are set against the
- * measurement. Where they disagree, hypotheses of what the CPU merges (4, 8,
- * 4 and 8, 16, ... pages) and of the last level's effective capacity are
- * fitted to the measured gains below PMD, the table's among them, by the
- * entries each needs (max(0, 1 - capacity / entries)), and the cause named:
- * scatter, a merge size other than the table's, another capacity, the
- * host's backing of a VM. Every number here is source model.
+ * measurement. Where they disagree, a second term is fitted (issue 38):
+ * the first level's misses (a PMD entry fits the L1, smaller ones may not),
+ * or in a VM whose trials record their guest-physical 2 MiB regions
+ * (results placement.regions_pmd) the walks whose region misses the host's
+ * side of the nested walk. It carries a share s of the PMD gain, order k
+ * gaining G ((1 - s) S_walk(k) + s S_term(k)) with S a driver's normalised
+ * saving; s is fitted by weighted least squares, bounded so the term's cost
+ * per event is no more than a walk's, and kept only where chi2 falls by its
+ * 5 % point. Where orders still disagree, hypotheses of what the CPU merges
+ * (4, 8, 4 and 8, 16, ... pages) and of the last level's effective capacity
+ * (each with its best term) are fitted by chi2, and the cause named:
+ * scatter; a merge size other than the table's, only where that rule is
+ * plausible (a probe's geometry file, another file or the vendor's table
+ * says the CPU merges, no size above theirs: never on Intel without such a
+ * file); another capacity; the host's backing of a VM; physical locality
+ * (the host term) or the first level's reach; else not explained. Every
+ * number here is source model.
  */
 #include <math.h>
 #include <stdio.h>
