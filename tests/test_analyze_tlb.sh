@@ -388,6 +388,13 @@ tr -s ' \n' ' ' <"$tmp/hg.txt" | grep -q "likely cause: physical locality (host 
 "$bin" analyze --tlb-geometry "$MTHPSCOPE_SRC/data/probe-vm-intel-6.18/geometry-run1.tlb" "$data/host_gradual.json" >"$tmp/hgp.txt" || err "host_gradual probe: exit $?"
 grep -q "merge size" "$tmp/hgp.txt" && err "host_gradual under the probe's file names a merge size"
 tr -s ' \n' ' ' <"$tmp/hgp.txt" | grep -q "mthpscope probe's geometry file saw no merging" || err "host_gradual probe words"
+# the same gains on bare metal: no host term (no nested walk), and the cause
+# is the honest one
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["host"]["virtualized"] = False; json.dump(d, open(sys.argv[2], "w"))' \
+	"$data/host_gradual.json" "$tmp/bm.json"
+"$bin" analyze "$tmp/bm.json" >"$tmp/bm.txt" || err "bare metal: exit $?"
+grep -q "merge size\|host side term" "$tmp/bm.txt" && err "bare metal: a merge size or the host term"
+tr -s ' \n' ' ' <"$tmp/bm.txt" | grep -q "likely cause: not explained by the model;" || err "bare metal: $(sed -n '/knee per span/,$p' "$tmp/bm.txt")"
 # (b) every order gaining as 4-page merging would make: no merge size under
 # the table; a probe geometry file that says merge 8 makes merging plausible
 # and outranks the table: the merge size is named (4 and 8 fit, not 8 alone)
