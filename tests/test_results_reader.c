@@ -319,8 +319,9 @@ TEST(layout_round_trip)
 }
 
 /* "placement": written and read back whole (the first placement without
- * "reused"); a bad one refused with its path; an older file without it
- * loads, has_placement false (analyze then says so: test_analyze). */
+ * "reused", nor the regions of issue 38: an older file's); a bad one
+ * refused with its path; an older file without it loads, has_placement
+ * false (analyze then says so: test_analyze). */
 TEST(placement_round_trip)
 {
 	static const char *bad =
@@ -332,7 +333,8 @@ TEST(placement_round_trip)
 		{ .id = 0, .pfn_min = 4096, .pfn_median = 70000, .pfn_max = 3000000,
 		  .reused = NAN, .ballast_bytes = 0 },
 		{ .id = 1, .pfn_min = 2900000, .pfn_median = 2950000, .pfn_max = 2999999,
-		  .reused = 0.125, .ballast_bytes = 256ULL << 20 },
+		  .reused = 0.125, .ballast_bytes = 256ULL << 20, .has_regions = true,
+		  .regions_pmd = 196, .regions_pud = 1 },
 	};
 	struct results_trial typed;
 	struct results *r;
@@ -370,7 +372,11 @@ TEST(placement_round_trip)
 		EXPECT_EQ(p->pfn_median, want[i].pfn_median);
 		EXPECT_EQ(p->pfn_max, want[i].pfn_max);
 		EXPECT_EQ(p->ballast_bytes, want[i].ballast_bytes);
+		EXPECT_EQ(p->has_regions, want[i].has_regions);
+		EXPECT_EQ(p->regions_pmd, want[i].regions_pmd);
+		EXPECT_EQ(p->regions_pud, want[i].regions_pud);
 	}
+	EXPECT_TRUE(strstr(text, "\"regions_pmd\": 196") != NULL);
 	EXPECT_TRUE(isnan(r->trials[0].placement.reused));
 	EXPECT_NEAR(r->trials[1].placement.reused, 0.125, 0);
 	results_free(r);

@@ -30,6 +30,12 @@ got=$(py 'len(set((t["rep"], len(t["rounds"])) for t in d["trials"])) == len(set
 got=$(py 'all("placement" in t for t in d["trials"] if t["pattern"] != "sparse"), len(set(t["placement"]["id"] for t in d["trials"] if "placement" in t)), len(set((t["placement"]["pfn_min"], t["placement"]["pfn_median"], t["placement"]["pfn_max"]) for t in d["trials"] if t["order"] == 0 and "placement" in t))' "$tmp/i.json")
 [ "$got" = "True 2 2" ] && echo "ok: two reps, two placements with differing PFN ranges" ||
 	{ echo "FAIL: placements: '$got' (want 'True 2 2')"; fail=1; }
+# issue 38: each placement also counts the buffer's distinct 2 MiB and 1 GiB
+# frames: between 1 and its pages, a 1 GiB count no larger than the 2 MiB
+# one, and a PMD-order buffer of 4 MiB in exactly 2 (its folios are aligned)
+got=$(py 'all(1 <= t["placement"]["regions_pud"] <= t["placement"]["regions_pmd"] <= t["span"] // 4096 for t in d["trials"] if "placement" in t), sorted(set(t["placement"]["regions_pmd"] for t in d["trials"] if t["order"] == 9 and "placement" in t))' "$tmp/i.json")
+[ "$got" = "True [2]" ] && echo "ok: placements count their 2 MiB and 1 GiB regions" ||
+	{ echo "FAIL: regions: '$got' (want 'True [2]')"; fail=1; }
 "$BIN" analyze "$tmp/i.json" 2>/dev/null | grep -q "^between placements: SD" &&
 	echo "ok: analyze says how far the placements spread" ||
 	{ echo "FAIL: no 'between placements' line in analyze"; fail=1; }

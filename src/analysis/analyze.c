@@ -1286,9 +1286,14 @@ static void hardware_note(struct analysis *a, int knee)
 		       "a knee at order 2 and the gain to stop growing at order 3");
 		knee_clause(n, size, 2, knee);
 	} else if (vendor_is(r, "GenuineIntel", "Intel")) {
+		/* a folio's order does not move its PTEs (they sit by virtual
+		 * address): what it moves is where the pages are, which a VM's
+		 * host walk sees (the time model's host term, tlb_time.c) */
 		append(n, size, "Intel cores are not documented to coalesce 4K PTEs in the data "
-		       "TLB: below the PMD order, gains come from cheaper walks (PTEs of one "
-		       "folio share cache lines) and fewer faults, not from TLB reach.");
+		       "TLB: below the PMD order, gains come from cheaper walks and fewer "
+		       "faults, not from TLB reach%s", r->virtualized ? " (in a VM the host's "
+		       "side of each nested walk is cheaper when larger folios put the buffer in "
+		       "fewer guest-physical 2 MiB regions)." : ".");
 	}
 	/* an emulator translates in software: no hardware walk, nested or not */
 	if (r->emulated)

@@ -203,20 +203,38 @@ static int cell_fill(const struct analysis *a, const struct tlb_prediction *p, u
 	return 0;
 }
 
+/* Do the time gains of both knees' orders agree with the measurement?
+ * Then the knees differ only where the gains cross the threshold. */
+static bool knees_agree_in_time(const struct tlb_predict_span *s)
+{
+	int kp = s->knee, km = s->measured_knee;
+
+	return kp >= 0 && km >= 0 && s->by_order[kp].agree != 0 && s->by_order[km].agree != 0 &&
+	       (s->by_order[kp].agree > 0 || s->by_order[km].agree > 0);
+}
+
 /* The likely cause of a disagreement, in words. */
 static void cause(const struct analysis *a, const struct tlb_prediction *p,
 		  struct tlb_predict_span *s)
 {
 	int k = s->measured_knee >= 0 ? s->measured_knee : s->knee;
 	bool model_more = s->knee >= 0 && (s->measured_knee < 0 || s->knee < s->measured_knee);
+	/* merging is named only where something makes it plausible (tlb_time.c) */
+	const char *more = p->merge_plausible ? "capacity or merging" : "capacity";
 
 	if (k >= 0 && s->by_order[k].scatter)
 		snprintf(s->cause, sizeof(s->cause), "physical scatter: the order-%d folios are not "
 			 "contiguous and aligned enough for %s to merge them (fewer merged blocks "
 			 "than the order gives)", k, tlb_merge_name(p->g->merge));
-	else if (s->fit[0] && (s->best_fit.mask != s->table_fit.mask ||
-			       s->best_fit.scale != s->table_fit.scale))
+	else if (s->fit[0])
 		snprintf(s->cause, sizeof(s->cause), "%s", s->fit);
+	else if (knees_agree_in_time(s))
+		snprintf(s->cause, sizeof(s->cause), "the threshold only: every order's predicted "
+			 "time gain is within its measured CI, and the knees differ where the gains "
+			 "cross %.0f %% (order %d: predicted %.1f %%, measured %.1f %%)",
+			 100.0 * a->threshold, s->measured_knee, 100.0 *
+			 s->by_order[s->measured_knee].time_gain.value, 100.0 *
+			 s->by_order[s->measured_knee].measured.value);
 	else if (model_more && a->res->virtualized)
 		snprintf(s->cause, sizeof(s->cause), "host backing in a VM: the guest's contiguous "
 			 "pages may sit on smaller or scattered host pages, and the nested walk "
@@ -225,9 +243,9 @@ static void cause(const struct analysis *a, const struct tlb_prediction *p,
 		snprintf(s->cause, sizeof(s->cause), "a geometry wrong for this CPU: its TLB reaches "
 			 "further than %s's capacity, or merges less", p->g->name);
 	else
-		snprintf(s->cause, sizeof(s->cause), "a geometry wrong for this CPU: the measured "
-			 "gain needs more capacity or merging than %s has (or the gain is not "
-			 "translation: faults, caches)", p->g->name);
+		snprintf(s->cause, sizeof(s->cause), "not explained by the model: the measured "
+			 "gain needs more %s than %s has, or is not translation (faults, caches)",
+			 more, p->g->name);
 }
 
 const char *tlb_predict_unknown_words(enum tlb_predict_unknown u)
@@ -408,6 +426,7 @@ void tlb_predict(const struct analysis *a, const struct tlb_geometry *g, struct 
 	}
 	if (!(p->g = pick(a, g, p)))
 		return;
+	tlb_time_plausible(a, p);
 	if (scratch_alloc(&sc, a->res->nr_trials)) {
 		snprintf(p->reason, sizeof(p->reason), "out of memory for the model's medians");
 		return;
@@ -518,6 +537,12 @@ json_t *tlb_prediction_json(const struct tlb_prediction *p)
 		json_object_set_new(o, "order_disagreements", json_integer(p->nr_order_disagree));
 		json_object_set_new(o, "layouts", json_string(p->assumed ? "assumed from each "
 				    "trial's folio histogram" : "measured"));
+		/* the host term's regions, where it is fitted (tlb_time.c) */
+		json_object_set_new(o, "regions", p->regions_missing ?
+				    json_string("not recorded (a file from before "
+						"placement.regions_pmd): no host-side term") :
+				    p->regions_measured ? json_string("measured") : json_null());
+		json_object_set_new(o, "merge_plausible", json_boolean(p->merge_plausible));
 	}
 	return o;
 }

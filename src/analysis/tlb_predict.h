@@ -26,6 +26,18 @@ enum tlb_time_cause {
 	TLB_CAUSE_CAPACITY,  /* another last-level capacity fits better */
 	TLB_CAUSE_HOST,      /* a VM: the host's backing shapes the nested walk */
 	TLB_CAUSE_OTHER,     /* not translation as modelled: caches, faults */
+	TLB_CAUSE_LOCALITY,  /* a VM: physical locality, the host's side of the nested walk */
+	TLB_CAUSE_FIRST,     /* the first level's reach: PMD entries fit it, smaller ones do not */
+	TLB_CAUSE_UNEXPLAINED, /* no term of the model explains it */
+};
+
+/* The time model's second term (tlb_time.c): besides the walks the last
+ * level saves, an order-dependent cost the table's figures alone miss. */
+enum tlb_term_kind {
+	TLB_TERM_NONE,
+	TLB_TERM_FIRST,      /* first-level misses (that hit the last level) */
+	TLB_TERM_HOST,       /* a VM: walks whose guest-physical region misses the host's
+			      * side of the nested walk (its capacity in PMD-size regions) */
 };
 
 /* One hypothesis of what the CPU merges and holds, fitted to the measured
@@ -36,6 +48,11 @@ struct tlb_hypothesis {
 	double scale;        /* last-level capacity against the table's */
 	double chi2;         /* sum of ((measured - predicted) / se)^2; NaN: not fitted */
 	int n;               /* orders in the sum */
+	/* the second term at its best for this rule and capacity (model) */
+	enum tlb_term_kind term;
+	double share;        /* the share of the PMD gain the term carries, in [0, 1] */
+	double regions;      /* TLB_TERM_HOST: the host side's capacity in regions */
+	double chi2_plain;   /* chi2 without the term */
 };
 
 struct tlb_predict_cell {
@@ -75,13 +92,18 @@ struct tlb_predict_span {
 	int measured_knee;    /* the analysis' min_order at this span; -1 none */
 	bool measured_known;  /* the measurement is conclusive at this span */
 	bool agree;
-	char cause[512];      /* where they disagree: the likely cause in words */
+	char cause[768];      /* where they disagree: the likely cause in words */
 	/* the time model (tlb_time.c) */
 	bool calibrated;      /* order 0 and PMD measured, the model saves walks at PMD */
 	double walk_cost;     /* metric units per unit of last-level miss ratio (model) */
 	int nr_judged, nr_order_disagree; /* orders 1 .. PMD-1 set against the measurement */
+	/* the prediction's own: the geometry's rule and capacity with the
+	 * second term where it fits better by a margin (term NONE otherwise) */
+	struct tlb_hypothesis model_fit;
 	struct tlb_hypothesis table_fit, best_fit, rule_fit[TLB_NR_RULES];
-	char fit[512];        /* the hypotheses in words, "" when not fitted */
+	enum tlb_time_cause cause_kind; /* the span's cause of the orders that disagree */
+	unsigned merge_mask;  /* TLB_CAUSE_MERGE: the plausible rule that fits best */
+	char fit[768];        /* the hypotheses in words, "" when not fitted */
 };
 
 struct tlb_prediction {
@@ -98,6 +120,15 @@ struct tlb_prediction {
 	bool assumed;         /* no trial has a layout: assumed from each trial's folio
 			       * histogram (aligned, contiguous folios, scattered apart) */
 	int nr_order_disagree; /* orders whose predicted time gain misses the measured one */
+	/* the guest-physical regions the host term reads (the trials'
+	 * placement.regions_pmd): measured at some fitted span; missing at some
+	 * span of a VM's file (a file from before them: no host term there) */
+	bool regions_measured, regions_missing;
+	/* may a merge size be named as a cause: the geometry is a file that
+	 * merges (mthpscope probe's, --tlb-geometry), or the table's and it
+	 * merges on this vendor's CPU; never on Intel without such a file */
+	bool merge_plausible;
+	unsigned merge_max;   /* pages: no size above the geometry's largest is plausible */
 };
 
 /* The model beside a; g NULL: the model the trials name (results "tlb"),
@@ -123,6 +154,12 @@ const struct layout_hist *tlb_predict_layout(const struct analysis *a,
  * likely cause of each disagreement. */
 void tlb_time_span(const struct analysis *a, struct tlb_prediction *p, int si);
 const char *tlb_time_cause_name(enum tlb_time_cause c); /* "scatter", "merge", ... */
+const char *tlb_time_term_name(enum tlb_term_kind k); /* "none", "first level", "host side" */
+/* A hypothesis' second term in words ("" without one), source model. */
+void tlb_time_term_words(const struct tlb_prediction *p, const struct tlb_hypothesis *h,
+			 char *buf, size_t size);
+/* Set p->merge_plausible from p->g and the results' host (tlb_time.c). */
+void tlb_time_plausible(const struct analysis *a, struct tlb_prediction *p);
 /* "4 and 8", "none", "16": a hypothesis' merge sizes in pages. */
 void tlb_time_rule_words(unsigned mask, char *buf, size_t size);
 /* The span's time model as JSON members of o (source model). */

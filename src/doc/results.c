@@ -609,7 +609,8 @@ static int rd_layout(struct rd *rd, const char *tpath, const json_t *v, struct r
 }
 
 /* "placement": {"id", "pfn_min", "pfn_median", "pfn_max", "reused",
- * "ballast_bytes"} (results.h, struct results_placement); id required. */
+ * "ballast_bytes", "regions_pmd", "regions_pud"} (results.h, struct
+ * results_placement); id required; the regions optional (older files). */
 static int rd_trial_placement(struct rd *rd, const char *tpath, const json_t *v,
 			      struct results_trial *t)
 {
@@ -627,8 +628,11 @@ static int rd_trial_placement(struct rd *rd, const char *tpath, const json_t *v,
 	    (err = rd_u64(rd, o, path, "pfn_median", &pl->pfn_median)) ||
 	    (err = rd_u64(rd, o, path, "pfn_max", &pl->pfn_max)) ||
 	    (err = rd_u64(rd, o, path, "ballast_bytes", &pl->ballast_bytes)) ||
-	    (err = rd_number(rd, o, path, "reused", false, 0.0, 1.0, &pl->reused)))
+	    (err = rd_number(rd, o, path, "reused", false, 0.0, 1.0, &pl->reused)) ||
+	    (err = rd_u64(rd, o, path, "regions_pmd", &pl->regions_pmd)) ||
+	    (err = rd_u64(rd, o, path, "regions_pud", &pl->regions_pud)))
 		return err;
+	pl->has_regions = json_object_get(o, "regions_pmd") != NULL;
 	/* a hand edit's min above its max was taken as it was */
 	if (pl->pfn_min > pl->pfn_median || pl->pfn_median > pl->pfn_max)
 		return rd_fail(rd, -EBADMSG, "%s: pfn_min %llu, pfn_median %llu, pfn_max %llu are "
@@ -1619,6 +1623,10 @@ static json_t *placement_json(const struct results_placement *p)
 	/* the first placement has nothing before it: no "reused" */
 	if (j && isfinite(p->reused))
 		json_object_set_new(j, "reused", json_real(p->reused));
+	if (j && p->has_regions) {
+		json_object_set_new(j, "regions_pmd", json_integer((json_int_t)p->regions_pmd));
+		json_object_set_new(j, "regions_pud", json_integer((json_int_t)p->regions_pud));
+	}
 	return j;
 }
 

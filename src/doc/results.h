@@ -106,12 +106,20 @@ enum results_workload { RESULTS_WL_MICRO, RESULTS_WL_COMMAND };
  * of the whole placement's frames that the placement before it held (NaN
  * for the first, or without PFNs); ballast_bytes: the order-0 ballast
  * populated before it, which moves it in physical memory.
+ * regions_pmd, regions_pud: how many distinct PMD-size (2 MiB with 4K
+ * pages) and PUD-size (1 GiB) frames of physical address space the
+ * buffer's pages fall in, from the same PFNs (issue 38: in a VM these are
+ * guest-physical regions, the units a host backs with its own large pages,
+ * so the host's side of the nested walk needs that many of its
+ * translations); 0 with has_regions false in files from before them.
  */
 struct results_placement {
 	long id;
 	uint64_t pfn_min, pfn_median, pfn_max;
 	double reused;
 	uint64_t ballast_bytes;
+	bool has_regions;
+	uint64_t regions_pmd, regions_pud;
 };
 
 /*

@@ -794,8 +794,10 @@ static int placement_record(struct bench *b, struct slot *sl, int nr, unsigned l
 	for (i = 0; i < nr && !err; i++) {
 		start = nall;
 		err = placement_pfns(sl[i].bf.base, sl[i].bf.span, sl[i].bf.page_size, &all, &nall);
+		/* a PMD maps a page table of 8-byte entries (layout.h) */
 		if (!err)
-			placement_summary(all + start, nall - start, &sl[i].pl);
+			placement_summary(all + start, nall - start,
+					  __builtin_ctzll(sl[i].bf.page_size) - 3, &sl[i].pl);
 	}
 	if (!err) {
 		placement_sort(all, nall);

@@ -61,11 +61,26 @@ out:
 	return err;
 }
 
-void placement_summary(const uint64_t *sorted, size_t n, struct results_placement *p)
+/* Distinct values of sorted[i] >> shift (sorted ascending: one pass). */
+static uint64_t distinct_frames(const uint64_t *sorted, size_t n, int shift)
+{
+	uint64_t d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d += !i || (sorted[i] >> shift) != (sorted[i - 1] >> shift);
+	return d;
+}
+
+void placement_summary(const uint64_t *sorted, size_t n, int pmd_order,
+		       struct results_placement *p)
 {
 	p->pfn_min = n ? sorted[0] : 0;
 	p->pfn_median = n ? sorted[n / 2] : 0;
 	p->pfn_max = n ? sorted[n - 1] : 0;
+	p->has_regions = n && pmd_order > 0 && pmd_order < 32;
+	p->regions_pmd = p->has_regions ? distinct_frames(sorted, n, pmd_order) : 0;
+	p->regions_pud = p->has_regions ? distinct_frames(sorted, n, 2 * pmd_order) : 0;
 }
 
 double placement_reused(const uint64_t *prev, size_t nprev, const uint64_t *cur, size_t ncur)

@@ -31,8 +31,12 @@
  * PFNs (no CAP_SYS_ADMIN), -errno when it cannot be read. */
 int placement_pfns(const void *base, size_t len, size_t page_size, uint64_t **pfns, size_t *n);
 void placement_sort(uint64_t *pfns, size_t n);
-/* min, median and max of sorted PFNs into p (zeros when n == 0). */
-void placement_summary(const uint64_t *sorted, size_t n, struct results_placement *p);
+/* min, median and max of sorted PFNs into p (zeros when n == 0), and the
+ * distinct frames of 2^pmd_order and 2^(2 pmd_order) pages they fall in
+ * (2 MiB and 1 GiB with 4K pages: what a VM's host may back with one page
+ * each; results.h, regions_pmd and regions_pud). */
+void placement_summary(const uint64_t *sorted, size_t n, int pmd_order,
+		       struct results_placement *p);
 /* The share of cur's frames (sorted) that prev (sorted) holds too; NaN when
  * either is empty. */
 double placement_reused(const uint64_t *prev, size_t nprev, const uint64_t *cur, size_t ncur);

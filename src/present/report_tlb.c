@@ -120,6 +120,27 @@ static void wrap(FILE *f, const char *lead, const char *text)
 	fputc('\n', f);
 }
 
+#define REGIONS_NOTE                                                                       \
+	"the host side of the nested walk is not fitted: the trials carry no guest-physical "  \
+	"regions (placement.regions_pmd, recorded by run from this version on), so only the "  \
+	"first level's term was tried"
+
+/* The model's second term at a span (tlb_time.c), fitted beside the walks. */
+static void term_line(const struct tlb_prediction *p, const struct tlb_predict_span *s, FILE *f,
+		      bool md)
+{
+	char tw[192], line[320];
+
+	tlb_time_term_words(p, &s->model_fit, tw, sizeof(tw));
+	snprintf(line, sizeof(line), "%s (model; chi2 %.1f over %d orders, %.1f without it)", tw,
+		 s->model_fit.chi2, s->model_fit.n, s->model_fit.chi2_plain);
+	if (md)
+		fprintf(f, "  - with the %s term: %s\n", tlb_time_term_name(s->model_fit.term), line);
+	else
+		wrap(f, s->model_fit.term == TLB_TERM_HOST ? "              with the host side term:"
+			: "              with the first level term:", line);
+}
+
 static void knee_words(const struct tlb_predict_span *s, char *buf, size_t size)
 {
 	char pr[96], me[48];
@@ -164,6 +185,8 @@ static void knees(const struct analysis *a, const struct tlb_prediction *p, FILE
 				"              time model: %d of %d orders below PMD within the "
 				"measured CI (a walk costs %.3g in %s)\n", s->nr_judged -
 				s->nr_order_disagree, s->nr_judged, s->walk_cost, a->metric);
+		if (s->nr_judged && s->calibrated && s->model_fit.term)
+			term_line(p, s, f, md);
 		if (s->cause[0] && md)
 			fprintf(f, "  - likely cause: %s\n", s->cause);
 		else if (s->cause[0])
@@ -217,6 +240,11 @@ static void section(const struct analysis *a, const struct tlb_prediction *p, FI
 		order_rows(a, p, f, md);
 	}
 	knees(a, p, f, md);
+	/* a VM's file from before placement.regions_pmd: the host term unfitted */
+	if (p->regions_missing && md)
+		fprintf(f, "\nNote: %s.\n", REGIONS_NOTE);
+	else if (p->regions_missing)
+		wrap(f, "  note:", REGIONS_NOTE);
 }
 
 int report_write_tlb(const struct analysis *a, const struct tlb_prediction *p,
