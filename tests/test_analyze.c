@@ -245,9 +245,12 @@ TEST(higher_better_fit)
 
 /* The share of the PMD gain: its CI comes from the joint replicates, so it
  * is paired when the method is (load_step.json: order 2's paired gain is
- * 8.3 % [7.7, 8.9] and the PMD's 28.0 % [27.6, 28.5], so the share lies near
+ * 8.3 % [7.5, 9.1] and the PMD's 28.0 % [27.5, 28.7], so the share lies near
  * 0.30; an unpaired bootstrap of the trial medians, which the load step
- * overlaps, gave [-1.84, 1.04]), and the PMD order's own share is exactly 1. */
+ * overlaps, gave [-1.84, 1.04]), and the PMD order's own share is exactly 1.
+ * The share's CI is within 0.06: its 8 placements' CI is widened to t on 7
+ * df (stats.h, expanded: 1.29x the placements' percentile interval; it was
+ * [7.7, 8.9] and within 0.05 with the two-stage draw). */
 TEST(pmd_share_ci)
 {
 	static const char *const files[] = { "load_step.json", "knee2.json" };
@@ -263,7 +266,7 @@ TEST(pmd_share_ci)
 		s2 = &a->orders[2].share;
 		s9 = &a->orders[a->pmd_order].share;
 		if (!(s2->lo <= s2->value && s2->value <= s2->hi && s2->lo > 0.25 &&
-		      s2->hi < 0.45 && s2->hi - s2->lo < 0.05))
+		      s2->hi < 0.45 && s2->hi - s2->lo < 0.06))
 			FAIL_AT("%s: order 2's share %g [%g, %g]", files[i], s2->value, s2->lo,
 				s2->hi);
 		EXPECT_NEAR(s9->value, 1.0, 1e-12);
