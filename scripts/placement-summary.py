@@ -9,7 +9,10 @@ BIN is the mthpscope binary (its analyze reads each file). One row per run and
 order: gain, 95 % CI, the between-placement SD, the rounds' SE, the rerun
 half-width (all points), the placements, and whether the CI covers the median
 of the runs' gains at that order; then per order the runs' median, SD and
-range, and the coverage over all (run, order) cases and the verdicts.
+range, and the coverage over all (run, order) cases, the verdicts (how many
+agree with the most common one, how many are decisive: not inconclusive) and
+the median CI half-width (issue 39's acceptance: coverage >= 90 %, the verdict
+the same in 9 of 10, half-width <= 5 points, decisive in 8 of 10).
 """
 import json
 import statistics
@@ -63,8 +66,22 @@ def main():
                                          pts(max(v))))
     verdicts = [a["recommendation"]["verdict"] + ":" + str(a["recommendation"]["min_order"])
                 for _, a in runs]
-    print("\ncoverage of the runs' median: %d of %d (run, order) cases" % (cover, cases))
+    halves = [(o["ci"][1] - o["ci"][0]) / 2 for _, a in runs for o in a["orders"]
+              if o["order"] and o["gain"] is not None and o["ci"][0] is not None]
+    below = [(o["ci"][1] - o["ci"][0]) / 2 for _, a in runs for o in a["orders"]
+             if 0 < o["order"] < max(x["order"] for x in a["orders"]) and o["gain"] is not None
+             and o["ci"][0] is not None]
+    mode = max(set(verdicts), key=verdicts.count)
+    decisive = sum(not v.startswith("inconclusive") for v in verdicts)
+    print("\ncoverage of the runs' median: %d of %d (run, order) cases (%.1f %%)"
+          % (cover, cases, 100.0 * cover / cases if cases else 0))
     print("verdicts: " + ", ".join(verdicts))
+    print("verdict agreement: %d of %d runs give the most common one (%s); decisive: %d of %d"
+          % (verdicts.count(mode), len(verdicts), mode, decisive, len(verdicts)))
+    if halves:
+        print("median CI half-width: %.1f points (orders below PMD: %s)"
+              % (100 * statistics.median(halves),
+                 "%.1f" % (100 * statistics.median(below)) if below else "-"))
 
 
 if __name__ == "__main__":

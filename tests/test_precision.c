@@ -16,9 +16,10 @@
  *                                            b 0.03-0.12, phi up to 0.5)
  *   busy    sd_w 0.29, sd_b 0.14, phi 0.70  (stress-ng and three builds:
  *                                            the worst file, results-1)
- * Each simulated run's CI is the percentile interval the paired bootstrap
- * approximates: the mean of the rep means +/- z * sd / sqrt(n) (sd with
- * divisor n, as a bootstrap's spread is). Three ways to stop, 4000 runs
+ * Each simulated run's CI is the one the paired bootstrap approximates:
+ * the mean of the rep means +/- z * sd / sqrt(n) (sd with divisor n, as a
+ * bootstrap's spread is), widened as ANALYZE_CI_METHOD widens it (t on
+ * n - 1 df: stats.h, issue 39). Three ways to stop, 4000 runs
  * each, a fixed seed:
  *   fixed:  the default run, 30 reps, one 95 % CI;
  *   naive:  a 95 % CI after every rep from the third, stop when within P;
@@ -216,10 +217,12 @@ static void sim_reps(const struct scenario *s, struct stats_rng *r, double *m)
 	}
 }
 
-/* The CI of the first n rep means at level: *covers, and its half-width. */
+/* The CI of the first n rep means at level: *covers, and its half-width.
+ * The percentile interval of the placements (sd with divisor n), widened
+ * as analyze widens it (ANALYZE_CI_METHOD: to t on n - 1 df). */
 static double sim_half(const double *m, int n, double level, bool *covers)
 {
-	double s = 0, ss = 0, mean, sd;
+	double s = 0, ss = 0, mean, sd, h;
 
 	for (int i = 0; i < n; i++)
 		s += m[i];
@@ -227,8 +230,9 @@ static double sim_half(const double *m, int n, double level, bool *covers)
 	for (int i = 0; i < n; i++)
 		ss += (m[i] - mean) * (m[i] - mean);
 	sd = sqrt(ss / n);
-	*covers = fabs(mean) <= z_of(level) * sd / sqrt(n);
-	return z_of(level) * sd / sqrt(n);
+	h = z_of(level) * sd / sqrt(n) * stats_cluster_ci_scale(ANALYZE_CI_METHOD, (size_t)n, level);
+	*covers = fabs(mean) <= h;
+	return h;
 }
 
 struct tally {

@@ -482,14 +482,14 @@ TEST(cluster_bootstrap_widens_with_clusters)
 		own[i] = i;
 	stats_rng_seed(&rng, 7);
 	clustered(&rng, C, R, 1.0, 0.1, x, cl);
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, false, 0.95, 2000, 1, &est, &lo,
-						&hi), 0);
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, false, 0.95, 2000, 1, &est, &plo,
-						&phi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_CLUSTERS, 0.95, 2000, 1,
+						&est, &lo, &hi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, STATS_CI_CLUSTERS, 0.95, 2000, 1,
+						&est, &plo, &phi), 0);
 	EXPECT_TRUE(lo <= est && est <= hi);
 	EXPECT_TRUE((hi - lo) > 2.0 * (phi - plo));
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, true, 0.95, 2000, 1, &est, &lo,
-						&hi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_TWO_STAGE, 0.95, 2000, 1,
+						&est, &lo, &hi), 0);
 	EXPECT_TRUE((hi - lo) > 2.0 * (phi - plo));
 	ASSERT_EQ(stats_cluster_spread(x, cl, N, 0.1, &bsd, &wse, means, &k), 0);
 	EXPECT_EQ(k, C);
@@ -497,21 +497,21 @@ TEST(cluster_bootstrap_widens_with_clusters)
 	EXPECT_NEAR(wse, 0.1 / sqrt(N), 0.3 * 0.1 / sqrt(N));
 	/* no between-cluster part: close to the plain bootstrap */
 	clustered(&rng, C, R, 0.0, 1.0, x, cl);
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, false, 0.95, 2000, 1, &est, &lo,
-						&hi), 0);
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, false, 0.95, 2000, 1, &est, &plo,
-						&phi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_CLUSTERS, 0.95, 2000, 1,
+						&est, &lo, &hi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, STATS_CI_CLUSTERS, 0.95, 2000, 1,
+						&est, &plo, &phi), 0);
 	EXPECT_TRUE((hi - lo) < 1.25 * (phi - plo) && (hi - lo) > 0.8 * (phi - plo));
-	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, true, 0.95, 2000, 1, &est, &lo,
-						&hi), 0);
+	ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_TWO_STAGE, 0.95, 2000, 1,
+						&est, &lo, &hi), 0);
 	EXPECT_TRUE((hi - lo) > 1.2 * (phi - plo) && (hi - lo) < 1.7 * (phi - plo));
 	ASSERT_EQ(stats_cluster_spread(x, cl, N, 0.1, &bsd, &wse, NULL, &k), 0);
 	EXPECT_TRUE(bsd < 0.3); /* the members' SD is 1 */
 	/* one cluster per value, or a bad value: refused */
 	EXPECT_EQ(stats_cluster_spread(x, own, N, 0.1, &bsd, &wse, NULL, &k), -EINVAL);
 	x[3] = NAN;
-	EXPECT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, false, 0.95, 100, 1, &est, &lo,
-						&hi), -EINVAL);
+	EXPECT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_CLUSTERS, 0.95, 100, 1,
+						&est, &lo, &hi), -EINVAL);
 }
 
 /* Coverage of the cluster bootstrap's 95 % CI with the structure of a run
@@ -532,14 +532,16 @@ TEST(cluster_bootstrap_coverage)
 	stats_rng_seed(&rng, 11);
 	for (run = 0; run < RUNS; run++) {
 		clustered(&rng, C, R, 0.1, 0.2, x, cl);
-		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, false, 0.95, 500,
+		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_CLUSTERS, 0.95, 500,
 							(uint64_t)run + 1, &est, &lo, &hi), 0);
 		cover += lo <= 0 && 0 <= hi;
-		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, true, 0.95, 500,
-							(uint64_t)run + 1, &est, &lo, &hi), 0);
+		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, cl, N, 0.1, STATS_CI_TWO_STAGE, 0.95,
+							500, (uint64_t)run + 1, &est, &lo,
+							&hi), 0);
 		cover2 += lo <= 0 && 0 <= hi;
-		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, false, 0.95, 500,
-							(uint64_t)run + 1, &est, &lo, &hi), 0);
+		ASSERT_EQ(stats_cluster_trimmed_mean_ci(x, own, N, 0.1, STATS_CI_CLUSTERS, 0.95,
+							500, (uint64_t)run + 1, &est, &lo,
+							&hi), 0);
 		cover_plain += lo <= 0 && 0 <= hi;
 	}
 	printf("coverage of 200 runs: clusters %d, two-stage %d, plain %d\n", cover, cover2,

@@ -647,23 +647,48 @@ static void boot_interval(const struct ctx *c, const double *boot, size_t stride
 		*lo = *hi = NAN;
 }
 
-/* The paired bootstrap's replicates into c->boot: reps drawn with
- * replacement, then rounds within each drawn rep; a drawn round brings every
- * order's log ratio with it, so one count per block serves all orders. */
-static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct stats_blk *const *sorted,
-			     const size_t *nsorted, uint32_t *cnt, size_t blocks)
+/* The placements (reps) that hold at least one of order k's pairs. */
+static size_t placements_of(const struct pairs *p, int k)
 {
+	size_t j, r, n = 0;
+
+	for (j = 0; j < p->nreps; j++)
+		for (r = 0; r < p->maxr; r++)
+			if (isfinite(p->d[k][j * p->maxr + r])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/* The paired bootstrap's replicates into c->boot: reps drawn with
+ * replacement, and a drawn rep brings its rounds, each with every order's
+ * log ratio, so one count per block serves all orders. The reps are the
+ * placements, the clusters: ANALYZE_CI_METHOD (stats.h) draws them only
+ * and widens each replicate's distance from the estimate est[k] to a t
+ * interval's on P - 1 degrees of freedom, the same for every use of the
+ * replicates (the CIs, the monotone fit, the plateau). One rep: its rounds
+ * are drawn, as before (the placement note says what that CI leaves out). */
+static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct stats_blk *const *sorted,
+			     const size_t *nsorted, uint32_t *cnt, size_t blocks, const double *est)
+{
+	bool within = stats_cluster_ci_within(ANALYZE_CI_METHOD, p->nreps);
+	double scale[ANALYZE_NR_ORDERS], e[ANALYZE_NR_ORDERS], med;
 	struct stats_rng rng;
 	size_t drawn;
 	unsigned it;
-	double med;
 	int k;
 
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
+		e[k] = isfinite(est[k]) ? est[k] : 0.0;
+		scale[k] = nsorted[k] && isfinite(est[k])
+				   ? stats_cluster_ci_scale(ANALYZE_CI_METHOD, placements_of(p, k),
+							    c->level)
+				   : 1.0;
+	}
 	stats_rng_seed(&rng, seed_for(c, 0, 60));
 	for (it = 0; it < c->iters; it++) {
-		/* the reps are the placements: the clusters, two-stage as
-		 * before (stats.h: conservative where placements agree) */
-		stats_cluster_draw(&rng, p->r0, p->nreps, p->maxr, true, cnt, &drawn);
+		stats_cluster_draw(&rng, p->r0, p->nreps, p->maxr, within, cnt, &drawn);
 		for (k = 0; k < ANALYZE_NR_ORDERS; k++) {
 			double *row = &c->boot[(size_t)it * ANALYZE_NR_ORDERS + (size_t)k];
 
@@ -674,7 +699,7 @@ static void paired_bootstrap(struct ctx *c, const struct pairs *p, struct stats_
 									      ? drawn
 									      : SIZE_MAX,
 								      ANALYZE_TRIM)))
-				*row = 1.0 - exp(med);
+				*row = 1.0 - exp(e[k] + scale[k] * (med - e[k]));
 		}
 	}
 }
@@ -722,10 +747,12 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 	struct stats_blk *sorted[ANALYZE_NR_ORDERS] = { 0 };
 	size_t nsorted[ANALYZE_NR_ORDERS] = { 0 };
 	uint32_t *cnt = NULL;
-	double *tmp = NULL, med;
+	double *tmp = NULL, med, est[ANALYZE_NR_ORDERS];
 	size_t cap, i, j, n, blocks = 0;
 	int k, err;
 
+	for (k = 0; k < ANALYZE_NR_ORDERS; k++)
+		est[k] = NAN;
 	if ((err = pairs_build(c, &p)))
 		goto out;
 	cap = p.nreps * p.maxr;
@@ -764,9 +791,9 @@ static int paired_gains(struct ctx *c, int *idx, double *ps, size_t *np)
 		for (i = 0; i < cap; i++)
 			cnt[i] = 1;
 		if (isfinite(med = stats_counted_trimmed_mean(sorted[k], n, cnt, n, ANALYZE_TRIM)))
-			o->gain.value = 1.0 - exp(med);
+			o->gain.value = 1.0 - exp(est[k] = med);
 	}
-	paired_bootstrap(c, &p, sorted, nsorted, cnt, blocks);
+	paired_bootstrap(c, &p, sorted, nsorted, cnt, blocks, est);
 	/* one pair resamples to itself: no interval (as change_of with one trial) */
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)
 		if (a->orders[k].n_pairs >= 2) {

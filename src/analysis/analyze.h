@@ -24,6 +24,10 @@
 #define ANALYZE_ALPHA 0.05       /* Holm-adjusted two-sided Mann-Whitney */
 #define ANALYZE_LEVEL 0.95       /* confidence level of every interval */
 #define ANALYZE_BOOT_ITERS 4000
+/* How the paired gains' CIs treat the placements (the reps): drawn with
+ * their rounds, widened to a t interval on P - 1 df (stats.h: the coverage
+ * of each method, tests/test_cluster_ci.c; stats.h must be included). */
+#define ANALYZE_CI_METHOD STATS_CI_EXPANDED
 #define ANALYZE_TRIM 0.10        /* paired gain: mean of the log ratios, 10 % cut each end */
 #define ANALYZE_MAX_METRICS 32
 #define ANALYZE_MAX_SPANS 32

@@ -111,13 +111,43 @@ void stats_cluster_draw(struct stats_rng *rng, const size_t *sizes, size_t nclus
  * own trimmed mean. NAN when nothing is drawn. */
 double stats_counted_trimmed_mean(const struct stats_blk *s, size_t n, const uint32_t *cnt,
 				  size_t total, double trim);
-/* The 'trim' trimmed mean of x and its two-stage cluster bootstrap CI at
- * 'level'; cluster[i] (< n) is x[i]'s cluster. Every value in a cluster of
+/*
+ * How a cluster bootstrap makes its CI (issue 39; the coverage of each is
+ * measured in tests/test_cluster_ci.c, doc/analyze.md "How wide a run's CI
+ * is"):
+ * - TWO_STAGE: clusters, then members within each drawn cluster; about
+ *   sqrt 2 too wide where the clusters do not differ (see above).
+ * - CLUSTERS: clusters only, the percentile interval. Right given many
+ *   clusters; with few it under-covers, as a z interval with the clusters'
+ *   SD taken with divisor P (P = 3: about 80 %).
+ * - EXPANDED: clusters only, each replicate's distance from the estimate
+ *   scaled by stats_cluster_expansion(P, level), which gives the
+ *   percentile interval the width of a t interval on P - 1 degrees of
+ *   freedom (the factor of Hesterberg's "expanded percentile" interval, The
+ *   American Statistician 69(4), 2015, which moves the percentile levels
+ *   instead: with 3 clusters the replicates take a few values only, and no
+ *   level reaches beyond the extreme cluster). analyze's default.
+ * With fewer than 2 clusters the clusters say nothing about each other:
+ * every method draws the members of the one cluster (TWO_STAGE's draw).
+ */
+enum stats_cluster_ci { STATS_CI_TWO_STAGE, STATS_CI_CLUSTERS, STATS_CI_EXPANDED };
+/* The short names "two-stage", "clusters", "expanded". */
+const char *stats_cluster_ci_name(enum stats_cluster_ci m);
+/* t_{P-1} / z * sqrt(P / (P - 1)) at 'level' for P clusters (P = 30 at
+ * 0.95: 1.061; P = 3: 2.688); 1 for P < 2 or a level outside (0, 1). */
+double stats_cluster_expansion(size_t nclusters, double level);
+/* Whether method draws members within clusters for P clusters. */
+bool stats_cluster_ci_within(enum stats_cluster_ci m, size_t nclusters);
+/* The scale of a replicate's distance from the estimate: the expansion for
+ * EXPANDED with 2 clusters or more, else 1. */
+double stats_cluster_ci_scale(enum stats_cluster_ci m, size_t nclusters, double level);
+/* The 'trim' trimmed mean of x and its cluster bootstrap CI at 'level' by
+ * 'method'; cluster[i] (< n) is x[i]'s cluster. Every value in a cluster of
  * its own gives the plain bootstrap of the pooled values. -EINVAL for
  * n < 2 or a non-finite value, -ENOMEM. */
 int stats_cluster_trimmed_mean_ci(const double *x, const size_t *cluster, size_t n, double trim,
-				  bool within, double level, unsigned iters, uint64_t seed,
-				  double *est, double *lo, double *hi);
+				  enum stats_cluster_ci method, double level, unsigned iters,
+				  uint64_t seed, double *est, double *lo, double *hi);
 /* The spread of clustered values (one-way random effects, method of
  * moments): between_sd, the SD of the clusters' true means (the spread of
  * each cluster's 'trim' trimmed mean less the part its own members'

@@ -116,15 +116,50 @@ static void layout_free(struct layout *l)
 	free(l->cnt);
 }
 
+const char *stats_cluster_ci_name(enum stats_cluster_ci m)
+{
+	switch (m) {
+	case STATS_CI_TWO_STAGE:
+		return "two-stage";
+	case STATS_CI_CLUSTERS:
+		return "clusters";
+	case STATS_CI_EXPANDED:
+		return "expanded";
+	}
+	return "?";
+}
+
+double stats_cluster_expansion(size_t nclusters, double level)
+{
+	double p = (double)nclusters, t, z;
+
+	if (nclusters < 2 || !(level > 0.0 && level < 1.0))
+		return 1.0;
+	t = stats_t_quantile(level, p - 1.0);
+	z = stats_t_quantile(level, 1e9); /* the normal's (stats.c's limit) */
+	return t / z * sqrt(p / (p - 1.0));
+}
+
+bool stats_cluster_ci_within(enum stats_cluster_ci m, size_t nclusters)
+{
+	return m == STATS_CI_TWO_STAGE || nclusters < 2;
+}
+
+double stats_cluster_ci_scale(enum stats_cluster_ci m, size_t nclusters, double level)
+{
+	return m == STATS_CI_EXPANDED ? stats_cluster_expansion(nclusters, level) : 1.0;
+}
+
 int stats_cluster_trimmed_mean_ci(const double *x, const size_t *cluster, size_t n, double trim,
-				  bool within, double level, unsigned iters, uint64_t seed,
-				  double *est, double *lo, double *hi)
+				  enum stats_cluster_ci method, double level, unsigned iters,
+				  uint64_t seed, double *est, double *lo, double *hi)
 {
 	struct stats_rng rng;
 	struct layout l;
-	double *rep = NULL;
+	double *rep = NULL, f;
 	size_t i, k, drawn;
 	unsigned it;
+	bool within;
 	int err;
 
 	if (n < 2 || !iters)
@@ -138,11 +173,15 @@ int stats_cluster_trimmed_mean_ci(const double *x, const size_t *cluster, size_t
 	for (i = 0; i < l.nclusters * l.stride; i++)
 		l.cnt[i] = 1;
 	*est = stats_counted_trimmed_mean(l.blk, n, l.cnt, n, trim);
+	within = stats_cluster_ci_within(method, l.nclusters);
+	f = stats_cluster_ci_scale(method, l.nclusters, level);
 	stats_rng_seed(&rng, seed);
 	for (it = k = 0; it < iters; it++) {
 		stats_cluster_draw(&rng, l.sizes, l.nclusters, l.stride, within, l.cnt, &drawn);
-		if (isfinite(rep[k] = stats_counted_trimmed_mean(l.blk, n, l.cnt, drawn, trim)))
+		if (isfinite(rep[k] = stats_counted_trimmed_mean(l.blk, n, l.cnt, drawn, trim))) {
+			rep[k] = *est + f * (rep[k] - *est);
 			k++;
+		}
 	}
 	if (k < 2 || stats_quantile(rep, k, (1.0 - level) / 2.0, lo) ||
 	    stats_quantile(rep, k, 1.0 - (1.0 - level) / 2.0, hi))
