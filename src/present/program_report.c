@@ -93,8 +93,8 @@ static void plain_block(const struct analysis *a, const struct program_table *pt
 	}
 }
 
-static void largest_words(const struct analysis *a, const struct program_table *pt, char *buf,
-			  size_t size)
+void program_report_largest(const struct analysis *a, const struct program_table *pt,
+			    char *buf, size_t size)
 {
 	const struct program_metric *m;
 	char sz[16];
@@ -131,7 +131,7 @@ static void plain_legend(const struct analysis *a, const struct program_table *p
 {
 	char largest[160], seen[128];
 
-	largest_words(a, pt, largest, sizeof(largest));
+	program_report_largest(a, pt, largest, sizeof(largest));
 	seen_words(pt, seen, sizeof(seen));
 	fprintf(f, "Base row: order-0 medians. Other rows: change of the median against it,\n"
 		"* where the %.0f %% bootstrap CI excludes 0. real: wall time; user, sys: CPU\n"
@@ -197,7 +197,7 @@ int program_report_write(const struct analysis *a, const struct program_table *p
 	if (!pt->available)
 		return 0;
 	if (fmt == REPORT_MARKDOWN) {
-		largest_words(a, pt, largest, sizeof(largest));
+		program_report_largest(a, pt, largest, sizeof(largest));
 		seen_words(pt, seen, sizeof(seen));
 		fprintf(f, "### The program, per metric\n\n");
 		md_table(a, pt, f);

@@ -19,6 +19,10 @@
 /* The table after a heading; nothing when pt is not available. 0 or -EIO. */
 int program_report_write(const struct analysis *a, const struct program_table *pt,
 			 enum report_format fmt, FILE *f);
+/* "sys -25.3 % at 64K (sys_ns)": the metric with the largest material gain
+ * (program.h), or why there is none. */
+void program_report_largest(const struct analysis *a, const struct program_table *pt,
+			    char *buf, size_t size);
 /* The "program" object (new reference). */
 json_t *program_report_json(const struct analysis *a, const struct program_table *pt);
 
