@@ -20,6 +20,8 @@
 #   --only NAMES   these workloads alone (default: kbuild,numpy-gather,sort,redis)
 #   --bin PATH     the mthpscope to run (default: $MTHPSCOPE_BIN, else
 #                  mthpscope on PATH, else build/mthpscope of this tree)
+# Each run waits up to MTHPSCOPE_LOCK_WAIT seconds (default here 1800) for
+# another mthpscope that is changing THP settings, instead of failing.
 # Exit status: 0 every workload measured, 1 one failed, 2 usage error,
 # 3 no mthpscope.
 # Example: scripts/workloads/run-suite.sh --orders 0,4 -o suite-0-4
@@ -76,6 +78,7 @@ if [ -z "$bin" ]; then
 fi
 [ -x "$bin" ] || { echo "run-suite.sh: no mthpscope at '$bin' (build it, or --bin PATH)" >&2; exit 3; }
 mkdir -p "$out" || exit 3
+export MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-1800}
 
 # What each workload is given, and its own figure for --metric
 metric_args() {
