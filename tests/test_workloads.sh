@@ -3,7 +3,8 @@
 # scripts/workloads/ (issue 42): the suite's and each workload's argument
 # errors (exit 2 with the reason), sort.sh's input made once into the cache
 # and the same on the next run, run-suite.sh's files per workload (with a
-# stand-in mthpscope that runs nothing), and no server left running when the
+# stand-in mthpscope that runs nothing), the server with THP left on (redis
+# turns it off for itself by default), and no server left running when the
 # server workload, alone or under run-suite.sh, is ended by SIGTERM or SIGINT.
 # The server part SKIPs without redis-server and redis-benchmark
 # (scripts/setup.sh --tests installs them).
@@ -105,6 +106,12 @@ server_gone() {
 		return
 	fi
 	at_exit "kill -KILL $spid 2>/dev/null"
+	# redis turns THP off for itself unless told not to: no folio size
+	# would reach it (THP_enabled 0 in its status)
+	if grep -q '^THP_enabled:' "/proc/$spid/status" 2>/dev/null; then
+		grep -q '^THP_enabled:[[:space:]]*1' "/proc/$spid/status" ||
+			err "$name: the server has THP disabled for itself"
+	fi
 	kill "-$sig" "$pid"
 	wait "$pid"
 	local st=$?
