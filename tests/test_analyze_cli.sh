@@ -191,6 +191,10 @@ if command -v jq >/dev/null; then
 		"$kb" >"$tmp/alloc.json"
 	"$bin" analyze "$tmp/alloc.json" --format json | jq -e '.trials_excluded == 0' >/dev/null ||
 		err "a trial whose order the kernel's count shows in effect is left out"
+	# one rep: "1 run per size", not "1 runs"
+	jq '.config.reps = 1' "$kb" >"$tmp/one.json"
+	"$bin" analyze "$tmp/one.json" --format lkml | grep -q "; 1 run per size$" ||
+		err "kbuild lkml: not '1 run per size'"
 	# far below the other trials of its order: left out; 0.85 vs 0.9 kept
 	jq '.trials[1].folios.coverage = 0.3' "$kb" >"$tmp/far.json"
 	"$bin" analyze "$tmp/far.json" | grep -q "rep 0): folio coverage 30.0 %, under half the" ||

@@ -192,9 +192,10 @@ static void host_line(const struct analysis *a, FILE *f)
 {
 	const struct results *r = a->res;
 
-	fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld runs per size\n", r->kernel, r->arch,
+	fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld run%s per size\n", r->kernel, r->arch,
 		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-		r->virtualized ? " (virtual machine)" : "", r->thp_enabled, r->config_reps);
+		r->virtualized ? " (virtual machine)" : "", r->thp_enabled, r->config_reps,
+		r->config_reps == 1 ? "" : "s");
 }
 
 int program_report_write(const struct analysis *a, const struct program_table *pt,
