@@ -72,11 +72,14 @@ expect sort-again 0 '' "$wl/sort.sh" 1000
 
 # 3. run-suite.sh's files (the stand-in runs nothing)
 expect suite-files 0 '' "$suite" --orders 0,4 --reps 1 --only sort -o "$tmp/s" --bin "$tmp/stub"
-for f in sort.json sort.run.txt sort.lkml.txt sort.md suite.txt; do
+for f in sort.json sort.run.txt sort.lkml.txt sort.md suite.txt suite.lkml.txt suite.md; do
 	[ -s "$tmp/s/$f" ] || err "suite: no $f"
 done
 grep -qx 'table lkml' "$tmp/s/sort.lkml.txt" || err "suite: lkml table: $(cat "$tmp/s/sort.lkml.txt")"
 grep -qx 'table markdown' "$tmp/s/sort.md" || err "suite: markdown table"
+[ "$(cat "$tmp/s/suite.lkml.txt")" = "$(printf '== sort ==\ntable lkml')" ] ||
+	err "suite.lkml.txt: $(cat "$tmp/s/suite.lkml.txt")"
+grep -q '^## sort$' "$tmp/s/suite.md" || err "suite.md: no heading"
 grep -q '^sort  *exit 0' "$tmp/s/suite.txt" && grep -q '^suite  *orders 0,4, 1 reps' "$tmp/s/suite.txt" ||
 	err "suite.txt: $(cat "$tmp/s/suite.txt")"
 

@@ -8,6 +8,7 @@
 #   NAME.lkml.txt   analyze --format lkml (the table the mTHP series post)
 #   NAME.md         analyze --format markdown
 #   suite.txt       per workload: its exit status and wall time, and the whole
+#   suite.lkml.txt, suite.md  every measured workload's table, one after another
 # Every workload is prepared first (packages, the kernel tree, the input),
 # so no trial pays for it. A failed workload is said and the others go on
 # (exit 1 at the end). SIGINT, SIGTERM or SIGHUP end the run in progress
@@ -138,5 +139,14 @@ for n in "${names[@]}"; do
 	printf '%-14s exit %d  %d s\n' "$n" "$st" $(( $(date +%s) - t0 )) >>"$out/suite.txt"
 done
 printf '%-14s orders %s, %s reps: %d s\n' suite "$orders" "$reps" $(( $(date +%s) - t_suite )) >>"$out/suite.txt"
+: >"$out/suite.lkml.txt"
+: >"$out/suite.md"
+for n in "${names[@]}"; do
+	[ -s "$out/$n.lkml.txt" ] && [ -s "$out/$n.md" ] || continue
+	printf '== %s ==\n' "$n" >>"$out/suite.lkml.txt"
+	cat "$out/$n.lkml.txt" >>"$out/suite.lkml.txt"
+	printf '## %s\n\n' "$n" >>"$out/suite.md"
+	cat "$out/$n.md" >>"$out/suite.md"
+done
 cat "$out/suite.txt"
 exit $fail
