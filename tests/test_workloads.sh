@@ -125,9 +125,16 @@ server_gone() {
 	kill -0 "$spid" 2>/dev/null && err "$name: server $spid still runs after SIG$sig"
 	case "$sig" in INT) want=130 ;; TERM) want=143 ;; esac
 	[ "$st" = "$want" ] || err "$name: exit $st after SIG$sig, expected $want"
-	ls -d "$tmp"/mthpscope-redis.* >/dev/null 2>&1 && err "$name: its directory is left"
+	ls -d "$tmp"/mthpscope-redis.* 2>/dev/null | grep -qv "\.$$\.live$" &&
+		err "$name: its directory is left"
 }
+# a directory left by a run killed with SIGKILL (its pid gone) is removed
+# by the next run; one of a live pid is not
+mkdir "$tmp/mthpscope-redis.999999999.dead" "$tmp/mthpscope-redis.$$.live"
 server_gone redis-term TERM '' "$wl/redis.sh" 100000000
+[ -e "$tmp/mthpscope-redis.999999999.dead" ] && err "redis.sh: a dead run's directory is left"
+[ -d "$tmp/mthpscope-redis.$$.live" ] || err "redis.sh: a live run's directory was removed"
+rmdir "$tmp/mthpscope-redis.$$.live"
 server_gone redis-int INT '' "$wl/redis.sh" 100000000
 export STUB_RUN=1
 server_gone suite-term TERM "$tmp/r/redis.run.txt" "$suite" --orders 0,4 --reps 1 --only redis -o "$tmp/r" --bin "$tmp/stub"

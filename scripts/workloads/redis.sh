@@ -7,7 +7,8 @@
 # any end (the benchmark's, an error, SIGINT, SIGTERM, SIGHUP) the server's
 # process group is sent SIGTERM, then SIGKILL after 5 s, and the directory is
 # removed: no server is left. (Under mthpscope run, ptrace's EXITKILL and the
-# end-of-trial kill of the tree are a second guard.) Packages redis-server and
+# end-of-trial kill of the tree are a second guard; the directory of a run so
+# killed is removed by the next run.) Packages redis-server and
 # redis-tools are installed with apt-get if missing.
 #   redis.sh [--prepare] [REQUESTS]     (default 500000 per test)
 # Tests SET, GET, LPUSH, LPOP with 512-byte values over 100000 keys, 16
@@ -34,7 +35,16 @@ wl_need redis-benchmark redis-tools
 wl_need redis-cli redis-tools
 [ "$prepare" = 1 ] && exit 0
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-redis.XXXXXX")
+# A directory left by a run killed with SIGKILL (mthpscope ends a trial's
+# group so, and no trap sees it) is removed by the next run: its name holds
+# the pid of the script that made it.
+for old in "${TMPDIR:-/tmp}"/mthpscope-redis.*.*; do
+	[ -d "$old" ] || continue
+	p=${old##*/mthpscope-redis.}
+	p=${p%%.*}
+	[ -n "$p" ] && ! kill -0 "$p" 2>/dev/null && rm -rf "$old"
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-redis.$$.XXXXXX")
 server=
 bench=
 stop_server() {
@@ -86,7 +96,7 @@ for try in 1 2 3 4 5; do
 	port_free "$port" || continue
 	start_server "$port" && break
 	stop_server
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-redis.XXXXXX")
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-redis.$$.XXXXXX")
 	server=
 done
 [ -n "$server" ] || wl_die 3 "redis-server did not start (5 ports tried)"
