@@ -6,7 +6,8 @@
 #   scripts/setup.sh --tests   also what the test suite needs (clang for fuzzing, man,
 #                              dpkg-dev + lintian for the .deb,
 #                              arm64 cross compiler, qemu-user, arm64 libraries,
-#                              qemu-system, busybox-static, cpio, and the Debian
+#                              qemu-system, busybox-static, cpio, redis-server and
+#                              redis-tools (tests/test_workloads.sh), and the Debian
 #                              kernels of tests/guest-kernels in the kernel cache)
 set -euo pipefail
 
@@ -14,7 +15,7 @@ want_tests=0
 for a in "$@"; do
 	case "$a" in
 	--tests) want_tests=1 ;;
-	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,11p' "$0"; exit 0 ;;
 	*) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done
@@ -22,9 +23,10 @@ done
 pkgs=(build-essential cmake pkg-config libpfm4-dev libhwloc-dev libjansson-dev libpcre2-dev gnuplot-nox)
 if [ "$want_tests" = 1 ]; then
 	# man-db: the man page test; dpkg-dev, file, lintian: the .deb step;
-	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh)
+	# qemu-system, busybox-static, cpio: the guest test (tests/test_guest.sh);
+	# redis-server, redis-tools: the server workload's test (tests/test_workloads.sh)
 	pkgs+=(clang libclang-rt-14-dev python3 man-db dpkg-dev file lintian
-	       qemu-system-x86 qemu-system-arm busybox-static cpio)
+	       qemu-system-x86 qemu-system-arm busybox-static cpio redis-server redis-tools)
 	# jq: the guest programs test (tests/test_guest_programs.sh) reads maps with it
 	pkgs+=(jq)
 	arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

@@ -191,11 +191,58 @@ if command -v jq >/dev/null; then
 		"$kb" >"$tmp/alloc.json"
 	"$bin" analyze "$tmp/alloc.json" --format json | jq -e '.trials_excluded == 0' >/dev/null ||
 		err "a trial whose order the kernel's count shows in effect is left out"
+	# one rep: "1 run per size", not "1 runs"
+	jq '.config.reps = 1' "$kb" >"$tmp/one.json"
+	"$bin" analyze "$tmp/one.json" --format lkml | grep -q "; 1 run per size$" ||
+		err "kbuild lkml: not '1 run per size'"
 	# far below the other trials of its order: left out; 0.85 vs 0.9 kept
 	jq '.trials[1].folios.coverage = 0.3' "$kb" >"$tmp/far.json"
 	"$bin" analyze "$tmp/far.json" | grep -q "rep 0): folio coverage 30.0 %, under half the" ||
 		err "a trial far below its order's others is not left out"
 fi
+
+# --metric NAME (issue 42): the verdict's metric; a word of the table or a
+# metric name; the metric with the largest material gain named beside it
+out=$("$bin" analyze "$kb") || err "kbuild: analyze exit $?"
+grep -q "^metric:  wall_ns (timing" <<<"$out" || err "kbuild: the default metric is not wall time"
+grep -q "^largest: sys -25.8 % at 64K (sys_ns)$" <<<"$out" || err "kbuild: no 'largest:' line"
+for m in sys sys_ns system; do
+	out=$("$bin" analyze "$kb" --metric "$m") || err "--metric $m: exit $?"
+	grep -q "^metric:  sys_ns (kernel, ns of system CPU per run; lower is better)" <<<"$out" ||
+		err "--metric $m: $(grep '^metric:' <<<"$out")"
+	# sys falls 19-26 %: the gains the verdict's table shows are sys's
+	grep -Eq "^ +4 +64K +3 .* \+25\.8% " <<<"$out" || err "--metric $m: not sys's gain at 64K"
+done
+out=$("$bin" analyze "$kb" -m real) || err "-m real: exit $?"
+grep -q "^metric:  wall_ns" <<<"$out" || err "-m real: not wall_ns"
+"$bin" analyze "$kb" --metric peak | grep -q "^metric:  max_rss_bytes" || err "--metric peak"
+"$bin" analyze "$kb" --metric sys --format markdown |
+	grep -q "^- Largest material gain of the program: sys -25.8 % at 64K (sys_ns)\.$" ||
+	err "markdown: no largest gain line"
+if command -v jq >/dev/null; then
+	"$bin" analyze "$kb" --metric sys --format json |
+		jq -e '.primary_metric == "sys_ns" and .primary_metric_source == "kernel" and
+		       .program.largest_gain.metric == "sys_ns"' >/dev/null ||
+		err "--metric sys json: primary_metric"
+fi
+# NAME STATUS PATTERN CMD...: CMD's exit status and PATTERN in its stderr
+status_says() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] && grep -q -- "$pat" "$tmp/err" ||
+		err "$name: exit $rc (want $want), stderr: $(head -c 300 "$tmp/err")"
+}
+status_says metric-absent 1 "--metric gather_ns: not in every trial of pattern 'command' (they have: .*sys_ns" \
+	"$bin" analyze "$kb" --metric gather_ns
+status_says metric-model 1 "--metric tlb_entries_l2: a model's prediction, not a measurement" \
+	"$bin" analyze "$kb" --metric tlb_entries_l2
+status_says metric-empty 2 "invalid --metric value ''" "$bin" analyze "$kb" --metric ''
+# a micro-benchmark file: any metric of its trials, page_faults here
+"$bin" analyze "$data/flat.json" --metric page_faults | grep -q "^metric:  page_faults" ||
+	err "flat.json --metric page_faults"
+"$bin" analyze "$data/flat.json" | grep -q "^largest:" && err "flat.json: a 'largest:' line for a micro-benchmark"
 
 # usage errors: exit 2
 "$bin" analyze >/dev/null 2>&1; [ $? -eq 2 ] || err "no FILE: not exit 2"

@@ -137,11 +137,12 @@ expect 2 "not as comma lists" -- "$B" compare "$D/collapse-orders.json,$D/collap
 # A trial whose command failed is left out as failed, not as a folio coverage
 # below 95 % (command_higher.json, its trial 0 flagged "failed", coverage 1.0:
 # the warning said "their folios were not of the order ... (coverage below 95%)"),
-# and a low-coverage trial beside it keeps that reason.
+# and a low-coverage trial beside it keeps that reason (a command's: under
+# 10 %, its order not in effect; 85-92 % is a program's coverage, not a gate).
 jq '.trials[0].flags = ["failed"]' "$D/command_higher.json" >"$T/failed.json"
 expect 0 "failed.json: 1 trial left out: the command failed or timed out, so it measured nothing" -- "$B" compare "$D/command_higher.json" "$T/failed.json"
 grep -q "coverage below" "$T/err" && { echo "FAIL: a failed trial called low coverage"; cat "$T/err"; fails=$((fails + 1)); }
-jq '.trials[0].flags = ["failed"] | .trials[1].folios.coverage = 0.5' "$D/command_higher.json" >"$T/both.json"
+jq '.trials[0].flags = ["failed"] | .trials[1].folios.coverage = 0.05' "$D/command_higher.json" >"$T/both.json"
 expect 0 "both.json: 1 trial left out: their folios were not of the order" -- "$B" compare "$D/command_higher.json" "$T/both.json"
 grep -q "both.json: 1 trial left out: the command failed" "$T/err" || { echo "FAIL: failed and low-coverage trials not told apart"; cat "$T/err"; fails=$((fails + 1)); }
 
@@ -211,6 +212,46 @@ expect 1 "more than the 64 MiB limit" -- "$B" compare "$D/collapse-sweep.json" <
 mkfifo "$T/fifo"
 expect 2 "is given twice, and is not a file" -- "$B" compare "$T/fifo" "$T/fifo"
 grep -q "nonexist.json: .*nonexist.json" "$T/err" && { echo "FAIL: the path said twice"; fails=$((fails + 1)); }
+
+# Programs (issue 42): two kernels' kernel builds. The program's trials at
+# 85-92 % coverage are compared (only the one whose order did not take is
+# left out), and each side's table per metric follows the rows, then the
+# difference: B's sys falls 10 % more (about 8 points of a 19-26 % fall).
+kb=$D/command_kbuild.json
+jq '.host.kernel = "6.19.0-test" | .trials |= map(if .order > 0 then .metrics.sys_ns.value *= 0.9 else . end)' \
+	"$kb" >"$T/kbuild-b.json"
+expect 0 "kbuild-b.json: 1 trial left out" -- "$B" compare "$kb" "$T/kbuild-b.json"
+grep -q "command_kbuild.json: 13 trials left out" "$T/err" &&
+	{ echo "FAIL: compare leaves out a program's trials for coverage"; fails=$((fails + 1)); }
+grep -Eq '^sys_ns +4 +0 .* -10\.00%' "$T/out" || { echo "FAIL: no sys_ns row at order 4"; fails=$((fails + 1)); }
+prog_checks() { # the per-side tables and the difference in $T/out
+	local side
+	for side in command_kbuild kbuild-b; do
+		grep -q "^$1$side: the program, per metric" "$T/out" ||
+			{ echo "FAIL: $2: no table of $side"; fails=$((fails + 1)); }
+	done
+	grep -q "Host: Linux 6.19.0-test" "$T/out" || { echo "FAIL: $2: no host line of B"; fails=$((fails + 1)); }
+	grep -q "Difference: kbuild-b - command_kbuild" "$T/out" ||
+		{ echo "FAIL: $2: no difference"; fails=$((fails + 1)); }
+}
+prog_checks "== " text
+grep -Eq '^64K +[-+]0\.0 pt +[-+]0\.0 pt +-7\.4 pt\* +[-+]0\.0 pt +[-+]0\.0 pt$' "$T/out" ||
+	{ echo "FAIL: text: the difference's 64K row: $(grep '^64K.*pt' "$T/out")"; fails=$((fails + 1)); }
+grep -Eq '^64K +\[.*\] +\[-9\.1, -5\.7\]' "$T/out" ||
+	{ echo "FAIL: text: the difference's CI at 64K"; fails=$((fails + 1)); }
+grep -q "^16K .* -27.2%\* " "$T/out" || { echo "FAIL: text: B's own sys change at 16K"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" --format markdown
+prog_checks "## " markdown
+grep -q '^| 64K | .* | -7.4 pt\* \[-9.1, -5.7\] |' "$T/out" ||
+	{ echo "FAIL: markdown: the difference's 64K cell"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" --format lkml
+prog_checks "== " lkml
+expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" --format json
+grep -q "the program, per metric" "$T/out" && { echo "FAIL: json: a table in the document"; fails=$((fails + 1)); }
+jq -e '.schema == "mthpscope.compare/1"' "$T/out" >/dev/null || { echo "FAIL: json: not a document"; fails=$((fails + 1)); }
+# access patterns: no program tables
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json"
+grep -q "the program, per metric\|^Difference:" "$T/out" && { echo "FAIL: a program table for access patterns"; fails=$((fails + 1)); }
 
 [ "$fails" -eq 0 ] && echo "all compare CLI checks passed"
 exit $((fails > 0))

@@ -3,12 +3,12 @@
 # Lint of scripts/ (issue 40: the code that made data/'s datasets lives here,
 # covered): every shell script parses (bash -n), every C file compiles
 # (-Wall -Werror, syntax only), every Python file compiles, and each has
-# its SPDX line; data/ holds no code.
+# its SPDX line (scripts/workloads/ too); data/ holds no code.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 cc=${CC:-cc}
 n=0
-for f in "$src"/scripts/*.sh; do
+for f in "$src"/scripts/*.sh "$src"/scripts/workloads/*.sh; do
 	n=$((n + 1))
 	bash -n "$f" 2>"$tmp/e" || err "${f#"$src"/}: $(head -2 "$tmp/e")"
 	head -3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-or-later' || err "${f#"$src"/}: no SPDX line"

@@ -102,6 +102,7 @@ struct ctx {
 	double level;      /* of every interval */
 	uint64_t seed;
 	uint64_t want_span; /* 0 = the largest */
+	const char *want_metric; /* analyze --metric, NULL = by strength of evidence */
 	bool higher_better; /* the primary metric is a workload's "better": "higher" */
 	bool force_unpaired;
 	bool summary_only;  /* a per-span verdict: no CIs of medians, no PMD share */
@@ -380,6 +381,74 @@ static const char *first_of_source(const struct ctx *c, const char *source)
 	return NULL;
 }
 
+/* The words of the program table (program.h) for its columns' metrics. */
+static const char *metric_by_word(const char *word)
+{
+	static const char *const words[][2] = {
+		{ "real", "wall_ns" }, { "wall", "wall_ns" }, { "user", "user_ns" },
+		{ "sys", "sys_ns" }, { "system", "sys_ns" }, { "faults", "page_faults" },
+		{ "peak", "max_rss_bytes" }, { "peak memory", "max_rss_bytes" },
+	};
+
+	for (size_t i = 0; i < MS_ARRAY_SIZE(words); i++)
+		if (!strcmp(word, words[i][0]))
+			return words[i][1];
+	return word;
+}
+
+/* The metric a user named (analyze --metric) as the primary one: it must be
+ * in every included trial at the span, and evidence (a model's prediction
+ * never is). */
+static int choose_wanted_metric(struct ctx *c)
+{
+	const char *name = metric_by_word(c->want_metric);
+	const struct results_metric *m = NULL;
+	bool all = true;
+
+	for (size_t i = 0; i < c->r->nr_trials && all; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (!c->included[i] || !trial_dense_match(c, t, c->a->span))
+			continue;
+		m = results_trial_metric(t, name);
+		all = m && strcmp(m->source, "model");
+	}
+	if (!all || !m)
+		return -ENODATA;
+	snprintf(c->a->metric, sizeof(c->a->metric), "%s", name);
+	snprintf(c->a->metric_source, sizeof(c->a->metric_source), "%s", m->source);
+	c->higher_better = c->a->higher_better = m->higher_better;
+	metric_unit(name, c->a->metric_unit, sizeof(c->a->metric_unit), &c->a->per_access);
+	if (c->higher_better)
+		append(c->a->metric_unit, sizeof(c->a->metric_unit), " (higher is better)");
+	return 0;
+}
+
+/* Why --metric NAME cannot be the primary metric, with the names the first
+ * analysed trial has. */
+static int fail_wanted_metric(const struct ctx *c, char *err, size_t errsize)
+{
+	const char *name = metric_by_word(c->want_metric);
+	char have[512] = "";
+
+	for (size_t i = 0; i < c->r->nr_trials; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (!c->included[i] || !trial_dense_match(c, t, c->a->span))
+			continue;
+		for (size_t j = 0; j < t->nr_metrics; j++)
+			if (strcmp(t->metrics[j].source, "model"))
+				append(have, sizeof(have), "%s%s", have[0] ? ", " : "",
+				       t->metrics[j].name);
+		break;
+	}
+	if (metrics_find(name) && !strcmp(metrics_find(name)->source, "model"))
+		return fail(err, errsize, "--metric %s: a model's prediction, not a measurement: "
+			    "the verdict cannot rest on it", c->want_metric);
+	return fail(err, errsize, "--metric %s: not in every trial of pattern '%s' (they have: %s)",
+		    c->want_metric, c->a->pattern, have[0] ? have : "no metrics");
+}
+
 /* The first candidate present in every included trial at the span: the
  * registry's primary metrics in rank order (metrics.h); for a command, the
  * user's own --metric (source "workload") right after the "pmu" ones. */
@@ -432,6 +501,18 @@ static int choose_metric(struct ctx *c)
 		}
 	}
 	return -ENODATA;
+}
+
+/* The primary metric: the one asked for, else by strength of evidence. */
+static int pick_metric(struct ctx *c, char *err, size_t errsize)
+{
+	if (c->want_metric)
+		return choose_wanted_metric(c) ? fail_wanted_metric(c, err, errsize) : 0;
+	if (choose_metric(c))
+		return fail(err, errsize, "no primary metric: none of walk_cycles, walks, "
+			    "dtlb_misses (pmu), ns_per_access (micro) or a --metric, wall_ns "
+			    "(command) is in every trial of pattern '%s'", c->a->pattern);
+	return 0;
 }
 
 
@@ -1697,6 +1778,7 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 	a->level = c.level;
 	c.seed = opts && opts->seed ? opts->seed : (r->config_seed ? r->config_seed : 1);
 	c.want_span = opts ? opts->span : 0;
+	c.want_metric = opts && opts->metric && opts->metric[0] ? opts->metric : NULL;
 	c.force_unpaired = opts && opts->unpaired;
 	c.summary_only = summary_only;
 	select_trials(&c);
@@ -1714,12 +1796,8 @@ static int analyze_core(const struct results *r, const struct analyze_opts *opts
 		rc = fail_no_baseline(&c, 0, err, errsize);
 		goto out;
 	}
-	if (choose_metric(&c)) {
-		rc = fail(err, errsize, "no primary metric: none of walk_cycles, walks, "
-			  "dtlb_misses (pmu), ns_per_access (micro) or a --metric, wall_ns "
-			  "(command) is in every trial of pattern '%s'", a->pattern);
+	if ((rc = pick_metric(&c, err, errsize)))
 		goto out;
-	}
 	if ((rc = choose_method(&c)) || (rc = per_order(&c)))
 		goto out;
 	for (k = 1; k < ANALYZE_NR_ORDERS; k++)

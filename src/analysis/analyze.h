@@ -207,6 +207,10 @@ struct analyze_opts {
 	uint64_t seed;               /* bootstrap seed; the same input gives the same output */
 	uint64_t span;               /* the span the verdict rests on; 0 = the largest */
 	bool unpaired;               /* ignore per-round data: the unpaired method */
+	/* the metric the verdict rests on (analyze --metric): a name of the
+	 * file's trials, or a word of the program table (real, user, sys,
+	 * faults, peak); NULL = by strength of evidence (metrics.h) */
+	const char *metric;
 	double level;                /* confidence level of every interval; 0 = ANALYZE_LEVEL
 				      * (run --precision widens it: src/analysis/precision.h) */
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mthpscope.h"
+#include "program.h"
 #include "results.h"
 
 struct entry {
@@ -95,6 +96,20 @@ static void input_settings(const struct results *res, struct compare_setting *se
 	}
 }
 
+/* Whether trial i of res did not measure its order: a micro-benchmark's
+ * folios under RESULTS_MIN_COVERAGE of its span; a program's (run -- CMD)
+ * coverage is stated, not a gate, as analyze has it (program.h): left out
+ * only when its order was clearly not in effect. */
+static bool left_out(const struct results *res, size_t i)
+{
+	const struct results_trial *t = &res->trials[i];
+	char why[160];
+
+	if (t->workload == RESULTS_WL_COMMAND)
+		return program_trial_out(res, i, why, sizeof(why));
+	return t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE);
+}
+
 /* The trials of res[0..nr) that measured their order, as entries; the
  * number of entries, with the trials left out counted in *failed (the
  * command failed or timed out) or else in *dropped (coverage too low): the
@@ -114,7 +129,7 @@ static size_t runs_entries(const struct results *const *res, size_t nr, struct e
 				(*failed)++;
 				continue;
 			}
-			if (t->has_folios && !(t->coverage >= RESULTS_MIN_COVERAGE)) {
+			if (left_out(res[r], i)) {
 				(*dropped)++;
 				continue;
 			}

@@ -302,3 +302,60 @@ int program_table_build(const struct analysis *a, struct program_table *pt)
 	pt->available = pt->nr_metrics > 0;
 	return 0;
 }
+
+/* ---- two tables: the difference ------------------------------------------ */
+
+static bool has_order(const struct program_table *pt, int k)
+{
+	for (int i = 0; i < pt->nr_orders; i++)
+		if (pt->orders[i] == k)
+			return true;
+	return false;
+}
+
+/* A change's CI as a normal interval's standard error; NaN without one. */
+static double change_se(const struct analyze_change *c, double z)
+{
+	return isfinite(c->lo) && isfinite(c->hi) ? (c->hi - c->lo) / (2.0 * z) : NAN;
+}
+
+static void diff_cell(const struct analyze_change *ca, const struct analyze_change *cb, double z,
+		      struct analyze_change *d)
+{
+	double sa = change_se(ca, z), sb = change_se(cb, z), se;
+
+	d->value = cb->value - ca->value;
+	d->lo = d->hi = NAN;
+	if (!isfinite(d->value) || !isfinite(sa) || !isfinite(sb))
+		return;
+	se = sqrt(sa * sa + sb * sb);
+	d->lo = d->value - z * se;
+	d->hi = d->value + z * se;
+}
+
+int program_diff_build(const struct program_table *a, const struct program_table *b,
+		       double level, struct program_diff *d)
+{
+	/* Student's t with a huge df: the normal quantile (1.96 at 0.95) */
+	double z = stats_t_quantile(level, 1e9);
+
+	memset(d, 0, sizeof(*d));
+	for (int i = 1; i < a->nr_orders; i++)
+		if (has_order(b, a->orders[i]))
+			d->orders[d->nr_orders++] = a->orders[i];
+	for (int j = 0; j < a->nr_metrics; j++)
+		for (int k = 0; k < b->nr_metrics; k++)
+			if (!strcmp(a->m[j].name, b->m[k].name)) {
+				d->metric_a[d->nr_metrics] = j;
+				d->metric_b[d->nr_metrics++] = k;
+				break;
+			}
+	for (int j = 0; j < d->nr_metrics; j++)
+		for (int i = 0; i < d->nr_orders; i++) {
+			int o = d->orders[i];
+
+			diff_cell(&a->m[d->metric_a[j]].change[o], &b->m[d->metric_b[j]].change[o],
+				  z, &d->diff[j][o]);
+		}
+	return 0;
+}

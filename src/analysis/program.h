@@ -71,6 +71,26 @@ struct program_table {
 	int largest_metric, largest_order;
 };
 
+/* Two programs' tables side by side (compare of two kernels or settings):
+ * per size both have and metric both have, B's change against its own 4K
+ * minus A's, in points (-0.10: B's fall is 10 points deeper). The CI comes
+ * from the two sides' bootstrap CIs, each read as a normal interval
+ * (half-width / z), their variances added: an approximation, said where it
+ * is printed. */
+struct program_diff {
+	int orders[ANALYZE_NR_ORDERS];   /* above 0, in both, ascending */
+	int nr_orders;
+	int metric_a[PROGRAM_MAX_METRICS]; /* index in A's table of each column */
+	int metric_b[PROGRAM_MAX_METRICS];
+	int nr_metrics;
+	struct analyze_change diff[PROGRAM_MAX_METRICS][ANALYZE_NR_ORDERS]; /* by order */
+};
+
+/* d from two available tables at confidence level 'level'; 0 (nothing in
+ * common leaves d->nr_orders or d->nr_metrics 0). */
+int program_diff_build(const struct program_table *a, const struct program_table *b,
+		       double level, struct program_diff *d);
+
 /* Fills pt from the analysis' included trials (a->excluded are left out).
  * 0, or -ENOMEM. pt->available false when the file is not a command's. */
 int program_table_build(const struct analysis *a, struct program_table *pt);

@@ -40,6 +40,9 @@ static const struct cli_cmd analyze_cli = {
 		   "4K with CIs (--format lkml: that table alone, with the host line). Verdict: mthp (min_order = smallest order\n"
 		   "with a significant gain of at least the threshold), pmd-only, no-gain (every\n"
 		   "CI rules a material gain out) or inconclusive (with what to do).\n"
+		   "--metric NAME makes NAME the verdict's metric (a command's sys time:\n"
+		   "--metric sys); a command's report names beside it the metric with the\n"
+		   "largest material gain (\"largest: sys -25.3 % at 64K\").\n"
 		   "Where the trials carry a layout histogram, the TLB model's prediction\n"
 		   "follows (source model): entries needed and miss ratio per level and order,\n"
 		   "walks saved, and the predicted knee per span beside the measured one, with\n"
@@ -54,6 +57,11 @@ static const struct cli_cmd analyze_cli = {
 				"lkml (a program's table per metric, for a cover letter)",
 				.aliases = report_format_aliases),
 		ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
+		{ "metric", 'm', "NAME", "the metric the verdict rests on: a metric of the "
+		  "file's trials (sys_ns, a run --metric's name) or real, user, sys, faults, "
+		  "peak (default: a hardware TLB count, else the run's first --metric, else "
+		  "wall time for a command, ns_per_access for the micro-benchmarks)",
+		  CLI_ROW_STRING(struct analyze_cmd_opts, ao.metric), .imin = 1 },
 		{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "
 		  "compare trial medians with Mann-Whitney, as for older files",
 		  CLI_ROW_FLAG(struct analyze_cmd_opts, ao.unpaired) },

@@ -15,6 +15,8 @@
 #include "compare.h"
 #include "report.h"
 #include "plot.h"
+#include "program.h"
+#include "program_report.h"
 #include "progress.h"
 #include "results.h"
 
@@ -483,9 +485,10 @@ static void warn_left_out(const char *side, const struct compare_input *in)
 			in->nr_failed == 1 ? "it" : "they");
 	if (in->nr_dropped)
 		ms_warn("%s: %zu trial%s left out: their folios were not of the order "
-			"they were meant to measure (coverage below %.0f%%)", side,
+			"they were meant to measure (coverage below %.0f%%; a command's: "
+			"under %.0f%%, or under half its order's others)", side,
 			in->nr_dropped, in->nr_dropped == 1 ? "" : "s",
-			RESULTS_MIN_COVERAGE * 100);
+			RESULTS_MIN_COVERAGE * 100, PROGRAM_COVERAGE_NEAR_ZERO * 100);
 }
 
 /* Load each file into res[] and each side's compare input; 0, or -1 after
@@ -549,6 +552,56 @@ static void recommend_inputs(const struct sides *sd, struct results **res,
 		inputs[k].plateau_order = a->plateau.order;
 		analyze_free(a);
 	}
+}
+
+static bool is_program(const struct results *r)
+{
+	for (size_t i = 0; i < r->nr_trials; i++)
+		if (r->trials[i].workload == RESULTS_WL_COMMAND)
+			return true;
+	return false;
+}
+
+/* Programs' files (run -- CMD): each side's table per metric and the
+ * difference of the others against the first, after the rows (text,
+ * markdown, lkml). Nothing unless every side's first run gives a table. */
+static int programs_write(const struct sides *sd, struct results **res,
+			  enum compare_format fmt)
+{
+	struct analysis **a = calloc((size_t)sd->nsides, sizeof(*a));
+	struct program_table *pt = calloc((size_t)sd->nsides, sizeof(*pt));
+	struct program_side *s = calloc((size_t)sd->nsides, sizeof(*s));
+	char msg[256];
+	int k, rc = MS_EXIT_FAIL;
+
+	if (!a || !pt || !s) {
+		ms_err("compare: out of memory");
+		goto out;
+	}
+	rc = MS_EXIT_OK;
+	for (k = 0; k < sd->nsides; k++)
+		if (!is_program(res[sd->first[k]]))
+			goto out;
+	for (k = 0; k < sd->nsides; k++) {
+		if (analyze_run(res[sd->first[k]], NULL, &a[k], msg, sizeof(msg)) ||
+		    program_table_build(a[k], &pt[k]) || !pt[k].available)
+			goto out; /* not programs, or one analyze refuses: no tables */
+		s[k] = (struct program_side){ sd->names[k], a[k], &pt[k] };
+	}
+	fputc('\n', stdout);
+	if (program_report_sides(s, (size_t)sd->nsides, fmt == COMPARE_FMT_MARKDOWN ?
+				 REPORT_MARKDOWN : fmt == COMPARE_FMT_LKML ? REPORT_LKML :
+				 REPORT_TEXT, stdout)) {
+		ms_err("compare: writing the programs' tables failed");
+		rc = MS_EXIT_FAIL;
+	}
+out:
+	for (k = 0; a && k < sd->nsides; k++)
+		analyze_free(a[k]);
+	free(a);
+	free(pt);
+	free(s);
+	return rc;
 }
 
 /* Where a gain row of a side of one run is flagged: how to tell it from
@@ -653,6 +706,8 @@ static int compare_results(struct sides *sd, const struct compare_cmd_opts *o)
 		goto out;
 	}
 	rc = compare_output(&report, o);
+	if (o->format != COMPARE_FMT_JSON && programs_write(sd, res, o->format))
+		rc = MS_EXIT_FAIL;
 out:
 	compare_report_free(&report);
 	for (i = 0; inputs && i < sd->nsides; i++)

@@ -93,8 +93,8 @@ static void plain_block(const struct analysis *a, const struct program_table *pt
 	}
 }
 
-static void largest_words(const struct analysis *a, const struct program_table *pt, char *buf,
-			  size_t size)
+void program_report_largest(const struct analysis *a, const struct program_table *pt,
+			    char *buf, size_t size)
 {
 	const struct program_metric *m;
 	char sz[16];
@@ -131,7 +131,7 @@ static void plain_legend(const struct analysis *a, const struct program_table *p
 {
 	char largest[160], seen[128];
 
-	largest_words(a, pt, largest, sizeof(largest));
+	program_report_largest(a, pt, largest, sizeof(largest));
 	seen_words(pt, seen, sizeof(seen));
 	fprintf(f, "Base row: order-0 medians. Other rows: change of the median against it,\n"
 		"* where the %.0f %% bootstrap CI excludes 0. real: wall time; user, sys: CPU\n"
@@ -188,16 +188,25 @@ static void command_line(const struct analysis *a, FILE *f, const char *lead)
 	fputc('\n', f);
 }
 
+static void host_line(const struct analysis *a, FILE *f)
+{
+	const struct results *r = a->res;
+
+	fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld run%s per size\n", r->kernel, r->arch,
+		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
+		r->virtualized ? " (virtual machine)" : "", r->thp_enabled, r->config_reps,
+		r->config_reps == 1 ? "" : "s");
+}
+
 int program_report_write(const struct analysis *a, const struct program_table *pt,
 			 enum report_format fmt, FILE *f)
 {
-	const struct results *r = a->res;
 	char largest[160], seen[128];
 
 	if (!pt->available)
 		return 0;
 	if (fmt == REPORT_MARKDOWN) {
-		largest_words(a, pt, largest, sizeof(largest));
+		program_report_largest(a, pt, largest, sizeof(largest));
 		seen_words(pt, seen, sizeof(seen));
 		fprintf(f, "### The program, per metric\n\n");
 		md_table(a, pt, f);
@@ -210,10 +219,8 @@ int program_report_write(const struct analysis *a, const struct program_table *p
 	}
 	if (fmt == REPORT_LKML) {
 		command_line(a, f, "Workload: ");
-		fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld runs per size\n\n", r->kernel,
-			r->arch, r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-			r->virtualized ? " (virtual machine)" : "", r->thp_enabled,
-			r->config_reps);
+		host_line(a, f);
+		fputc('\n', f);
 	} else {
 		fprintf(f, "The program, per metric:\n");
 	}
@@ -224,6 +231,115 @@ int program_report_write(const struct analysis *a, const struct program_table *p
 	plain_legend(a, pt, f);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- compare: the sides and their difference ------------------------------ */
+
+/* "-8.1 pt", "*" after it when the CI excludes 0 */
+static void diff_cell(const struct analyze_change *c, bool ci, char *buf, size_t size)
+{
+	bool sure = isfinite(c->lo) && isfinite(c->hi) && (c->lo > 0 || c->hi < 0);
+
+	if (ci)
+		ci_cell(c, buf, size);
+	else if (!isfinite(c->value))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%+.1f pt%s", 100.0 * c->value, sure ? "*" : "");
+}
+
+static void diff_plain(const struct analysis *a, const struct program_table *pa,
+		       const struct program_diff *d, bool ci, FILE *f)
+{
+	char cell[48];
+
+	fprintf(f, "%-12s", ci ? "95% CI" : "size");
+	for (int j = 0; j < d->nr_metrics; j++)
+		fprintf(f, " %*s", CELL, pa->m[d->metric_a[j]].label);
+	fputc('\n', f);
+	for (int i = 0; i < d->nr_orders; i++) {
+		size_name(a, d->orders[i], false, cell, sizeof(cell));
+		fprintf(f, "%-12s", cell);
+		for (int j = 0; j < d->nr_metrics; j++) {
+			diff_cell(&d->diff[j][d->orders[i]], ci, cell, sizeof(cell));
+			fprintf(f, " %*s", CELL, cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void diff_markdown(const struct analysis *a, const struct program_table *pa,
+			  const struct program_diff *d, FILE *f)
+{
+	char cell[48], ci[48];
+
+	fprintf(f, "| size |");
+	for (int j = 0; j < d->nr_metrics; j++)
+		fprintf(f, " %s |", pa->m[d->metric_a[j]].label);
+	fprintf(f, "\n|---|");
+	for (int j = 0; j < d->nr_metrics; j++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (int i = 0; i < d->nr_orders; i++) {
+		size_name(a, d->orders[i], false, cell, sizeof(cell));
+		fprintf(f, "| %s |", cell);
+		for (int j = 0; j < d->nr_metrics; j++) {
+			diff_cell(&d->diff[j][d->orders[i]], false, cell, sizeof(cell));
+			diff_cell(&d->diff[j][d->orders[i]], true, ci, sizeof(ci));
+			fprintf(f, " %s %s |", cell, ci);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void diff_write(const struct program_side *base, const struct program_side *other,
+		       enum report_format fmt, FILE *f)
+{
+	struct program_diff d;
+	bool md = fmt == REPORT_MARKDOWN;
+
+	program_diff_build(base->pt, other->pt, base->a->level, &d);
+	fprintf(f, md ? "### Difference: %s - %s\n\n" : "Difference: %s - %s\n", other->label,
+		base->label);
+	if (!d.nr_orders || !d.nr_metrics) {
+		fprintf(f, "no size above 4K and metric in both\n\n");
+		return;
+	}
+	if (md) {
+		diff_markdown(base->a, base->pt, &d, f);
+	} else {
+		diff_plain(base->a, base->pt, &d, false, f);
+		fputc('\n', f);
+		diff_plain(base->a, base->pt, &d, true, f);
+		fputc('\n', f);
+	}
+	fprintf(f, "Each cell: %s's change against its own 4K minus %s's, in points (pt);\n"
+		"* where the CI excludes 0. CI: each side's %.0f %% bootstrap CI read as a\n"
+		"normal interval, the two variances added (an approximation).\n\n",
+		other->label, base->label, 100.0 * base->a->level);
+}
+
+int program_report_sides(const struct program_side *s, size_t n, enum report_format fmt,
+			 FILE *f)
+{
+	bool md = fmt == REPORT_MARKDOWN;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		fprintf(f, md ? "## %s: the program, per metric\n\n" : "== %s: the program, "
+			"per metric ==\n", s[i].label);
+		if (md) {
+			command_line(s[i].a, f, "Workload: ");
+			fputc('\n', f);
+			host_line(s[i].a, f);
+			fputc('\n', f);
+		}
+		rc = program_report_write(s[i].a, s[i].pt, md ? REPORT_MARKDOWN : REPORT_LKML, f);
+	}
+	for (size_t i = 1; i < n && !rc; i++)
+		diff_write(&s[0], &s[i], fmt, f);
+	return rc || ferror(f) ? -EIO : 0;
 }
 
 static json_t *num(double v)

@@ -447,15 +447,17 @@ bool report_span_name(const struct analysis *a, uint64_t span, bool gib, char *b
 	return false;
 }
 
-static void header(const struct analysis *a, FILE *f, bool md)
+static void header(const struct analysis *a, const struct program_table *pt, FILE *f, bool md)
 {
 	const struct results *r = a->res;
-	char span[32], line[640], material[16], fit[160];
+	char span[32], line[640], material[16], fit[160], largest[160] = "";
 	const char *lower = a->higher_better ? "" : "; lower is better";
 	const char *gain = a->higher_better ? "rise over the order-0 value"
 					    : "share of the order-0 value saved";
 
 	report_span_name(a, a->span, false, span, sizeof(span));
+	if (pt->available)
+		program_report_largest(a, pt, largest, sizeof(largest));
 	if (md) {
 		fit_legend(a, "material", fit, sizeof(fit));
 		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
@@ -472,6 +474,8 @@ static void header(const struct analysis *a, FILE *f, bool md)
 			"status gain = significant and material%s, none = the CI%s rules a material "
 			"gain out.\n", a->metric, a->metric_source, a->metric_unit, lower, gain,
 			test_words(a), 100.0 * a->threshold, fit, fit_none_words(a));
+		if (largest[0])
+			fprintf(f, "- Largest material gain of the program: %s.\n", largest);
 		fprintf(f, "- Method: %s.\n", a->method_note);
 		if (stop_words(r, line, sizeof(line), "- Stop: "))
 			fprintf(f, "%s.\n", line);
@@ -491,6 +495,8 @@ static void header(const struct analysis *a, FILE *f, bool md)
 		a->nr_spans > 1 && a->span == a->spans[a->nr_spans - 1].span ?
 			" (the largest)" : "");
 	fprintf(f, "metric:  %s (%s, %s%s)\n", a->metric, a->metric_source, a->metric_unit, lower);
+	if (largest[0])
+		fprintf(f, "largest: %s\n", largest);
 	snprintf(line, sizeof(line), "method:  %s.", a->method_note);
 	wrap_hanging(f, line, "         ");
 	snprintf(material, sizeof(material), ">= %.0f %%", 100.0 * a->threshold);
@@ -706,19 +712,6 @@ static void recommendation(const struct analysis *a, FILE *f, bool md)
 	}
 }
 
-/* A command's table per metric (program.h): pt NULL builds it. */
-static int program_write(const struct analysis *a, const struct program_table *pt,
-			 enum report_format fmt, FILE *f)
-{
-	struct program_table own;
-
-	int rc;
-
-	if (!pt && (rc = program_table_build(a, &own)))
-		return rc;
-	return program_report_write(a, pt ? pt : &own, fmt, f);
-}
-
 int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
 {
 	struct program_table pt;
@@ -732,15 +725,15 @@ int report_write(const struct analysis *a, enum report_format fmt, FILE *f)
 		fputc('\n', f);
 		return rc || ferror(f) ? -EIO : 0;
 	}
-	if (fmt == REPORT_LKML && (rc = program_table_build(a, &pt)))
+	if ((rc = program_table_build(a, &pt)))
 		return rc;
 	if (fmt == REPORT_LKML && pt.available)
-		return program_write(a, &pt, fmt, f);
+		return program_report_write(a, &pt, fmt, f);
 	if (fmt == REPORT_LKML)
 		fmt = REPORT_TEXT; /* a micro-kernel run: its own table */
-	header(a, f, fmt == REPORT_MARKDOWN);
+	header(a, &pt, f, fmt == REPORT_MARKDOWN);
 	table(a, f, fmt == REPORT_MARKDOWN);
-	if ((rc = program_write(a, NULL, fmt, f)))
+	if ((rc = program_report_write(a, &pt, fmt, f)))
 		return rc;
 	notes(a, f, fmt == REPORT_MARKDOWN);
 	recommendation(a, f, fmt == REPORT_MARKDOWN);

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The suite of real workloads (issue 42): each of scripts/workloads/ (kbuild,
+# numpy-gather, sort, redis) measured whole by `mthpscope run --orders LIST
+# --reps N -- WORKLOAD`, one after the other, into DIR:
+#   NAME.json       the results file (mthpscope.results/1)
+#   NAME.run.txt    run's end-of-run table and notes
+#   NAME.lkml.txt   analyze --format lkml (the table the mTHP series post)
+#   NAME.md         analyze --format markdown
+#   suite.txt       per workload: its exit status and wall time, and the whole
+#   suite.lkml.txt, suite.md  every measured workload's table, one after another
+# Every workload is prepared first (packages, the kernel tree, the input),
+# so no trial pays for it. A failed workload is said and the others go on
+# (exit 1 at the end). SIGINT, SIGTERM or SIGHUP end the run in progress
+# (mthpscope kills its tree; the server workload stops its server) and the
+# suite, exit 130/143/129: no server is left running.
+#   run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE]
+#   --orders LIST  folio orders, comma-separated, with 0 (the base): 0,4
+#   -o DIR         where the files go (made if missing)
+#   --reps N       repetitions per order (default 3)
+#   --only NAMES   these workloads alone (default: kbuild,numpy-gather,sort,redis)
+#   --bin PATH     the mthpscope to run (default: $MTHPSCOPE_BIN, else
+#                  mthpscope on PATH, else build/mthpscope of this tree)
+# Each run waits up to MTHPSCOPE_LOCK_WAIT seconds (default here 1800) for
+# another mthpscope that is changing THP settings, instead of failing.
+# Exit status: 0 every workload measured, 1 one failed, 2 usage error,
+# 3 no mthpscope.
+# Example: scripts/workloads/run-suite.sh --orders 0,4 -o suite-0-4
+#
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+all=(kbuild numpy-gather sort redis)
+usage() {
+	[ -n "${1:-}" ] && echo "run-suite.sh: $1" >&2
+	echo "usage: run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE]" >&2
+	exit 2
+}
+orders= out= reps=3 only= bin=${MTHPSCOPE_BIN:-}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) sed -n '3,/^#$/{/^#$/q;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	--orders|-o|--output|--reps|--only|--bin)
+		[ $# -ge 2 ] || usage "$1 needs a value"
+		case "$1" in
+		--orders) orders=$2 ;;
+		-o|--output) out=$2 ;;
+		--reps) reps=$2 ;;
+		--only) only=$2 ;;
+		--bin) bin=$2 ;;
+		esac
+		shift ;;
+	--orders=*) orders=${1#*=} ;;
+	--output=*) out=${1#*=} ;;
+	--reps=*) reps=${1#*=} ;;
+	--only=*) only=${1#*=} ;;
+	--bin=*) bin=${1#*=} ;;
+	*) usage "unknown argument '$1'" ;;
+	esac
+	shift
+done
+[ -n "$orders" ] || usage "--orders LIST is required (e.g. --orders 0,4)"
+[ -n "$out" ] || usage "-o DIR is required"
+[[ "$orders" =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+	usage "invalid --orders '$orders': folio orders separated by commas, e.g. 0,4"
+[[ ",$orders," == *,0,* ]] || usage "invalid --orders '$orders': it needs 0, the base every size is compared with"
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || usage "invalid --reps '$reps': a positive number"
+[ -e "$out" ] && [ ! -d "$out" ] && usage "-o '$out' is not a directory"
+names=("${all[@]}")
+if [ -n "$only" ]; then
+	IFS=, read -r -a names <<<"$only"
+	[ ${#names[@]} -gt 0 ] || usage "--only '' names no workload"
+	for n in "${names[@]}"; do
+		[[ " ${all[*]} " == *" $n "* ]] ||
+			usage "unknown workload '$n' in --only (known: ${all[*]})"
+	done
+fi
+if [ -z "$bin" ]; then
+	bin=$(command -v mthpscope || echo "$here/../../build/mthpscope")
+fi
+[ -x "$bin" ] || { echo "run-suite.sh: no mthpscope at '$bin' (build it, or --bin PATH)" >&2; exit 3; }
+mkdir -p "$out" || exit 3
+export MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-1800}
+
+# What each workload is given, and its own figure for --metric
+metric_args() {
+	extra=()
+	case "$1" in
+	numpy-gather) extra=(--metric 'gather_ns=gather_ns_per_element: ([0-9.]+)') ;;
+	redis) extra=(--metric 'get_rps=GET: ([0-9.]+) requests per second' --better higher) ;;
+	esac
+}
+
+child=
+stop() {
+	# the run in progress ends (mthpscope kills its tree), and so does the suite
+	[ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
+	echo "run-suite.sh: interrupted" >&2
+	exit "$1"
+}
+trap 'stop 129' HUP
+trap 'stop 130' INT
+trap 'stop 143' TERM
+# LOG CMD...: CMD in the background (its output to LOG, unless ''), waited
+# for: the traps run during the wait (and with the suite's own stderr: a
+# redirection of this function's call would hold for them too)
+waited() {
+	local log=$1
+	shift
+	if [ -n "$log" ]; then
+		"$@" >"$log" 2>&1 &
+	else
+		"$@" &
+	fi
+	child=$!
+	wait "$child"
+	local st=$?
+	child=
+	return $st
+}
+
+for n in "${names[@]}"; do
+	waited '' "$here/$n.sh" --prepare || { echo "run-suite.sh: $n cannot be prepared" >&2; exit 3; }
+done
+fail=0
+t_suite=$(date +%s)
+: >"$out/suite.txt"
+for n in "${names[@]}"; do
+	t0=$(date +%s)
+	echo "run-suite.sh: $n (orders $orders, $reps reps)" >&2
+	metric_args "$n"
+	waited "$out/$n.run.txt" "$bin" run --orders "$orders" --reps "$reps" \
+		${extra[@]+"${extra[@]}"} -o "$out/$n.json" -- "$here/$n.sh"
+	st=$?
+	if [ $st = 0 ]; then
+		"$bin" analyze --format lkml "$out/$n.json" >"$out/$n.lkml.txt" 2>&1 &&
+			"$bin" analyze --format markdown "$out/$n.json" >"$out/$n.md" 2>&1 || st=$?
+	fi
+	[ $st = 0 ] || { fail=1; echo "run-suite.sh: $n failed (exit $st): $out/$n.run.txt" >&2; }
+	printf '%-14s exit %d  %d s\n' "$n" "$st" $(( $(date +%s) - t0 )) >>"$out/suite.txt"
+done
+printf '%-14s orders %s, %s reps: %d s\n' suite "$orders" "$reps" $(( $(date +%s) - t_suite )) >>"$out/suite.txt"
+: >"$out/suite.lkml.txt"
+: >"$out/suite.md"
+for n in "${names[@]}"; do
+	[ -s "$out/$n.lkml.txt" ] && [ -s "$out/$n.md" ] || continue
+	printf '== %s ==\n' "$n" >>"$out/suite.lkml.txt"
+	cat "$out/$n.lkml.txt" >>"$out/suite.lkml.txt"
+	printf '## %s\n\n' "$n" >>"$out/suite.md"
+	cat "$out/$n.md" >>"$out/suite.md"
+done
+cat "$out/suite.txt"
+exit $fail
