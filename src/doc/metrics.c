@@ -11,8 +11,10 @@
  * translation cost, completed walks next, first-level misses (many hit the
  * second-level TLB) after that; time per access is what any machine can
  * measure, but mixes translation with cache and memory. A command (run --
- * CMD) ranks a hardware TLB count per second of CPU first, then the user's
- * own --metric (analyze's rule, not a row), then wall time. */
+ * CMD) is judged by what its user sees (issue 42): the user's own --metric
+ * (analyze's rule, not a row), else wall time; its hardware TLB counts per
+ * CPU second are analysed and shown, but the verdict does not rest on them
+ * unless analyze --metric names one. */
 const struct metrics_def metrics_table[] = {
 	/* name                  unit (NULL: the name)       per_acc better prim cmd source */
 	{ "ns_per_access",       "ns/access",                false, LOWER, 4, 0, "timing" },
@@ -36,7 +38,7 @@ const struct metrics_def metrics_table[] = {
 	{ "disturbed_rounds",    "rounds left out (steal)",  false, NONE,  0, 0, "kernel" },
 	{ "dtlb_accesses",       NULL,     false,  NONE,  0, 0, "pmu" },
 	{ "dtlb_miss_ratio",     NULL,   false, NONE,  0, 0, "pmu" },
-	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false, NONE, 0, 3, "pmu" },
+	{ "dtlb_misses_per_cpu_s", "dTLB misses per CPU second", false, NONE, 0, 0, "pmu" },
 	{ "dtlb_misses_per_kaccess", NULL, false, NONE, 0, 0, "pmu" },
 	{ "involuntary_switches", "involuntary context switches", false, NONE, 0, 0, "kernel" },
 	{ "ipc",                 NULL,   false, NONE,  0, 0, "pmu" },
@@ -49,14 +51,14 @@ const struct metrics_def metrics_table[] = {
 	{ "sys_ns",              "ns of system CPU per run", false, NONE,  0, 0, "kernel" },
 	{ "user_ns",             "ns of user CPU per run",   false, NONE,  0, 0, "kernel" },
 	{ "voluntary_switches",  "voluntary context switches", false, NONE, 0, 0, "kernel" },
-	{ "wall_ns",             "ns of wall time per run",  false, NONE,  0, 4, "timing" },
+	{ "wall_ns",             "ns of wall time per run",  false, NONE,  0, 1, "timing" },
 	{ "walk_cycles_per_access", NULL, false, NONE, 0, 0, "pmu" },
-	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 1, "pmu" },
+	{ "walk_cycles_per_cpu_s", "walk cycles per CPU second", false, NONE, 0, 0, "pmu" },
 	/* Arm DTLB_WALK_PERCYC: walks in progress summed over cycles (occupancy,
 	 * Intel's WALK_PENDING), not cycles with a walk in flight: its own name,
 	 * so mmu_overhead never reads it as a share of cycles */
 	{ "walk_pending",        "walks in flight x cycles/access", true, LOWER, 0, 0, "pmu" },
-	{ "walks_per_cpu_s",     "walks per CPU second",     false, NONE,  0, 2, "pmu" },
+	{ "walks_per_cpu_s",     "walks per CPU second",     false, NONE,  0, 0, "pmu" },
 	{ "walks_per_kaccess",   NULL,  false, NONE,  0, 0, "pmu" },
 	{ "watch_cpu_ns",        "ns of CPU spent scanning", false, NONE,  0, 0, "kernel" },
 	/* the translation model (src/analysis/tlb_model.h) on the trial's
