@@ -80,7 +80,7 @@ grep -qx 'table markdown' "$tmp/s/sort.md" || err "suite: markdown table"
 [ "$(cat "$tmp/s/suite.lkml.txt")" = "$(printf '== sort ==\ntable lkml')" ] ||
 	err "suite.lkml.txt: $(cat "$tmp/s/suite.lkml.txt")"
 grep -q '^## sort$' "$tmp/s/suite.md" || err "suite.md: no heading"
-grep -q '^sort  *exit 0' "$tmp/s/suite.txt" && grep -q '^suite  *orders 0,4, 1 reps' "$tmp/s/suite.txt" ||
+grep -q '^sort  *exit 0' "$tmp/s/suite.txt" && grep -q '^suite  *orders 0,4, 1 rep: ' "$tmp/s/suite.txt" ||
 	err "suite.txt: $(cat "$tmp/s/suite.txt")"
 
 # 4. no server left: redis.sh alone and under run-suite.sh, ended by a signal

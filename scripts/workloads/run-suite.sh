@@ -64,6 +64,8 @@ done
 	usage "invalid --orders '$orders': folio orders separated by commas, e.g. 0,4"
 [[ ",$orders," == *,0,* ]] || usage "invalid --orders '$orders': it needs 0, the base every size is compared with"
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || usage "invalid --reps '$reps': a positive number"
+reps_word=reps
+[ "$reps" = 1 ] && reps_word=rep
 [ -e "$out" ] && [ ! -d "$out" ] && usage "-o '$out' is not a directory"
 names=("${all[@]}")
 if [ -n "$only" ]; then
@@ -126,7 +128,7 @@ t_suite=$(date +%s)
 : >"$out/suite.txt"
 for n in "${names[@]}"; do
 	t0=$(date +%s)
-	echo "run-suite.sh: $n (orders $orders, $reps reps)" >&2
+	echo "run-suite.sh: $n (orders $orders, $reps $reps_word)" >&2
 	metric_args "$n"
 	waited "$out/$n.run.txt" "$bin" run --orders "$orders" --reps "$reps" \
 		${extra[@]+"${extra[@]}"} -o "$out/$n.json" -- "$here/$n.sh"
@@ -138,7 +140,7 @@ for n in "${names[@]}"; do
 	[ $st = 0 ] || { fail=1; echo "run-suite.sh: $n failed (exit $st): $out/$n.run.txt" >&2; }
 	printf '%-14s exit %d  %d s\n' "$n" "$st" $(( $(date +%s) - t0 )) >>"$out/suite.txt"
 done
-printf '%-14s orders %s, %s reps: %d s\n' suite "$orders" "$reps" $(( $(date +%s) - t_suite )) >>"$out/suite.txt"
+printf '%-14s orders %s, %s %s: %d s\n' suite "$orders" "$reps" "$reps_word" $(( $(date +%s) - t_suite )) >>"$out/suite.txt"
 : >"$out/suite.lkml.txt"
 : >"$out/suite.md"
 for n in "${names[@]}"; do
