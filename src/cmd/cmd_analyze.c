@@ -59,8 +59,8 @@ static const struct cli_cmd analyze_cli = {
 		ANALYZE_VERDICT_OPTIONS(struct analyze_cmd_opts, ao),
 		{ "metric", 'm', "NAME", "the metric the verdict rests on: a metric of the "
 		  "file's trials (sys_ns, a run --metric's name) or real, user, sys, faults, "
-		  "peak (default: a hardware TLB count, else the run's first --metric, else "
-		  "wall time for a command, ns_per_access for the micro-benchmarks)",
+		  "peak (default: for a command the run's first --metric, else wall time; "
+		  "for the micro-benchmarks a hardware TLB count, else ns_per_access)",
 		  CLI_ROW_STRING(struct analyze_cmd_opts, ao.metric), .imin = 1 },
 		{ "unpaired", 0, NULL, "ignore per-round times (interleaved schedule): "
 		  "compare trial medians with Mann-Whitney, as for older files",
