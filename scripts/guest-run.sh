@@ -225,7 +225,12 @@ cat >"$ir/init" <<'INIT'
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
+# --with paths under /tmp or /run (a checkout in /tmp: CI's clone) would be
+# hidden by the tmpfs mounted there: carry them over into it
+for d in /tmp /run; do
+	mkdir -p /.keep$d && cp -a $d/. /.keep$d/ && mount -t tmpfs ${d#/} $d &&
+		cp -a /.keep$d/. $d/ && rm -rf /.keep$d
+done
 # kernel messages off the console: the payload below shares it
 echo 0 >/proc/sys/kernel/printk
 echo "=MTHPSCOPE-INIT="
