@@ -56,6 +56,23 @@ expect_eq "the chain starts where the first replay ended" \
 expect_eq "and needs the same entries" \
 	"$(jq -c '.runs[0].passes[0].tlb[0].levels' "$tmp/f2.json")" "$(jq -c '.runs[0].passes[-1].tlb[0].levels' "$tmp/f1.json")"
 
+# the seed's creep claims (issue 41), pache-v1 with a minimum order of 3 on a
+# sparse span (2 % filled): above half (max_ptes_none 256) a collapsed half
+# qualifies the order above it, so the RSS creeps pass by pass up to PMD
+# size; at 255 it needs one more real page in the buddy and stops; at 511
+# largest-first takes the PMD in the first pass (no creep: it is there)
+"$bin" collapse --replay pache-v1 --fill 2 --span 64M --orders 3-9 --min-order 3 \
+	--max-ptes-none 511,256,255 --passes 8 --tlb-model zen4 --json >"$tmp/c.json" 2>"$tmp/c.err"
+expect_eq "creep replay exit" "$?" 0
+expect_eq "creep at 256: growth every pass until pass 7" \
+	"$(jq -c '[.runs[1].passes[] | .rss_pages]' "$tmp/c.json")" \
+	'[320,395,576,944,1677,3137,6062,9858,9858]'
+expect_eq "creep at 256: the PMD order made last, in pass 6" \
+	"$(jq -c '[.runs[1].passes[] | .pages["9"] // 0] | index([.[] | select(. > 0)][0])' "$tmp/c.json")" 6
+expect_eq "no creep at 255: stops after pass 2, under 10 %" \
+	"$(jq -c '[.runs[2].passes[2:][] | .rss_growth_pct] | unique | map(. < 10)' "$tmp/c.json")" '[true]'
+expect_eq "511: the PMD in pass 1" "$(jq -c '.runs[0].passes[1].pages' "$tmp/c.json")" '{"9":16384}'
+
 # 2. usage errors
 usage "--final-map without --replay" collapse --final-map "$tmp/x.json"
 usage "--final-map - with --json" collapse --replay merged --final-map - --json
