@@ -249,9 +249,18 @@ prog_checks "== " lkml
 expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" --format json
 grep -q "the program, per metric" "$T/out" && { echo "FAIL: json: a table in the document"; fails=$((fails + 1)); }
 jq -e '.schema == "mthpscope.compare/1"' "$T/out" >/dev/null || { echo "FAIL: json: not a document"; fails=$((fails + 1)); }
+# the JSON carries each side's table as analyze's "program" object: sys at
+# 64K (order 4) of each side, the side's name
+jq -e '[.programs[] | .side] == ["command_kbuild", "kbuild-b"] and
+       (.programs[0].program.coverage_scope == "lifetime") and
+       (.programs[0].program.largest_gain.metric == "sys_ns") and
+       ([.programs[] | .program.orders | length] | unique == [5])' "$T/out" >/dev/null ||
+	{ echo "FAIL: json: no per-side program tables: $(jq -c '.programs' "$T/out" | head -c 300)"; fails=$((fails + 1)); }
 # access patterns: no program tables
 expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json"
 grep -q "the program, per metric\|^Difference:" "$T/out" && { echo "FAIL: a program table for access patterns"; fails=$((fails + 1)); }
+expect 0 "" -- "$B" compare "$base" "$D/compare-slow20.json" --format json
+jq -e 'has("programs") | not' "$T/out" >/dev/null || { echo "FAIL: json: programs for access patterns"; fails=$((fails + 1)); }
 
 [ "$fails" -eq 0 ] && echo "all compare CLI checks passed"
 exit $((fails > 0))

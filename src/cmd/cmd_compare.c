@@ -564,9 +564,11 @@ static bool is_program(const struct results *r)
 
 /* Programs' files (run -- CMD): each side's table per metric and the
  * difference of the others against the first, after the rows (text,
- * markdown, lkml). Nothing unless every side's first run gives a table. */
+ * markdown, lkml), or as "programs" in the JSON document (*json: a new
+ * reference, NULL when they are not programs). Nothing unless every side's
+ * first run gives a table. */
 static int programs_write(const struct sides *sd, struct results **res,
-			  enum compare_format fmt)
+			  enum compare_format fmt, json_t **json)
 {
 	struct analysis **a = calloc((size_t)sd->nsides, sizeof(*a));
 	struct program_table *pt = calloc((size_t)sd->nsides, sizeof(*pt));
@@ -587,6 +589,13 @@ static int programs_write(const struct sides *sd, struct results **res,
 		    program_table_build(a[k], &pt[k]) || !pt[k].available)
 			goto out; /* not programs, or one analyze refuses: no tables */
 		s[k] = (struct program_side){ sd->names[k], a[k], &pt[k] };
+	}
+	if (fmt == COMPARE_FMT_JSON) {
+		*json = json_array();
+		for (k = 0; *json && k < sd->nsides; k++)
+			json_array_append_new(*json, json_pack("{s:s, s:o}", "side", sd->names[k],
+					      "program", program_report_json(a[k], &pt[k])));
+		goto out;
 	}
 	fputc('\n', stdout);
 	if (program_report_sides(s, (size_t)sd->nsides, fmt == COMPARE_FMT_MARKDOWN ?
@@ -625,13 +634,15 @@ static void note_runs(const struct compare_report *r, double gain_run_sd)
 }
 
 /* The report, the figures and the --fail-above check: an exit status. */
-static int compare_output(const struct compare_report *report, const struct compare_cmd_opts *o)
+static int compare_output(const struct compare_report *report, const struct compare_cmd_opts *o,
+			  json_t *programs)
 {
 	char msg[512];
 	size_t nreg;
 	int err;
 
-	if (report_compare_write(report, o->format, stdout)) {
+	if (o->format == COMPARE_FMT_JSON ? report_compare_write_json(report, programs, stdout) :
+	    report_compare_write(report, o->format, stdout)) {
 		ms_err("compare: writing the report failed");
 		return MS_EXIT_FAIL;
 	}
@@ -684,6 +695,7 @@ static int build_report(struct compare_input *inputs, int nfiles,
 static int compare_results(struct sides *sd, const struct compare_cmd_opts *o)
 {
 	struct compare_report report = { .nr_rows = 0 };
+	json_t *programs = NULL;
 	struct compare_input *inputs = calloc((size_t)sd->nsides, sizeof(*inputs));
 	struct results **res = calloc((size_t)sd->nfiles, sizeof(*res));
 	int i, rc = MS_EXIT_FAIL, err;
@@ -705,10 +717,15 @@ static int compare_results(struct sides *sd, const struct compare_cmd_opts *o)
 		rc = err == -EINVAL && o->nr_metrics ? MS_EXIT_USAGE : MS_EXIT_FAIL;
 		goto out;
 	}
-	rc = compare_output(&report, o);
-	if (o->format != COMPARE_FMT_JSON && programs_write(sd, res, o->format))
+	if (o->format == COMPARE_FMT_JSON && programs_write(sd, res, o->format, &programs)) {
+		rc = MS_EXIT_FAIL;
+		goto out;
+	}
+	rc = compare_output(&report, o, programs);
+	if (o->format != COMPARE_FMT_JSON && programs_write(sd, res, o->format, NULL))
 		rc = MS_EXIT_FAIL;
 out:
+	json_decref(programs);
 	compare_report_free(&report);
 	for (i = 0; inputs && i < sd->nsides; i++)
 		compare_input_free(&inputs[i]);

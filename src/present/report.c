@@ -1372,6 +1372,16 @@ static int write_json(json_t *doc, size_t flags, FILE *f)
 	return err;
 }
 
+int report_compare_write_json(const struct compare_report *r, json_t *programs, FILE *f)
+{
+	json_t *doc = report_compare_json(r);
+
+	if (doc && programs)
+		json_object_set(doc, "programs", programs);
+	return write_json(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10), f) ? -EIO :
+	       ferror(f) ? -EIO : 0;
+}
+
 int report_compare_write(const struct compare_report *r, enum compare_format fmt, FILE *f)
 {
 	int err = 0;

@@ -56,6 +56,10 @@ int report_write_fleet(const struct analysis *a, const struct tlb_prediction *p,
 /* compare: the mthpscope.compare/1 document (new reference), and the report
  * in one format (text, markdown, json, lkml). 0 or -EIO. */
 json_t *report_compare_json(const struct compare_report *report);
+/* The JSON document of a compare with, where not NULL, the programs' tables
+ * ("programs": [{side, program}], program_report_json's per side; the
+ * caller keeps its reference). 0 or -EIO. */
+int report_compare_write_json(const struct compare_report *report, json_t *programs, FILE *f);
 int report_compare_write(const struct compare_report *report, enum compare_format fmt,
 			 FILE *out);
 
