@@ -4,8 +4,14 @@
 # a guest collapse matrix (data/guest-collapse-*/cells.tsv, written by
 # collapse-matrix.sh) replayed with 'collapse --replay merged' on the same
 # seeded pattern (span and seed read from the cell's own document), and the
-# final pages per order compared. Prints one TSV line per cell, then
-# "agree: N of M cells (P%)" on stderr. Needs jq.
+# final pages per order compared: range by range (each PMD range of the
+# span) where the cell's run has final_ranges, else over the whole span (the
+# documents before final_ranges: range "span"). A range agrees when it holds
+# the same pages per folio order in both. Prints one TSV line per range on
+# stdout; on stderr each disagreement ("disagree: ..."), then
+# "agree: N of M ranges (P%) in C cells" (when any cell has ranges) and
+# "agree: N of M cells (P%)" (a cell agrees when every range of it does).
+# Needs jq.
 #
 #   scripts/replay-check.sh [-b BIN] [-p PASSES] DATADIR > check.tsv
 set -eu
@@ -17,31 +23,62 @@ shift "$replay_shift"
 dir=$1
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 3; }
 [ -f "$dir/cells.tsv" ] || { echo "$0: no $dir/cells.tsv" >&2; exit 2; }
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
 # the cells' documents packed (data/guest-collapse-*/cells.tar.xz): read them unpacked
 if [ -f "$dir/cells.tar.xz" ] && ! ls "$dir"/khugepaged-o*.json >/dev/null 2>&1; then
-	unpacked=$(mktemp -d) || exit 1
-	trap 'rm -rf "$unpacked"' EXIT
-	tar -xJf "$dir/cells.tar.xz" -C "$unpacked" && cp "$dir/cells.tsv" "$unpacked/" || exit 1
-	dir=$unpacked
+	mkdir "$work/cells"
+	tar -xJf "$dir/cells.tar.xz" -C "$work/cells" && cp "$dir/cells.tsv" "$work/cells/" || exit 1
+	dir=$work/cells
 fi
+# "order:pages,..." of a hist (an object by order), partial or unknown pages appended
+mass='to_entries | map("\(.key):\(.value)") | join(",")'
 
-printf 'orders\tfill\tmax_ptes_none\tkernel\treplay\tagree\n'
-n=0 ok=0
+printf 'orders\tfill\tmax_ptes_none\trange\tkernel\treplay\tagree\n'
+cells=0 cells_ok=0 ranged=0 n=0 ok=0
 # shellcheck disable=SC2034 # the columns are named for the reader
-while IFS='	' read -r kernel arch page_size mode orders fill mpn mass rest; do
+while IFS='	' read -r kernel arch page_size mode orders fill mpn span_mass rest; do
 	[ "$mode" = khugepaged ] || continue
 	doc="$dir/khugepaged-o$orders-f$fill.json"
 	[ -f "$doc" ] || { echo "$0: no $doc" >&2; exit 1; }
 	span=$(jq -r .config.span "$doc")
 	seed=$(jq -r .config.seed "$doc")
-	got=$("$bin" collapse --replay merged --fill "$fill" --span "$span" --seed "$seed" \
-		--page-size "$page_size" --orders "$orders" --max-ptes-none "$mpn" --passes "$passes" --tlb-model zen4 \
-		--json | jq -r '.runs[0].passes[-1].pages | to_entries
-			| map("\(.key):\(.value)") | join(",")')
-	n=$((n + 1))
-	if [ "$got" = "$mass" ]; then same=yes; ok=$((ok + 1)); else same=no; fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$orders" "$fill" "$mpn" "$mass" "$got" "$same"
+	"$bin" collapse --replay merged --fill "$fill" --span "$span" --seed "$seed" \
+		--page-size "$page_size" --orders "$orders" --max-ptes-none "$mpn" --passes "$passes" \
+		--tlb-model zen4 --json >"$work/replay.json"
+	jq -r --argjson m "$mpn" "[.runs[] | select(.max_ptes_none == \$m)][0].final_ranges // [] | .[]
+		| (.hist | $mass) + (if (.partial // 0) > 0 then \",partial:\(.partial)\" else \"\" end)" \
+		"$doc" >"$work/kernel"
+	if [ -s "$work/kernel" ]; then
+		jq -r ".runs[0].final_ranges[] | (.pages | $mass)
+			+ (if .unknown_order_pages > 0 then \",?:\(.unknown_order_pages)\" else \"\" end)" \
+			"$work/replay.json" >"$work/replay"
+		ranged=$((ranged + 1)) r=0
+	else
+		echo "$span_mass" >"$work/kernel"
+		jq -r ".runs[0].passes[-1].pages | $mass" "$work/replay.json" >"$work/replay"
+		r=span
+	fi
+	[ "$(wc -l <"$work/kernel")" = "$(wc -l <"$work/replay")" ] ||
+		{ echo "$0: $doc at max_ptes_none $mpn: the kernel's and the replay's ranges differ in number" >&2; exit 1; }
+	cells=$((cells + 1)) bad=0
+	while IFS='	' read -r k g; do
+		n=$((n + 1))
+		if [ "$k" = "$g" ]; then
+			same=yes ok=$((ok + 1))
+		else
+			same=no bad=1
+			echo "disagree: orders $orders fill $fill max_ptes_none $mpn range $r: kernel $k, replay $g" >&2
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$orders" "$fill" "$mpn" "$r" "$k" "$g" "$same"
+		[ "$r" = span ] || r=$((r + 1))
+	done <<EOR
+$(paste "$work/kernel" "$work/replay")
+EOR
+	[ "$bad" = 1 ] || cells_ok=$((cells_ok + 1))
 done <<EOT
 $(tail -n +2 "$dir/cells.tsv")
 EOT
-echo "agree: $ok of $n cells ($(awk "BEGIN { printf \"%.1f\", $n ? 100 * $ok / $n : 0 }")%)" >&2
+pct() { awk "BEGIN { printf \"%.1f\", $2 ? 100 * $1 / $2 : 0 }"; }
+[ "$ranged" = 0 ] || echo "agree: $ok of $n ranges ($(pct "$ok" "$n")%) in $cells cells" >&2
+echo "agree: $cells_ok of $cells cells ($(pct "$cells_ok" "$cells")%)" >&2

@@ -72,6 +72,16 @@ if [ "$rc" = 0 ]; then
 	expect_eq "max_ptes_none 0 verdict" "$(py 'd["verdict"]' "$tmp/sweep.json")" none
 	expect_eq "max_ptes_none 0 steady" "$(py 'd["steady"]' "$tmp/sweep.json")" True
 	expect_eq "max_ptes_none 0 rss" "$(py 'd["rss_growth_bytes"]' "$tmp/sweep.json")" 0
+	# the last sample range by range: one entry per PMD range of the span, in
+	# order, adding up to the last timeline sample (the whole span's mass)
+	expect_eq "sweep: one final range per PMD range" \
+		"$(py '[[g["range"] for g in r["final_ranges"]] for r in d["runs"]]' "$tmp/sweep.json")" \
+		'[[0, 1, 2, 3], [0, 1, 2, 3]]'
+	expect_eq "sweep: the ranges add up to the span" \
+		"$(py 'all({k: sum(g["hist"].get(k, 0) for g in r["final_ranges"]) for k in set().union(*[g["hist"] for g in r["final_ranges"]])} == r["timeline"][-1]["hist"] for r in d["runs"])' "$tmp/sweep.json")" True
+	expect_eq "sweep 511: every range a PMD" \
+		"$(py 'json.dumps([g["hist"] for g in d["runs"][0]["final_ranges"]])' "$tmp/sweep.json")" \
+		'[{"9": 512}, {"9": 512}, {"9": 512}, {"9": 512}]'
 else
 	cat "$tmp/sweep.err"
 fi

@@ -104,6 +104,34 @@ TEST(minimal_document_reads)
 	json_decref(in);
 }
 
+/* $.runs[i].final_ranges: the last sample range by range, read and written
+ * back as it was; documents without it read with none. */
+TEST(final_ranges_roundtrip)
+{
+	const char *text = "{\"schema\":\"mthpscope.collapse/1\",\"host\":{\"page_size\":4096},"
+			   "\"config\":{},\"runs\":[{\"max_ptes_none\":0,\"timeline\":["
+			   "{\"t_ms\":0,\"hist\":{\"0\":600}}],\"final_ranges\":["
+			   "{\"range\":0,\"hist\":{\"0\":88,\"4\":256},\"partial\":0},"
+			   "{\"range\":1,\"hist\":{\"0\":256},\"partial\":0}]}]}";
+	json_t *in = json_loads(text, 0, NULL), *out = NULL;
+	struct collapse_doc d;
+	char err[512] = "";
+
+	ASSERT_TRUE(in);
+	ASSERT_EQ(collapse_doc_read(in, &d, err, sizeof(err)), 0);
+	ASSERT_EQ(d.runs[0].nr_ranges, 2);
+	EXPECT_EQ(d.runs[0].ranges[0].pages[0], 88);
+	EXPECT_EQ(d.runs[0].ranges[0].pages[4], 256);
+	EXPECT_EQ(d.runs[0].ranges[1].pages[0], 256);
+	ASSERT_EQ(collapse_doc_json(&d, &out), 0);
+	EXPECT_TRUE(json_equal(json_object_get(json_array_get(json_object_get(in, "runs"), 0),
+					       "final_ranges"),
+			       json_object_get(out, "final_ranges")));
+	json_decref(out);
+	collapse_doc_free(&d);
+	json_decref(in);
+}
+
 /* $.interrupted: a sweep ended by SIGINT/SIGTERM says so, and the writer
  * gives it back; a whole sweep has no such key; it is a boolean or an error. */
 #define INTERRUPTED_DOC(v)                                                                  \
@@ -281,6 +309,15 @@ static void e_noruns(json_t *d)
 {
 	json_object_set_new(d, "runs", json_array());
 }
+static void e_range_at(json_t *d)
+{
+	json_object_set_new(run0(d), "final_ranges",
+			    json_pack("[{s:i, s:{}}]", "range", 1, "hist"));
+}
+static void e_range_hist(json_t *d)
+{
+	json_object_set_new(run0(d), "final_ranges", json_pack("[{s:i}]", "range", 0));
+}
 static void e_hist(json_t *d)
 {
 	json_object_set_new(json_object_get(json_array_get(json_object_get(run0(d), "timeline"), 0),
@@ -316,6 +353,10 @@ TEST(rejects_bad_fields)
 		{ "another version", e_schema, -EPROTO, "version 'mthpscope.collapse/2' is not "
 							 "supported" },
 		{ "no runs", e_noruns, -ENODATA, "$.runs: no runs" },
+		{ "range out of order", e_range_at, -EBADMSG,
+		  "$.runs[0].final_ranges[0].range: 1, expected 0" },
+		{ "range without hist", e_range_hist, -EBADMSG,
+		  "$.runs[0].final_ranges[0].hist: missing" },
 		{ "string count", e_hist, -EBADMSG,
 		  "$.runs[0].timeline[0].hist.9: expected a page count" },
 	};

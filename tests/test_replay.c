@@ -210,6 +210,43 @@ TEST(merged_matches_the_7_3_4_guest)
 }
 
 /* The map after a replay as a presence document reads back to the same state. */
+/* The map range by range (replay_range_pages_of, collapse --replay's
+ * final_ranges) adds up to its state, and a PMD-mapped range is all at the
+ * PMD order: the same cell at 0 (mTHPs) and at 511 (PMDs). */
+TEST(range_pages_add_up_to_the_state)
+{
+	struct replay_params p = { .policy = REPLAY_MERGED, .orders = ORDERS_2_9,
+				   .min_order = 2 };
+	struct replay_range_pages rp;
+	struct replay_state st[3];
+	struct replay_map m0, m;
+	unsigned long long sum[LAYOUT_MAX_K + 1];
+	char err[128];
+	int mpn, k;
+	bool rw;
+	size_t r;
+
+	ASSERT_EQ(replay_map_synthetic(1, 0.25, 2048, 12, 9, &m0), 0);
+	for (mpn = 0; mpn <= 511; mpn += 511) {
+		p.max_ptes_none = mpn;
+		ASSERT_EQ(replay_map_copy(&m0, &m), 0);
+		ASSERT_EQ(replay_run_in_place(&m, &p, 2, st, &rw, err, sizeof(err)), 0);
+		memset(sum, 0, sizeof(sum));
+		for (r = 0; r < m.nr_ranges; r++) {
+			replay_range_pages_of(&m, r, &rp);
+			EXPECT_EQ(rp.unknown, 0);
+			if (mpn == 511)
+				EXPECT_EQ(rp.pages[9], 512);
+			for (k = 0; k <= LAYOUT_MAX_K; k++)
+				sum[k] += rp.pages[k];
+		}
+		for (k = 0; k <= LAYOUT_MAX_K; k++)
+			EXPECT_EQ(sum[k], st[2].pages[k]);
+		replay_map_free(&m);
+	}
+	replay_map_free(&m0);
+}
+
 TEST(final_map_round_trip)
 {
 	struct replay_map m, back;

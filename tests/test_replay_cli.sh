@@ -34,6 +34,15 @@ expect_eq "replay mass at 0" "$(jq -c '.runs[0].passes[-1].pages' "$tmp/r.json")
 	'{"0":44,"2":36,"3":96,"4":176,"5":96,"6":64}'
 expect_eq "replay mass at 511" "$(jq -c '.runs[1].passes[-1].pages' "$tmp/r.json")" '{"9":2048}'
 expect_eq "replay growth at 511" "$(jq '.runs[1].passes[-1].rss_growth_pct' "$tmp/r.json")" 300
+# range by range after the last pass (final_ranges, as collapse's document
+# gives the kernel's): one per PMD range, adding up to the last pass
+expect_eq "final ranges" "$(jq -c '[.runs[] | [.final_ranges[].range]]' "$tmp/r.json")" \
+	'[[0,1,2,3],[0,1,2,3]]'
+expect_eq "final ranges add up to the last pass" "$(jq '[.runs[] | ([.final_ranges[].pages
+	| to_entries[]] | group_by(.key) | map({key: .[0].key, value: (map(.value) | add)})
+	| from_entries) == .passes[-1].pages] | all' "$tmp/r.json")" true
+expect_eq "final ranges at 511" "$(jq -c '[.runs[1].final_ranges[].pages]' "$tmp/r.json")" \
+	'[{"9":512},{"9":512},{"9":512},{"9":512}]'
 expect_eq "every table model" "$(jq '.runs[0].passes[0].tlb | length' "$tmp/r.json")" \
 	"$("$bin" info --tlb-model list --json | jq '.models | length')"
 "$bin" collapse --replay merged --fill 50 --span 4M --max-ptes-none 128 --tlb-model zen4 \

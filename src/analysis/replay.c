@@ -388,32 +388,46 @@ static void range_layout(const struct replay_map *m, size_t r, struct layout_his
 	}
 }
 
+void replay_range_pages_of(const struct replay_map *m, size_t r, struct replay_range_pages *rp)
+{
+	size_t base = r * m->pmd_pages;
+	unsigned i;
+
+	memset(rp, 0, sizeof(*rp));
+	if (m->ranges[r].pmd_mapped) {
+		rp->pages[m->pmd_order] = m->pmd_pages;
+		return;
+	}
+	for (i = 0; i < m->pmd_pages; i++) {
+		if (m->folio[base + i] < 0)
+			continue;
+		if (m->order[base + i] < 0)
+			rp->unknown++;
+		else
+			rp->pages[m->order[base + i]]++;
+	}
+}
+
 void replay_state_of(const struct replay_map *m, struct replay_state *st)
 {
+	struct replay_range_pages rp;
 	size_t r;
-	unsigned i;
+	int k;
 
 	memset(st, 0, sizeof(*st));
 	layout_hist_init(&st->layout, m->page_shift, m->pmd_order);
 	for (r = 0; r < m->nr_ranges; r++) {
-		size_t base = r * m->pmd_pages;
-
-		if (m->ranges[r].pmd_mapped) {
-			st->pages[m->pmd_order] += m->pmd_pages;
-			st->rss_pages += m->pmd_pages;
+		replay_range_pages_of(m, r, &rp);
+		for (k = 0; k <= LAYOUT_MAX_K; k++) {
+			st->pages[k] += rp.pages[k];
+			st->rss_pages += rp.pages[k];
+		}
+		st->unknown += rp.unknown;
+		st->rss_pages += rp.unknown;
+		if (m->ranges[r].pmd_mapped)
 			st->layout.pmd_maps++;
-			continue;
-		}
-		for (i = 0; i < m->pmd_pages; i++) {
-			if (m->folio[base + i] < 0)
-				continue;
-			st->rss_pages++;
-			if (m->order[base + i] < 0)
-				st->unknown++;
-			else
-				st->pages[m->order[base + i]]++;
-		}
-		range_layout(m, r, &st->layout);
+		else
+			range_layout(m, r, &st->layout);
 	}
 }
 

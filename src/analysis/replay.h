@@ -121,6 +121,15 @@ void replay_rewrite_message(int pmd_pages, char *buf, size_t size);
 
 /* The state of m now. */
 void replay_state_of(const struct replay_map *m, struct replay_state *st);
+
+/* One range of m now: present pages by folio order (PMD-mapped: all at the
+ * PMD order) and those of folios whose order is not known; what
+ * replay_state_of adds up over the ranges. */
+struct replay_range_pages {
+	unsigned long long pages[LAYOUT_MAX_K + 1];
+	unsigned long long unknown;
+};
+void replay_range_pages_of(const struct replay_map *m, size_t r, struct replay_range_pages *rp);
 /* Prepare m for policy p (the -defer variants' order-0 start). -EINVAL for
  * parameters out of range (err says which). */
 int replay_begin(struct replay_map *m, const struct replay_params *p, char *err, size_t errsize);

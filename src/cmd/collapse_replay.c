@@ -114,7 +114,22 @@ static int write_final(const char *path, const struct replay_map *m, const struc
 	return rc;
 }
 
-/* Every max_ptes_none run into runs[] (states allocated): 0 or an exit status. */
+/* The map after the run's last pass, range by range: 0 or -ENOMEM. */
+static int final_ranges(const struct replay_map *m, struct replay_report_run *run)
+{
+	struct replay_range_pages *rp = calloc(m->nr_ranges, sizeof(*rp));
+	size_t k;
+
+	if (!rp)
+		return -ENOMEM;
+	for (k = 0; k < m->nr_ranges; k++)
+		replay_range_pages_of(m, k, &rp[k]);
+	run->ranges = rp;
+	return 0;
+}
+
+/* Every max_ptes_none run into runs[] (states and ranges allocated): 0 or an
+ * exit status. */
 static int run_all(const struct collapse_replay_opts *o, const struct replay_map *m,
 		   const struct presence_doc *pd, struct replay_params *p,
 		   struct replay_report_run *runs)
@@ -139,6 +154,9 @@ static int run_all(const struct collapse_replay_opts *o, const struct replay_map
 		if (err) {
 			ms_err("collapse: --replay: %s", why);
 			rc = err == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
+		} else if (final_ranges(&mm, &runs[i])) {
+			ms_err("collapse: out of memory");
+			rc = MS_EXIT_FAIL;
 		} else if (i == 0 && o->final_map) {
 			rc = write_final(o->final_map, &mm, pd);
 		}
@@ -197,8 +215,10 @@ int collapse_replay(const struct collapse_replay_opts *o)
 				      .nr_runs = (size_t)o->nr_mpn };
 	print(&rep, o->json);
 out:
-	for (i = 0; i < 32; i++)
+	for (i = 0; i < 32; i++) {
 		free((void *)runs[i].states);
+		free((void *)runs[i].ranges);
+	}
 	replay_map_free(&m);
 	presence_doc_free(&pd);
 	return rc;

@@ -64,6 +64,23 @@ static json_t *rss_creep_json(const struct collapse_doc_run *r)
 	return c;
 }
 
+/* $.runs[i].final_ranges: [{range, hist, partial}], range k the span's k-th */
+static json_t *ranges_json(const struct collapse_doc_run *r)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; a && k < r->nr_ranges; k++)
+		if (json_array_append_new(a, json_pack("{s:I, s:o, s:I}", "range", (json_int_t)k,
+						       "hist", wr_order_counts(r->ranges[k].pages,
+									       FOLIO_MAX_ORDER),
+						       "partial", (json_int_t)r->ranges[k].partial))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *run_json(const struct collapse_doc_run *r)
 {
 	json_t *tl = json_array(), *ctrs = json_array(), *doc;
@@ -141,6 +158,8 @@ static json_t *run_json(const struct collapse_doc_run *r)
 					      measure_json(&r->before, W_BEFORE), "after",
 					      measure_json(&r->after, W_AFTER), "speedup",
 					      r->speedup));
+	if (r->nr_ranges)
+		json_object_set_new(doc, "final_ranges", ranges_json(r));
 	return doc;
 }
 
@@ -261,6 +280,7 @@ void collapse_doc_free(struct collapse_doc *d)
 	for (r = 0; r < d->nr_runs; r++) {
 		free(d->runs[r].samples);
 		free(d->runs[r].counters);
+		free(d->runs[r].ranges);
 	}
 	free(d->runs);
 	memset(d, 0, sizeof(*d));
@@ -471,6 +491,40 @@ static int read_run_measure(json_t *v, const char *path, struct collapse_doc_run
 	return 0;
 }
 
+/* $.runs[i].final_ranges (optional): range k at position k, its hist */
+static int read_run_ranges(json_t *run, const char *path, struct collapse_doc_run *dr,
+			   char *err, size_t errsize)
+{
+	json_t *v, *c;
+	long long at;
+	char p[160];
+	size_t i;
+	int rc;
+
+	if ((rc = rd_want(run, path, "final_ranges", JSON_ARRAY, false, err, errsize)))
+		return rc;
+	v = json_object_get(run, "final_ranges");
+	if (json_array_size(v) && !(dr->ranges = calloc(json_array_size(v), sizeof(*dr->ranges))))
+		return ms_fail(err, errsize, -ENOMEM, "%s.final_ranges: out of memory", path);
+	json_array_foreach(v, i, c) {
+		struct collapse_doc_range *g = &dr->ranges[i];
+
+		snprintf(p, sizeof(p), "%s.final_ranges[%zu]", path, i);
+		if (!json_is_object(c))
+			return rd_want_not_object(c, p, err, errsize);
+		if ((rc = rd_want_int(c, p, "range", true, 0, LLONG_MAX, &at, err, errsize)) ||
+		    (rc = read_hist_at(c, p, true, g->pages, NULL, err, errsize)) ||
+		    (rc = rd_want_int(c, p, "partial", false, 0, LLONG_MAX, &g->partial, err,
+				      errsize)))
+			return rc;
+		if (at != (long long)i)
+			return ms_fail(err, errsize, -EBADMSG, "%s.range: %lld, expected %zu (the "
+				    "ranges in the span's order)", p, at, i);
+		dr->nr_ranges = i + 1;
+	}
+	return 0;
+}
+
 static int read_run_summary(json_t *run, const char *path, struct collapse_doc_run *dr,
 			    char *err, size_t errsize)
 {
@@ -543,7 +597,7 @@ static int read_run_summary(json_t *run, const char *path, struct collapse_doc_r
 		return rc;
 	if ((rc = read_run_measure(json_object_get(run, "measure"), path, dr, err, errsize)))
 		return rc;
-	return 0;
+	return read_run_ranges(run, path, dr, err, errsize);
 }
 
 /* What khugepaged/max_ptes_none may be: the kernel takes 0 to HPAGE_PMD_NR - 1,

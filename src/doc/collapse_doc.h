@@ -49,6 +49,14 @@ struct collapse_doc_measure {
 	unsigned long long pages[FOLIO_MAX_ORDER + 1]; /* hist while it was chased */
 };
 
+/* $.runs[i].final_ranges[k]: the span's k-th PMD range (its k-th PMD-sized,
+ * PMD-aligned part) at the run's last sample; the ranges add up to that
+ * sample's hist and partial. */
+struct collapse_doc_range {
+	unsigned long long pages[FOLIO_MAX_ORDER + 1]; /* hist; absent orders 0 */
+	unsigned long long partial;   /* 0 when absent */
+};
+
 /* One max_ptes_none run: $.runs[i]. Fields after the timeline are absent in
  * hand-made documents; the reader leaves them 0 then. */
 struct collapse_doc_run {
@@ -88,6 +96,9 @@ struct collapse_doc_run {
 	bool has_measure;               /* "measure" (--measure) */
 	struct collapse_doc_measure before, after;
 	double speedup;
+	/* $.runs[i].final_ranges: none (NULL, 0) in documents before it */
+	struct collapse_doc_range *ranges;
+	size_t nr_ranges;
 };
 
 /* $.config */

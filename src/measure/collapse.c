@@ -278,8 +278,62 @@ int collapse_set_knobs(const struct collapse_config *cfg, const struct collapse_
 	return thp_set_khugepaged("scan_sleep_millisecs", cfg->scan_sleep_ms);
 }
 
-static int sample(const struct collapse_span *sp, long page_size, long t_ms, long scans,
-		  struct collapse_run *run)
+static void hist_add(struct folio_hist *h, const struct folio_hist *o)
+{
+	int k;
+
+	for (k = 0; k <= FOLIO_MAX_ORDER; k++)
+		h->pages[k] += o->pages[k];
+	h->present += o->present;
+	h->not_present += o->not_present;
+	h->swapped += o->swapped;
+	h->partial += o->partial;
+	h->unaligned += o->unaligned;
+	h->pmd_mapped += o->pmd_mapped;
+	h->anon += o->anon;
+	h->file += o->file;
+	h->zero_page += o->zero_page;
+	h->ksm += o->ksm;
+	h->hugetlb += o->hugetlb;
+	h->other += o->other;
+}
+
+/* The span scanned PMD range by PMD range into run->ranges (the last
+ * sample's), the ranges added up into *h: one scan gives both. Folios of
+ * the span never cross a range (large ones are naturally aligned, none is
+ * larger than the PMD), so the sum is the whole span's scan. */
+static int scan_ranges(const struct collapse_span *sp, const struct collapse_env *env,
+		       struct collapse_run *run, struct folio_hist *h)
+{
+	size_t pmd = env->thp.pmd_size, k, nr = pmd ? sp->len / pmd : 0;
+	struct folio_scanner *s;
+	struct folio_hist rh;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	if (!run->ranges && nr) {
+		if (!(run->ranges = calloc(nr, sizeof(*run->ranges))))
+			return -ENOMEM;
+		run->nr_ranges = nr;
+	}
+	if ((err = folio_scanner_open(&s, 0)))
+		return err;
+	for (k = 0; k < nr && !err; k++) {
+		unsigned long lo = (unsigned long)sp->base + k * pmd;
+
+		memset(&rh, 0, sizeof(rh));
+		if ((err = folio_scanner_range(s, lo, lo + pmd, &rh, NULL, NULL)))
+			break;
+		memcpy(run->ranges[k].pages, rh.pages, sizeof(rh.pages));
+		run->ranges[k].partial = rh.partial;
+		hist_add(h, &rh);
+	}
+	folio_scanner_close(s);
+	return err;
+}
+
+static int sample(const struct collapse_span *sp, const struct collapse_env *env, long t_ms,
+		  long scans, struct collapse_run *run)
 {
 	struct collapse_sample *smp;
 	struct folio_hist h;
@@ -287,9 +341,7 @@ static int sample(const struct collapse_span *sp, long page_size, long t_ms, lon
 
 	if (MS_GROW(run->timeline, run->nr_samples, run->cap_samples, 64))
 		return -ENOMEM;
-	memset(&h, 0, sizeof(h));
-	err = folio_scan_range(0, (unsigned long)sp->base, (unsigned long)sp->base + sp->len, &h);
-	if (err)
+	if ((err = scan_ranges(sp, env, run, &h)))
 		return err;
 	smp = &run->timeline[run->nr_samples++];
 	memset(smp, 0, sizeof(*smp));
@@ -299,7 +351,7 @@ static int sample(const struct collapse_span *sp, long page_size, long t_ms, lon
 	smp->partial = h.partial;
 	/* The shared zero page is mapped, not resident memory of ours. */
 	smp->rss_bytes = (h.present - (h.zero_page < h.present ? h.zero_page : h.present)) *
-			 (unsigned long long)page_size;
+			 (unsigned long long)env->page_size;
 	return 0;
 }
 
@@ -411,7 +463,7 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 	scans0 = scans_at_change = read_khugepaged_counter("full_scans");
 	run->page_size = env->page_size;
 	t0 = now_ns();
-	if ((err = sample(sp, env->page_size, 0, scans0 >= 0 ? 0 : -1, run)))
+	if ((err = sample(sp, env, 0, scans0 >= 0 ? 0 : -1, run)))
 		goto out;
 	run->rss_before = run->timeline[0].rss_bytes;
 	/* Registers the mm with khugepaged (it must happen after the sizes are
@@ -436,8 +488,8 @@ int collapse_run(const struct collapse_config *cfg, const struct collapse_env *e
 		}
 		t_ms = (long)((now_ns() - t0) / 1000000);
 		scans = read_khugepaged_counter("full_scans");
-		if ((err = sample(sp, env->page_size, t_ms,
-				  scans >= 0 && scans0 >= 0 ? scans - scans0 : -1, run)))
+		if ((err = sample(sp, env, t_ms, scans >= 0 && scans0 >= 0 ? scans - scans0 : -1,
+				  run)))
 			goto out;
 		if (cfg->on_sample)
 			cfg->on_sample(run, cfg->on_sample_ctx);
@@ -471,6 +523,9 @@ void collapse_run_free(struct collapse_run *run)
 	free(run->timeline);
 	run->timeline = NULL;
 	run->nr_samples = run->cap_samples = 0;
+	free(run->ranges);
+	run->ranges = NULL;
+	run->nr_ranges = 0;
 }
 
 /* Creep of the orders: pages leave a sub-PMD order while a higher order

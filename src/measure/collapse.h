@@ -122,6 +122,10 @@ struct collapse_run {
 	bool klog_readable, klog_found;
 	int klog_kept;
 	long page_size;
+	/* The last sample per PMD range of the span (range k: its k-th PMD-sized
+	 * part), from the same scan as the sample's hist, which they add up to */
+	struct collapse_doc_range *ranges;
+	size_t nr_ranges;
 };
 
 /* What a run needs to know from outside: the settings read at start. */

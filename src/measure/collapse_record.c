@@ -95,6 +95,18 @@ static void creep_from(struct collapse_doc_run *dr, const struct collapse_run *r
 	dr->klog_kept = r->klog_found ? r->klog_kept : -1;
 }
 
+/* The last sample per PMD range: 0 or -ENOMEM (dr->ranges NULL then). */
+static int ranges_from(struct collapse_doc_run *dr, const struct collapse_run *r)
+{
+	if (!r->nr_ranges)
+		return 0;
+	if (!(dr->ranges = calloc(r->nr_ranges, sizeof(*dr->ranges))))
+		return -ENOMEM;
+	memcpy(dr->ranges, r->ranges, r->nr_ranges * sizeof(*dr->ranges));
+	dr->nr_ranges = r->nr_ranges;
+	return 0;
+}
+
 int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 			 const char *verdict, const char *statement,
 			 const struct collapse_measure *before, const struct collapse_measure *after)
@@ -166,6 +178,6 @@ int collapse_doc_add_run(struct collapse_doc *d, const struct collapse_run *r,
 		dr->speedup = after->ns_per_access > 0
 				      ? before->ns_per_access / after->ns_per_access : 0.0;
 	}
-	return 0;
+	return ranges_from(dr, r);
 }
 

@@ -132,6 +132,25 @@ static json_t *pass_json(const struct replay_report *r, const struct replay_repo
 	return o;
 }
 
+/* final_ranges: [{range, pages, unknown_order_pages}], as collapse's document
+ * gives the kernel's (its runs' final_ranges) */
+static json_t *ranges_json(const struct replay_report *r, const struct replay_report_run *run)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; a && k < r->nr_ranges; k++)
+		if (json_array_append_new(a, json_pack("{s:I, s:o, s:I}", "range", (json_int_t)k,
+						       "pages", wr_order_counts(run->ranges[k].pages,
+										r->pmd_order),
+						       "unknown_order_pages",
+						       (json_int_t)run->ranges[k].unknown))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *run_json(const struct replay_report *r, const struct replay_report_run *run)
 {
 	json_t *passes = json_array(), *o;
@@ -146,6 +165,10 @@ static json_t *run_json(const struct replay_report *r, const struct replay_repor
 	replay_rewrite_message(1 << r->pmd_order, msg, sizeof(msg));
 	o = json_pack("{s:i, s:o, s:o}", "max_ptes_none", run->max_ptes_none, "kernel_warning",
 		      run->rewritten ? json_string(msg) : json_null(), "passes", passes);
+	if (o && run->ranges && json_object_set_new(o, "final_ranges", ranges_json(r, run))) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 

@@ -20,6 +20,9 @@ struct replay_report_run {
 	int max_ptes_none;
 	bool rewritten;                    /* merged: taken as 0 for mTHP orders */
 	const struct replay_state *states; /* passes + 1 */
+	/* after the last pass, range by range (the report's nr_ranges, in the
+	 * map's order); NULL: not given */
+	const struct replay_range_pages *ranges;
 };
 
 struct replay_report {
