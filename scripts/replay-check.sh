@@ -41,22 +41,27 @@ while IFS='	' read -r kernel arch page_size mode orders fill mpn span_mass rest;
 	[ "$mode" = khugepaged ] || continue
 	doc="$dir/khugepaged-o$orders-f$fill.json"
 	[ -f "$doc" ] || { echo "$0: no $doc" >&2; exit 1; }
-	span=$(jq -r .config.span "$doc")
-	seed=$(jq -r .config.seed "$doc")
-	"$bin" collapse --replay merged --fill "$fill" --span "$span" --seed "$seed" \
-		--page-size "$page_size" --orders "$orders" --max-ptes-none "$mpn" --passes "$passes" \
-		--tlb-model zen4 --json >"$work/replay.json"
-	jq -r --argjson m "$mpn" "[.runs[] | select(.max_ptes_none == \$m)][0].final_ranges // [] | .[]
+	if [ "$doc" != "${replayed:-}" ]; then
+		# one replay of the document's whole sweep: span, seed and values its own
+		# shellcheck disable=SC2046 # three words
+		set -- $(jq -r '"\(.config.span) \(.config.seed) \([.runs[].max_ptes_none] | join(","))"' "$doc")
+		"$bin" collapse --replay merged --fill "$fill" --span "$1" --seed "$2" \
+			--page-size "$page_size" --orders "$orders" --max-ptes-none "$3" \
+			--passes "$passes" --tlb-model zen4 --json >"$work/replay.json"
+		replayed=$doc
+	fi
+	run="[.runs[] | select(.max_ptes_none == $mpn)][0]"
+	jq -r "$run.final_ranges // [] | .[]
 		| (.hist | $mass) + (if (.partial // 0) > 0 then \",partial:\(.partial)\" else \"\" end)" \
 		"$doc" >"$work/kernel"
 	if [ -s "$work/kernel" ]; then
-		jq -r ".runs[0].final_ranges[] | (.pages | $mass)
+		jq -r "$run.final_ranges[] | (.pages | $mass)
 			+ (if .unknown_order_pages > 0 then \",?:\(.unknown_order_pages)\" else \"\" end)" \
 			"$work/replay.json" >"$work/replay"
 		ranged=$((ranged + 1)) r=0
 	else
 		echo "$span_mass" >"$work/kernel"
-		jq -r ".runs[0].passes[-1].pages | $mass" "$work/replay.json" >"$work/replay"
+		jq -r "$run.passes[-1].pages | $mass" "$work/replay.json" >"$work/replay"
 		r=span
 	fi
 	[ "$(wc -l <"$work/kernel")" = "$(wc -l <"$work/replay")" ] ||
