@@ -21,7 +21,11 @@ check() { # DATASET RANGES-AGREE RANGES CELLS-AGREE CELLS
 	local d=$src/data/$1 want
 	expect "replay-check $1" 0 "" "$s" -b "$bin" "$d"
 	want="agree: $2 of $3 ranges ($(awk -v a="$2" -v n="$3" 'BEGIN { printf "%.1f", 100 * a / n }')%) in $5 cells"
-	grep -qxF "$want" "$tmp/err" && echo "ok: $1: $want" || err "$1: '$(grep '^agree' "$tmp/err")', want '$want'"
+	if grep -qxF "$want" "$tmp/err"; then
+		echo "ok: $1: $want"
+	else
+		err "$1: '$(grep '^agree' "$tmp/err")', want '$want'"
+	fi
 	grep -qxF "agree: $4 of $5 cells ($(awk -v a="$4" -v n="$5" 'BEGIN { printf "%.1f", 100 * a / n }')%)" "$tmp/err" ||
 		err "$1: cells: '$(tail -n 1 "$tmp/err")', want $4 of $5"
 	[ $(($2 * 100)) -ge $(($3 * 95)) ] || err "$1: $2 of $3 ranges is below 95 %"
