@@ -191,6 +191,20 @@ if command -v jq >/dev/null; then
 		"$kb" >"$tmp/alloc.json"
 	"$bin" analyze "$tmp/alloc.json" --format json | jq -e '.trials_excluded == 0' >/dev/null ||
 		err "a trial whose order the kernel's count shows in effect is left out"
+	# an emulated CPU (a TCG guest): no time column, said; faults remain
+	jq '.host.emulated = true | .host.emulation = "QEMU TCG"' "$kb" >"$tmp/tcg.json"
+	out=$("$bin" analyze "$tmp/tcg.json" --format lkml --metric faults)
+	grep -Eq "^size +faults +peak memory +coverage$" <<<"$out" || err "emulated lkml: time columns"
+	grep -q "(emulated CPU, QEMU TCG); THP" <<<"$out" || err "emulated lkml: host line"
+	grep -q "^\* where the 95 % bootstrap CI excludes 0. Emulated CPU (QEMU TCG): real, user$" \
+		<<<"$out" || err "emulated lkml: the legend does not say the times are left out"
+	grep -q "^Largest material gain: none named: an emulated CPU's times are not results" <<<"$out" ||
+		err "emulated lkml: largest gain"
+	grep -q "^| 64K | -51.3%\* \[" <("$bin" analyze "$tmp/tcg.json" --format markdown) ||
+		err "emulated markdown: faults first"
+	"$bin" analyze "$tmp/tcg.json" --format json | jq -e '.program.timing == "left out: emulated CPU"
+		and ([.program.columns[].metric] == ["page_faults", "max_rss_bytes"])' >/dev/null ||
+		err "emulated json: program.timing or columns"
 	# one rep: "1 run per size", not "1 runs"
 	jq '.config.reps = 1' "$kb" >"$tmp/one.json"
 	"$bin" analyze "$tmp/one.json" --format lkml | grep -q "; 1 run per size$" ||

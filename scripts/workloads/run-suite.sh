@@ -15,12 +15,21 @@
 # (mthpscope kills its tree; the server workload stops its server) and the
 # suite, exit 130/143/129: no server is left running.
 #   run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE]
+#                [--args NAME=WORDS]... [--no-timing]
 #   --orders LIST  folio orders, comma-separated, with 0 (the base): 0,4
 #   -o DIR         where the files go (made if missing)
 #   --reps N       repetitions per order (default 3)
 #   --only NAMES   these workloads alone (default: kbuild,numpy-gather,sort,redis)
 #   --bin PATH     the mthpscope to run (default: $MTHPSCOPE_BIN, else
 #                  mthpscope on PATH, else build/mthpscope of this tree)
+#   --args NAME=WORDS  the workload's operands, split at spaces (repeat per
+#                  workload): --args numpy-gather='64 1000000' --args sort=300000
+#   --no-timing    for an emulated CPU (a TCG guest: run-suite-guests.sh):
+#                  no workload's own figure (--metric: a time or a rate),
+#                  the tables' verdict on faults (analyze --metric faults),
+#                  and NAME.analysis.txt (analyze's text: faults, coverage,
+#                  the TLB model); analyze leaves an emulated CPU's times
+#                  out of the program table by itself
 # Each run waits up to MTHPSCOPE_LOCK_WAIT seconds (default here 1800) for
 # another mthpscope that is changing THP settings, instead of failing.
 # Exit status: 0 every workload measured, 1 one failed, 2 usage error,
@@ -32,14 +41,23 @@ here=$(cd "$(dirname "$0")" && pwd)
 all=(kbuild numpy-gather sort redis)
 usage() {
 	[ -n "${1:-}" ] && echo "run-suite.sh: $1" >&2
-	echo "usage: run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE]" >&2
+	echo "usage: run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE] [--args NAME=WORDS]... [--no-timing]" >&2
 	exit 2
 }
-orders= out= reps=3 only= bin=${MTHPSCOPE_BIN:-}
+orders= out= reps=3 only= bin=${MTHPSCOPE_BIN:-} timing=1
+declare -A wargs=()
+add_args() {
+	local name=${1%%=*}
+
+	[[ "$1" == *=* ]] || usage "invalid --args '$1': NAME=WORDS, e.g. sort=300000"
+	[[ " ${all[*]} " == *" $name "* ]] ||
+		usage "unknown workload '$name' in --args (known: ${all[*]})"
+	wargs[$name]=${1#*=}
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) sed -n '3,/^#$/{/^#$/q;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-	--orders|-o|--output|--reps|--only|--bin)
+	--orders|-o|--output|--reps|--only|--bin|--args)
 		[ $# -ge 2 ] || usage "$1 needs a value"
 		case "$1" in
 		--orders) orders=$2 ;;
@@ -47,8 +65,11 @@ while [ $# -gt 0 ]; do
 		--reps) reps=$2 ;;
 		--only) only=$2 ;;
 		--bin) bin=$2 ;;
+		--args) add_args "$2" ;;
 		esac
 		shift ;;
+	--args=*) add_args "${1#*=}" ;;
+	--no-timing) timing=0 ;;
 	--orders=*) orders=${1#*=} ;;
 	--output=*) out=${1#*=} ;;
 	--reps=*) reps=${1#*=} ;;
@@ -83,9 +104,11 @@ fi
 mkdir -p "$out" || exit 3
 export MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-1800}
 
-# What each workload is given, and its own figure for --metric
+# What each workload is given, and its own figure for --metric (none on an
+# emulated CPU: the figure would be the emulator's time)
 metric_args() {
 	extra=()
+	[ "$timing" = 1 ] || return 0
 	case "$1" in
 	numpy-gather) extra=(--metric 'gather_ns=gather_ns_per_element: ([0-9.]+)') ;;
 	redis) extra=(--metric 'get_rps=GET: ([0-9.]+) requests per second' --better higher) ;;
@@ -120,8 +143,18 @@ waited() {
 	return $st
 }
 
+# the workload's operands (--args), split at spaces
+operands() {
+	ops=()
+	[ -z "${wargs[$1]:-}" ] || read -r -a ops <<<"${wargs[$1]}"
+}
+# analyze's options for the tables: on faults with --no-timing
+tables=()
+[ "$timing" = 1 ] || tables=(--metric faults)
 for n in "${names[@]}"; do
-	waited '' "$here/$n.sh" --prepare || { echo "run-suite.sh: $n cannot be prepared" >&2; exit 3; }
+	operands "$n"
+	waited '' "$here/$n.sh" --prepare ${ops[@]+"${ops[@]}"} ||
+		{ echo "run-suite.sh: $n cannot be prepared" >&2; exit 3; }
 done
 fail=0
 t_suite=$(date +%s)
@@ -130,12 +163,18 @@ for n in "${names[@]}"; do
 	t0=$(date +%s)
 	echo "run-suite.sh: $n (orders $orders, $reps $reps_word)" >&2
 	metric_args "$n"
+	operands "$n"
 	waited "$out/$n.run.txt" "$bin" run --orders "$orders" --reps "$reps" \
-		${extra[@]+"${extra[@]}"} -o "$out/$n.json" -- "$here/$n.sh"
+		${extra[@]+"${extra[@]}"} -o "$out/$n.json" -- "$here/$n.sh" ${ops[@]+"${ops[@]}"}
 	st=$?
 	if [ $st = 0 ]; then
-		"$bin" analyze --format lkml "$out/$n.json" >"$out/$n.lkml.txt" 2>&1 &&
-			"$bin" analyze --format markdown "$out/$n.json" >"$out/$n.md" 2>&1 || st=$?
+		"$bin" analyze --format lkml "$out/$n.json" ${tables[@]+"${tables[@]}"} \
+			>"$out/$n.lkml.txt" 2>&1 &&
+			"$bin" analyze --format markdown "$out/$n.json" ${tables[@]+"${tables[@]}"} \
+			>"$out/$n.md" 2>&1 || st=$?
+	fi
+	if [ $st = 0 ] && [ "$timing" = 0 ]; then
+		"$bin" analyze "$out/$n.json" --metric faults >"$out/$n.analysis.txt" 2>&1 || st=$?
 	fi
 	[ $st = 0 ] || { fail=1; echo "run-suite.sh: $n failed (exit $st): $out/$n.run.txt" >&2; }
 	printf '%-14s exit %d  %d s\n' "$n" "$st" $(( $(date +%s) - t0 )) >>"$out/suite.txt"

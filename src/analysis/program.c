@@ -200,16 +200,20 @@ static void add_column(struct program_table *pt, const char *name, const char *l
 }
 
 /* The columns the trials have: the five of the series, then each --metric
- * (source "workload") in the order the first trial lists them. */
+ * (source "workload") in the order the first trial lists them. An emulated
+ * CPU's times (the columns in seconds) are the emulator's: left out. */
 static void choose_columns(const struct analysis *a, struct program_table *pt)
 {
 	const struct results *r = a->res;
 
+	pt->timing_left_out = r->emulated;
 	for (size_t i = 0; i < MS_ARRAY_SIZE(columns); i++) {
 		const struct column *c = &columns[i];
 		const char *name = has_metric(a, c->name) ? c->name :
 				   c->alt && has_metric(a, c->alt) ? c->alt : NULL;
 
+		if (r->emulated && !strcmp(c->unit, "s"))
+			continue;
 		if (name)
 			add_column(pt, name, c->label, c->unit, c->scale, c->better);
 	}

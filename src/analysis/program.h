@@ -69,6 +69,10 @@ struct program_table {
 	 * 0 and which is at least the analysis' material threshold: metric
 	 * index and order, -1 if none */
 	int largest_metric, largest_order;
+	/* an emulated CPU's file (QEMU TCG, host.emulated): real, user and
+	 * sys time measure the emulator, not hardware, and are left out of
+	 * the columns; faults, peak memory and coverage are the kernel's own */
+	bool timing_left_out;
 };
 
 /* Two programs' tables side by side (compare of two kernels or settings):

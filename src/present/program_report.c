@@ -10,6 +10,9 @@
 #include "program_report.h"
 
 #define CELL 16
+/* the legend's words for an emulated CPU's table (program.h) */
+#define TIMING_LEFT_OUT "Emulated CPU (QEMU TCG): real, user\n" \
+	"and sys time measure the emulator, not hardware, and are left out"
 
 static void size_name(const struct analysis *a, int order, bool base, char *buf, size_t size)
 {
@@ -99,6 +102,10 @@ void program_report_largest(const struct analysis *a, const struct program_table
 	const struct program_metric *m;
 	char sz[16];
 
+	if (pt->largest_metric < 0 && pt->timing_left_out) {
+		snprintf(buf, size, "none named: an emulated CPU's times are not results");
+		return;
+	}
 	if (pt->largest_metric < 0) {
 		snprintf(buf, size, "no time falls by %.0f %% or more with a CI that excludes 0",
 			 100.0 * a->threshold);
@@ -134,11 +141,18 @@ static void plain_legend(const struct analysis *a, const struct program_table *p
 	program_report_largest(a, pt, largest, sizeof(largest));
 	seen_words(pt, seen, sizeof(seen));
 	fprintf(f, "Base row: order-0 medians. Other rows: change of the median against it,\n"
-		"* where the %.0f %% bootstrap CI excludes 0. real: wall time; user, sys: CPU\n"
-		"time of the whole tree (rusage); faults: page faults of the tree; peak memory:\n"
-		"the largest process's maximum RSS. coverage: share of the anonymous memory\n"
-		"scanned over the program's life in folios of the size or larger (pagemap);\n"
-		"%s.\nLargest material gain: %s.\n", 100.0 * a->level, seen, largest);
+		"* where the %.0f %% bootstrap CI excludes 0. ", 100.0 * a->level);
+	if (pt->timing_left_out)
+		fprintf(f, "%s. faults:\n"
+			"page faults of the tree; peak memory: the largest process's maximum RSS.\n"
+			"coverage: share of the anonymous memory scanned over the program's life in\n"
+			"folios of the size or larger (pagemap);\n", TIMING_LEFT_OUT);
+	else
+		fprintf(f, "real: wall time; user, sys: CPU\n"
+			"time of the whole tree (rusage); faults: page faults of the tree; peak memory:\n"
+			"the largest process's maximum RSS. coverage: share of the anonymous memory\n"
+			"scanned over the program's life in folios of the size or larger (pagemap);\n");
+	fprintf(f, "%s.\nLargest material gain: %s.\n", seen, largest);
 }
 
 static void md_table(const struct analysis *a, const struct program_table *pt, FILE *f)
@@ -194,8 +208,8 @@ static void host_line(const struct analysis *a, FILE *f)
 
 	fprintf(f, "Host: Linux %s, %s, %s%s; THP %s; %ld run%s per size\n", r->kernel, r->arch,
 		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-		r->virtualized ? " (virtual machine)" : "", r->thp_enabled, r->config_reps,
-		r->config_reps == 1 ? "" : "s");
+		r->emulated ? " (emulated CPU, QEMU TCG)" : r->virtualized ? " (virtual machine)" : "",
+		r->thp_enabled, r->config_reps, r->config_reps == 1 ? "" : "s");
 }
 
 int program_report_write(const struct analysis *a, const struct program_table *pt,
@@ -213,8 +227,8 @@ int program_report_write(const struct analysis *a, const struct program_table *p
 		fprintf(f, "Base row: order-0 medians; other rows: change of the median with its "
 			"%.0f %% bootstrap CI (* = the CI excludes 0). Coverage: share of the "
 			"anonymous memory scanned over the program's life in folios of the size or "
-			"larger; %s. Largest material gain: %s.\n\n", 100.0 * a->level, seen,
-			largest);
+			"larger; %s. Largest material gain: %s.%s\n\n", 100.0 * a->level, seen,
+			largest, pt->timing_left_out ? " " TIMING_LEFT_OUT "." : "");
 		return ferror(f) ? -EIO : 0;
 	}
 	if (fmt == REPORT_LKML) {
@@ -387,6 +401,8 @@ json_t *program_report_json(const struct analysis *a, const struct program_table
 		json_array_append_new(orders, order_json(a, pt, pt->orders[i]));
 	json_object_set_new(j, "coverage_scope", json_string("lifetime"));
 	json_object_set_new(j, "columns", cols);
+	if (pt->timing_left_out)
+		json_object_set_new(j, "timing", json_string("left out: emulated CPU"));
 	json_object_set_new(j, "orders", orders);
 	if (pt->largest_metric < 0) {
 		json_object_set_new(j, "largest_gain", json_null());

@@ -302,6 +302,10 @@ static void print_command_summary(const struct results *r, FILE *f, double *v)
 		"minor faults of the tree (kernel). failed: trials whose command failed or timed\n"
 		"out (left out of every median). analyze FILE: every metric per size with CIs.\n",
 		SUMMARY_CI_LEVEL * 100, PROGRAM_COVERAGE_NEAR_ZERO * 100);
+	if (r->emulated)
+		fprintf(f, "Emulated CPU (QEMU TCG): wall s, user s and sys s measure the emulator,\n"
+			"not hardware, and are no result; faults, max RSS and coverage are the\n"
+			"kernel's own (analyze leaves the times out of the program table).\n");
 }
 
 void run_summary_print(FILE *f, const struct results *r)
