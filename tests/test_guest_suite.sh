@@ -6,8 +6,8 @@
 # tests/guest-kernels (6.12.95 and the collapse kernel 7.3.4), one boot
 # each with GNU sort and bash brought from this host. Assertions: exit 0;
 # per kernel a results file of that kernel from an emulated CPU, a layout
-# row per order with faults, fewer faults at 64K than at 4K and most of the
-# pages at order 4 in the 64K trial (the kernel made the folios); the
+# row per order with faults, fewer faults at 64K than at 4K, the kernel's
+# count of 64K folios (at least 100; the share the scans saw is said); the
 # kernels' compare with both sides' tables (faults, peak memory, coverage:
 # no time column) and their difference. About 1-2 minutes under TCG. SKIPs
 # (77) only where qemu, a kernel package, jq or GNU sort cannot be had.
@@ -48,8 +48,13 @@ for l in "$la" "$lb"; do
 	else
 		err "$l: faults at 64K ($f4) not below 4K's ($f0): $(cat "$tmp/sg/$l/layout.txt")"
 	fi
-	awk -v s="${s4:-0}" 'BEGIN { exit !(s >= 50) }' && echo "ok: $l: $s4 % of the pages at order 4" ||
-		err "$l: ${s4:-no} % of the 64K trial's pages at order 4"
+	# the kernel's own count: sort's ~18 MiB made 280-300 64K folios in
+	# data/suite-guest-6.12.95-vs-7.3.4-amd64; what the scans saw of them
+	# depends on when they ran (an ASan build scans slower: 9-95 % seen)
+	a4=$(jq '[.trials[] | select(.order == 4) | .metrics.anon_fault_alloc.value] | min' "$f")
+	[ "${a4:-0}" -ge 100 ] 2>/dev/null &&
+		echo "ok: $l: $a4 64K folios allocated, ${s4:-0} % of the scanned pages at order 4" ||
+		err "$l: the 64K trial: ${a4:-no} 64K folios allocated"
 done
 c=$tmp/sg/compare-sort.txt
 grep -q "== $la/sort.json: the program, per metric ==" "$c" && grep -q "== $lb/sort.json: the program" "$c" ||
