@@ -32,7 +32,7 @@ expect no-base 2 'it needs 0' "$sg" --kernels "$ka,$kb" --orders 2,4 -o "$tmp/o"
 expect reps 2 "invalid --reps '0'" "$sg" --kernels "$ka,$kb" --orders 0,4 --reps 0 -o "$tmp/o"
 expect timeout 2 "invalid --timeout 'soon'" "$sg" --kernels "$ka,$kb" --orders 0,4 --timeout soon -o "$tmp/o"
 expect mem 2 "invalid --mem '2'" "$sg" --kernels "$ka,$kb" --orders 0,4 --mem 2 -o "$tmp/o"
-expect kbuild 2 'kbuild is left out of the guest suite: a kernel build takes' \
+expect kbuild 2 'kbuild is left out of the guest suite: a tinyconfig build takes' \
 	"$sg" --kernels "$ka,$kb" --orders 0,4 --only sort,kbuild -o "$tmp/o"
 expect only 2 "unknown workload 'nope' in --only (known in guests: numpy-gather sort redis)" \
 	"$sg" --kernels "$ka,$kb" --orders 0,4 --only nope -o "$tmp/o"
