@@ -31,8 +31,8 @@
 #   --mem SIZE     guest memory (default 2G); --timeout SEC per boot
 #                  (default 1800)
 # The kernel build (kbuild) is left out: a tinyconfig build takes 2 to 14
-# minutes natively on this project's VM, and programs run about 8 times
-# slower under TCG (sort: 1.8 s in the guest, 0.23 s natively).
+# minutes natively on this project's VM, and programs run about 7 times
+# slower under TCG (sort.sh 300000: 1.8 s in the guest, 0.27 s natively).
 # SIGINT, SIGTERM or SIGHUP end the guest in progress (its whole process
 # group, qemu with it) and the script, exit 130/143/129: no qemu is left.
 # Exit: 0 every guest ran and every workload measured and compared; 1 a
@@ -53,7 +53,7 @@ usage() {
 	echo "usage: run-suite-guests.sh --kernels A,B --orders LIST -o DIR [--reps N] [--only NAME,...] [--args NAME=WORDS]... [--bin PATH] [--mem SIZE] [--timeout SEC]" >&2
 	exit 2
 }
-kbuild_out="kbuild is left out of the guest suite: a tinyconfig build takes 2 to 14 minutes natively here and programs run about 8 times slower under TCG (sort.sh 300000: 1.8 s in the guest, 0.23 s here), an hour or more per kernel even at one rep (run-suite.sh runs it on the host)"
+kbuild_out="kbuild is left out of the guest suite: a tinyconfig build takes 2 to 14 minutes natively here and programs run about 7 times slower under TCG (sort.sh 300000: 1.8 s in the guest, 0.27 s here), an hour or more per kernel even at one rep (run-suite.sh runs it on the host)"
 known() {
 	[ "$1" = kbuild ] && usage "$kbuild_out"
 	[[ " ${all[*]} " == *" $1 "* ]] || usage "unknown workload '$1' in $2 (known in guests: ${all[*]})"
