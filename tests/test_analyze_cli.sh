@@ -196,6 +196,8 @@ if command -v jq >/dev/null; then
 	out=$("$bin" analyze "$tmp/tcg.json" --format lkml --metric faults)
 	grep -Eq "^size +faults +peak memory +coverage$" <<<"$out" || err "emulated lkml: time columns"
 	grep -q "(emulated CPU, QEMU TCG); THP" <<<"$out" || err "emulated lkml: host line"
+	"$bin" analyze "$tmp/tcg.json" --metric faults | grep -q "^host: .* (emulated CPU, QEMU TCG)$" ||
+		err "emulated text: the host line does not say emulated"
 	grep -q "^\* where the 95 % bootstrap CI excludes 0. Emulated CPU (QEMU TCG): real, user$" \
 		<<<"$out" || err "emulated lkml: the legend does not say the times are left out"
 	grep -q "^Largest material gain: none named: an emulated CPU's times are not results" <<<"$out" ||

@@ -447,6 +447,13 @@ bool report_span_name(const struct analysis *a, uint64_t span, bool gib, char *b
 	return false;
 }
 
+/* " (virtual machine)", or for QEMU TCG " (emulated CPU, QEMU TCG)": its
+ * times are the emulator's, not a machine's */
+static const char *machine_words(const struct results *r)
+{
+	return r->emulated ? " (emulated CPU, QEMU TCG)" : r->virtualized ? " (virtual machine)" : "";
+}
+
 static void header(const struct analysis *a, const struct program_table *pt, FILE *f, bool md)
 {
 	const struct results *r = a->res;
@@ -462,8 +469,7 @@ static void header(const struct analysis *a, const struct program_table *pt, FIL
 		fit_legend(a, "material", fit, sizeof(fit));
 		fprintf(f, "## mthpscope analysis: %s\n\n", r->path);
 		fprintf(f, "- Host: Linux %s, %s, %s%s; PMU: %s\n", r->kernel, r->arch,
-			r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-			r->virtualized ? " (virtual machine)" : "",
+			r->cpu_model[0] ? r->cpu_model : "unknown CPU", machine_words(r),
 			r->pmu_available ? "available" : "none");
 		fprintf(f, "- Trials: %zu used, %zu excluded (all spans and sparse trials); the "
 			"verdict rests on pattern `%s` at span %s%s\n", a->nr_included,
@@ -484,8 +490,7 @@ static void header(const struct analysis *a, const struct program_table *pt, FIL
 	}
 	fprintf(f, "mthpscope analysis of %s\n", r->path);
 	fprintf(f, "host:    Linux %s, %s, %s%s\n", r->kernel, r->arch,
-		r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-		r->virtualized ? " (virtual machine)" : "");
+		r->cpu_model[0] ? r->cpu_model : "unknown CPU", machine_words(r));
 	snprintf(line, sizeof(line), "PMU:     %s", r->pmu_available ? "available" :
 		 (r->pmu_reason[0] ? r->pmu_reason : "none"));
 	wrap_hanging(f, line, "         ");
