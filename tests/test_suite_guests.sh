@@ -10,7 +10,8 @@
 # per order) and per workload the compare of the two kernels' files, whose
 # program tables, from an emulated CPU, have no time columns; and SIGTERM or
 # SIGINT during a guest ends its whole process group (the stand-in's 'qemu'
-# with it): exit 143/130, nothing left running. The stand-in part SKIPs
+# with it): exit 143/130, nothing left running; --layout DIR prints the
+# same layout table from the files. The stand-in part SKIPs
 # without jq or GNU sort.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -44,6 +45,7 @@ expect unknown 2 "unknown argument '--fast'" "$sg" --kernels "$ka,$kb" --orders 
 expect o-file 2 "is not a directory" "$sg" --kernels "$ka,$kb" --orders 0,4 -o "$tmp/file"
 expect no-bin 3 'no mthpscope' "$sg" --kernels "$ka,$kb" --orders 0,4 -o "$tmp/o" --bin "$tmp/none"
 [ -e "$tmp/o" ] && err "a usage error made the output directory"
+expect layout-dir 2 '--layout needs a directory' "$sg" --layout "$tmp/none"
 expect help 0 '' "$sg" --help
 grep -q 'run-suite-guests.sh --kernels A,B --orders LIST -o DIR' "$tmp/out" || err "--help lacks the usage"
 grep -q 'kbuild) is left out' "$tmp/out" || err "--help does not say kbuild is left out"
@@ -94,6 +96,9 @@ for l in 1.0.0+test-amd64 2.0.0+test-amd64; do
 	grep -q 'No time: the CPU is emulated' "$tmp/sg/$l/layout.txt" || err "$l: layout.txt lacks the note"
 	grep -q "^== $l$" "$tmp/sg/suite-guests.txt" || err "suite-guests.txt lacks $l"
 done
+# --layout DIR: the same table from the files alone
+expect layout 0 '' "$sg" --layout "$tmp/sg/1.0.0+test-amd64"
+cmp -s "$tmp/out" "$tmp/sg/1.0.0+test-amd64/layout.txt" || err "--layout DIR differs from layout.txt"
 c=$tmp/sg/compare-sort.txt
 grep -q "== 1.0.0+test-amd64/sort.json: the program, per metric ==" "$c" ||
 	err "compare-sort.txt: no side table: $(head -c 600 "$c")"

@@ -30,6 +30,8 @@
 #                  (default: $MTHPSCOPE_BIN, else build/mthpscope)
 #   --mem SIZE     guest memory (default 2G); --timeout SEC per boot
 #                  (default 1800)
+#   run-suite-guests.sh --layout DIR   prints the layout table of DIR's
+#                  results files (layout.txt) and exits (needs jq)
 # The kernel build (kbuild) is left out: a tinyconfig build takes 2 to 14
 # minutes natively on this project's VM, and programs run about 7 times
 # slower under TCG (sort.sh 300000: 1.8 s in the guest, 0.27 s natively).
@@ -50,7 +52,7 @@ all=(numpy-gather sort redis)
 declare -A wargs=([numpy-gather]='64 1000000' [sort]=300000 [redis]=20000)
 usage() {
 	[ -n "${1:-}" ] && echo "run-suite-guests.sh: $1" >&2
-	echo "usage: run-suite-guests.sh --kernels A,B --orders LIST -o DIR [--reps N] [--only NAME,...] [--args NAME=WORDS]... [--bin PATH] [--mem SIZE] [--timeout SEC]" >&2
+	echo "usage: run-suite-guests.sh --kernels A,B --orders LIST -o DIR [--reps N] [--only NAME,...] [--args NAME=WORDS]... [--bin PATH] [--mem SIZE] [--timeout SEC] | --layout DIR" >&2
 	exit 2
 }
 kbuild_out="kbuild is left out of the guest suite: a tinyconfig build takes 2 to 14 minutes natively here and programs run about 7 times slower under TCG (sort.sh 300000: 1.8 s in the guest, 0.27 s here), an hour or more per kernel even at one rep (run-suite.sh runs it on the host)"
@@ -63,10 +65,15 @@ add_args() {
 	known "${1%%=*}" --args
 	wargs[${1%%=*}]=${1#*=}
 }
+layout_only=
 kernels= orders= out= reps=2 only= bin=${MTHPSCOPE_BIN:-$top/build/mthpscope} mem=2G timeout=1800
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) sed -n '3,/^#$/{/^#$/q;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	--layout)
+		[ $# -ge 2 ] && [ -d "$2" ] || usage "--layout needs a directory of results files"
+		layout_only=$2
+		shift ;;
 	--kernels|--orders|-o|--output|--reps|--only|--args|--bin|--mem|--timeout)
 		[ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
 		case "$1" in
@@ -85,6 +92,46 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# --- per workload and order: the trials, faults, coverage, peak memory and
+# the pages per order (of the scanned anonymous memory, over every scan)
+layout() {
+	local f
+
+	printf '%-13s %5s %6s %3s %10s %8s %9s  %s\n' workload order size n faults coverage "peak MiB" \
+		"pages per order (share of the scanned anonymous pages)"
+	for f in "$1"/*.json; do
+		[ -e "$f" ] || continue
+		jq -r --arg n "$(basename "$f" .json)" '
+		def median: sort | if length == 0 then null
+			elif length % 2 == 1 then .[(length - 1) / 2]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		def num: if . == null then "-" else tostring end;
+		.host.page_size as $ps
+		| [.trials[] | select(.pattern == "command" and (.exit.code // 0) == 0)]
+		| group_by(.order)[]
+		| (reduce (.[] | .folios.hist // {} | to_entries[]) as $e ({}; .[$e.key] += $e.value)) as $h
+		| ($h | add // 0) as $all
+		| [$n, .[0].order, (($ps // 4096) * pow(2; .[0].order) / 1024), length,
+		   ([.[] | (.metrics.page_faults.value // .metrics.minor_faults.value) // empty] | median | num),
+		   ([.[] | .folios.coverage // empty] | median | num),
+		   ([.[] | .metrics.max_rss_bytes.value // empty] | median | num),
+		   ([$h | to_entries | sort_by(.key | tonumber)[] | select($all > 0)
+		     | "\(.key):\((.value * 1000 / $all | round) / 10)%"] | join(" "))]
+		| @tsv' "$f" | awk -F'\t' 'function f(v, fmt, k) { return v == "-" ? v : sprintf(fmt, v * k) }
+		{ printf "%-13s %5s %5sK %3s %10s %8s %9s  %s\n", $1, $2, $3, $4, f($5, "%.0f", 1),
+			f($6, "%.0f%%", 100), f($7, "%.1f", 1 / 1048576), $8 }'
+	done
+	echo "faults: median page faults of the tree per trial (perf's page-faults, else rusage's minor"
+	echo "faults); coverage: median share of the anonymous memory in folios of the order or larger"
+	echo "over the program's life; pages per order: ORDER:SHARE of the pages the scans saw, summed"
+	echo "over every scan of every trial. No time: the CPU is emulated (QEMU TCG)."
+}
+
+if [ -n "$layout_only" ]; then
+	command -v jq >/dev/null || { echo "run-suite-guests.sh: jq missing" >&2; exit 3; }
+	layout "$layout_only"
+	exit
+fi
 [ -n "$kernels" ] || usage "--kernels A,B is required (two kernels)"
 [ -n "$orders" ] || usage "--orders LIST is required (e.g. --orders 0,4)"
 [ -n "$out" ] || usage "-o DIR is required"
@@ -196,41 +243,6 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 uname -r >/out/uname.txt
 mthpscope info >/out/info.txt 2>&1
 bash $(q "$here/run-suite.sh") $suite_args"
-
-# --- per workload and order: the trials, faults, coverage, peak memory and
-# the pages per order (of the scanned anonymous memory, over every scan)
-layout() {
-	local f
-
-	printf '%-13s %5s %6s %3s %10s %8s %9s  %s\n' workload order size n faults coverage "peak MiB" \
-		"pages per order (share of the scanned anonymous pages)"
-	for f in "$1"/*.json; do
-		[ -e "$f" ] || continue
-		jq -r --arg n "$(basename "$f" .json)" '
-		def median: sort | if length == 0 then null
-			elif length % 2 == 1 then .[(length - 1) / 2]
-			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-		def num: if . == null then "-" else tostring end;
-		.host.page_size as $ps
-		| [.trials[] | select(.pattern == "command" and (.exit.code // 0) == 0)]
-		| group_by(.order)[]
-		| (reduce (.[] | .folios.hist // {} | to_entries[]) as $e ({}; .[$e.key] += $e.value)) as $h
-		| ($h | add // 0) as $all
-		| [$n, .[0].order, (($ps // 4096) * pow(2; .[0].order) / 1024), length,
-		   ([.[] | (.metrics.page_faults.value // .metrics.minor_faults.value) // empty] | median | num),
-		   ([.[] | .folios.coverage // empty] | median | num),
-		   ([.[] | .metrics.max_rss_bytes.value // empty] | median | num),
-		   ([$h | to_entries | sort_by(.key | tonumber)[] | select($all > 0)
-		     | "\(.key):\((.value * 1000 / $all | round) / 10)%"] | join(" "))]
-		| @tsv' "$f" | awk -F'\t' 'function f(v, fmt, k) { return v == "-" ? v : sprintf(fmt, v * k) }
-		{ printf "%-13s %5s %5sK %3s %10s %8s %9s  %s\n", $1, $2, $3, $4, f($5, "%.0f", 1),
-			f($6, "%.0f%%", 100), f($7, "%.1f", 1 / 1048576), $8 }'
-	done
-	echo "faults: median page faults of the tree per trial (perf's page-faults, else rusage's minor"
-	echo "faults); coverage: median share of the anonymous memory in folios of the order or larger"
-	echo "over the program's life; pages per order: ORDER:SHARE of the pages the scans saw, summed"
-	echo "over every scan of every trial. No time: the CPU is emulated (QEMU TCG)."
-}
 
 # --- signals: the guest in progress (its process group: guest-run.sh, qemu)
 # ends, then the script
