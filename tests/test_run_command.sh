@@ -118,6 +118,16 @@ done
 grep -q "not found" <(run -- no-such-command-xyz 2>&1) ||
 	{ echo "FAIL: CMD not found does not say so"; fail=1; }
 check_knobs "bad input (exit 2)"
+# a --metric named as a metric run records itself: the trial's metrics are
+# one object by name, and 'wall_ns=...' replaced the measured wall time
+# with the printed number (exit 0)
+run --metric 'wall_ns=v=([0-9]+)' -- sh -c 'echo v=42' >/dev/null 2>"$tmp/e.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "'wall_ns' is a metric mthpscope records itself" "$tmp/e.err"; then
+	echo "ok: --metric wall_ns=...: exit 2, the name is taken"
+else
+	echo "FAIL: --metric wall_ns=...: exit $rc"; cat "$tmp/e.err"; fail=1
+fi
 
 # 7. a --metric that never matches: a warning per trial, the metric absent
 run --orders 0 --reps 2 --metric 'nope=^never ([0-9]+)' -o "$tmp/n.json" -- "$HELPER" 4 \

@@ -8,7 +8,8 @@
 # fully present at order 0 (the order-0 trial's memory, though order 9 ran
 # too); collapse --replay merged reads it (PMD collapse at max_ptes_none 0:
 # 16384 pages at order 9, model). --presence without a command: exit 2. The
-# -o document is written as before beside it.
+# -o document is written as before beside it. --presence - alone on stdout;
+# -o and --presence to one place, or to stdout with --show-output: exit 2.
 # Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
 set -u
 BIN=${MTHPSCOPE_BIN:?}
@@ -54,5 +55,27 @@ if [ $rc = 2 ] && grep -q -- "--presence.*apply to a command only" "$tmp/e2" && 
 else
 	echo "FAIL: --presence without a command: exit $rc"; cat "$tmp/e2"; fail=1
 fi
+# 4. where the map goes: stdout alone (the summary then on stderr, as with
+# -o -: it followed the map on stdout); one place for -o and the map, or
+# stdout beside the command's own output, is a usage error before anything
+# runs (the map replaced the results, exit 0)
+"$BIN" run --orders 0 --reps 1 --presence - -- "$HELPER" 4 >"$tmp/p4.json" 2>"$tmp/e4"
+rc=$?
+got=$(py 'd["schema"]' "$tmp/p4.json" 2>&1)
+if [ $rc = 0 ] && [ "$got" = mthpscope.presence/1 ] && grep -q "reps, scan every" "$tmp/e4"; then
+	echo "ok: --presence -: stdout is the map alone, the summary on stderr"
+else
+	echo "FAIL: --presence -: exit $rc, stdout '$got' ($(head -c 200 "$tmp/p4.json"))"; fail=1
+fi
+for args in "-o $tmp/same.json --presence $tmp/./same.json" "-o - --presence /dev/stdout" \
+	    "--presence - --show-output" "-o - --show-output"; do
+	# shellcheck disable=SC2086 # options and their values
+	"$BIN" run --orders 0 --reps 1 $args -- "$HELPER" 4 >/dev/null 2>"$tmp/e5"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q "lead to the same place\|would mix the document" "$tmp/e5"; then
+		echo "FAIL: run $args: exit $rc (want 2)"; cat "$tmp/e5"; fail=1
+	fi
+done
+[ -e "$tmp/same.json" ] && { echo "FAIL: -o F --presence F wrote F"; fail=1; }
 [ $fail = 0 ] && echo "PASS"
 exit $fail

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "kernel.h"
 #include "folio.h"
+#include "metrics.h"
 #include "precision.h"
 #include "program.h"
 #include "progress.h"
@@ -54,6 +55,7 @@ struct run {
 static int add_metric(const struct cli_cmd *cmd, const char *arg, void *field)
 {
 	struct session_opts *o = field;
+	const struct metrics_def *d;
 	char why[512];
 
 	(void)cmd;
@@ -63,6 +65,14 @@ static int add_metric(const struct cli_cmd *cmd, const char *arg, void *field)
 	}
 	if (bench_metric_parse(arg, &o->metrics[o->nr_metrics], why, sizeof(why))) {
 		ms_err("run: invalid --metric value: %s", why);
+		return -1;
+	}
+	/* the trial's metrics are one object by name: a --metric wall_ns
+	 * replaced the measured wall time with what the command printed */
+	if ((d = metrics_find(o->metrics[o->nr_metrics].name))) {
+		ms_err("run: invalid --metric value: '%s' is a metric mthpscope records itself "
+		       "(%s): give yours another name", d->name, d->unit ? d->unit : d->name);
+		bench_metric_free(&o->metrics[o->nr_metrics]);
 		return -1;
 	}
 	for (int i = 0; i < o->nr_metrics; i++)
@@ -530,6 +540,29 @@ static int check_input(struct run *r)
 	return 0;
 }
 
+/* -o, --presence and the command's own output (--show-output) each need a
+ * place of their own: an exit status or 0. */
+static int check_destinations(const struct run *r)
+{
+	const char *out = r->o.output, *map = r->o.presence;
+
+	if (out && map && atomic_same_output(out, map)) {
+		ms_err("run: -o %s and --presence %s lead to the same place: the map would replace "
+		       "the results; give each its own", out, map);
+		return MS_EXIT_USAGE;
+	}
+	if (map && atomic_output_is_stdout(map))
+		out = map;
+	else if (!out || !atomic_output_is_stdout(out))
+		return 0;
+	if (r->s.o.show_output) {
+		ms_err("run: %s %s would mix the document into the command's output "
+		       "(--show-output): name a file", out == map ? "--presence" : "-o", out);
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* The command before anything is touched: exit 2 when it cannot run. */
 static int check_cmd(struct run *r)
 {
@@ -539,6 +572,8 @@ static int check_cmd(struct run *r)
 
 	if (!r->s.cmd)
 		return 0;
+	if ((err = check_destinations(r)))
+		return err;
 	err = child_resolve(r->s.cmd[0], path, sizeof(path));
 	if (err == -EACCES || err == -EISDIR) {
 		ms_err("run: '%s' is not executable%s", r->s.cmd[0], err == -EISDIR ? " (a directory)" : "");
@@ -656,9 +691,11 @@ static int run_prepare(struct run *r, int argc, char **argv)
 
 static int run_finish(struct run *r)
 {
-	/* -o - (or /dev/stdout): the document has stdout, the summary stderr */
+	/* -o - or --presence - (or /dev/stdout): the document has stdout, the
+	 * summary stderr */
 	bool to_stdout = r->o.output && atomic_output_fd(r->o.output) == STDOUT_FILENO;
-	FILE *out = to_stdout ? stderr : stdout;
+	bool map_stdout = r->o.presence && atomic_output_fd(r->o.presence) == STDOUT_FILENO;
+	FILE *out = to_stdout || map_stdout ? stderr : stdout;
 	int rc = MS_EXIT_OK, bad;
 
 	/* Put the user's settings back before printing: the numbers are in. */

@@ -159,6 +159,36 @@ bool atomic_output_is_stdout(const char *path)
 	       a.st_ino == b.st_ino;
 }
 
+/* Whether two paths not made yet are one name in one directory. */
+static bool same_new_name(const char *a, const char *b)
+{
+	char da[PATH_MAX], db[PATH_MAX];
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	struct stat sa, sb;
+
+	if (strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) || dir_of(a, da, sizeof(da)) ||
+	    dir_of(b, db, sizeof(db)) || stat(da, &sa) < 0 || stat(db, &sb) < 0)
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool atomic_same_output(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	struct stat sa, sb;
+	int fa, fb;
+
+	if (output_target(a, ra, sizeof(ra), &fa) || output_target(b, rb, sizeof(rb), &fb))
+		return false;
+	if (atomic_output_is_stdout(a) && atomic_output_is_stdout(b))
+		return true;
+	if (fa >= 0 || fb >= 0)
+		return fa == fb;
+	if (stat(ra, &sa) == 0 && stat(rb, &sb) == 0)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return same_new_name(ra, rb);
+}
+
 /* A descriptor given as the output must be open for writing. */
 static int fd_writable(int fd)
 {

@@ -39,6 +39,12 @@ int atomic_output_fd(const char *path);
  * on (-o so.txt > so.txt, -o /dev/fd/3 3>&1). */
 bool atomic_output_is_stdout(const char *path);
 
+/* Whether two outputs lead to one document: the same descriptor, both our
+ * stdout, or one regular file (or one new name in one directory), so that
+ * the second write would replace the first. A device written twice in
+ * place (/dev/null) is not one document. */
+bool atomic_same_output(const char *a, const char *b);
+
 /* Whether a failed write to path can have left a part of the document
  * there: a descriptor, a device, a FIFO or a socket, written in place. */
 bool atomic_in_place(const char *path);
