@@ -266,6 +266,14 @@ status_says metric-absent 1 "--metric gather_ns: not in every trial of pattern '
 status_says metric-model 1 "--metric tlb_entries_l2: a model's prediction, not a measurement" \
 	"$bin" analyze "$kb" --metric tlb_entries_l2
 status_says metric-empty 2 "invalid --metric value ''" "$bin" analyze "$kb" --metric ''
+# a run --metric named like a word of the table ('faults', as
+# test_run_command's) is the user's: -m faults took page_faults instead
+if command -v jq >/dev/null; then
+	jq '.trials |= map(.metrics.faults = {"value": (100 - .order), "source": "workload"})' \
+		"$kb" >"$tmp/uf.json"
+	"$bin" analyze "$tmp/uf.json" -m faults | grep -q "^metric:  faults (workload" ||
+		err "-m faults of a file with a --metric 'faults': not the user's metric"
+fi
 # a micro-benchmark file: any metric of its trials, page_faults here
 "$bin" analyze "$data/flat.json" --metric page_faults | grep -q "^metric:  page_faults" ||
 	err "flat.json --metric page_faults"

@@ -240,6 +240,10 @@ grep -Eq '^64K +[-+]0\.0 pt +[-+]0\.0 pt +-7\.4 pt\* +[-+]0\.0 pt +[-+]0\.0 pt$'
 grep -Eq '^64K +\[.*\] +\[-9\.1, -5\.7\]' "$T/out" ||
 	{ echo "FAIL: text: the difference's CI at 64K"; fails=$((fails + 1)); }
 grep -q "^16K .* -27.2%\* " "$T/out" || { echo "FAIL: text: B's own sys change at 16K"; fails=$((fails + 1)); }
+# --metric takes analyze's words (sys: sys_ns); it was "in none of the files"
+expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" -m sys
+grep -Eq '^sys_ns +4 +0 .* -10\.00%' "$T/out" && ! grep -Eq '^(wall|user)_ns ' "$T/out" ||
+	{ echo "FAIL: compare -m sys: not the sys_ns rows alone"; fails=$((fails + 1)); }
 expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" --format markdown
 prog_checks "## " markdown
 grep -q '^| 64K | .* | -7.4 pt\* \[-9.1, -5.7\] |' "$T/out" ||

@@ -381,8 +381,7 @@ static const char *first_of_source(const struct ctx *c, const char *source)
 	return NULL;
 }
 
-/* The words of the program table (program.h) for its columns' metrics. */
-static const char *metric_by_word(const char *word)
+const char *analyze_metric_word(const char *word)
 {
 	static const char *const words[][2] = {
 		{ "real", "wall_ns" }, { "wall", "wall_ns" }, { "user", "user_ns" },
@@ -393,7 +392,23 @@ static const char *metric_by_word(const char *word)
 	for (size_t i = 0; i < MS_ARRAY_SIZE(words); i++)
 		if (!strcmp(word, words[i][0]))
 			return words[i][1];
-	return word;
+	return NULL;
+}
+
+/* The metric analyze --metric names: the file's own of that name (the
+ * first analysed trial's; a run --metric 'faults' is the user's, not
+ * page_faults), else the program table's word. */
+static const char *wanted_name(const struct ctx *c)
+{
+	const char *word = analyze_metric_word(c->want_metric);
+
+	for (size_t i = 0; i < c->r->nr_trials && word; i++) {
+		const struct results_trial *t = &c->r->trials[i];
+
+		if (c->included[i] && trial_dense_match(c, t, c->a->span))
+			return results_trial_metric(t, c->want_metric) ? c->want_metric : word;
+	}
+	return word ? word : c->want_metric;
 }
 
 /* The metric a user named (analyze --metric) as the primary one: it must be
@@ -401,7 +416,7 @@ static const char *metric_by_word(const char *word)
  * never is). */
 static int choose_wanted_metric(struct ctx *c)
 {
-	const char *name = metric_by_word(c->want_metric);
+	const char *name = wanted_name(c);
 	const struct results_metric *m = NULL;
 	bool all = true;
 
@@ -428,7 +443,7 @@ static int choose_wanted_metric(struct ctx *c)
  * analysed trial has. */
 static int fail_wanted_metric(const struct ctx *c, char *err, size_t errsize)
 {
-	const char *name = metric_by_word(c->want_metric);
+	const char *name = wanted_name(c);
 	char have[512] = "";
 
 	for (size_t i = 0; i < c->r->nr_trials; i++) {

@@ -215,6 +215,11 @@ struct analyze_opts {
 				      * (run --precision widens it: src/analysis/precision.h) */
 };
 
+/* The metric a word of the program table names (real or wall, user, sys or
+ * system, faults, peak: wall_ns ... max_rss_bytes), or NULL for another
+ * word. A metric of the file so named comes first (a run --metric 'faults'). */
+const char *analyze_metric_word(const char *word);
+
 /* 0, or a negative errno with a message: -ENODATA when there is nothing to
  * compare (no usable order-0 trials, a single order, no primary metric). */
 int analyze_run(const struct results *r, const struct analyze_opts *o, struct analysis **out,

@@ -241,6 +241,11 @@ struct compare_report {
 int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 		  const struct compare_opts *opts, struct compare_report *report);
 void compare_report_free(struct compare_report *report);
+/* The metric a --metric name selects in these inputs: a metric of that name
+ * in any of them, else the one a word of the program table names (sys,
+ * real, user, faults, peak: analyze --metric's words), else name itself. */
+const char *compare_metric_name(const struct compare_input *inputs, size_t nr_inputs,
+				const char *name);
 
 /*
  * The gate: significant changes for the worse larger than pct (percent, or

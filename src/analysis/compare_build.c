@@ -7,6 +7,7 @@
  * regression.
  */
 #include "compare.h"
+#include "analyze.h"
 
 #include <errno.h>
 #include <math.h>
@@ -596,11 +597,27 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 	return err ? err : compare_gains_pair(r, o, other);
 }
 
+static bool inputs_have(const struct compare_input *inputs, size_t nr_inputs, const char *name)
+{
+	for (size_t j = 0; j < nr_inputs; j++)
+		if (series_have(inputs[j].series, inputs[j].nr_series, SERIES_METRIC, name))
+			return true;
+	return false;
+}
+
+const char *compare_metric_name(const struct compare_input *inputs, size_t nr_inputs,
+				const char *name)
+{
+	const char *word = analyze_metric_word(name);
+
+	return word && !inputs_have(inputs, nr_inputs, name) ? word : name;
+}
+
 int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 		  const struct compare_opts *opts, struct compare_report *r)
 {
 	struct compare_opts o = COMPARE_OPTS_DEFAULT;
-	size_t cap = 0, i, j;
+	size_t cap = 0, i;
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -616,16 +633,11 @@ int compare_build(const struct compare_input *inputs, size_t nr_inputs,
 		return -EINVAL;
 	}
 	for (i = 0; i < o.nr_metrics; i++) {
-		bool found = false;
-
-		for (j = 0; j < nr_inputs; j++)
-			found |= series_have(inputs[j].series, inputs[j].nr_series, SERIES_METRIC,
-					     o.metrics[i]);
-		if (!found) {
+		if (!inputs_have(inputs, nr_inputs, o.metrics[i])) {
 			snprintf(r->error, sizeof(r->error),
 				 "metric '%s' is in none of the files (names as in doc/ARCHITECTURE.md: "
-				 "ns_per_access, walks, dtlb_misses, page_faults, ...)",
-				 o.metrics[i]);
+				 "ns_per_access, walks, dtlb_misses, page_faults, ...; a command's "
+				 "also real, user, sys, faults, peak)", o.metrics[i]);
 			return -EINVAL;
 		}
 	}

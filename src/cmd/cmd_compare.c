@@ -99,8 +99,9 @@ static const struct cli_cmd compare_cli = {
 		CLI_FORMAT_ROWS(struct compare_cmd_opts, format, 'f', compare_format_words, NULL,
 				"text (default), markdown, json (mthpscope.compare/1) or lkml (an "
 				"MMTests-style table for a cover letter)"),
-		{ "metric", 'm', "M", "compare only metric M (repeat, or M1,M2); default: every "
-				      "metric both files have",
+		{ "metric", 'm', "M", "compare only metric M (repeat, or M1,M2; a command's also "
+				      "real, user, sys, faults, peak); default: every metric "
+				      "both files have",
 		  CLI_ROW_CB_ALL(struct compare_cmd_opts, add_metrics) },
 		{ "fail-on-regression", 0, "PCT", "exit 1 when a significant change for the "
 						  "worse is larger than PCT percent (gain rows: points); "
@@ -676,10 +677,15 @@ static int build_report(struct compare_input *inputs, int nfiles,
 			const struct compare_cmd_opts *o, struct compare_report *report)
 {
 	struct compare_opts copts = COMPARE_OPTS_DEFAULT;
+	const char *names[MAX_METRICS];
 	struct progress prog;
+	size_t i;
 	int err;
 
-	copts.metrics = o->metrics;
+	/* --metric sys: the word, as analyze --metric takes it */
+	for (i = 0; i < o->nr_metrics; i++)
+		names[i] = compare_metric_name(inputs, (size_t)nfiles, o->metrics[i]);
+	copts.metrics = names;
 	copts.nr_metrics = o->nr_metrics;
 	copts.alpha = o->alpha;
 	copts.gain_run_sd = o->gain_run_sd;
