@@ -266,6 +266,17 @@ status_says metric-absent 1 "--metric gather_ns: not in every trial of pattern '
 status_says metric-model 1 "--metric tlb_entries_l2: a model's prediction, not a measurement" \
 	"$bin" analyze "$kb" --metric tlb_entries_l2
 status_says metric-empty 2 "invalid --metric value ''" "$bin" analyze "$kb" --metric ''
+# a command's --metric missing from one trial: the verdict went over to
+# wall time without a word, and --metric ops listed "they have: ..., ops"
+if command -v jq >/dev/null; then
+	jq '.trials[1].metrics |= del(.ops)' "$data/command_higher.json" >"$tmp/nops.json"
+	status_says metric-passed-over 0 "the run's --metric ops is not in every analysed trial: the verdict rests on wall_ns" \
+		"$bin" analyze "$tmp/nops.json"
+	status_says metric-missing-where 1 "trial 1 (order 2, rep 0) has none" \
+		"$bin" analyze "$tmp/nops.json" --metric ops
+	"$bin" analyze "$data/command_higher.json" 2>&1 >/dev/null | grep -q "not in every analysed" &&
+		err "a --metric in every trial: said to be passed over"
+fi
 # a run --metric named like a word of the table ('faults', as
 # test_run_command's) is the user's: -m faults took page_faults instead
 if command -v jq >/dev/null; then

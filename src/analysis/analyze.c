@@ -440,28 +440,36 @@ static int choose_wanted_metric(struct ctx *c)
 }
 
 /* Why --metric NAME cannot be the primary metric, with the names the first
- * analysed trial has. */
+ * analysed trial has, and the first analysed trial without it (a command's
+ * --metric it printed in most trials: "they have: ..., get_rps" alone left
+ * the user to search). */
 static int fail_wanted_metric(const struct ctx *c, char *err, size_t errsize)
 {
 	const char *name = wanted_name(c);
-	char have[512] = "";
+	char have[512] = "", where[96] = "";
+	bool listed = false;
 
 	for (size_t i = 0; i < c->r->nr_trials; i++) {
 		const struct results_trial *t = &c->r->trials[i];
 
 		if (!c->included[i] || !trial_dense_match(c, t, c->a->span))
 			continue;
-		for (size_t j = 0; j < t->nr_metrics; j++)
+		for (size_t j = 0; !listed && j < t->nr_metrics; j++)
 			if (strcmp(t->metrics[j].source, "model"))
 				append(have, sizeof(have), "%s%s", have[0] ? ", " : "",
 				       t->metrics[j].name);
-		break;
+		listed = true;
+		if (!results_trial_metric(t, name)) {
+			snprintf(where, sizeof(where), "; trial %zu (order %d, rep %d) has none", i,
+				 t->order, t->rep);
+			break;
+		}
 	}
 	if (metrics_find(name) && !strcmp(metrics_find(name)->source, "model"))
 		return fail(err, errsize, "--metric %s: a model's prediction, not a measurement: "
 			    "the verdict cannot rest on it", c->want_metric);
-	return fail(err, errsize, "--metric %s: not in every trial of pattern '%s' (they have: %s)",
-		    c->want_metric, c->a->pattern, have[0] ? have : "no metrics");
+	return fail(err, errsize, "--metric %s: not in every trial of pattern '%s' (they have: %s%s)",
+		    c->want_metric, c->a->pattern, have[0] ? have : "no metrics", where);
 }
 
 /* The first candidate present in every included trial at the span: the
@@ -473,6 +481,7 @@ static int choose_metric(struct ctx *c)
 	const struct metrics_def *cand[16];
 	int k, nk = metrics_primary_candidates(command, cand, (int)MS_ARRAY_SIZE(cand));
 	bool workload_tried = !command;
+	const char *passed_over = NULL;
 	size_t i;
 
 	for (k = 0; k < nk; k++) {
@@ -512,8 +521,15 @@ static int choose_metric(struct ctx *c)
 			if (c->higher_better)
 				append(c->a->metric_unit, sizeof(c->a->metric_unit),
 				       " (higher is better)");
+			if (passed_over)
+				snprintf(c->a->metric_note, sizeof(c->a->metric_note),
+					 "the run's --metric %s is not in every analysed trial: the "
+					 "verdict rests on %s (--metric %s says where it is missing)",
+					 passed_over, name, passed_over);
 			return 0;
 		}
+		if (src && !strcmp(src, "workload"))
+			passed_over = name;
 	}
 	return -ENODATA;
 }

@@ -183,6 +183,9 @@ struct analysis {
 	char other_patterns[128];    /* dense patterns present but not analysed, "" if none */
 	enum analyze_method method;
 	char method_note[256];       /* why this method, in words */
+	/* a command's own --metric passed over as the verdict's metric (not in
+	 * every analysed trial), and what it rests on instead; "" otherwise */
+	char metric_note[256];
 	bool monotone;               /* the isotonic fit was made (>= 2 orders below PMD) */
 	char monotone_warning[768];  /* raw gains violating monotonicity beyond noise, or "" */
 	char span_summary[768];      /* the knee per working-set size in words, "" for one span */

@@ -163,6 +163,9 @@ static int analyze_cmd(int argc, char **argv)
 		ms_err("analyze: %s: %s", file, err);
 		goto out;
 	}
+	/* the verdict's metric changed under the user: said, not only shown */
+	if (a->metric_note[0])
+		ms_warn("analyze: %s: %s", file, a->metric_note);
 	rc = analyze_print(a, &o, file);
 out:
 	analyze_free(a);
