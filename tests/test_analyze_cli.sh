@@ -266,6 +266,10 @@ status_says metric-absent 1 "--metric gather_ns: not in every trial of pattern '
 status_says metric-model 1 "--metric tlb_entries_l2: a model's prediction, not a measurement" \
 	"$bin" analyze "$kb" --metric tlb_entries_l2
 status_says metric-empty 2 "invalid --metric value ''" "$bin" analyze "$kb" --metric ''
+# --span of a command's file (its trials have no span): a usage error; it
+# was exit 1, "no trials of pattern 'command' at span ...; the file has 0 MiB"
+status_says span-of-command 2 "--span: a command's trials (run -- CMD) have no span" \
+	"$bin" analyze "$kb" --span 2M
 # a command's --metric missing from one trial: the verdict went over to
 # wall time without a word, and --metric ops listed "they have: ..., ops"
 if command -v jq >/dev/null; then

@@ -1741,7 +1741,7 @@ static void emulated_cpu_rule(struct analysis *a)
 }
 
 /* Why there is no baseline (at 'span', 0: any): a span the file does not
- * have, no order-0 trial at all (the run left order 0 out of --orders), or
+ * have (-EINVAL for a command's file: it has none), no order-0 trial at all (the run left order 0 out of --orders), or
  * order-0 trials that were all excluded, with the first one's reason. */
 static int fail_no_baseline(const struct ctx *c, uint64_t span, char *err, size_t errsize)
 {
@@ -1765,6 +1765,11 @@ static int fail_no_baseline(const struct ctx *c, uint64_t span, char *err, size_
 	for (i = 0; i < a->nr_excluded && !*why; i++)
 		if (a->excluded[i].order == 0 && (!span || a->excluded[i].span == span))
 			why = a->excluded[i].reason;
+	if (span && !n_span && !strcmp(a->pattern, "command")) {
+		fail(err, errsize, "--span: a command's trials (run -- CMD) have no span; --span "
+		     "chooses among the spans of the micro-benchmarks");
+		return -EINVAL;
+	}
 	if (span && !n_span) {
 		for (k = 0; k < a->nr_spans; k++)
 			append(spans, sizeof(spans), "%s%llu MiB", k ? ", " : "",

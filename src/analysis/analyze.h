@@ -224,7 +224,8 @@ struct analyze_opts {
 const char *analyze_metric_word(const char *word);
 
 /* 0, or a negative errno with a message: -ENODATA when there is nothing to
- * compare (no usable order-0 trials, a single order, no primary metric). */
+ * compare (no usable order-0 trials, a single order, no primary metric),
+ * -EINVAL for an option the file cannot take (--span of a command's file). */
 int analyze_run(const struct results *r, const struct analyze_opts *o, struct analysis **out,
 		char *err, size_t errsize);
 void analyze_free(struct analysis *a);

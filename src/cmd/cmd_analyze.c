@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* mthpscope analyze: per-order gains and the recommendation for a results file. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,8 +160,9 @@ static int analyze_cmd(int argc, char **argv)
 		ms_err("analyze: %s", err);
 		goto out;
 	}
-	if (analyze_run(r, &o.ao, &a, err, sizeof(err))) {
+	if ((i = analyze_run(r, &o.ao, &a, err, sizeof(err)))) {
 		ms_err("analyze: %s: %s", file, err);
+		rc = i == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_FAIL;
 		goto out;
 	}
 	/* the verdict's metric changed under the user: said, not only shown */
