@@ -118,6 +118,20 @@ done
 grep -q "not found" <(run -- no-such-command-xyz 2>&1) ||
 	{ echo "FAIL: CMD not found does not say so"; fail=1; }
 check_knobs "bad input (exit 2)"
+# a script whose #! interpreter is not there: exec fails with ENOENT after
+# the knobs were set; it was exit 3, "run: .../transparent_hugepage/enabled:
+# not found: this kernel does not offer it"
+printf '#!/nonexistent/interpreter\n' >"$tmp/badinterp.sh"
+chmod +x "$tmp/badinterp.sh"
+run -- "$tmp/badinterp.sh" >/dev/null 2>"$tmp/e.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "cannot run '$tmp/badinterp.sh': No such file or directory (the file is there" "$tmp/e.err" &&
+   ! grep -q "transparent_hugepage" "$tmp/e.err"; then
+	echo "ok: a missing #! interpreter: exit 2, said as such"
+else
+	echo "FAIL: a missing #! interpreter: exit $rc"; cat "$tmp/e.err"; fail=1
+fi
+check_knobs "a command whose exec fails"
 # a --metric named as a metric run records itself: the trial's metrics are
 # one object by name, and 'wall_ns=...' replaced the measured wall time
 # with the printed number (exit 0)

@@ -784,6 +784,14 @@ static int run_cmd(int argc, char **argv)
 		rc = MS_EXIT_USAGE;
 		goto out;
 	}
+	if (err && err == r.s.b.exec_err) {
+		/* found and executable up front (check_cmd), yet exec failed:
+		 * not a THP knob's error, as thp_strerror would say */
+		ms_err("run: cannot run '%s': %s%s", r.s.cmd[0], strerror(-err),
+		       err == -ENOENT ? " (the file is there: its #! interpreter or ELF loader is not)" : "");
+		rc = MS_EXIT_USAGE;
+		goto out;
+	}
 	if (err == -ENOMEM) {
 		/* a buffer's mapping or its population, not a knob: thp_strerror
 		 * would name the last sysfs file written */

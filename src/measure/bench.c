@@ -1623,7 +1623,11 @@ static int command_run(struct bench *b, const struct bench_command *w, int order
 	if ((err = child_prepare(ch, w->argv, co)))
 		goto out;
 	command_counters_open(b, ch->pid, &sw, &pmu);
-	if ((err = child_start(ch)) || (err = child_wait(ch, cw, cr)))
+	if ((err = child_start(ch))) {
+		b->exec_err = err;
+		goto out;
+	}
+	if ((err = child_wait(ch, cw, cr)))
 		goto out;
 	knobs_changed(b, order, knobs, size);
 	command_counters_read(b, t, sw, pmu);

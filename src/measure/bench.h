@@ -93,6 +93,9 @@ struct bench {
 	bool sw_ok;          /* software events open */
 	const char *backend; /* "pmu" or "timing" */
 	int low_coverage;    /* trials flagged so far */
+	/* a command that did not start: its exec's -errno (a #! interpreter
+	 * that is not there: -ENOENT), told apart from the engine's own */
+	int exec_err;
 	/* the TLB model of each trial's layout (tlb_* metrics); NULL: none */
 	const struct tlb_geometry *tlb;
 	/* The interleaved schedule's placements (placement.h): the largest
