@@ -266,6 +266,13 @@ status_says metric-absent 1 "--metric gather_ns: not in every trial of pattern '
 status_says metric-model 1 "--metric tlb_entries_l2: a model's prediction, not a measurement" \
 	"$bin" analyze "$kb" --metric tlb_entries_l2
 status_says metric-empty 2 "invalid --metric value ''" "$bin" analyze "$kb" --metric ''
+# issue 41's documents given to analyze are named as the collapse one is
+printf '{"schema": "mthpscope.presence/1", "ranges": []}' >"$tmp/pres.json"
+status_says presence-map 1 "is a presence map (from 'scan --presence' or 'run --presence')" \
+	"$bin" analyze "$tmp/pres.json"
+printf '{"schema": "mthpscope.replay/1"}' >"$tmp/replay.json"
+status_says replay-report 1 "is the report of 'collapse --replay --format json'" \
+	"$bin" analyze "$tmp/replay.json"
 # --span of a command's file (its trials have no span): a usage error; it
 # was exit 1, "no trials of pattern 'command' at span ...; the file has 0 MiB"
 status_says span-of-command 2 "--span: a command's trials (run -- CMD) have no span" \

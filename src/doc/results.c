@@ -1023,6 +1023,16 @@ static int rd_document(struct rd *rd, const json_t *doc, struct results *r, bool
 				       "'mthpscope collapse'), not a results file (%s, from 'mthpscope "
 				       "run'); 'mthpscope plot' draws a collapse document", schema,
 				       RESULTS_SCHEMA);
+		/* issue 41's documents, named as the collapse one is */
+		if (!strncmp(schema, "mthpscope.presence/", 19))
+			return rd_fail(rd, -EPROTO, "$.schema: '%s' is a presence map (from 'scan "
+				       "--presence' or 'run --presence'), not a results file (%s); "
+				       "'mthpscope collapse --replay POLICY --presence FILE' reads it",
+				       schema, RESULTS_SCHEMA);
+		if (!strncmp(schema, "mthpscope.replay/", 17))
+			return rd_fail(rd, -EPROTO, "$.schema: '%s' is the report of 'collapse "
+				       "--replay --format json', not a results file (%s)", schema,
+				       RESULTS_SCHEMA);
 		return rd_fail(rd, -EPROTO, "$.schema: '%s' is not a results file (expected %s)",
 			       schema, RESULTS_SCHEMA);
 	}
