@@ -9,7 +9,8 @@
 # too); collapse --replay merged reads it (PMD collapse at max_ptes_none 0:
 # 16384 pages at order 9, model). --presence without a command: exit 2. The
 # -o document is written as before beside it. --presence - alone on stdout;
-# -o and --presence to one place, or to stdout with --show-output: exit 2.
+# -o and --presence to one place, to the --stdin file, or to stdout with
+# --show-output: exit 2.
 # Writes THP knobs: MTHPSCOPE_TEST_WRITES_THP
 set -u
 BIN=${MTHPSCOPE_BIN:?}
@@ -77,5 +78,15 @@ for args in "-o $tmp/same.json --presence $tmp/./same.json" "-o - --presence /de
 	fi
 done
 [ -e "$tmp/same.json" ] && { echo "FAIL: -o F --presence F wrote F"; fail=1; }
+# -o or --presence to the --stdin file: the input was replaced by the document
+echo input >"$tmp/in.txt"
+for opt in -o --presence; do
+	"$BIN" run --orders 0 --reps 1 --stdin "$tmp/in.txt" "$opt" "$tmp/./in.txt" -- "$HELPER" 4 \
+		>/dev/null 2>"$tmp/e6"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q "is the --stdin file" "$tmp/e6" || [ "$(cat "$tmp/in.txt")" != input ]; then
+		echo "FAIL: run --stdin F $opt F: exit $rc, F: $(head -c 80 "$tmp/in.txt")"; cat "$tmp/e6"; fail=1
+	fi
+done
 [ $fail = 0 ] && echo "PASS"
 exit $fail

@@ -540,15 +540,22 @@ static int check_input(struct run *r)
 	return 0;
 }
 
-/* -o, --presence and the command's own output (--show-output) each need a
- * place of their own: an exit status or 0. */
+/* -o, --presence, the --stdin file and the command's own output
+ * (--show-output) each need a place of their own: an exit status or 0. */
 static int check_destinations(const struct run *r)
 {
-	const char *out = r->o.output, *map = r->o.presence;
+	const char *out = r->o.output, *map = r->o.presence, *in = r->o.stdin_file;
+	const char *hit = out && in && atomic_same_output(out, in) ? out :
+			  map && in && atomic_same_output(map, in) ? map : NULL;
 
 	if (out && map && atomic_same_output(out, map)) {
 		ms_err("run: -o %s and --presence %s lead to the same place: the map would replace "
 		       "the results; give each its own", out, map);
+		return MS_EXIT_USAGE;
+	}
+	if (hit) {
+		ms_err("run: %s %s is the --stdin file: the document would replace the command's "
+		       "input; give it another name", hit == out ? "-o" : "--presence", hit);
 		return MS_EXIT_USAGE;
 	}
 	if (map && atomic_output_is_stdout(map))
