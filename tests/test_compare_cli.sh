@@ -240,6 +240,14 @@ grep -Eq '^64K +[-+]0\.0 pt +[-+]0\.0 pt +-7\.4 pt\* +[-+]0\.0 pt +[-+]0\.0 pt$'
 grep -Eq '^64K +\[.*\] +\[-9\.1, -5\.7\]' "$T/out" ||
 	{ echo "FAIL: text: the difference's CI at 64K"; fails=$((fails + 1)); }
 grep -q "^16K .* -27.2%\* " "$T/out" || { echo "FAIL: text: B's own sys change at 16K"; fails=$((fails + 1)); }
+# two programs' files: a warning names both commands; one script from
+# another checkout (another path) is the same program
+jq '.config.workload.argv[0] = "/usr/local/bin/make"' "$kb" >"$T/kb-path.json"
+jq '.config.workload.argv = ["/usr/bin/sort", "-n", "big.txt"]' "$kb" >"$T/kb-sort.json"
+expect 0 "the command differs: command_kbuild ran '.*', kb-sort ran '/usr/bin/sort -n big.txt'" -- \
+	"$B" compare "$kb" "$T/kb-sort.json"
+expect 0 "" -- "$B" compare "$kb" "$T/kb-path.json"
+grep -q "the command differs" "$T/err" && { echo "FAIL: one script at two paths: the command differs"; fails=$((fails + 1)); }
 # --metric takes analyze's words (sys: sys_ns); it was "in none of the files"
 expect 0 "" -- "$B" compare "$kb" "$T/kbuild-b.json" -m sys
 grep -Eq '^sys_ns +4 +0 .* -10\.00%' "$T/out" && ! grep -Eq '^(wall|user)_ns ' "$T/out" ||

@@ -93,6 +93,8 @@ struct compare_input {
 	 * assuming gain_run_sd */
 	bool placements;
 	bool interrupted;      /* a run of it was cut by a signal ($.interrupted) */
+	/* run -- CMD's command (config.workload.argv of its first run), or NULL */
+	char *const *argv;
 	/* Runs (results files) pooled in this side: 0 or 1 is one run. With two
 	 * or more, the gain rows estimate the run-to-run variance from the
 	 * spread of the runs' gains instead of assuming gain_run_sd. */

@@ -84,6 +84,45 @@ static int check_host(struct compare_report *r, const struct compare_input *a,
 	return err;
 }
 
+/* argv as one line, cut to size */
+static void argv_line(char *const *argv, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; argv[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "", argv[i]);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Two programs' files compared as one program under two kernels or
+ * settings: said, not refused (the arguments may differ on purpose). The
+ * program by its name: one script from two checkouts (a guest's /tmp and
+ * the host's tree) is one program. */
+static int check_command(struct compare_report *r, const struct compare_input *a,
+			 const struct compare_input *b)
+{
+	char ca[160], cb[160];
+	size_t i;
+
+	if (!a->argv || !b->argv || !a->argv[0] || !b->argv[0])
+		return 0;
+	for (i = 1; a->argv[i] && b->argv[i] && !strcmp(a->argv[i], b->argv[i]); i++)
+		;
+	if (!a->argv[i] && !b->argv[i] && !strcmp(base_name(a->argv[0]), base_name(b->argv[0])))
+		return 0;
+	argv_line(a->argv, ca, sizeof(ca));
+	argv_line(b->argv, cb, sizeof(cb));
+	return compare_add_warning(r, "the command differs: %s ran '%s', %s ran '%s': the rows "
+				   "set two programs side by side", a->label, ca, b->label, cb);
+}
+
 static const struct compare_setting *find_setting(const struct compare_input *in,
 						  const char *name)
 {
@@ -548,6 +587,8 @@ static int build_pair(struct compare_report *r, const struct compare_opts *o, in
 	int err;
 
 	err = check_host(r, a, b);
+	if (!err)
+		err = check_command(r, a, b);
 	if (!err)
 		err = check_settings(r, a, b);
 	if (!err)

@@ -205,6 +205,7 @@ int compare_input_from_runs(const struct results *const *res, size_t nr, const c
 	in->page_size = (unsigned long)r0->page_size;
 	in->interleaved = r0->config_schedule == RESULTS_SCHED_INTERLEAVED;
 	in->placement_per_rep = r0->head.config.placement_per_rep;
+	in->argv = r0->head.config.argv;
 	for (i = 1; i < nr; i++)
 		in->placement_per_rep &= res[i]->head.config.placement_per_rep;
 	for (i = 0; i < nr; i++)
