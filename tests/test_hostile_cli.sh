@@ -84,6 +84,22 @@ rcs=("${PIPESTATUS[@]}")
 [ "${rcs[0]}" = 1 ] || err "scan --interval | head: exit ${rcs[0]}, expected 1 (124: it never ended)"
 [ -s "$tmp/err" ] && err "scan --interval | head: EPIPE is not quiet: $(cat "$tmp/err")"
 [ $(($(date +%s) - start)) -lt 20 ] || err "scan --interval | head took too long"
+# compare into a pipe with no reader (its read end closed before the run):
+# exit 1, no word of its own ("compare: writing the report failed" was)
+if command -v python3 >/dev/null; then
+	for fmt in text json lkml; do
+		python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.run(sys.argv[1:], stdout=w).returncode)' \
+			"$bin" compare --format $fmt "$data/command_kbuild.json" "$data/command_kbuild.json" \
+			2>"$tmp/err"
+		rc=$?
+		[ $rc = 1 ] || err "compare --format $fmt | (closed): exit $rc, expected 1"
+		grep -v "warning:" "$tmp/err" | grep -q . &&
+			err "compare --format $fmt | (closed): EPIPE is not quiet: $(grep -v warning: "$tmp/err")"
+	done
+fi
 
 # 4. compare: options after the files, through one parser
 (cd "$tmp" && expect "compare A B --plot" 2 "needs an argument" "$bin" compare \

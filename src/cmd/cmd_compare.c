@@ -231,6 +231,14 @@ static int side_bytes(struct sides *sd, int i, char **buf, size_t *len)
 	return 0;
 }
 
+/* A report not written whole: where stdout failed (a full disk, a reader
+ * gone: | head), main says why once, or nothing for a closed pipe. */
+static void report_failed(const char *what)
+{
+	if (!cli_stdout_error())
+		ms_err("compare: writing %s failed", what);
+}
+
 /* Whether the first file is a collapse document; -1 after the message
  * when it cannot be read. */
 static int sides_collapse(struct sides *sd)
@@ -290,7 +298,7 @@ static int compare_collapse_files(struct sides *sd, const struct compare_cmd_opt
 	for (k = 0; k < cc->nr_warnings; k++)
 		ms_warn("%s", cc->warnings[k]);
 	if (report_compare_collapse_write(cc, o->format, stdout)) {
-		ms_err("compare: writing the report failed");
+		report_failed("the report");
 		goto out;
 	}
 	rc = MS_EXIT_OK;
@@ -602,7 +610,7 @@ static int programs_write(const struct sides *sd, struct results **res,
 	if (program_report_sides(s, (size_t)sd->nsides, fmt == COMPARE_FMT_MARKDOWN ?
 				 REPORT_MARKDOWN : fmt == COMPARE_FMT_LKML ? REPORT_LKML :
 				 REPORT_TEXT, stdout)) {
-		ms_err("compare: writing the programs' tables failed");
+		report_failed("the programs' tables");
 		rc = MS_EXIT_FAIL;
 	}
 out:
@@ -644,7 +652,7 @@ static int compare_output(const struct compare_report *report, const struct comp
 
 	if (o->format == COMPARE_FMT_JSON ? report_compare_write_json(report, programs, stdout) :
 	    report_compare_write(report, o->format, stdout)) {
-		ms_err("compare: writing the report failed");
+		report_failed("the report");
 		return MS_EXIT_FAIL;
 	}
 	note_runs(report, o->gain_run_sd);
