@@ -47,7 +47,8 @@ while IFS='	' read -r kernel arch page_size mode orders fill mpn span_mass rest;
 		set -- $(jq -r '"\(.config.span) \(.config.seed) \([.runs[].max_ptes_none] | join(","))"' "$doc")
 		"$bin" collapse --replay merged --fill "$fill" --span "$1" --seed "$2" \
 			--page-size "$page_size" --orders "$orders" --max-ptes-none "$3" \
-			--passes "$passes" --tlb-model zen4 --json >"$work/replay.json"
+			--passes "$passes" --tlb-model zen4 --json >"$work/replay.json" ||
+			{ echo "$0: the replay of $doc failed (above): no agreement to give" >&2; exit 1; }
 		replayed=$doc
 	fi
 	run="[.runs[] | select(.max_ptes_none == $mpn)][0]"

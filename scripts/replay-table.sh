@@ -21,10 +21,14 @@ policies="merged pache-v1 jain merged-defer pache-v1-defer jain-defer"
 tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
 printf 'policy\tmin_order\tmax_ptes_none\tpasses\trss_start_kib\trss_growth_pct_model\tpages_by_order_model\tzen4_entries_model\tzen5_entries_model\tgolden-cove_entries_model\tneoverse-n2_entries_model\n' >"$tsv"
+out=$(mktemp)
+trap 'rm -f "$tsv" "$out"' EXIT
 for policy in $policies; do
 	for min in 2 3 4; do
+		# no pipe: a failed replay (a bad map) ends the table, exit 1
 		"$bin" collapse --replay "$policy" --presence "$map" --min-order "$min" \
-			--max-ptes-none 0,255,511 --passes "$passes" --tlb-model "$models" --json |
+			--max-ptes-none 0,255,511 --passes "$passes" --tlb-model "$models" --json >"$out" ||
+			{ echo "$0: the replay of $map ($policy, minimum order $min) failed (above)" >&2; exit 1; }
 		jq -r --arg p "$policy" --argjson m "$min" '
 			.input.page_size as $ps | .runs[] | .max_ptes_none as $n |
 			.passes[0] as $s | .passes[-1] as $e |
@@ -33,7 +37,7 @@ for policy in $policies; do
 			 (($e.pages | to_entries | map("\(.key):\(.value)")) +
 			  (if $e.unknown_order_pages > 0 then ["?:\($e.unknown_order_pages)"]
 			   else [] end) | join(",")),
-			 ($e.tlb[] | .levels[-1].entries_needed)] | @tsv' >>"$tsv"
+			 ($e.tlb[] | .levels[-1].entries_needed)] | @tsv' "$out" >>"$tsv"
 	done
 done
 cat "$tsv"

@@ -91,6 +91,15 @@ usage "passes 0" collapse --replay merged --passes 0
 usage "min order 5" collapse --replay merged --min-order 5
 usage "min order 1" collapse --replay jain --min-order 1
 usage "unknown model" collapse --replay merged --tlb-model nosuchcpu
+usage "order 1" collapse --replay merged --orders 1
+usage "orders above the PMD's" collapse --replay merged --orders 10-20
+usage "orders all below --min-order" collapse --replay merged --orders 2,3 --min-order 4
+grep -q "below --min-order 4" "$tmp/err" || { echo "FAIL: below --min-order: $(cat "$tmp/err")"; fail=1; }
+usage "--final-map over its --presence" collapse --replay merged --presence "$tmp/r.json" --final-map "$tmp/r.json"
+expect_eq "--final-map over its --presence: the map kept" "$(jq -r .schema "$tmp/r.json")" mthpscope.replay/1
+"$bin" collapse --replay merged --span 4M --orders 9 --min-order 4 --passes 1 >"$tmp/one.txt" 2>&1
+expect_eq "PMD order alone with --min-order 4" "$?" 0
+grep -q "1 pass (a pass" "$tmp/one.txt" || { echo "FAIL: '1 pass': $(head -3 "$tmp/one.txt")"; fail=1; }
 usage "--measure" collapse --replay merged --measure
 usage "--mode madvise" collapse --replay merged --mode madvise
 usage "-o" collapse --replay merged -o "$tmp/x.json"

@@ -63,5 +63,11 @@ grep -q "ranges" "$tmp/err" && err "older document: a ranges line: $(cat "$tmp/e
 
 expect "no DATADIR" 2 "usage:" "$s" -b "$bin"
 expect "no cells.tsv" 2 "no $tmp/cells.tsv" "$s" -b "$bin" "$tmp"
+expect "passes -1" 2 "positive number" "$s" -b "$bin" -p -1 "$tmp/edit"
+expect "no binary" 3 "no mthpscope at" "$s" -b /nonexistent "$tmp/edit"
+# a replay that fails is no disagreement: the script stops, exit 1
+printf '#!/bin/sh\nexit 2\n' >"$tmp/failing"
+chmod +x "$tmp/failing"
+expect "a failing replay" 1 "failed" "$s" -b "$tmp/failing" "$tmp/edit"
 [ $fail = 0 ] && echo PASS
 exit $fail

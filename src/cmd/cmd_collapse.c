@@ -442,6 +442,12 @@ static int replay_cmd(struct collapse_cmd_opts *o)
 		       "give it a file", o->rp.final_map);
 		return MS_EXIT_USAGE;
 	}
+	if (o->rp.final_map && o->rp.presence &&
+	    atomic_same_output(o->rp.final_map, o->rp.presence)) {
+		ms_err("collapse: --final-map %s is the --presence map it replays: give it "
+		       "another file", o->rp.final_map);
+		return MS_EXIT_USAGE;
+	}
 	if ((i = cli_check_outputs(&collapse_cli, o)))
 		return i;
 	o->rp.policy = replay_words[o->replay];

@@ -93,6 +93,29 @@ static int load_map(const struct collapse_replay_opts *o, struct replay_map *m,
 	return 0;
 }
 
+/* --orders against the map: collapse makes orders 2 to the PMD's, and the
+ * mTHP orders from --min-order up (the PMD order whatever --min-order says):
+ * a list that leaves nothing to make is a usage error, not a quiet zero. */
+static int check_orders(const struct collapse_replay_opts *o, unsigned long orders, int pmd_order)
+{
+	unsigned long can = ((1UL << (pmd_order + 1)) - 1) & ~3UL;
+	unsigned long made = orders & can & ~((1UL << o->min_order) - 1);
+	int bad;
+
+	if (orders & ~can) {
+		bad = __builtin_ctzl(orders & ~can);
+		ms_err("collapse: --orders: order %d is not one collapse makes: 2 to %d with this "
+		       "map's pages", bad, pmd_order);
+		return MS_EXIT_USAGE;
+	}
+	if (!(made | (orders & (1UL << pmd_order)))) {
+		ms_err("collapse: --orders: every order given is below --min-order %d: nothing "
+		       "could be made", o->min_order);
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* The map after the first run's last pass, as a presence document: 0 or an
  * exit status. */
 static int write_final(const char *path, const struct replay_map *m, const struct presence_doc *pd)
@@ -202,7 +225,7 @@ int collapse_replay(const struct collapse_replay_opts *o)
 		goto out;
 	p.orders = o->orders.all ? ((1UL << (m.pmd_order + 1)) - 1) & ~3UL
 				 : folio_orders_mask(&o->orders);
-	if ((rc = run_all(o, &m, &pd, &p, runs)))
+	if ((rc = check_orders(o, p.orders, m.pmd_order)) || (rc = run_all(o, &m, &pd, &p, runs)))
 		goto out;
 	rep = (struct replay_report){ .policy = o->policy, .orders = p.orders,
 				      .min_order = o->min_order, .passes = o->passes,

@@ -91,8 +91,8 @@ void replay_report_text(const struct replay_report *r, FILE *out)
 	for (k = 0; k <= r->pmd_order; k++)
 		if (r->orders & (1UL << k))
 			fprintf(out, " %d", k);
-	fprintf(out, ", minimum order %d, %d passes (a pass: one khugepaged full scan)\n",
-		r->min_order, r->passes);
+	fprintf(out, ", minimum order %d, %d pass%s (a pass: one khugepaged full scan)\n",
+		r->min_order, r->passes, r->passes == 1 ? "" : "es");
 	fprintf(out, "TLB entries: the model's entries needed in each CPU's last level "
 		     "(tlb_footprint; model)\n");
 	for (i = 0; i < r->nr_runs; i++)
