@@ -33,7 +33,7 @@
 # Each run waits up to MTHPSCOPE_LOCK_WAIT seconds (default here 1800) for
 # another mthpscope that is changing THP settings, instead of failing.
 # Exit status: 0 every workload measured, 1 one failed, 2 usage error,
-# 3 no mthpscope.
+# 3 no mthpscope, or -o DIR cannot be written.
 # Example: scripts/workloads/run-suite.sh --orders 0,4 -o suite-0-4
 #
 set -u
@@ -44,7 +44,7 @@ usage() {
 	echo "usage: run-suite.sh --orders LIST -o DIR [--reps N] [--only NAME,...] [--bin MTHPSCOPE] [--args NAME=WORDS]... [--no-timing]" >&2
 	exit 2
 }
-orders= out= reps=3 only= bin=${MTHPSCOPE_BIN:-} timing=1
+orders= out= reps=3 only= only_given= bin=${MTHPSCOPE_BIN:-} timing=1
 declare -A wargs=()
 add_args() {
 	local name=${1%%=*}
@@ -63,7 +63,7 @@ while [ $# -gt 0 ]; do
 		--orders) orders=$2 ;;
 		-o|--output) out=$2 ;;
 		--reps) reps=$2 ;;
-		--only) only=$2 ;;
+		--only) only=$2 only_given=1 ;;
 		--bin) bin=$2 ;;
 		--args) add_args "$2" ;;
 		esac
@@ -73,7 +73,7 @@ while [ $# -gt 0 ]; do
 	--orders=*) orders=${1#*=} ;;
 	--output=*) out=${1#*=} ;;
 	--reps=*) reps=${1#*=} ;;
-	--only=*) only=${1#*=} ;;
+	--only=*) only=${1#*=} only_given=1 ;;
 	--bin=*) bin=${1#*=} ;;
 	*) usage "unknown argument '$1'" ;;
 	esac
@@ -89,19 +89,24 @@ reps_word=reps
 [ "$reps" = 1 ] && reps_word=rep
 [ -e "$out" ] && [ ! -d "$out" ] && usage "-o '$out' is not a directory"
 names=("${all[@]}")
-if [ -n "$only" ]; then
+if [ -n "$only_given" ]; then
 	IFS=, read -r -a names <<<"$only"
 	[ ${#names[@]} -gt 0 ] || usage "--only '' names no workload"
+	seen=" "
 	for n in "${names[@]}"; do
 		[[ " ${all[*]} " == *" $n "* ]] ||
 			usage "unknown workload '$n' in --only (known: ${all[*]})"
+		[[ "$seen" == *" $n "* ]] && usage "workload '$n' twice in --only (its files would be written twice)"
+		seen+="$n "
 	done
 fi
 if [ -z "$bin" ]; then
 	bin=$(command -v mthpscope || echo "$here/../../build/mthpscope")
 fi
-[ -x "$bin" ] || { echo "run-suite.sh: no mthpscope at '$bin' (build it, or --bin PATH)" >&2; exit 3; }
-mkdir -p "$out" || exit 3
+[ -f "$bin" ] && [ -x "$bin" ] ||
+	{ echo "run-suite.sh: no mthpscope at '$bin' (build it, or --bin PATH)" >&2; exit 3; }
+mkdir -p "$out" 2>/dev/null && [ -w "$out" ] ||
+	{ echo "run-suite.sh: cannot write into -o '$out'" >&2; exit 3; }
 export MTHPSCOPE_LOCK_WAIT=${MTHPSCOPE_LOCK_WAIT:-1800}
 
 # What each workload is given, and its own figure for --metric (none on an
