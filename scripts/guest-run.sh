@@ -27,7 +27,8 @@
 # nothing about hardware (mthpscope reports host.emulated). arm64 under TCG runs
 # with -icount shift=0 (unless --no-icount): QEMU's PMU then counts INST_RETIRED too,
 # and the guest's clock advances one ns per instruction.
-# Exit: the tool's status; 2 usage; 3 cannot run a guest here (no qemu, no kernel,
+# Exit: the tool's status; 2 usage (a --kernel path that does not exist too); 3 cannot
+# run a guest here (no qemu, a kernel package that cannot be fetched,
 # no busybox); 4 the guest failed (panic, no init, timeout; last console lines shown).
 set -euo pipefail
 

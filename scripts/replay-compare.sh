@@ -8,9 +8,22 @@
 # line per range on stdout, "agree: N of M ranges (P%)" on stderr. Needs jq.
 #
 #   scripts/replay-compare.sh KERNEL-AFTER.json REPLAY-FINAL.json
+# Exit: 0 compared; 2 usage, a file that is not a presence map, or maps of
+# two page sizes; 3 no jq.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 KERNEL-AFTER.json REPLAY-FINAL.json" >&2; exit 2; }
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 3; }
+# both presence maps (scan --presence, collapse --replay --final-map) of one
+# page size: anything else is named and refused (exit 2)
+for f in "$1" "$2"; do
+	[ -f "$f" ] && [ -r "$f" ] || { echo "$0: $f: not a readable file" >&2; exit 2; }
+	jq -e '.schema == "mthpscope.presence/1" and (.ranges | type) == "array"' "$f" \
+		>/dev/null 2>&1 ||
+		{ echo "$0: $f: not a presence map (mthpscope.presence/1: scan --presence, collapse --replay --final-map), or truncated" >&2; exit 2; }
+done
+ps1=$(jq -r .page_size "$1") ps2=$(jq -r .page_size "$2")
+[ "$ps1" = "$ps2" ] ||
+	{ echo "$0: the maps have different page sizes ($ps1 and $ps2 bytes): no range compares" >&2; exit 2; }
 # each range's pages by order, "order:pages,..." (-1: a part of a large folio)
 mass='.pmd_order as $po | [.ranges[] | {key: (.addr | tostring), value:
 	(if .pmd_pfn != null then "\($po):\(1 * pow(2; $po))"

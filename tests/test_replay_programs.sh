@@ -38,6 +38,14 @@ expect "bad -m" 2 "must be a number" "$s" -b "$bin" -m x "$d"
 mkdir "$tmp/empty"
 expect "no maps" 1 "no PROG-N-p0.json maps" "$s" -b "$bin" "$tmp/empty"
 g=$src/scripts/guest-run.sh
+c=$src/scripts/replay-compare.sh
+printf '{"schema": "mthpscope.presence/1", "ran' >"$tmp/trunc.json"
+expect "replay-compare of a truncated map" 2 "not a presence map" "$c" "$tmp/trunc.json" "$tmp/trunc.json"
+expect "replay-compare of a results file" 2 "not a presence map" "$c" "$src/tests/data/command_kbuild.json" "$tmp/trunc.json"
+printf '{"schema": "mthpscope.presence/1", "page_size": 4096, "pmd_order": 9, "ranges": []}' >"$tmp/p4k.json"
+printf '{"schema": "mthpscope.presence/1", "page_size": 16384, "pmd_order": 11, "ranges": []}' >"$tmp/p16k.json"
+expect "replay-compare of two page sizes" 2 "different page sizes" "$c" "$tmp/p4k.json" "$tmp/p16k.json"
+expect "replay-compare of two empty maps" 0 "" "$c" "$tmp/p4k.json" "$tmp/p4k.json"
 expect "guest-run --with relative" 2 "give an absolute path" "$g" --with usr/bin/sort --kernel x -- info
 expect "guest-run --with missing" 2 "no such file" "$g" --with /nonexistent/x --kernel x -- info
 [ $fail = 0 ] && echo PASS
