@@ -191,6 +191,16 @@ if command -v jq >/dev/null; then
 		"$kb" >"$tmp/alloc.json"
 	"$bin" analyze "$tmp/alloc.json" --format json | jq -e '.trials_excluded == 0' >/dev/null ||
 		err "a trial whose order the kernel's count shows in effect is left out"
+	# a size whose every trial failed is no row: said under the table
+	jq '(.trials[] | select(.order == 3)) |= (.exit = {"code": 2} | .flags = ["failed"])' \
+		"$kb" >"$tmp/fail32k.json"
+	for fmt in lkml markdown text; do
+		out=$("$bin" analyze "$tmp/fail32k.json" --format $fmt)
+		grep -q "^Not in the table, every trial left out: 32K (the command failed)\.$" \
+			<<<"$out" || err "$fmt: a size whose trials all failed is dropped unsaid"
+	done
+	"$bin" analyze "$kb" --format lkml | grep -q "^Not in the table" &&
+		err "lkml: 'Not in the table' with every size in it"
 	# an emulated CPU (a TCG guest): no time column, said; faults remain
 	jq '.host.emulated = true | .host.emulation = "QEMU TCG"' "$kb" >"$tmp/tcg.json"
 	out=$("$bin" analyze "$tmp/tcg.json" --format lkml --metric faults)

@@ -134,9 +134,33 @@ static void seen_words(const struct program_table *pt, char *buf, size_t size)
 		snprintf(buf, size, "how much of the tree the scans saw is not in the file");
 }
 
+/* The sizes the run measured whose every trial was left out (failed, timed
+ * out, the order not in effect): not rows of the table, so named under it
+ * with the first trial's reason, "" when none. */
+static void dropped_words(const struct analysis *a, const struct program_table *pt, char *buf,
+			  size_t size)
+{
+	size_t len = 0;
+	bool done[ANALYZE_NR_ORDERS] = { false };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->nr_excluded && len < size; i++) {
+		const struct analyze_excluded *x = &a->excluded[i];
+		char name[48];
+
+		if (x->order < 0 || x->order >= ANALYZE_NR_ORDERS || pt->n[x->order] ||
+		    done[x->order])
+			continue;
+		done[x->order] = true;
+		size_name(a, x->order, false, name, sizeof(name));
+		len += (size_t)snprintf(buf + len, size - len, "%s%s (%s)", len ? "; " : "",
+					name, x->reason);
+	}
+}
+
 static void plain_legend(const struct analysis *a, const struct program_table *pt, FILE *f)
 {
-	char largest[160], seen[128];
+	char largest[160], seen[128], dropped[512];
 
 	program_report_largest(a, pt, largest, sizeof(largest));
 	seen_words(pt, seen, sizeof(seen));
@@ -153,6 +177,9 @@ static void plain_legend(const struct analysis *a, const struct program_table *p
 			"the largest process's maximum RSS. coverage: share of the anonymous memory\n"
 			"scanned over the program's life in folios of the size or larger (pagemap);\n");
 	fprintf(f, "%s.\nLargest material gain: %s.\n", seen, largest);
+	dropped_words(a, pt, dropped, sizeof(dropped));
+	if (dropped[0])
+		fprintf(f, "Not in the table, every trial left out: %s.\n", dropped);
 }
 
 static void md_table(const struct analysis *a, const struct program_table *pt, FILE *f)
@@ -215,13 +242,14 @@ static void host_line(const struct analysis *a, FILE *f)
 int program_report_write(const struct analysis *a, const struct program_table *pt,
 			 enum report_format fmt, FILE *f)
 {
-	char largest[160], seen[128];
+	char largest[160], seen[128], dropped[512];
 
 	if (!pt->available)
 		return 0;
 	if (fmt == REPORT_MARKDOWN) {
 		program_report_largest(a, pt, largest, sizeof(largest));
 		seen_words(pt, seen, sizeof(seen));
+		dropped_words(a, pt, dropped, sizeof(dropped));
 		fprintf(f, "### The program, per metric\n\n");
 		md_table(a, pt, f);
 		fprintf(f, "Base row: order-0 medians; other rows: change of the median with its "
@@ -229,6 +257,8 @@ int program_report_write(const struct analysis *a, const struct program_table *p
 			"anonymous memory scanned over the program's life in folios of the size or "
 			"larger; %s. Largest material gain: %s.%s\n\n", 100.0 * a->level, seen,
 			largest, pt->timing_left_out ? " " TIMING_LEFT_OUT "." : "");
+		if (dropped[0])
+			fprintf(f, "Not in the table, every trial left out: %s.\n\n", dropped);
 		return ferror(f) ? -EIO : 0;
 	}
 	if (fmt == REPORT_LKML) {
