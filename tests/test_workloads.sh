@@ -16,12 +16,14 @@ export MTHPSCOPE_WORKLOAD_CACHE=$tmp/cache
 
 # A stand-in for mthpscope: 'run ... -o FILE -- CMD...' says its arguments,
 # writes {} to FILE and,
-# with STUB_RUN=1, runs CMD (exec: CMD is the suite's child); 'analyze
+# with STUB_RUN=1, runs CMD (exec: CMD is the suite's child), with
+# STUB_RUN_EXIT=N exits N instead; 'analyze
 # --format F FILE' prints 'table F'
 cat >"$tmp/stub" <<'STUB'
 #!/usr/bin/env bash
 if [ "$1" = analyze ]; then echo "table $3"; exit 0; fi
 echo "run: $*"
+[ -n "${STUB_RUN_EXIT:-}" ] && exit "$STUB_RUN_EXIT"
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	[ "$1" = -o ] && { echo '{}' >"$2"; shift; }
 	shift
@@ -54,6 +56,8 @@ expect kbuild-option 2 "unknown option '--bad'" "$wl/kbuild.sh" --bad
 expect kbuild-target 2 "invalid TARGET 'foo'" "$wl/kbuild.sh" foo
 expect kbuild-jobs 2 "invalid KBUILD_JOBS 'x'" env KBUILD_JOBS=x "$wl/kbuild.sh"
 expect sort-n 2 "invalid N '3M'" "$wl/sort.sh" 3M
+expect sort-n-huge 3 "needs about" "$wl/sort.sh" 999999999999
+expect sort-n-absurd 2 "too many lines" "$wl/sort.sh" 9999999999999999999999
 expect numpy-operands 2 'too many operands' "$wl/numpy-gather.sh" 1 2 3
 expect redis-requests 2 "invalid REQUESTS 'many'" "$wl/redis.sh" many
 for f in "$wl"/*.sh; do
@@ -75,6 +79,10 @@ expect sort-again 0 '' "$wl/sort.sh" 1000
 
 # 3. run-suite.sh's files (the stand-in runs nothing)
 expect suite-files 0 '' "$suite" --orders 0,4 --reps 1 --only sort -o "$tmp/s" --bin "$tmp/stub"
+# every run refused alike: the suite says that status, else 1
+expect suite-all-usage 2 'sort failed (exit 2)' env STUB_RUN_EXIT=2 "$suite" --orders 0,4 --reps 1 --only sort -o "$tmp/s2" --bin "$tmp/stub"
+expect suite-all-env 3 'sort failed (exit 3)' env STUB_RUN_EXIT=3 "$suite" --orders 0,4 --reps 1 --only sort -o "$tmp/s2" --bin "$tmp/stub"
+expect suite-failed 1 'sort failed (exit 1)' env STUB_RUN_EXIT=1 "$suite" --orders 0,4 --reps 1 --only sort -o "$tmp/s2" --bin "$tmp/stub"
 for f in sort.json sort.run.txt sort.lkml.txt sort.md suite.txt suite.lkml.txt suite.md; do
 	[ -s "$tmp/s/$f" ] || err "suite: no $f"
 done

@@ -33,7 +33,9 @@
 # Each run waits up to MTHPSCOPE_LOCK_WAIT seconds (default here 1800) for
 # another mthpscope that is changing THP settings, instead of failing.
 # Exit status: 0 every workload measured, 1 one failed, 2 usage error,
-# 3 no mthpscope, or -o DIR cannot be written.
+# 3 no mthpscope, or -o DIR cannot be written; when every workload's run
+# was refused with the same 2 or 3 (an --orders or --reps mthpscope refuses,
+# not root), that status.
 # Example: scripts/workloads/run-suite.sh --orders 0,4 -o suite-0-4
 #
 set -u
@@ -161,7 +163,7 @@ for n in "${names[@]}"; do
 	waited '' "$here/$n.sh" --prepare ${ops[@]+"${ops[@]}"} ||
 		{ echo "run-suite.sh: $n cannot be prepared" >&2; exit 3; }
 done
-fail=0
+fail=0 same=
 t_suite=$(date +%s)
 : >"$out/suite.txt"
 for n in "${names[@]}"; do
@@ -182,6 +184,9 @@ for n in "${names[@]}"; do
 		"$bin" analyze "$out/$n.json" --metric faults >"$out/$n.analysis.txt" 2>&1 || st=$?
 	fi
 	[ $st = 0 ] || { fail=1; echo "run-suite.sh: $n failed (exit $st): $out/$n.run.txt" >&2; }
+	# every run refused alike (2: an --orders or --reps mthpscope refuses; 3:
+	# not root, no THP): the suite's status is that one
+	if [ -z "$same" ]; then same=$st; elif [ "$same" != "$st" ]; then same=x; fi
 	printf '%-14s exit %d  %d s\n' "$n" "$st" $(( $(date +%s) - t0 )) >>"$out/suite.txt"
 done
 printf '%-14s orders %s, %s %s: %d s\n' suite "$orders" "$reps" "$reps_word" $(( $(date +%s) - t_suite )) >>"$out/suite.txt"
@@ -195,4 +200,5 @@ for n in "${names[@]}"; do
 	cat "$out/$n.md" >>"$out/suite.md"
 done
 cat "$out/suite.txt"
+case $fail:$same in 1:2|1:3) exit "$same" ;; esac
 exit $fail

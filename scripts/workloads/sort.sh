@@ -25,6 +25,14 @@ make_input() {
 		>"$1/nums.txt"
 }
 dir=$wl_cache/sort-$n
+# about 10 bytes a line: an N the cache's filesystem cannot hold is refused
+# before awk fills it
+if [ ! -d "$dir" ]; then
+	[ ${#n} -le 12 ] || wl_die 2 "N $n: too many lines for any disk"
+	avail=$(df -Pk "$wl_cache" | awk 'NR == 2 { print $4 }')
+	[ -z "$avail" ] || [ $((n * 10 / 1024)) -lt $((avail * 9 / 10)) ] ||
+		wl_die 3 "N $n needs about $((n * 10 / 1048576)) MiB in $wl_cache, which has $((avail / 1024)) MiB free"
+fi
 wl_once "$dir" make_input
 [ "$prepare" = 1 ] && exit 0
 sort -n --parallel=1 -S 1G "$dir/nums.txt" -o /dev/null
