@@ -95,12 +95,15 @@ done
 # --- per workload and order: the trials, faults, coverage, peak memory and
 # the pages per order (of the scanned anonymous memory, over every scan)
 layout() {
-	local f
+	local f found=0
 
 	printf '%-13s %5s %6s %3s %10s %8s %9s  %s\n' workload order size n faults coverage "peak MiB" \
 		"pages per order (share of the scanned anonymous pages)"
 	for f in "$1"/*.json; do
 		[ -e "$f" ] || continue
+		jq -e '(.schema // "") | startswith("mthpscope.results/")' "$f" >/dev/null 2>&1 ||
+			{ echo "run-suite-guests.sh: $f: not a results file (mthpscope.results/1), skipped" >&2; continue; }
+		found=$((found + 1))
 		jq -r --arg n "$(basename "$f" .json)" '
 		def median: sort | if length == 0 then null
 			elif length % 2 == 1 then .[(length - 1) / 2]
@@ -125,6 +128,7 @@ layout() {
 	echo "faults); coverage: median share of the anonymous memory in folios of the order or larger"
 	echo "over the program's life; pages per order: ORDER:SHARE of the pages the scans saw, summed"
 	echo "over every scan of every trial. No time: the CPU is emulated (QEMU TCG)."
+	[ "$found" -gt 0 ] || { echo "run-suite-guests.sh: no results file in $1" >&2; return 1; }
 }
 
 if [ -n "$layout_only" ]; then
