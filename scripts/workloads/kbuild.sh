@@ -42,16 +42,7 @@ tree=$wl_cache/linux-source-$ver
 wl_once "$tree" unpack
 [ "$prepare" = 1 ] && exit 0
 
-# An O= directory left by a build killed with SIGKILL (run's --timeout and
-# interrupts end a trial's group so; no trap sees it) is removed by the next
-# build: its name holds the pid of the script that made it.
-for old in "$wl_cache"/kbuild-O.*.*; do
-	[ -d "$old" ] || continue
-	p=${old##*/kbuild-O.}
-	p=${p%%.*}
-	[ -n "$p" ] && ! kill -0 "$p" 2>/dev/null && rm -rf "$old"
-done
-out=$(mktemp -d "$wl_cache/kbuild-O.$$.XXXXXX")
+out=$(wl_rundir "$wl_cache" kbuild-O)
 trap 'rm -rf "$out"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

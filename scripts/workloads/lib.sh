@@ -16,6 +16,10 @@
 #   wl_once DIR CMD... CMD... run once to make DIR (given DIR.tmp to fill,
 #                      renamed to DIR at its end): an interrupted one leaves
 #                      no half-made DIR, the next run starts it again
+#   wl_rundir PARENT PREFIX  a new directory PARENT/PREFIX.PID.XXXXXX for this
+#                      run (printed), after removing those whose PID is gone:
+#                      a run killed with SIGKILL (mthpscope ends a trial's
+#                      group so, and no trap sees it) leaves its directory
 # shellcheck shell=bash
 set -eu
 wl_name=$(basename "$0" .sh)
@@ -82,4 +86,16 @@ wl_once() {
 	"$@" "$dir.tmp" || { rm -rf "$dir.tmp"; wl_die 3 "cannot make $dir"; }
 	mv "$dir.tmp" "$dir"
 	exec 9>&-
+}
+
+wl_rundir() {
+	local parent=$1 prefix=$2 old p
+
+	for old in "$parent/$prefix".*.*; do
+		[ -d "$old" ] || continue
+		p=${old##*/"$prefix".}
+		p=${p%%.*}
+		[ -n "$p" ] && ! kill -0 "$p" 2>/dev/null && rm -rf "$old"
+	done
+	mktemp -d "$parent/$prefix.$$.XXXXXX"
 }

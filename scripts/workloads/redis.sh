@@ -35,16 +35,7 @@ wl_need redis-benchmark redis-tools
 wl_need redis-cli redis-tools
 [ "$prepare" = 1 ] && exit 0
 
-# A directory left by a run killed with SIGKILL (mthpscope ends a trial's
-# group so, and no trap sees it) is removed by the next run: its name holds
-# the pid of the script that made it.
-for old in "${TMPDIR:-/tmp}"/mthpscope-redis.*.*; do
-	[ -d "$old" ] || continue
-	p=${old##*/mthpscope-redis.}
-	p=${p%%.*}
-	[ -n "$p" ] && ! kill -0 "$p" 2>/dev/null && rm -rf "$old"
-done
-dir=$(mktemp -d "${TMPDIR:-/tmp}/mthpscope-redis.$$.XXXXXX")
+dir=$(wl_rundir "${TMPDIR:-/tmp}" mthpscope-redis)
 server=
 bench=
 stop_server() {
